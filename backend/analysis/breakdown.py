@@ -1,0 +1,51 @@
+"""Response-time breakdown: queue, server, processing (middleware) and network (client - mw)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from backend.analysis.errors import require, require_non_negative
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Components of the client response time, all in microseconds, plus their shares."""
+
+    client_response_us: float
+    middleware_response_us: float
+    queue_us: float
+    server_us: float
+    processing_us: float  # middleware total - queue - server
+    network_us: float  # client R - middleware R (may be < 0 if clocks or samples disagree)
+
+    def shares(self) -> dict[str, float]:
+        """Fraction of the client response time spent in each component."""
+        total = self.client_response_us
+        return {
+            "queue": self.queue_us / total,
+            "server": self.server_us / total,
+            "processing": self.processing_us / total,
+            "network": self.network_us / total,
+        }
+
+
+def breakdown(
+    client_response_us: float, middleware_response_us: float, queue_us: float, server_us: float
+) -> Breakdown:
+    """Split the client-side response time into its four parts (DOMAIN.md section 1)."""
+    for value, field in (
+        (client_response_us, "client_response_us"),
+        (middleware_response_us, "middleware_response_us"),
+        (queue_us, "queue_us"),
+        (server_us, "server_us"),
+    ):
+        require_non_negative(value, field)
+    require(client_response_us > 0, "client_response_us", "must be positive")
+    return Breakdown(
+        client_response_us=client_response_us,
+        middleware_response_us=middleware_response_us,
+        queue_us=queue_us,
+        server_us=server_us,
+        processing_us=middleware_response_us - queue_us - server_us,
+        network_us=client_response_us - middleware_response_us,
+    )

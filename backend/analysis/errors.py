@@ -1,0 +1,34 @@
+"""Typed error for analyses that are undefined on the given input (mapped to HTTP 422)."""
+
+from __future__ import annotations
+
+
+class AnalysisError(ValueError):
+    """An analysis is undefined for its input; `field` names the offending input.
+
+    Raised instead of returning NaN or infinity (e.g. rho >= 1, empty data, r = 1 for
+    confidence intervals, a grid that is not 2^k). The API turns it into a 422.
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+def require(condition: bool, field: str, reason: str) -> None:
+    """Raise AnalysisError(field, reason) unless `condition` holds."""
+    if not condition:
+        raise AnalysisError(field, reason)
+
+
+def require_positive(value: float, field: str) -> None:
+    """Reject zero, negative and non-finite values with a field-named error."""
+    if not (value > 0 and value < float("inf")):
+        raise AnalysisError(field, f"must be a positive finite number, got {value!r}")
+
+
+def require_non_negative(value: float, field: str) -> None:
+    """Reject negative and non-finite values with a field-named error."""
+    if not (value >= 0 and value < float("inf")):
+        raise AnalysisError(field, f"must be a non-negative finite number, got {value!r}")

@@ -1,0 +1,1 @@
+"""Mean value analysis of closed queueing networks (exact, load-dependent, multi-class)."""

@@ -1,0 +1,122 @@
+"""Exact single-class MVA (Jain Box 34.2) with stable load-dependent m-server stations (36.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from backend.analysis.errors import AnalysisError
+from backend.analysis.mva.logconv import log_convolve, log_factor_multi, marginal_stats
+from backend.analysis.mva.network import Station, StationKind, validate_stations
+from backend.analysis.mva.result import FloatArray, MvaResult, StationCurves
+
+MAX_POPULATION = 100_000
+
+
+def _classic(
+    demands: FloatArray, is_delay: np.ndarray, think_time_s: float, n_max: int
+) -> tuple[FloatArray, FloatArray]:
+    """Box 34.2 recursion; returns X(n) and Q_k(n) for n = 1..n_max (rows)."""
+    queue = np.zeros(len(demands))
+    xs = np.empty(n_max)
+    qs = np.empty((n_max, len(demands)))
+    for n in range(1, n_max + 1):
+        resid = np.where(is_delay, demands, demands * (1.0 + queue))
+        x = n / (think_time_s + resid.sum())
+        queue = x * resid
+        xs[n - 1] = x
+        qs[n - 1] = queue
+    return xs, qs
+
+
+def _log_g_rest(
+    demands: FloatArray, is_delay: np.ndarray, think_s: float, n_max: int
+) -> FloatArray:
+    """log G(n) of the stations without load dependence, from X(n) = G(n-1)/G(n)."""
+    out = np.full(n_max + 1, -np.inf)
+    out[0] = 0.0
+    if think_s + demands.sum() == 0.0:
+        return out  # no such stations: G is 1 at n = 0 and 0 elsewhere
+    xs, _ = _classic(demands, is_delay, think_s, n_max)
+    out[1:] = -np.cumsum(np.log(xs))
+    return out
+
+
+def solve_mva(
+    stations: tuple[Station, ...], population: int, think_time_s: float = 0.0
+) -> MvaResult:
+    """Solve a closed single-class network for every population 1..`population`."""
+    validate_stations(stations, think_time_s)
+    if not 1 <= population <= MAX_POPULATION:
+        raise AnalysisError("population", f"must be between 1 and {MAX_POPULATION}")
+    n_max = population
+    demands = np.array([s.demand_s for s in stations], dtype=np.float64)
+    # An m-server station with m = 1 is an ordinary queue: solve it with the cheap recursion.
+    multi = [i for i, s in enumerate(stations) if s.kind is StationKind.MULTI and s.servers > 1]
+    is_delay = np.array([s.kind is StationKind.DELAY for s in stations])
+    if not multi:
+        xs, qs = _classic(demands, is_delay, think_time_s, n_max)
+        return _assemble(
+            stations, think_time_s, xs, qs, {i: xs * demands[i] for i in range(len(stations))}
+        )
+    rest = np.array([i not in multi for i in range(len(stations))])
+    log_rest = _log_g_rest(demands[rest], is_delay[rest], think_time_s, n_max)
+    factors = [log_factor_multi(demands[i], stations[i].servers, n_max) for i in multi]
+    # prefix[i] = rest * f_0 * .. * f_{i-1}; suffix[i] = f_i * .. * f_{L-1} (convolutions).
+    prefix = [log_rest]
+    for f in factors:
+        prefix.append(log_convolve(prefix[-1], f))
+    log_g = prefix[-1]
+    suffix: list[FloatArray | None] = [None] * (len(factors) + 1)
+    for i in range(len(factors) - 1, 0, -1):
+        nxt = suffix[i + 1]
+        suffix[i] = factors[i] if nxt is None else log_convolve(factors[i], nxt)
+    xs = np.exp(log_g[:-1] - log_g[1:])
+    if not np.all(np.isfinite(xs)):
+        raise AnalysisError("stations", "the network has no finite solution at this population")
+    qs = np.empty((n_max, len(stations)))
+    busy: dict[int, FloatArray] = {}
+    for pos, i in enumerate(multi):
+        tail = suffix[pos + 1]
+        without = prefix[pos] if tail is None else log_convolve(prefix[pos], tail)
+        qs[:, i], busy[i] = marginal_stats(factors[pos], without, log_g)
+    # Given the exact X(n), single-server and delay stations follow the ordinary MVA relations.
+    others = [int(i) for i in np.flatnonzero(rest)]
+    grows = ~is_delay[others]
+    prev = np.zeros(len(others))
+    for n in range(n_max):
+        prev = xs[n] * demands[others] * (1.0 + np.where(grows, prev, 0.0))
+        qs[n, others] = prev
+    for i in others:
+        busy[i] = xs * demands[i]
+    return _assemble(stations, think_time_s, xs, qs, busy)
+
+
+def _assemble(
+    stations: tuple[Station, ...],
+    think_time_s: float,
+    xs: FloatArray,
+    qs: FloatArray,
+    busy: dict[int, FloatArray],
+) -> MvaResult:
+    """Package per-station curves; delays report X V S as both utilizations (like JMT)."""
+    populations = np.arange(1, len(xs) + 1, dtype=np.int64)
+    curves = []
+    for i, s in enumerate(stations):
+        util = xs * s.demand_s / (s.servers if s.kind is StationKind.MULTI else 1)
+        curves.append(
+            StationCurves(
+                station=s,
+                throughput_per_s=xs * s.visits,
+                utilization_per_server=util,
+                prob_busy=np.minimum(busy[i], 1.0) if s.kind is not StationKind.DELAY else util,
+                residence_time_s=qs[:, i] / xs,
+                queue_length=qs[:, i].copy(),
+            )
+        )
+    return MvaResult(
+        populations=populations,
+        think_time_s=think_time_s,
+        throughput_per_s=xs,
+        response_time_s=populations / xs - think_time_s,
+        stations=tuple(curves),
+    )
