@@ -1,0 +1,113 @@
+"""Running an experiment: start or resume, cancel, list its runs, read aggregated results."""
+
+from typing import Literal
+
+from fastapi import APIRouter, HTTPException, Query, status
+from pydantic import BaseModel
+
+from backend.api.deps import SessionDep
+from backend.core.queue import enqueue_runs
+from backend.crud.results import aggregate_by_configuration
+from backend.crud.run import cancel_runs, list_runs, queue_runs
+from backend.models import Experiment, RequestType, Run, RunStatus
+from backend.schemas.run import RunPublic, RunsPublic, StartResult
+
+router = APIRouter(prefix="/experiments", tags=["experiment-runs"])
+runs_router = APIRouter(prefix="/runs", tags=["runs"])
+
+
+def _load(session: SessionDep, experiment_id: int) -> Experiment:
+    exp = session.get(Experiment, experiment_id)
+    if exp is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Experiment not found")
+    return exp
+
+
+@router.post("/{experiment_id}/start", response_model=StartResult)
+def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
+    """Queue every run not yet done; a second start resumes failed or cancelled runs."""
+    exp = _load(session, experiment_id)
+    # Row lock: two concurrent starts must not create the same runs twice.
+    session.refresh(exp, with_for_update=True)
+    run_ids, untouched = queue_runs(session=session, experiment=exp)
+    session.commit()
+    enqueue_runs(run_ids)
+    return StartResult(queued=len(run_ids), already_done=untouched)
+
+
+class CancelResult(BaseModel):
+    cancelled: int
+    stopping: int
+
+
+@router.post("/{experiment_id}/cancel", response_model=CancelResult)
+def cancel_experiment(session: SessionDep, experiment_id: int) -> CancelResult:
+    """Cancel queued runs and ask running ones to stop."""
+    _load(session, experiment_id)
+    cancelled, stopping = cancel_runs(session=session, experiment_id=experiment_id)
+    session.commit()
+    return CancelResult(cancelled=cancelled, stopping=stopping)
+
+
+@router.get("/{experiment_id}/runs", response_model=RunsPublic)
+def read_runs(
+    session: SessionDep,
+    experiment_id: int,
+    status_: RunStatus | None = Query(default=None, alias="status"),
+    skip: int = Query(default=0, ge=0),
+    limit: int = Query(default=100, ge=1, le=1000),
+) -> RunsPublic:
+    """List an experiment's runs, optionally by status."""
+    _load(session, experiment_id)
+    rows, count = list_runs(
+        session=session, experiment_id=experiment_id, status=status_, skip=skip, limit=limit
+    )
+    return RunsPublic(data=[RunPublic.model_validate(r) for r in rows], count=count)
+
+
+class ConfigurationResultPublic(BaseModel):
+    configuration_id: int
+    index: int
+    values: dict[str, object]
+    repetitions: int
+    throughput_mean: float | None
+    throughput_std: float | None
+    response_time_us_mean: float | None
+    response_time_us_std: float | None
+    keys_per_s_mean: float | None
+
+
+class ResultsPublic(BaseModel):
+    source: str
+    request_type: RequestType
+    units: dict[str, str]
+    data: list[ConfigurationResultPublic]
+
+
+@router.get("/{experiment_id}/results", response_model=ResultsPublic)
+def read_results(
+    session: SessionDep,
+    experiment_id: int,
+    source: Literal["client", "middleware"] = "client",
+    request_type: RequestType = RequestType.ALL,
+) -> ResultsPublic:
+    """Throughput and response time per configuration, mean and std over repetitions."""
+    _load(session, experiment_id)
+    rows = aggregate_by_configuration(
+        session=session, experiment_id=experiment_id, source=source, request_type=request_type
+    )
+    return ResultsPublic(
+        source=source,
+        request_type=request_type,
+        units={"throughput": "ops/s", "response_time": "us", "keys_per_s": "keys/s"},
+        data=[ConfigurationResultPublic(**r.__dict__) for r in rows],
+    )
+
+
+@runs_router.get("/{run_id}", response_model=RunPublic)
+def read_run(session: SessionDep, run_id: int) -> RunPublic:
+    """Get one run with its hosts, tool versions and command lines."""
+    run = session.get(Run, run_id)
+    if run is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
+    return RunPublic.model_validate(run)

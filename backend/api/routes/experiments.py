@@ -1,0 +1,200 @@
+"""Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, status
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
+from backend.core.config import settings
+from backend.crud import experiment as crud
+from backend.crud.run import has_runs
+from backend.domain.design import Design, DesignError, check_design
+from backend.domain.grid import effective_parameters, preview
+from backend.domain.templates import Template
+from backend.models import Experiment, RunStatus, Testbed
+from backend.schemas.experiment import (
+    ConfigurationPublic,
+    ConfigurationsPublic,
+    ExperimentBase,
+    ExperimentCreate,
+    ExperimentDuplicate,
+    ExperimentPublic,
+    ExperimentsPublic,
+    ExperimentUpdate,
+    GridPreviewPublic,
+    GridPreviewWithPoints,
+)
+
+router = APIRouter(prefix="/experiments", tags=["experiments"])
+
+NOT_FOUND = "Experiment not found"
+HAS_RUNS = "Experiment has runs; duplicate it to change its design"
+IS_RUNNING = "Experiment has running runs; cancel it first"
+
+
+def _design(spec: ExperimentBase) -> Design:
+    try:
+        return check_design(
+            spec.factors,
+            spec.fixed,
+            spec.repetitions,
+            max_configurations=settings.GRID_MAX_CONFIGURATIONS,
+            max_runs=settings.GRID_MAX_RUNS,
+        )
+    except DesignError as e:
+        value: Any = spec.factors if e.loc[0] == "factors" else spec.fixed
+        raise unprocessable(e.loc, e.reason, value) from e
+
+
+def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None = None) -> None:
+    if spec.testbed_id is not None and session.get(Testbed, spec.testbed_id) is None:
+        raise unprocessable(
+            ("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id
+        )
+    other = crud.get_by_name(session=session, name=spec.name)
+    if other is not None and other.id != exclude_id:
+        raise unprocessable(
+            ("name",), f"an experiment named {spec.name!r} already exists", spec.name
+        )
+
+
+def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
+    ids = [e.id for e in experiments]
+    runs = crud.run_counts(session=session, experiment_ids=ids)
+    configs = crud.configuration_counts(session=session, experiment_ids=ids)
+    out = []
+    for e in experiments:
+        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, settings.RUN_OVERHEAD_S)
+        out.append(
+            ExperimentPublic.model_validate(
+                {
+                    **{
+                        k: getattr(e, k)
+                        for k in ExperimentPublic.model_fields
+                        if k not in ("status", "run_counts", "preview")
+                    },
+                    "status": crud.derive_status(runs[e.id]),
+                    "run_counts": runs[e.id],
+                    "preview": GridPreviewPublic(**p.__dict__),
+                }
+            )
+        )
+    return out
+
+
+def _load(session: Session, experiment_id: int) -> Experiment:
+    exp = session.get(Experiment, experiment_id)
+    if exp is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+    return exp
+
+
+def _commit_named(session: Session, name: str) -> None:
+    """Commit; a concurrent insert of the same name still yields a 422, not a 500."""
+    try:
+        session.commit()
+    except IntegrityError as e:
+        session.rollback()
+        raise unprocessable(("name",), f"an experiment named {name!r} already exists", name) from e
+
+
+@router.post("/preview", response_model=GridPreviewWithPoints)
+def preview_experiment(spec: ExperimentCreate) -> GridPreviewWithPoints:
+    """Expand a design without saving it: counts, duration estimate and the first points."""
+    design = _design(spec)
+    p = preview(len(design.points), spec.repetitions, spec.run_time_s, settings.RUN_OVERHEAD_S)
+    return GridPreviewWithPoints(**p.__dict__, points=design.points[:200])
+
+
+@router.post("", response_model=ExperimentPublic, status_code=status.HTTP_201_CREATED)
+def create_experiment(session: SessionDep, spec: ExperimentCreate) -> ExperimentPublic:
+    """Create an experiment and store its grid of configurations."""
+    design = _design(spec)
+    _check_refs(session, spec)
+    exp = crud.create_experiment(session=session, spec=spec, design=design)
+    _commit_named(session, spec.name)
+    return _public(session, [exp])[0]
+
+
+@router.get("", response_model=ExperimentsPublic)
+def read_experiments(
+    session: SessionDep,
+    skip: int = Query(default=0, ge=0),
+    limit: int = Query(default=50, ge=1, le=500),
+    q: str | None = Query(default=None, max_length=200, description="name contains"),
+    template: Template | None = None,
+) -> ExperimentsPublic:
+    """List experiments, newest first."""
+    rows, count = crud.list_experiments(
+        session=session, skip=skip, limit=limit, q=q, template=template
+    )
+    return ExperimentsPublic(data=_public(session, list(rows)), count=count)
+
+
+@router.get("/{experiment_id}", response_model=ExperimentPublic)
+def read_experiment(session: SessionDep, experiment_id: int) -> ExperimentPublic:
+    """Get one experiment with its run counts."""
+    return _public(session, [_load(session, experiment_id)])[0]
+
+
+@router.put("/{experiment_id}", response_model=ExperimentPublic)
+def update_experiment(
+    session: SessionDep, experiment_id: int, spec: ExperimentUpdate
+) -> ExperimentPublic:
+    """Replace the design; only allowed while nothing has run."""
+    exp = _load(session, experiment_id)
+    if has_runs(session=session, experiment_id=exp.id):
+        raise HTTPException(status.HTTP_409_CONFLICT, HAS_RUNS)
+    design = _design(spec)
+    _check_refs(session, spec, exclude_id=exp.id)
+    crud.update_experiment(session=session, experiment=exp, spec=spec, design=design)
+    _commit_named(session, spec.name)
+    return _public(session, [exp])[0]
+
+
+@router.delete("/{experiment_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_experiment(session: SessionDep, experiment_id: int) -> None:
+    """Delete an experiment with its runs and results."""
+    exp = _load(session, experiment_id)
+    if crud.run_counts(session=session, experiment_ids=[exp.id])[exp.id][RunStatus.RUNNING]:
+        raise HTTPException(status.HTTP_409_CONFLICT, IS_RUNNING)
+    session.delete(exp)
+    session.commit()
+
+
+@router.post(
+    "/{experiment_id}/duplicate",
+    response_model=ExperimentPublic,
+    status_code=status.HTTP_201_CREATED,
+)
+def duplicate_experiment(
+    session: SessionDep, experiment_id: int, body: ExperimentDuplicate
+) -> ExperimentPublic:
+    """Copy an experiment's design (not its runs) under a new name."""
+    source = _load(session, experiment_id)
+    if crud.get_by_name(session=session, name=body.name) is not None:
+        raise unprocessable(
+            ("name",), f"an experiment named {body.name!r} already exists", body.name
+        )
+    copy = crud.duplicate_experiment(session=session, source=source, name=body.name)
+    _commit_named(session, body.name)
+    return _public(session, [copy])[0]
+
+
+@router.get("/{experiment_id}/configurations", response_model=ConfigurationsPublic)
+def read_configurations(session: SessionDep, experiment_id: int) -> ConfigurationsPublic:
+    """The expanded grid, with every point's effective parameters."""
+    exp = _load(session, experiment_id)
+    data = [
+        ConfigurationPublic(
+            id=c.id,
+            index=c.index,
+            values=c.values,
+            parameters=effective_parameters(c.values, exp.fixed),
+        )
+        for c in exp.configurations
+    ]
+    return ConfigurationsPublic(data=data, count=len(data))

@@ -1,0 +1,47 @@
+"""The parameter schema and the experiment catalogue, for building forms."""
+
+from fastapi import APIRouter
+
+from backend.domain.parameters import PARAMETERS
+from backend.domain.templates import SEEDS
+from backend.schemas.parameter import ParameterPublic, TemplatePublic
+
+router = APIRouter(tags=["parameters"])
+
+
+@router.get("/parameters", response_model=list[ParameterPublic])
+def read_parameters() -> list[ParameterPublic]:
+    """Every parameter an experiment may vary or fix, with units and ranges."""
+    return [
+        ParameterPublic(
+            name=p.name,
+            kind=p.kind.value,
+            default=p.default,
+            description=p.description,
+            unit=p.unit,
+            minimum=p.minimum,
+            maximum=p.maximum,
+            choices=list(p.choices),
+        )
+        for p in PARAMETERS.values()
+    ]
+
+
+@router.get("/templates", response_model=list[TemplatePublic])
+def read_templates() -> list[TemplatePublic]:
+    """The experiment catalogue with seed factors."""
+    return [
+        TemplatePublic(
+            id=t.value,
+            title=s.title,
+            description=s.description,
+            factors=s.factors,
+            fixed=s.fixed,
+            repetitions=s.repetitions,
+            run_time_s=s.run_time_s,
+            warmup_s=s.warmup_s,
+            cooldown_s=s.cooldown_s,
+            measured=list(s.measured),
+        )
+        for t, s in SEEDS.items()
+    ]

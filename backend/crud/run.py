@@ -1,0 +1,89 @@
+"""Runs: creating them for a start or resume, cancelling, listing."""
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from backend.models import Configuration, Experiment, Run, RunStatus
+
+RESTARTABLE = (RunStatus.FAILED, RunStatus.CANCELLED)
+
+
+def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], int]:
+    """Create every missing run and re-queue failed or cancelled ones (resume).
+
+    Returns the ids now queued and how many runs had already succeeded or are in flight.
+    """
+    existing = {
+        (r.configuration_id, r.repetition): r
+        for r in session.scalars(select(Run).where(Run.experiment_id == experiment.id))
+    }
+    configs = session.scalars(
+        select(Configuration)
+        .where(Configuration.experiment_id == experiment.id)
+        .order_by(Configuration.index)
+    ).all()
+    queued: list[Run] = []
+    untouched = 0
+    # Repetition-major order: every configuration gets its first repetition before any its
+    # second, so a partial experiment is already a complete (if noisier) picture.
+    for rep in range(experiment.repetitions):
+        for config in configs:
+            run = existing.get((config.id, rep))
+            if run is None:
+                run = Run(
+                    experiment_id=experiment.id,
+                    configuration_id=config.id,
+                    repetition=rep,
+                    status=RunStatus.QUEUED,
+                    hosts={},
+                    tool_versions={},
+                    commands=[],
+                )
+                session.add(run)
+                queued.append(run)
+            elif run.status in RESTARTABLE:
+                run.status = RunStatus.QUEUED
+                run.error = None
+                run.cancel_requested = False
+                run.started_at = None
+                run.finished_at = None
+                queued.append(run)
+            else:
+                untouched += 1
+    session.flush()
+    return [r.id for r in queued], untouched
+
+
+def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:
+    """Cancel queued runs at once; ask running ones to stop (the worker ends them)."""
+    cancelled = session.execute(
+        update(Run)
+        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.QUEUED)
+        .values(status=RunStatus.CANCELLED, finished_at=func.now())
+    ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
+    stopping = session.execute(
+        update(Run)
+        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.RUNNING)
+        .values(cancel_requested=True)
+    ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
+    return cancelled, stopping
+
+
+def has_runs(*, session: Session, experiment_id: int) -> bool:
+    return (
+        session.scalar(select(Run.id).where(Run.experiment_id == experiment_id).limit(1))
+        is not None
+    )
+
+
+def list_runs(
+    *, session: Session, experiment_id: int, status: RunStatus | None, skip: int, limit: int
+) -> tuple[Sequence[Run], int]:
+    stmt = select(Run).where(Run.experiment_id == experiment_id)
+    if status:
+        stmt = stmt.where(Run.status == status)
+    count = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
+    rows = session.scalars(stmt.order_by(Run.id).offset(skip).limit(limit)).all()
+    return rows, count

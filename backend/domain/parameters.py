@@ -1,0 +1,214 @@
+"""The one declared schema of experiment parameters: names, types, units and allowed ranges.
+
+Every factor or fixed value an experiment names is checked here, and the worker builds
+command lines only from values that passed this check (never from free text).
+"""
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class ParamKind(StrEnum):
+    INT = "int"
+    BOOL = "bool"
+    RATIO = "ratio"  # memtier's SET:GET, e.g. "1:9"
+    REPLICATION = "replication"  # an int R, or "one" / "half" / "all" resolved against servers
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: ParamKind
+    default: Any
+    description: str
+    unit: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+_RATIO_RE = re.compile(r"^(\d{1,3}):(\d{1,3})$")
+REPLICATION_WORDS = ("one", "half", "all")
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        Parameter("servers", ParamKind.INT, 1, "memcached servers", "servers", 1, 16),
+        Parameter("client_machines", ParamKind.INT, 1, "client machines", "machines", 1, 16),
+        Parameter(
+            "instances_per_machine",
+            ParamKind.INT,
+            1,
+            "load generator instances per client machine",
+            "instances",
+            1,
+            8,
+        ),
+        Parameter(
+            "threads_per_instance",
+            ParamKind.INT,
+            1,
+            "threads per load generator instance",
+            "threads",
+            1,
+            64,
+        ),
+        Parameter(
+            "clients_per_thread",
+            ParamKind.INT,
+            1,
+            "virtual clients (connections) per thread",
+            "clients",
+            1,
+            1024,
+        ),
+        Parameter(
+            "middlewares",
+            ParamKind.INT,
+            1,
+            "middleware instances (0: clients talk to the servers directly)",
+            "middlewares",
+            0,
+            4,
+        ),
+        Parameter("workers", ParamKind.INT, 8, "middleware worker threads", "threads", 1, 256),
+        Parameter("ratio", ParamKind.RATIO, "1:9", "SET:GET request ratio", None),
+        Parameter(
+            "multiget_size",
+            ParamKind.INT,
+            1,
+            "keys per get request (1: plain get)",
+            "keys",
+            1,
+            64,
+        ),
+        Parameter("sharded", ParamKind.BOOL, False, "split multi-gets across servers", None),
+        Parameter(
+            "replication",
+            ParamKind.REPLICATION,
+            "all",
+            "servers each set is written to: a number, or one / half / all",
+            "servers",
+            1,
+            16,
+        ),
+        Parameter("value_size", ParamKind.INT, 4096, "value size", "bytes", 1, 1_048_576),
+        Parameter(
+            "key_maximum", ParamKind.INT, 10_000, "largest key index", "keys", 1, 100_000_000
+        ),
+        Parameter(
+            "queue_capacity",
+            ParamKind.INT,
+            1024,
+            "middleware work queue capacity",
+            "requests",
+            1,
+            1_000_000,
+        ),
+        Parameter(
+            "load_generator",
+            ParamKind.CHOICE,
+            "auto",
+            "load generator (auto: memtier_benchmark when installed, else memaslap)",
+            None,
+            choices=("auto", "memtier", "memaslap"),
+        ),
+    )
+}
+
+# No single client machine should be asked to open more connections than this.
+MAX_TOTAL_CLIENTS = 100_000
+
+
+class ParameterError(ValueError):
+    """A parameter value that the schema does not allow; `name` says which."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+def coerce(name: str, value: Any) -> Any:
+    """Check one value against the schema and return it in canonical form."""
+    param = PARAMETERS.get(name)
+    if param is None:
+        raise ParameterError(name, f"unknown parameter (known: {', '.join(PARAMETERS)})")
+    if param.kind is ParamKind.BOOL:
+        if not isinstance(value, bool):
+            raise ParameterError(name, f"expected true or false, got {value!r}")
+        return value
+    if param.kind is ParamKind.RATIO:
+        return _coerce_ratio(name, value)
+    if param.kind is ParamKind.CHOICE:
+        if value not in param.choices:
+            raise ParameterError(name, f"expected one of {', '.join(param.choices)}, got {value!r}")
+        return value
+    if param.kind is ParamKind.REPLICATION and isinstance(value, str):
+        if value not in REPLICATION_WORDS:
+            raise ParameterError(name, f"expected a number or one of one/half/all, got {value!r}")
+        return value
+    return _coerce_int(param, value)
+
+
+def _coerce_int(param: Parameter, value: Any) -> int:
+    # bool is an int in Python; `true` servers is a typo, not 1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterError(param.name, f"expected an integer, got {value!r}")
+    assert param.minimum is not None and param.maximum is not None
+    if not param.minimum <= value <= param.maximum:
+        raise ParameterError(
+            param.name,
+            f"{value} is outside the allowed range {param.minimum}..{param.maximum}"
+            + (f" {param.unit}" if param.unit else ""),
+        )
+    return value
+
+
+def _coerce_ratio(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not (m := _RATIO_RE.match(value)):
+        raise ParameterError(name, f"expected SET:GET such as '1:9', got {value!r}")
+    sets, gets = int(m.group(1)), int(m.group(2))
+    if sets + gets == 0:
+        raise ParameterError(name, "at least one of SET and GET must be positive")
+    return f"{sets}:{gets}"
+
+
+def defaults() -> dict[str, Any]:
+    return {name: p.default for name, p in PARAMETERS.items()}
+
+
+def resolve_replication(value: int | str, servers: int) -> int:
+    """Turn one/half/all into a replica count for this number of servers."""
+    if value == "one":
+        return 1
+    if value == "half":
+        return (servers + 1) // 2
+    if value == "all":
+        return servers
+    assert isinstance(value, int)
+    return value
+
+
+def check_configuration(values: dict[str, Any]) -> None:
+    """Cross-parameter rules for one complete grid point (defaults already filled in)."""
+    servers = values["servers"]
+    replication = values["replication"]
+    if isinstance(replication, int) and replication > servers:
+        raise ParameterError("replication", f"{replication} replicas but only {servers} server(s)")
+    if values["sharded"] and values["middlewares"] == 0:
+        raise ParameterError("sharded", "sharding is done by the middleware; middlewares is 0")
+    total = (
+        values["client_machines"]
+        * values["instances_per_machine"]
+        * values["threads_per_instance"]
+        * values["clients_per_thread"]
+    )
+    if total > MAX_TOTAL_CLIENTS:
+        raise ParameterError(
+            "clients_per_thread",
+            f"{total} virtual clients in total exceeds the limit of {MAX_TOTAL_CLIENTS}",
+        )

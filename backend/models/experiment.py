@@ -1,0 +1,56 @@
+"""An experiment: a grid of factors x repetitions, and the configurations it expands to."""
+
+from typing import Any
+
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from backend.domain.templates import Template
+from backend.models.base import Base, TimestampMixin
+from backend.models.enums import template_enum
+
+
+class Experiment(TimestampMixin, Base):
+    __tablename__ = "experiments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    description: Mapped[str] = mapped_column(String(10_000), default="")
+    template: Mapped[Template] = mapped_column(template_enum, index=True)
+    # factor name -> ordered list of levels; fixed: parameter name -> value.
+    factors: Mapped[dict[str, list[Any]]] = mapped_column(JSONB)
+    fixed: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    repetitions: Mapped[int] = mapped_column(Integer)
+    run_time_s: Mapped[int] = mapped_column(Integer)
+    warmup_s: Mapped[int] = mapped_column(Integer)
+    cooldown_s: Mapped[int] = mapped_column(Integer)
+    testbed_id: Mapped[int | None] = mapped_column(
+        ForeignKey("testbeds.id", ondelete="RESTRICT"), index=True
+    )
+
+    configurations: Mapped[list["Configuration"]] = relationship(
+        back_populates="experiment",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="Configuration.index",
+    )
+
+
+class Configuration(Base):
+    """One point of the grid: the factor values (fixed values live on the experiment)."""
+
+    __tablename__ = "configurations"
+    __table_args__ = (
+        UniqueConstraint("experiment_id", "index"),
+        UniqueConstraint("experiment_id", "values"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    experiment_id: Mapped[int] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"), index=True
+    )
+    index: Mapped[int] = mapped_column(Integer)
+    values: Mapped[dict[str, Any]] = mapped_column(JSONB)
+
+    experiment: Mapped[Experiment] = relationship(back_populates="configurations")

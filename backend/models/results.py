@@ -1,0 +1,86 @@
+"""Result storage, designed for fast aggregation over thousands of runs.
+
+Per-second samples are stored as one row per (run, source, request type) holding
+float8[] arrays, not one row per second: 2,000 runs x 10 sources is 20k rows, not 6M.
+Summaries over the stable window are computed once at ingest, so the main per-configuration
+aggregation reads one small row per run and source.
+"""
+
+from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import Mapped, mapped_column
+
+from backend.models.base import Base
+from backend.models.enums import (
+    HistogramMetric,
+    RequestType,
+    histogram_metric_enum,
+    request_type_enum,
+)
+
+FloatArray = ARRAY(Float(precision=53), dimensions=1)
+
+
+class RunSeries(Base):
+    """Per-second samples of one source (e.g. "client:0", "middleware:1") for one request type."""
+
+    __tablename__ = "run_series"
+    __table_args__ = (UniqueConstraint("run_id", "source", "request_type"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(String(64))
+    request_type: Mapped[RequestType] = mapped_column(request_type_enum)
+    # Unix time of element 0; element i covers [start_unix + i, start_unix + i + 1).
+    start_unix: Mapped[float] = mapped_column(Float(precision=53))
+    throughput: Mapped[list[float]] = mapped_column(FloatArray)  # ops/s
+    response_time_us: Mapped[list[float]] = mapped_column(FloatArray)
+    keys_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    misses_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    # Middleware sources only.
+    queue_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
+
+
+class RunSummary(Base):
+    """Means over the stable window (warm-up and cool-down cut) of one source and type."""
+
+    __tablename__ = "run_summaries"
+    __table_args__ = (UniqueConstraint("run_id", "source", "request_type"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(String(64))
+    request_type: Mapped[RequestType] = mapped_column(request_type_enum)
+    window_start_s: Mapped[int] = mapped_column(Integer)
+    window_end_s: Mapped[int] = mapped_column(Integer)
+    count: Mapped[int] = mapped_column(BigInteger)
+    throughput: Mapped[float] = mapped_column(Float(precision=53))  # ops/s
+    keys_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    misses_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    response_time_us: Mapped[float] = mapped_column(Float(precision=53))
+    response_time_std_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    p50_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    p90_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    p99_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    queue_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    server_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    processing_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
+    queue_length: Mapped[float | None] = mapped_column(Float(precision=53))
+
+
+class RunHistogram(Base):
+    """A latency histogram; buckets may be uneven (memaslap's log2), so bounds are stored."""
+
+    __tablename__ = "run_histograms"
+    __table_args__ = (UniqueConstraint("run_id", "source", "request_type", "metric"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(String(64))
+    request_type: Mapped[RequestType] = mapped_column(request_type_enum)
+    metric: Mapped[HistogramMetric] = mapped_column(histogram_metric_enum)
+    upper_bounds_us: Mapped[list[float]] = mapped_column(FloatArray)
+    counts: Mapped[list[int]] = mapped_column(ARRAY(BigInteger, dimensions=1))
+    overflow: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -1,0 +1,44 @@
+"""A run: one configuration x one repetition, with everything needed to reproduce it."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from backend.models.base import Base, TimestampMixin
+from backend.models.enums import RunStatus, run_status_enum
+from backend.models.experiment import Configuration
+
+
+class Run(TimestampMixin, Base):
+    __tablename__ = "runs"
+    __table_args__ = (
+        UniqueConstraint("configuration_id", "repetition"),
+        Index("ix_runs_experiment_id_status", "experiment_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # experiment_id duplicates configuration.experiment_id so listing and aggregating
+    # an experiment's runs needs no join.
+    experiment_id: Mapped[int] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    configuration_id: Mapped[int] = mapped_column(
+        ForeignKey("configurations.id", ondelete="CASCADE"), index=True
+    )
+    repetition: Mapped[int] = mapped_column(Integer)
+    status: Mapped[RunStatus] = mapped_column(run_status_enum, default=RunStatus.QUEUED)
+    attempt: Mapped[int] = mapped_column(Integer, default=0)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    error: Mapped[str | None] = mapped_column(Text)
+    worker: Mapped[str | None] = mapped_column(String(255))
+    # role -> list of {name, address, ports} actually used.
+    hosts: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    tool_versions: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict)
+    # Every command line started on a host, in order, exactly as run.
+    commands: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    artifact_dir: Mapped[str | None] = mapped_column(String(1024))
+
+    configuration: Mapped[Configuration] = relationship()

@@ -1,0 +1,1 @@
+"""Request and response shapes of the HTTP API (Pydantic v2)."""

@@ -1,0 +1,78 @@
+"""Starting, cancelling and resuming experiments; results aggregation; Celery wiring."""
+
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from backend.models import RequestType, Run, RunStatus, RunSummary
+from backend.tests.utils.experiment import create_random_experiment
+
+API = "/api/v1/experiments"
+
+
+def test_cancel_then_resume(client: TestClient, db: Session) -> None:
+    exp = create_random_experiment(client)
+    # No worker listens in this test: the runs stay queued until cancelled.
+    assert client.post(f"{API}/{exp['id']}/start").json()["queued"] == 8
+    r = client.post(f"{API}/{exp['id']}/cancel")
+    assert r.json() == {"cancelled": 8, "stopping": 0}
+    body = client.get(f"{API}/{exp['id']}").json()
+    assert body["status"] == "cancelled" and body["run_counts"]["cancelled"] == 8
+    # A design with runs cannot change any more.
+    r = client.put(f"{API}/{exp['id']}", json={**exp, "factors": {"servers": [1]}, "fixed": {}})
+    assert r.status_code == 409
+    # Mark two as succeeded; resume re-queues only the other six.
+    ids = [x["id"] for x in client.get(f"{API}/{exp['id']}/runs").json()["data"]]
+    db.execute(update(Run).where(Run.id.in_(ids[:2])).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+    assert client.post(f"{API}/{exp['id']}/start").json() == {"queued": 6, "already_done": 2}
+    queued = client.get(f"{API}/{exp['id']}/runs", params={"status": "queued"}).json()
+    assert queued["count"] == 6
+    client.post(f"{API}/{exp['id']}/cancel")
+
+
+def test_results_aggregate_instances_then_repetitions(client: TestClient, db: Session) -> None:
+    exp = create_random_experiment(client, factors={"workers": [8]}, repetitions=2)
+    client.post(f"{API}/{exp['id']}/start")
+    client.post(f"{API}/{exp['id']}/cancel")
+    runs = db.scalars(
+        select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.repetition)
+    ).all()
+    # Rep 0: two clients 100 ops/s @ 1000 us and 300 ops/s @ 2000 us -> 400 ops/s, 1750 us.
+    # Rep 1: one client 600 ops/s @ 1000 us.
+    rows = [
+        (runs[0].id, "client:0", 100.0, 1000.0),
+        (runs[0].id, "client:1", 300.0, 2000.0),
+        (runs[1].id, "client:0", 600.0, 1000.0),
+        (runs[1].id, "middleware:0", 1.0, 1.0),
+    ]
+    for run_id, source, tp, rt in rows:
+        db.add(
+            RunSummary(
+                run_id=run_id,
+                source=source,
+                request_type=RequestType.ALL,
+                window_start_s=5,
+                window_end_s=25,
+                count=int(tp * 20),
+                throughput=tp,
+                response_time_us=rt,
+            )
+        )
+    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+    res = client.get(f"{API}/{exp['id']}/results").json()
+    assert res["units"]["throughput"] == "ops/s"
+    row = res["data"][0]
+    assert row["repetitions"] == 2
+    assert row["throughput_mean"] == 500.0
+    assert abs(row["throughput_std"] - 141.4213562) < 1e-6  # stddev of 400 and 600
+    assert row["response_time_us_mean"] == (1750.0 + 1000.0) / 2
+    mw = client.get(f"{API}/{exp['id']}/results", params={"source": "middleware"}).json()
+    assert mw["data"][0]["repetitions"] == 1 and mw["data"][0]["throughput_mean"] == 1.0
+    assert client.get(f"{API}/{exp['id']}/results", params={"source": "x"}).status_code == 422
+
+
+def test_run_not_found(client: TestClient) -> None:
+    r = client.get("/api/v1/runs/987654321")
+    assert r.status_code == 404 and r.json()["detail"] == "Run not found"

@@ -1,0 +1,178 @@
+"""Experiment design endpoints against a real PostgreSQL database."""
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from backend.models import Configuration, Experiment
+from backend.tests.utils.experiment import (
+    create_random_experiment,
+    experiment_payload,
+    random_name,
+)
+
+API = "/api/v1/experiments"
+
+
+def _count(db: Session, model: type) -> int:
+    db.expire_all()
+    return db.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
+    body = create_random_experiment(client)
+    assert body["status"] == "draft"
+    assert body["preview"] == {"configurations": 4, "runs": 8, "estimated_seconds": 8 * (30 + 8)}
+    assert body["run_counts"]["queued"] == 0
+    configs = db.scalars(
+        select(Configuration)
+        .where(Configuration.experiment_id == body["id"])
+        .order_by(Configuration.index)
+    ).all()
+    assert [c.values for c in configs] == [
+        {"clients_per_thread": 1, "workers": 8},
+        {"clients_per_thread": 1, "workers": 16},
+        {"clients_per_thread": 4, "workers": 8},
+        {"clients_per_thread": 4, "workers": 16},
+    ]
+
+
+def test_read_configurations_has_effective_parameters(client: TestClient) -> None:
+    body = create_random_experiment(client)
+    r = client.get(f"{API}/{body['id']}/configurations")
+    assert r.status_code == 200
+    first = r.json()["data"][0]
+    assert first["parameters"]["servers"] == 2  # fixed
+    assert first["parameters"]["key_maximum"] == 10_000  # default
+    assert first["parameters"]["workers"] == 8  # factor
+
+
+def test_read_experiment_not_found(client: TestClient) -> None:
+    r = client.get(f"{API}/999999999")
+    assert r.status_code == 404
+    assert r.json()["detail"] == "Experiment not found"
+
+
+def _error(r: object) -> dict[str, object]:
+    assert r.status_code == 422, r.text  # type: ignore[attr-defined]
+    detail = r.json()["detail"]  # type: ignore[attr-defined]
+    assert len(detail) >= 1
+    return detail[0]  # type: ignore[no-any-return]
+
+
+def test_create_rejects_bad_input_without_writing(client: TestClient, db: Session) -> None:
+    before = (_count(db, Experiment), _count(db, Configuration))
+    cases = [
+        ({"factors": {"colour": [1]}}, ["body", "factors", "colour"], "unknown parameter"),
+        ({"factors": {"servers": []}}, ["body", "factors", "servers"], "non-empty"),
+        ({"factors": {"servers": [0, 1]}}, ["body", "factors", "servers"], "outside"),
+        (
+            {"factors": {"clients_per_thread": [10**9]}},
+            ["body", "factors", "clients_per_thread"],
+            "outside",
+        ),
+        ({"factors": {"workers": ["many"]}}, ["body", "factors", "workers"], "integer"),
+        ({"fixed": {"ratio": "half"}}, ["body", "fixed", "ratio"], "SET:GET"),
+        (
+            {"factors": {"replication": [1, 5]}, "fixed": {"servers": 3}},
+            ["body", "factors", "replication"],
+            "only 3 server",
+        ),
+        (
+            {
+                "factors": {
+                    "workers": list(range(1, 257)),
+                    "clients_per_thread": list(range(1, 101)),
+                }
+            },
+            ["body", "factors"],
+            "limit",
+        ),
+        ({"repetitions": 0}, ["body", "repetitions"], "greater than or equal"),
+        ({"run_time_s": 20, "warmup_s": 10, "cooldown_s": 10}, ["body"], "nothing is left"),
+        ({"name": "   "}, ["body", "name"], "blank"),
+        ({"testbed_id": 987654321}, ["body", "testbed_id"], "does not exist"),
+    ]
+    for overrides, loc, fragment in cases:
+        err = _error(client.post(API, json=experiment_payload(**overrides)))
+        assert err["loc"] == loc, (overrides, err)
+        assert fragment in str(err["msg"]), (overrides, err)
+    assert (_count(db, Experiment), _count(db, Configuration)) == before
+
+
+def test_create_duplicate_name(client: TestClient) -> None:
+    body = create_random_experiment(client)
+    err = _error(client.post(API, json=experiment_payload(name=body["name"])))
+    assert err["loc"] == ["body", "name"] and "already exists" in str(err["msg"])
+
+
+def test_preview_does_not_store(client: TestClient, db: Session) -> None:
+    before = _count(db, Experiment)
+    r = client.post(
+        f"{API}/preview",
+        json=experiment_payload(
+            factors={"servers": [3, 5, 7], "replication": ["one", "half", "all"]},
+            fixed={},
+            repetitions=3,
+        ),
+    )
+    assert r.status_code == 200
+    assert r.json()["configurations"] == 9 and r.json()["runs"] == 27
+    assert r.json()["points"][4] == {"servers": 5, "replication": "half"}
+    assert _count(db, Experiment) == before
+
+
+def test_list_filters_and_pages(client: TestClient) -> None:
+    tag = random_name("list")
+    for i in range(3):
+        create_random_experiment(client, name=f"{tag}-{i}", template="factorial")
+    r = client.get(API, params={"q": tag, "limit": 2})
+    assert r.status_code == 200
+    assert r.json()["count"] == 3 and len(r.json()["data"]) == 2
+    assert r.json()["data"][0]["name"] == f"{tag}-2"  # newest first
+    r = client.get(API, params={"q": tag, "template": "custom"})
+    assert r.json()["count"] == 0
+    r = client.get(API, params={"q": "%"})  # a LIKE wildcard is matched literally
+    assert all("%" in e["name"] for e in r.json()["data"])
+
+
+def test_update_replaces_grid(client: TestClient) -> None:
+    body = create_random_experiment(client)
+    r = client.put(
+        f"{API}/{body['id']}",
+        json=experiment_payload(name=body["name"], factors={"servers": [1, 3, 5]}, fixed={}),
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["preview"]["configurations"] == 3
+    configs = client.get(f"{API}/{body['id']}/configurations").json()
+    assert [c["values"] for c in configs["data"]] == [{"servers": s} for s in (1, 3, 5)]
+
+
+def test_update_rejected_keeps_old_design(client: TestClient) -> None:
+    body = create_random_experiment(client)
+    r = client.put(
+        f"{API}/{body['id']}",
+        json=experiment_payload(name=body["name"], factors={"servers": [1, 99]}, fixed={}),
+    )
+    assert r.status_code == 422
+    assert client.get(f"{API}/{body['id']}/configurations").json()["count"] == 4
+
+
+def test_duplicate_and_delete(client: TestClient, db: Session) -> None:
+    body = create_random_experiment(client)
+    r = client.post(f"{API}/{body['id']}/duplicate", json={"name": random_name("copy")})
+    assert r.status_code == 201, r.text
+    copy = r.json()
+    assert copy["factors"] == body["factors"] and copy["id"] != body["id"]
+    assert client.get(f"{API}/{copy['id']}/configurations").json()["count"] == 4
+    assert client.delete(f"{API}/{copy['id']}").status_code == 204
+    assert client.get(f"{API}/{copy['id']}").status_code == 404
+    db.expire_all()
+    assert db.scalar(select(func.count()).where(Configuration.experiment_id == copy["id"])) == 0
+
+
+def test_parameters_and_templates(client: TestClient) -> None:
+    params = {p["name"]: p for p in client.get("/api/v1/parameters").json()}
+    assert params["servers"]["minimum"] == 1 and params["value_size"]["unit"] == "bytes"
+    templates = {t["id"]: t for t in client.get("/api/v1/templates").json()}
+    assert templates["factorial"]["factors"]["workers"] == [8, 32]

@@ -1,0 +1,65 @@
+"""Fixtures shared by every Python suite: a real PostgreSQL database per pytest process,
+migrated with Alembic; the API client; a real Celery worker process on a private queue."""
+
+import os
+import uuid
+from collections.abc import Generator, Iterator
+
+import pytest
+
+# Settings are read at import time, so point them at this process's own database and queue
+# before anything imports backend.core.config.
+_SUFFIX = f"{os.getpid()}_{uuid.uuid4().hex[:6]}"
+_ADMIN_URL = os.environ.get(
+    "MCSCOPE_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+TEST_DB = f"mcscope_test_{_SUFFIX}"
+os.environ["MCSCOPE_DATABASE_URL"] = (
+    _ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{TEST_DB}"
+)
+os.environ["MCSCOPE_RUNS_QUEUE"] = f"runs-test-{_SUFFIX}"
+
+from backend.tests.utils.database import create_database, drop_database  # noqa: E402
+from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def database() -> Iterator[str]:
+    create_database(_ADMIN_URL, TEST_DB)
+    try:
+        yield os.environ["MCSCOPE_DATABASE_URL"]
+    finally:
+        from backend.core.db import engine
+
+        engine.dispose()
+        drop_database(_ADMIN_URL, TEST_DB)
+
+
+@pytest.fixture()
+def db(database: str) -> Generator["Session", None, None]:  # type: ignore[name-defined] # noqa: F821
+    from backend.core.db import SessionLocal
+
+    with SessionLocal() as session:
+        yield session
+
+
+@pytest.fixture(scope="module")
+def client(database: str) -> Iterator["TestClient"]:  # type: ignore[name-defined] # noqa: F821
+    from fastapi.testclient import TestClient
+
+    from backend.main import app
+
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def celery_worker(
+    database: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CeleryWorkerProcess]:
+    worker = CeleryWorkerProcess(log_dir=tmp_path_factory.mktemp("celery"))
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()

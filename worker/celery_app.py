@@ -1,0 +1,22 @@
+"""The Celery application: Redis broker, late acks, one task at a time per worker process."""
+
+from celery import Celery
+
+from backend.core.config import settings
+from backend.core.queue import RUNS_QUEUE
+
+# A run can last an hour (stability trace) plus set-up; an unacked task is redelivered only
+# after this, so it must exceed the longest run or a live run would be started twice.
+VISIBILITY_TIMEOUT_S = 6 * 3600
+
+app = Celery("mcscope", broker=settings.REDIS_URL, include=["worker.tasks.runs"])
+app.conf.update(
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_default_queue=RUNS_QUEUE,
+    task_ignore_result=True,
+    broker_connection_retry_on_startup=True,
+    broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT_S},
+    worker_hijack_root_logger=False,
+)

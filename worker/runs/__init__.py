@@ -1,0 +1,1 @@
+"""Run lifecycle and execution."""
