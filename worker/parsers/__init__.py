@@ -1,0 +1,48 @@
+"""Pure parsers for load-generator and middleware outputs, and the normalized result model."""
+
+from worker.parsers.errors import ParseError
+from worker.parsers.hdr import decode_compressed_histogram, parse_hdr_txt, parse_hgrm
+from worker.parsers.memaslap import parse_memaslap
+from worker.parsers.memtier_json import parse_memtier_json
+from worker.parsers.memtier_stdout import parse_memtier_stdout
+from worker.parsers.middleware import (
+    parse_middleware_dir,
+    parse_middleware_histograms,
+    parse_middleware_requests,
+    parse_middleware_summary,
+    parse_middleware_windows,
+)
+from worker.parsers.model import ClientResult, MiddlewareStats, SecondSample, Summary, TypeResult
+from worker.parsers.normalize import client_result_from_memaslap, client_result_from_memtier
+from worker.parsers.progress import (
+    MemaslapProgressParser,
+    MemtierProgressParser,
+    ProgressTick,
+    Status,
+)
+
+__all__ = [
+    "ClientResult",
+    "MemaslapProgressParser",
+    "MemtierProgressParser",
+    "MiddlewareStats",
+    "ParseError",
+    "ProgressTick",
+    "SecondSample",
+    "Status",
+    "Summary",
+    "TypeResult",
+    "client_result_from_memaslap",
+    "client_result_from_memtier",
+    "decode_compressed_histogram",
+    "parse_hdr_txt",
+    "parse_hgrm",
+    "parse_memaslap",
+    "parse_memtier_json",
+    "parse_memtier_stdout",
+    "parse_middleware_dir",
+    "parse_middleware_histograms",
+    "parse_middleware_requests",
+    "parse_middleware_summary",
+    "parse_middleware_windows",
+]

@@ -1,0 +1,246 @@
+"""HdrHistogram outputs of memtier --hdr-file-prefix: compressed V2 blobs, .hgrm logs, .txt tables.
+
+memtier records latencies in microseconds; the .txt table prints them in ms
+(2 decimals), the .hgrm log keeps the raw us values (Interval_Max in us).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+import struct
+import zlib
+from dataclasses import dataclass
+
+from worker.parsers.errors import ParseError
+
+# Cookies of the V2 encodings; 0x10 is set by some writers (the C library) in the low byte.
+_COMPRESSED_COOKIES = (0x1C849304, 0x1C849314)
+_ENCODING_COOKIES = (0x1C849303, 0x1C849313)
+_HEADER = struct.Struct(">iiiiqqd")  # cookie, payload len, norm offset, digits, low, high, ratio
+_MAX_VARINT_BYTES = 9
+
+
+@dataclass(frozen=True, slots=True)
+class HdrHistogram:
+    """A decoded HdrHistogram: ``counts[i]`` is the count of bucket index i (values in us)."""
+
+    lowest_trackable: int
+    highest_trackable: int
+    significant_digits: int
+    counts: tuple[int, ...]
+
+    @property
+    def _layout(self) -> tuple[int, int]:
+        """(unit magnitude, sub-bucket half-count magnitude) as HdrHistogram derives them."""
+        unit = int(math.floor(math.log2(max(self.lowest_trackable, 1))))
+        largest_single_unit = 2 * 10**self.significant_digits
+        sub_bucket_count_magnitude = int(math.ceil(math.log2(largest_single_unit)))
+        return unit, max(sub_bucket_count_magnitude, 1) - 1
+
+    def bucket_range(self, index: int) -> tuple[int, int]:
+        """Lowest value and highest equivalent value (inclusive) of counts index ``index``."""
+        unit, half_mag = self._layout
+        half_count = 1 << half_mag
+        bucket = (index >> half_mag) - 1
+        sub = (index & (half_count - 1)) + half_count
+        if bucket < 0:
+            sub -= half_count
+            bucket = 0
+        low = sub << (bucket + unit)
+        return low, low + (1 << (bucket + unit)) - 1
+
+    @property
+    def total_count(self) -> int:
+        """Number of recorded values."""
+        return sum(self.counts)
+
+    def buckets(self) -> tuple[tuple[float, int], ...]:
+        """Non-empty buckets as (highest equivalent value us, count), ascending."""
+        return tuple((float(self.bucket_range(i)[1]), c) for i, c in enumerate(self.counts) if c)
+
+    def mean(self) -> float:
+        """Mean as HdrHistogram computes it (median equivalent value of each bucket)."""
+        total = self.total_count
+        if total == 0:
+            return 0.0
+        acc = 0
+        for i, c in enumerate(self.counts):
+            if c:
+                low, high = self.bucket_range(i)
+                acc += c * (low + ((high - low + 1) >> 1))
+        return acc / total
+
+    def max_value(self) -> float:
+        """Highest equivalent value of the highest non-empty bucket (0 when empty)."""
+        nonzero = [i for i, c in enumerate(self.counts) if c]
+        return float(self.bucket_range(nonzero[-1])[1]) if nonzero else 0.0
+
+    def value_at_percentile(self, percentile: float) -> float:
+        """HdrHistogram's value at ``percentile`` (0..100): highest equivalent value."""
+        return value_at_percentile(self.buckets(), percentile)
+
+
+def value_at_percentile(buckets: tuple[tuple[float, int], ...], percentile: float) -> float:
+    """Upper bound of the bucket holding the ``percentile``-th value (HdrHistogram rule)."""
+    total = sum(c for _, c in buckets)
+    if total == 0:
+        return 0.0
+    wanted = max(int(min(percentile, 100.0) / 100.0 * total + 0.5), 1)
+    running = 0
+    for bound, count in buckets:
+        running += count
+        if running >= wanted:
+            return bound
+    return buckets[-1][0]
+
+
+def _zigzag_varints(data: bytes, start: int) -> list[int]:
+    """Decode ZigZag LEB128 64-bit varints (9th byte carries 8 bits)."""
+    values: list[int] = []
+    pos = start
+    while pos < len(data):
+        result = 0
+        for i in range(_MAX_VARINT_BYTES):
+            if pos >= len(data):
+                raise ParseError("histogram payload ends inside a varint")
+            byte = data[pos]
+            pos += 1
+            if i == _MAX_VARINT_BYTES - 1:
+                result |= byte << 56
+                break
+            result |= (byte & 0x7F) << (7 * i)
+            if not byte & 0x80:
+                break
+        values.append((result >> 1) ^ -(result & 1))
+    return values
+
+
+def decode_compressed_histogram(blob: str) -> HdrHistogram:
+    """Decode a "HISTF..." base64 blob (zlib-compressed V2 encoding) into bucket counts."""
+    try:
+        raw = base64.b64decode(blob.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        raise ParseError("histogram blob is not valid base64") from None
+    if len(raw) < 8:
+        raise ParseError("histogram blob too short")
+    cookie, length = struct.unpack(">ii", raw[:8])
+    if cookie not in _COMPRESSED_COOKIES:
+        raise ParseError(f"unknown compressed histogram cookie 0x{cookie & 0xFFFFFFFF:08x}")
+    try:
+        payload = zlib.decompress(raw[8 : 8 + length])
+    except zlib.error as exc:
+        raise ParseError(f"histogram blob does not inflate: {exc}") from None
+    if len(payload) < _HEADER.size:
+        raise ParseError("histogram payload shorter than its header")
+    inner, plen, _offset, digits, low, high, _ratio = _HEADER.unpack_from(payload)
+    if inner not in _ENCODING_COOKIES:
+        raise ParseError(f"unknown histogram encoding cookie 0x{inner & 0xFFFFFFFF:08x}")
+    if _HEADER.size + plen > len(payload) or not 0 <= digits <= 5 or low < 1 or high < 2 * low:
+        raise ParseError("inconsistent histogram header")
+    counts: list[int] = []
+    for value in _zigzag_varints(payload[: _HEADER.size + plen], _HEADER.size):
+        if value < 0:
+            counts.extend([0] * -value)  # negative: a run of empty buckets
+        else:
+            counts.append(value)
+    return HdrHistogram(low, high, digits, tuple(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class HgrmInterval:
+    """One interval line of a .hgrm log (timestamps in unix seconds, max in us)."""
+
+    start_unix: float
+    end_unix: float
+    interval_max_us: float
+    histogram: HdrHistogram
+
+
+def parse_hgrm(text: str) -> tuple[HgrmInterval, ...]:
+    """Parse a HistogramLogProcessor-format log (``#`` comments, one CSV header, intervals).
+
+    The StartTime comment's human date is malformed in memtier output; comments
+    are skipped, so it does not matter.
+    """
+    intervals: list[HgrmInterval] = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#") or line.startswith('"StartTimestamp"'):
+            continue
+        parts = line.split(",")
+        if len(parts) != 4:
+            raise ParseError(f"expected 4 comma-separated fields, got {len(parts)}", line=lineno)
+        try:
+            start, end, imax = (float(p) for p in parts[:3])
+        except ValueError:
+            raise ParseError(f"bad number in interval line {line[:60]!r}", line=lineno) from None
+        try:
+            hist = decode_compressed_histogram(parts[3])
+        except ParseError as exc:
+            raise ParseError(exc.message, line=lineno) from None
+        intervals.append(HgrmInterval(start, end, imax, hist))
+    if not intervals:
+        raise ParseError("no interval lines in histogram log", line=max(1, text.count("\n")))
+    return tuple(intervals)
+
+
+@dataclass(frozen=True, slots=True)
+class HdrPercentileTable:
+    """A memtier HDR .txt table: rows of (value us, percentile 0..100, total count)."""
+
+    rows: tuple[tuple[float, float, int], ...]
+    mean_us: float
+    stddev_us: float
+    max_us: float
+    total_count: int
+    buckets: int
+    sub_buckets: int
+
+    def value_at(self, percentile: float) -> float:
+        """The printed value (us) of the first row at or above ``percentile``."""
+        for value, pct, _ in self.rows:
+            if pct >= percentile - 1e-9:
+                return value
+        return self.rows[-1][0]
+
+
+_ROW = re.compile(r"^\s*([\d.]+)\s+([\d.]+)\s+(\d+)\s+(inf|[\d.]+)\s*$")
+_FOOTER = re.compile(r"^#\[(\w+)\s*=\s*([\d.]+),\s*(\w+(?: \w+)?)\s*=\s*([\d.]+)\]$")
+
+
+def parse_hdr_txt(text: str) -> HdrPercentileTable:
+    """Parse the percentile table (values in ms with 2 decimals, converted to us)."""
+    rows: list[tuple[float, float, int]] = []
+    footer: dict[str, float] = {}
+    lines = text.splitlines()
+    if not lines or lines[0].split() != ["Value", "Percentile", "TotalCount", "1/(1-Percentile)"]:
+        raise ParseError("missing 'Value Percentile TotalCount 1/(1-Percentile)' header", line=1)
+    for lineno, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        row = _ROW.match(line)
+        if row:
+            rows.append(
+                (float(row.group(1)) * 1000.0, float(row.group(2)) * 100.0, int(row.group(3)))
+            )
+            continue
+        foot = _FOOTER.match(line.strip())
+        if not foot:
+            raise ParseError(f"unexpected line {line[:60]!r}", line=lineno)
+        footer[foot.group(1)] = float(foot.group(2))
+        footer[foot.group(3)] = float(foot.group(4))
+    wanted = ("Mean", "StdDeviation", "Max", "Total count", "Buckets", "SubBuckets")
+    missing = [k for k in wanted if k not in footer]
+    if missing:
+        raise ParseError(f"missing footer field {missing[0]!r}", line=len(lines))
+    return HdrPercentileTable(
+        rows=tuple(rows),
+        mean_us=footer["Mean"] * 1000.0,
+        stddev_us=footer["StdDeviation"] * 1000.0,
+        max_us=footer["Max"] * 1000.0,
+        total_count=int(footer["Total count"]),
+        buckets=int(footer["Buckets"]),
+        sub_buckets=int(footer["SubBuckets"]),
+    )
