@@ -6,6 +6,7 @@ from fastapi.routing import APIRoute
 
 from backend.api.main import api_router
 from backend.core.config import settings
+from backend.ui import mount_ui
 
 
 def custom_generate_unique_id(route: APIRoute) -> str:
@@ -24,3 +25,4 @@ app.add_middleware(
     CORSMiddleware, allow_origins=settings.CORS_ORIGINS, allow_methods=["*"], allow_headers=["*"]
 )
 app.include_router(api_router, prefix=settings.API_V1_STR)
+mount_ui(app, settings.UI_DIST)

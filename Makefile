@@ -1,0 +1,70 @@
+# mcscope: `make up` sets up and starts everything on the local testbed; `make test` runs
+# every suite. Both install what is missing first, so they work on a clean clone.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+PY := .venv/bin/python
+LOCAL := infra/local
+
+.PHONY: help up down setup deps services build build-middleware build-ui sshd \
+        test test-cpp test-python test-frontend lint bench-db bench-analysis bench-middleware \
+        compose-check
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+
+up: setup build sshd  ## install what is missing, build, migrate, start API + worker, print the URL
+	@$(LOCAL)/start.sh
+
+down:  ## stop the API, worker and sshd that `make up` started (by PID)
+	@$(LOCAL)/stop.sh
+
+setup: deps services
+
+deps:
+	@$(LOCAL)/install-deps.sh
+
+services: deps
+	@$(LOCAL)/services.sh
+
+build: build-middleware build-ui
+
+build-middleware: deps
+	@bash middleware-cpp/scripts/build.sh
+
+build-ui: deps
+	@bash frontend/scripts/build.sh
+
+sshd: deps
+	@bash $(LOCAL)/sshd.sh start
+
+test: setup  ## run every suite: C++ (with sanitizers and fuzzing), Python, frontend unit and e2e
+	@$(MAKE) --no-print-directory compose-check
+	@$(MAKE) --no-print-directory test-cpp
+	@$(MAKE) --no-print-directory test-python
+	@$(MAKE) --no-print-directory test-frontend
+
+test-cpp:
+	@bash middleware-cpp/scripts/test.sh
+
+test-python: build-middleware
+	@.venv/bin/pytest backend/tests worker/tests -q -p no:cacheprovider
+
+test-frontend:
+	@bash frontend/scripts/test.sh
+
+lint:  ## ruff and mypy on the Python code
+	@.venv/bin/ruff check backend worker migrations conftest.py
+	@.venv/bin/mypy backend worker
+
+bench-db: setup  ## aggregation queries on a synthetic 2,000-run experiment
+	@$(PY) -m backend.scripts.bench_db
+
+bench-analysis: deps  ## queueing models, factorial design and aggregation timings
+	@$(PY) -m backend.analysis.bench
+
+bench-middleware: build-middleware  ## middleware vs direct memcached vs twemproxy
+	@bash middleware-cpp/scripts/bench.sh
+
+compose-check:  ## validate docker-compose.yml (docker compose, or Debian's docker-compose)
+	@if docker compose version >/dev/null 2>&1; then docker compose config -q; \
+	 else docker-compose config -q; fi && echo "docker-compose.yml is valid"

@@ -1,0 +1,233 @@
+"""Benchmark: aggregation queries over a synthetic experiment of 2,000 runs x 300 s x 10 sources.
+
+Loads the data into a throw-away database (migrated with Alembic, like production), then times
+the queries the results view runs. As a reference measured in the same run, the same
+per-configuration aggregation is timed over a naive narrow table with one row per second,
+so the printed ratio shows what the array-per-run layout buys on this machine.
+
+Run: make bench-db   (or: .venv/bin/python -m backend.scripts.bench_db --runs 2000)
+"""
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import psycopg
+from psycopg import sql
+
+ADMIN_URL = os.environ.get("MCSCOPE_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+    fn()  # warm the cache: we measure queries, not first disk reads
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def _load(
+    conn: psycopg.Connection, runs: int, seconds: int, clients: int, mws: int, configs: int
+) -> None:
+    rng = np.random.default_rng(7)
+    reps = runs // configs
+    with conn.cursor() as cur:
+        cur.execute(
+            "INSERT INTO experiments (name, description, template, factors, fixed, repetitions,"
+            " run_time_s, warmup_s, cooldown_s) VALUES ('bench', '', 'custom', '{}', '{}', %s,"
+            " %s, 10, 10) RETURNING id",
+            (reps, seconds),
+        )
+        (exp_id,) = cur.fetchone()  # type: ignore[misc]
+        with cur.copy('COPY configurations (experiment_id, index, "values") FROM STDIN') as cp:
+            for i in range(configs):
+                cp.write_row((exp_id, i, f'{{"clients_per_thread": {i}}}'))
+        cur.execute(
+            "SELECT id FROM configurations WHERE experiment_id = %s ORDER BY index", (exp_id,)
+        )
+        config_ids = [r[0] for r in cur.fetchall()]
+        with cur.copy(
+            "COPY runs (experiment_id, configuration_id, repetition, status, attempt,"
+            " cancel_requested, hosts, tool_versions, commands) FROM STDIN"
+        ) as cp:
+            for rep in range(reps):
+                for cid in config_ids:
+                    cp.write_row((exp_id, cid, rep, "succeeded", 1, False, "{}", "{}", "[]"))
+        cur.execute("SELECT id FROM runs WHERE experiment_id = %s ORDER BY id", (exp_id,))
+        run_ids = [r[0] for r in cur.fetchall()]
+
+        sources = [f"client:{i}" for i in range(clients)] + [f"middleware:{i}" for i in range(mws)]
+        series_cols = (
+            "run_id, source, request_type, start_unix, throughput, response_time_us,"
+            " queue_time_us, server_time_us, queue_length"
+        )
+        summary_cols = (
+            "run_id, source, request_type, window_start_s, window_end_s, count,"
+            " throughput, response_time_us, p50_us, p90_us, p99_us"
+        )
+        with cur.copy(f"COPY run_series ({series_cols}) FROM STDIN") as cp_series:
+            for run_id in run_ids:
+                for src in sources:
+                    tp = rng.normal(1000, 50, seconds)
+                    rt = rng.normal(800, 40, seconds)
+                    mw = src.startswith("middleware")
+                    extra = [
+                        rng.normal(300, 20, seconds).tolist() if mw else None for _ in range(3)
+                    ]
+                    cp_series.write_row(
+                        (run_id, src, "all", 1.7e9, tp.tolist(), rt.tolist(), *extra)
+                    )
+        with cur.copy(f"COPY run_summaries ({summary_cols}) FROM STDIN") as cp_sum:
+            for run_id in run_ids:
+                for src in sources:
+                    tp, rt = float(rng.normal(1000, 50)), float(rng.normal(800, 40))
+                    cp_sum.write_row(
+                        (
+                            run_id,
+                            src,
+                            "all",
+                            10,
+                            seconds - 10,
+                            int(tp * 280),
+                            tp,
+                            rt,
+                            rt * 0.9,
+                            rt * 1.5,
+                            rt * 3,
+                        )
+                    )
+        # The reference layout: one row per run, source and second.
+        cur.execute(
+            "CREATE UNLOGGED TABLE narrow (run_id int, source text, second int,"
+            " throughput float8, response_time_us float8)"
+        )
+        with cur.copy("COPY narrow FROM STDIN") as cp_narrow:
+            for run_id in run_ids:
+                for src in sources:
+                    tp = rng.normal(1000, 50, seconds)
+                    rt = rng.normal(800, 40, seconds)
+                    for s in range(seconds):
+                        cp_narrow.write_row((run_id, src, s, tp[s], rt[s]))
+        cur.execute("CREATE INDEX ON narrow (run_id)")
+    conn.commit()
+    with conn.cursor() as cur:
+        cur.execute("ANALYZE")
+
+
+WINDOW_FROM_ARRAYS = """
+WITH per_source AS (
+    SELECT r.configuration_id, r.id AS run_id,
+           (SELECT avg(x) FROM unnest(s.throughput[%(lo)s:%(hi)s]) x) AS tp,
+           (SELECT avg(x) FROM unnest(s.response_time_us[%(lo)s:%(hi)s]) x) AS rt
+    FROM runs r JOIN run_series s ON s.run_id = r.id
+    WHERE r.experiment_id = %(e)s AND s.source LIKE 'client:%%' AND s.request_type = 'all'
+), per_run AS (
+    SELECT configuration_id, sum(tp) AS tp, sum(tp * rt) / sum(tp) AS rt
+    FROM per_source GROUP BY configuration_id, run_id
+)
+SELECT configuration_id, avg(tp), stddev_samp(tp), avg(rt), stddev_samp(rt)
+FROM per_run GROUP BY configuration_id
+"""
+
+NARROW = """
+WITH per_source AS (
+    SELECT run_id, source, avg(throughput) AS tp, avg(response_time_us) AS rt
+    FROM narrow WHERE second >= %(lo0)s AND second < %(hi)s AND source LIKE 'client:%%'
+    GROUP BY run_id, source
+), per_run AS (
+    SELECT r.configuration_id, sum(p.tp) AS tp, sum(p.tp * p.rt) / sum(p.tp) AS rt
+    FROM per_source p JOIN runs r ON r.id = p.run_id
+    WHERE r.experiment_id = %(e)s GROUP BY r.configuration_id, p.run_id
+)
+SELECT configuration_id, avg(tp), stddev_samp(tp), avg(rt), stddev_samp(rt)
+FROM per_run GROUP BY configuration_id
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=2000)
+    ap.add_argument("--seconds", type=int, default=300)
+    ap.add_argument("--clients", type=int, default=8, help="client sources per run")
+    ap.add_argument("--middlewares", type=int, default=2, help="middleware sources per run")
+    ap.add_argument("--configurations", type=int, default=400)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+
+    db = f"mcscope_bench_{os.getpid()}"
+    url = ADMIN_URL.rsplit("/", 1)[0] + f"/{db}"
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db)))
+    os.environ["MCSCOPE_DATABASE_URL"] = url.replace("postgresql://", "postgresql+psycopg://")
+    try:
+        from alembic import command
+        from alembic.config import Config
+
+        from backend.core.config import REPO_ROOT
+
+        command.upgrade(Config(str(REPO_ROOT / "alembic.ini")), "head")
+        from backend.core.db import SessionLocal, engine
+        from backend.crud.results import aggregate_by_configuration
+        from backend.models import RequestType
+
+        sources = args.clients + args.middlewares
+        print(
+            f"loading {args.runs} runs x {args.seconds} s x {sources} sources "
+            f"({args.runs * args.seconds * sources:,} samples) ...",
+            flush=True,
+        )
+        t0 = time.perf_counter()
+        with psycopg.connect(url) as conn:
+            _load(
+                conn, args.runs, args.seconds, args.clients, args.middlewares, args.configurations
+            )
+        print(f"loaded in {time.perf_counter() - t0:.1f} s\n")
+
+        with SessionLocal() as session, psycopg.connect(url) as conn:
+            exp_id = conn.execute("SELECT id FROM experiments WHERE name = 'bench'").fetchone()[0]  # type: ignore[index]
+
+            def summary(source: str) -> Callable[[], object]:
+                return lambda: aggregate_by_configuration(
+                    session=session,
+                    experiment_id=exp_id,
+                    source=source,  # type: ignore[arg-type]
+                    request_type=RequestType.ALL,
+                )
+
+            params = {"e": exp_id, "lo": 11, "hi": args.seconds - 10, "lo0": 10}
+            rows = [
+                ("per-configuration mean/std, client side (summaries)", summary("client")),
+                ("per-configuration mean/std, middleware side (summaries)", summary("middleware")),
+                (
+                    "same, re-windowed from per-second arrays",
+                    lambda: conn.execute(WINDOW_FROM_ARRAYS, params).fetchall(),
+                ),
+                (
+                    "reference: narrow one-row-per-second table",
+                    lambda: conn.execute(NARROW, params).fetchall(),
+                ),
+            ]
+            results = {}
+            print(f"{'query':58s} {'median s':>9s} {'rows':>6s}")
+            for name, fn in rows:
+                secs, out = _timed(fn, args.repeat)
+                results[name] = secs
+                print(f"{name:58s} {secs:9.4f} {len(out):6d}")  # type: ignore[arg-type]
+            ref = results[rows[3][0]]
+            print(f"\nratio summaries / reference:      {results[rows[0][0]] / ref:.4f}")
+            print(f"ratio array re-window / reference: {results[rows[2][0]] / ref:.4f}")
+        engine.dispose()
+    finally:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db))
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Stops exactly the processes `make up` started, by the PIDs it recorded.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+stop_pid "$VAR/run/api.pid" "API"
+stop_pid "$VAR/run/worker.pid" "Celery worker"
+if [ -x "$ROOT/infra/local/sshd.sh" ]; then "$ROOT/infra/local/sshd.sh" stop; fi
