@@ -1,0 +1,46 @@
+// Command-line configuration of the middleware and its validation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server_pool.hpp"
+
+namespace mcscope {
+
+/// Everything the flags control (see usage()).
+struct config {
+    std::string listen_ip = "127.0.0.1";
+    std::uint16_t port = 11212;
+    std::size_t workers = 8;
+    bool sharded = false;
+    std::vector<server_address> servers;
+    std::size_t replication = 0;     ///< replicas per set/delete; all servers when -r is absent
+    bool replication_given = false;  ///< -r given: gets route by key hash
+    std::string stats_dir;           ///< empty: no stats files
+    std::uint32_t window_ms = 1000;
+    std::size_t sample_every = 100;
+    std::size_t queue_capacity = 1024;
+    std::uint32_t server_timeout_ms = 2000;  ///< a server reply slower than this is a failure
+    std::size_t max_connections = 16384;     ///< further clients wait in the listen backlog
+};
+
+/// Result of parsing argv: either a config, a help/describe request, or an error message.
+struct config_result {
+    bool ok = false;
+    bool help = false;
+    bool describe_stats = false;
+    std::string error;
+    config cfg;
+};
+
+/// Parses "-l ip -p port -t workers -s true|false -m host:port... [-r R] [--stats-dir DIR]
+/// [--window-ms N] [--sample-every N] [--queue-capacity N] [--server-timeout-ms N]".
+config_result parse_args(int argc, const char* const* argv);
+
+/// Help text for --help and flag errors.
+std::string usage();
+
+}  // namespace mcscope

@@ -1,0 +1,52 @@
+// Entry point: parse flags, run the server; exceptions are caught only here.
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "config.hpp"
+#include "server.hpp"
+#include "stats.hpp"
+
+namespace {
+
+void describe_stats() {
+    constexpr const char* kKinds[] = {"counter", "mean", "max"};
+    std::printf("per-type window metrics (types: get, multiget, set, other)\n");
+    for (const mcscope::metric_desc& m : mcscope::kMetrics) {
+        std::printf("  %-20s %-8s %-9s %s\n", m.name, kKinds[static_cast<int>(m.kind)], m.unit,
+                    m.description);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    mcscope::config_result parsed = mcscope::parse_args(argc, argv);
+    if (parsed.help) {
+        std::fputs(mcscope::usage().c_str(), stdout);
+        return 0;
+    }
+    if (parsed.describe_stats) {
+        describe_stats();
+        return 0;
+    }
+    if (!parsed.ok) {
+        std::fprintf(stderr, "mcscope-middleware: %s\n%s", parsed.error.c_str(),
+                     mcscope::usage().c_str());
+        return 2;
+    }
+    std::signal(SIGPIPE, SIG_IGN);  // a vanished client must not kill the process
+    try {
+        mcscope::server srv(parsed.cfg);
+        std::string error;
+        if (!srv.init(error)) {
+            std::fprintf(stderr, "mcscope-middleware: %s\n", error.c_str());
+            return 1;
+        }
+        return srv.run();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mcscope-middleware: fatal: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,157 @@
+// Server wiring and lifecycle: accept loop with backoff, clean shutdown on SIGINT/SIGTERM.
+#include "server.hpp"
+
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <csignal>
+
+#include "log.hpp"
+
+namespace mcscope {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
+constexpr mono_ns kNsPerMs = 1'000'000;
+
+double unix_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+server::server(const config& cfg)
+    : cfg_(cfg),
+      signals_(io_, SIGINT, SIGTERM),
+      acceptor_(io_),
+      accept_timer_(io_),
+      t0_(now_ns()),
+      started_unix_(unix_now()),
+      queue_(cfg_.queue_capacity, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs),
+      stats_(t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs, cfg_.sample_every),
+      ctx_{queue_, stats_, parser_limits{}, 0, {}},
+      pool_(cfg_.servers, cfg_.replication, cfg_.replication_given, cfg_.sharded) {}
+
+server::~server() {
+    queue_.stop();
+    for (std::thread& t : threads_) {
+        if (t.joinable()) {
+            t.join();
+        }
+    }
+}
+
+bool server::init(std::string& error) {
+    boost::system::error_code ec;
+    tcp::endpoint ep(asio::ip::make_address(cfg_.listen_ip, ec), cfg_.port);
+    if (ec) {
+        error = "bad listen address '" + cfg_.listen_ip + "'";
+        return false;
+    }
+    acceptor_.open(ep.protocol(), ec);
+    acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+    acceptor_.bind(ep, ec);
+    if (!ec) {
+        acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    }
+    if (ec) {
+        error = "cannot listen on " + cfg_.listen_ip + ":" + std::to_string(cfg_.port) + ": " +
+                ec.message();
+        return false;
+    }
+    if (!cfg_.stats_dir.empty()) {
+        writer_ = std::make_unique<stats_writer>(cfg_, stats_, queue_, started_unix_);
+        if (!writer_->start(error)) {
+            return false;
+        }
+    }
+    queue_.set_on_space([this] { asio::post(io_, [this] { resume_waiters(); }); });
+    manager_.set_on_close([this] {
+        if (accept_paused_) {
+            accept_paused_ = false;
+            do_accept();
+        }
+    });
+    reply_sink sink = [this](request_ptr r) {
+        std::shared_ptr<connection> c = r->conn;
+        asio::post(io_, [c = std::move(c), r = std::move(r)]() mutable {
+            c->on_reply(std::move(r));
+        });
+    };
+    for (std::size_t i = 0; i < cfg_.workers; ++i) {
+        workers_.push_back(std::make_unique<worker>(cfg_, pool_, queue_, sink));
+    }
+    for (auto& w : workers_) {
+        threads_.emplace_back([w = w.get()] { w->run(); });
+    }
+    do_accept();
+    do_await_stop();
+    return true;
+}
+
+int server::run() {
+    LOG_INFO("listening on %s:%u with %zu workers, %zu servers", cfg_.listen_ip.c_str(),
+             static_cast<unsigned>(cfg_.port), cfg_.workers, cfg_.servers.size());
+    io_.run();
+    for (std::thread& t : threads_) {
+        t.join();
+    }
+    threads_.clear();
+    if (writer_) {
+        writer_->finish(now_ns(), ctx_.queue_full_events);
+    }
+    LOG_INFO("stopped cleanly");
+    return 0;
+}
+
+void server::do_accept() {
+    if (manager_.size() >= cfg_.max_connections) {
+        accept_paused_ = true;  // resumed by the connection manager when a client leaves
+        return;
+    }
+    acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+        if (!acceptor_.is_open()) {
+            return;
+        }
+        if (ec) {
+            // Typically EMFILE: back off instead of spinning on the ready listener.
+            LOG_WARN("accept failed: %s", ec.message().c_str());
+            accept_timer_.expires_after(kAcceptRetry);
+            accept_timer_.async_wait([this](boost::system::error_code) { do_accept(); });
+            return;
+        }
+        manager_.start(std::make_shared<connection>(std::move(socket), manager_, ctx_));
+        do_accept();
+    });
+}
+
+void server::resume_waiters() {
+    std::vector<std::weak_ptr<connection>> waiting;
+    waiting.swap(ctx_.waiting);
+    for (auto& w : waiting) {
+        if (auto c = w.lock()) {
+            c->on_space();
+        }
+    }
+}
+
+void server::do_await_stop() {
+    signals_.async_wait([this](boost::system::error_code ec, int) {
+        if (!ec) {
+            shutdown();
+        }
+    });
+}
+
+void server::shutdown() {
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+    accept_timer_.cancel();
+    manager_.stop_all();
+    queue_.stop();
+    io_.stop();
+}
+
+}  // namespace mcscope

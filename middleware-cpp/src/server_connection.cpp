@@ -1,0 +1,173 @@
+// Server connection I/O: non-blocking asio socket calls plus poll() for deadlines.
+#include "server_connection.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/socket_base.hpp>
+
+#include "log.hpp"
+
+namespace mcscope {
+namespace {
+
+constexpr mono_ns kBackoffMinNs = 10'000'000;     // 10 ms
+constexpr mono_ns kBackoffMaxNs = 1'000'000'000;  // 1 s
+constexpr std::size_t kReadChunk = 16 * 1024;
+constexpr mono_ns kNsPerMs = 1'000'000;
+
+}  // namespace
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+server_connection::server_connection(asio::io_context& ctx, server_address addr,
+                                     mono_ns timeout_ns)
+    : socket_(ctx), addr_(std::move(addr)), timeout_ns_(timeout_ns), buf_(kReadChunk) {
+    boost::system::error_code ec;
+    tcp::resolver resolver(ctx);
+    auto results = resolver.resolve(addr_.host, std::to_string(addr_.port), ec);
+    for (const auto& entry : results) {
+        endpoints_.push_back(entry.endpoint());
+    }
+    if (ec || endpoints_.empty()) {
+        last_error_ = "cannot resolve " + addr_.str();
+    }
+}
+
+bool server_connection::wait(short events, mono_ns deadline) {
+    pollfd p{socket_.native_handle(), events, 0};
+    for (;;) {
+        mono_ns left = deadline - now_ns();
+        if (left <= 0) {
+            return false;
+        }
+        int ms = static_cast<int>((left + kNsPerMs - 1) / kNsPerMs);
+        int n = ::poll(&p, 1, ms);
+        if (n > 0) {
+            return true;
+        }
+        if (n < 0 && errno != EINTR) {
+            return false;
+        }
+    }
+}
+
+bool server_connection::ensure_connected() {
+    if (socket_.is_open()) {
+        reused_ = true;
+        return true;
+    }
+    reused_ = false;
+    mono_ns now = now_ns();
+    if (now < retry_at_ || endpoints_.empty()) {
+        return false;
+    }
+    boost::system::error_code ec;
+    for (const tcp::endpoint& ep : endpoints_) {
+        socket_.open(ep.protocol(), ec);
+        socket_.non_blocking(true, ec);
+        socket_.set_option(tcp::no_delay(true), ec);
+        socket_.connect(ep, ec);
+        if (ec == asio::error::in_progress || ec == asio::error::would_block) {
+            int err = 0;
+            socklen_t len = sizeof err;
+            if (!wait(POLLOUT, now + timeout_ns_)) {
+                err = ETIMEDOUT;
+            } else {
+                ::getsockopt(socket_.native_handle(), SOL_SOCKET, SO_ERROR, &err, &len);
+            }
+            ec = boost::system::error_code(err, boost::system::system_category());
+        }
+        if (!ec) {
+            backoff_ns_ = 0;
+            LOG_DEBUG("connected to %s", addr_.str().c_str());
+            return true;
+        }
+        socket_.close(ec);
+    }
+    fail("connect failed");
+    return false;
+}
+
+bool server_connection::send(std::string_view data, mono_ns deadline) {
+    len_ = 0;
+    while (!data.empty()) {
+        boost::system::error_code ec;
+        std::size_t n = socket_.write_some(asio::buffer(data.data(), data.size()), ec);
+        if (ec == asio::error::would_block) {
+            if (!wait(POLLOUT, deadline)) {
+                fail("send timeout");
+                return false;
+            }
+            continue;
+        }
+        if (ec) {
+            fail("send failed");
+            return false;
+        }
+        data.remove_prefix(n);
+    }
+    return true;
+}
+
+bool server_connection::read_reply(response_parser::kind k, mono_ns deadline) {
+    parser_.reset(k);
+    len_ = 0;
+    for (;;) {
+        if (len_ > 0) {
+            parse_result res = parser_.parse(buf_.data(), buf_.data() + len_);
+            if (res == parse_result::good) {
+                reply_len_ = parser_.consumed();
+                if (reply_len_ != len_) {
+                    fail("unexpected bytes after reply");  // desynchronised: reconnect later
+                }
+                return true;
+            }
+            if (res == parse_result::bad) {
+                fail("malformed reply");
+                return false;
+            }
+        }
+        if (buf_.size() - len_ < kReadChunk / 2) {
+            buf_.resize(buf_.size() * 2);
+        }
+        boost::system::error_code ec;
+        std::size_t n = socket_.read_some(asio::buffer(buf_.data() + len_, buf_.size() - len_), ec);
+        if (ec == asio::error::would_block) {
+            if (!wait(POLLIN, deadline)) {
+                fail("reply timeout");
+                return false;
+            }
+            continue;
+        }
+        if (ec) {
+            fail(ec == asio::error::eof ? "connection closed" : "read failed");
+            return false;
+        }
+        len_ += n;
+    }
+}
+
+void server_connection::fail(const char* why) {
+    last_error_ = why;
+    boost::system::error_code ec;
+    socket_.close(ec);
+    if (reused_ && len_ == 0) {
+        // A reused socket that failed before any reply byte was most likely left stale by a
+        // server restart: allow one immediate reconnect instead of backing off.
+        reused_ = false;
+        retry_at_ = 0;
+        return;
+    }
+    backoff_ns_ = backoff_ns_ == 0 ? kBackoffMinNs : std::min(backoff_ns_ * 2, kBackoffMaxNs);
+    retry_at_ = now_ns() + backoff_ns_;
+    LOG_DEBUG("server %s: %s", addr_.str().c_str(), why);
+}
+
+std::string server_connection::error_line() const {
+    return "SERVER_ERROR " + addr_.str() + " " + last_error_ + "\r\n";
+}
+
+}  // namespace mcscope

@@ -1,0 +1,59 @@
+// A worker's connection to one memcached server: blocking I/O with deadlines, reconnect backoff.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clock.hpp"
+#include "response_parser.hpp"
+#include "server_pool.hpp"
+
+namespace mcscope {
+
+/// Owned by one worker thread; never shared. Sockets are non-blocking and waited on with poll()
+/// so a hung or dead server costs at most the timeout, and a worker is never stuck.
+class server_connection {
+public:
+    server_connection(boost::asio::io_context& ctx, server_address addr, mono_ns timeout_ns);
+    server_connection(const server_connection&) = delete;
+    server_connection& operator=(const server_connection&) = delete;
+
+    /// Connects if needed. False while in reconnect backoff or when connecting fails.
+    bool ensure_connected();
+    /// True when the socket was opened before the current request (it may have gone stale).
+    bool reused() const { return reused_; }
+    /// Writes all of data before the deadline.
+    bool send(std::string_view data, mono_ns deadline);
+    /// Reads one complete reply of kind k; reply() and parser() describe it afterwards.
+    bool read_reply(response_parser::kind k, mono_ns deadline);
+    std::string_view reply() const { return std::string_view(buf_.data(), reply_len_); }
+    const response_parser& parser() const { return parser_; }
+    /// Bytes of the current reply received so far (0: the server never answered).
+    std::size_t received() const { return len_; }
+
+    /// Drops the connection and schedules a reconnect with exponential backoff.
+    void fail(const char* why);
+    /// "SERVER_ERROR ...\r\n" describing the last failure.
+    std::string error_line() const;
+
+private:
+    bool wait(short events, mono_ns deadline);
+
+    boost::asio::ip::tcp::socket socket_;
+    server_address addr_;
+    std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
+    mono_ns timeout_ns_;
+    mono_ns retry_at_ = 0;
+    mono_ns backoff_ns_ = 0;
+    bool reused_ = false;
+    std::string last_error_ = "not connected";
+    std::vector<char> buf_;
+    std::size_t len_ = 0;
+    std::size_t reply_len_ = 0;
+    response_parser parser_;
+};
+
+}  // namespace mcscope

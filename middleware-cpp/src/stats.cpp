@@ -1,0 +1,132 @@
+// Stats accumulation; all hot-path writes are single-writer relaxed stores (plain moves on x86).
+#include "stats.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <thread>
+
+namespace mcscope {
+namespace {
+
+/// Single-writer add: no lock prefix, only the writer ever stores this value.
+template <typename T>
+void add_to(std::atomic<T>& a, T v) {
+    a.store(a.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+}
+
+void max_to(std::atomic<double>& a, double v) {
+    if (v > a.load(std::memory_order_relaxed)) {
+        a.store(v, std::memory_order_relaxed);
+    }
+}
+
+double us_between(mono_ns from, mono_ns to) {
+    return from == 0 || to < from ? 0.0 : static_cast<double>(to - from) / kNsPerUs;
+}
+
+std::size_t idx(metric m) { return static_cast<std::size_t>(m); }
+
+}  // namespace
+
+stats::stats(mono_ns t0, mono_ns window_ns, std::size_t sample_every)
+    : t0_(t0), window_ns_(window_ns), sample_every_(std::max<std::size_t>(sample_every, 1)) {}
+
+stats::slot& stats::writer_slot(std::int64_t w) {
+    slot& s = slots_[static_cast<std::size_t>(w) % kSlots];
+    if (s.window.load(std::memory_order_relaxed) != w) {
+        for (auto& type : s.v) {
+            for (auto& m : type) {
+                m.store(0.0, std::memory_order_relaxed);
+            }
+        }
+        for (auto& c : s.per_server) {
+            c.store(0, std::memory_order_relaxed);
+        }
+        s.window.store(w, std::memory_order_release);
+    }
+    return s;
+}
+
+void stats::record(const request& r) {
+    auto type = static_cast<std::size_t>(r.type);
+    double queue = us_between(r.t.enqueue, r.t.dequeue);
+    double server = us_between(r.t.sent, r.t.replied);
+    double total = us_between(r.t.arrival, r.t.written);
+    double processing = std::max(0.0, total - queue - server);
+    auto keys = static_cast<double>(r.keys.size());
+
+    slot& s = writer_slot((r.t.written - t0_) / window_ns_);
+    auto& v = s.v[type];
+    add_to(v[idx(metric::completed)], 1.0);
+    add_to(v[idx(metric::errors)], r.error ? 1.0 : 0.0);
+    add_to(v[idx(metric::misses)], static_cast<double>(r.misses));
+    add_to(v[idx(metric::keys)], keys);
+    add_to(v[idx(metric::queue_sum)], queue);
+    max_to(v[idx(metric::queue_max)], queue);
+    add_to(v[idx(metric::server_sum)], server);
+    max_to(v[idx(metric::server_max)], server);
+    add_to(v[idx(metric::total_sum)], total);
+    max_to(v[idx(metric::total_max)], total);
+    add_to(v[idx(metric::processing_sum)], processing);
+    for (std::uint64_t mask = r.server_mask; mask != 0; mask &= mask - 1) {
+        add_to(s.per_server[static_cast<std::size_t>(std::countr_zero(mask))], std::uint64_t{1});
+    }
+
+    type_totals& tot = totals_[type];
+    ++tot.completed;
+    tot.errors += r.error ? 1 : 0;
+    tot.misses += r.misses;
+    tot.keys += r.keys.size();
+    hists_[type][kHistTotal].add(total);
+    hists_[type][kHistQueue].add(queue);
+    hists_[type][kHistServer].add(server);
+    if (++completed_all_ % sample_every_ == 0) {
+        push_sample(r);
+    }
+}
+
+void stats::push_sample(const request& r) {
+    std::size_t head = ring_head_.load(std::memory_order_relaxed);
+    if (head - ring_tail_.load(std::memory_order_acquire) >= kSampleRing) {
+        add_to(samples_dropped_, std::uint64_t{1});  // reporter fell behind; counted, not hidden
+        return;
+    }
+    ring_[head % kSampleRing] = sample{r.type, static_cast<std::uint32_t>(r.keys.size()),
+                                       r.servers, r.misses, r.t};
+    ring_head_.store(head + 1, std::memory_order_release);
+}
+
+void stats::drain_samples(std::vector<sample>& out) {
+    std::size_t tail = ring_tail_.load(std::memory_order_relaxed);
+    std::size_t head = ring_head_.load(std::memory_order_acquire);
+    for (; tail != head; ++tail) {
+        out.push_back(ring_[tail % kSampleRing]);
+    }
+    ring_tail_.store(tail, std::memory_order_release);
+}
+
+window_values stats::read_window(std::int64_t w) const {
+    // A batch in progress may still record into w; wait until that batch has ended. Any batch
+    // that begins later takes its "written" time after now, so it lands in a later window.
+    std::uint64_t b = batch_.load();
+    while ((b & 1) != 0 && batch_.load() == b) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    window_values out;
+    const slot& s = slots_[static_cast<std::size_t>(w) % kSlots];
+    if (s.window.load(std::memory_order_acquire) != w) {
+        return out;  // no request completed in w
+    }
+    for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
+        for (std::size_t m = 0; m < kMetricCount; ++m) {
+            out.v[t][m] = s.v[t][m].load(std::memory_order_relaxed);
+        }
+    }
+    for (std::size_t i = 0; i < kMaxServers; ++i) {
+        out.per_server[i] = s.per_server[i].load(std::memory_order_relaxed);
+    }
+    return out;
+}
+
+}  // namespace mcscope

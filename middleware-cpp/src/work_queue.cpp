@@ -1,0 +1,90 @@
+// Work queue implementation; queue-length integration happens under the lock it already holds.
+#include "work_queue.hpp"
+
+#include <algorithm>
+
+namespace mcscope {
+
+work_queue::work_queue(std::size_t capacity, mono_ns t0, mono_ns window_ns)
+    : capacity_(capacity), t0_(t0), window_ns_(window_ns), last_(t0) {}
+
+work_queue::slot& work_queue::slot_for(std::int64_t w) {
+    slot& s = slots_[static_cast<std::size_t>(w) % kSlots];
+    if (s.window != w) {
+        s = slot{w, 0.0, items_.size()};
+    }
+    return s;
+}
+
+void work_queue::advance(mono_ns now) {
+    while (last_ < now) {
+        std::int64_t w = (last_ - t0_) / window_ns_;
+        mono_ns seg_end = std::min(now, t0_ + (w + 1) * window_ns_);
+        slot_for(w).area_ns += static_cast<double>(items_.size()) * static_cast<double>(seg_end - last_);
+        last_ = seg_end;
+    }
+}
+
+bool work_queue::try_push(request_ptr& r, mono_ns now) {
+    bool wake = false;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stopped_ || items_.size() >= capacity_) {
+            refused_ = true;
+            return false;
+        }
+        advance(now);
+        r->t.enqueue = now;
+        items_.push_back(std::move(r));
+        slot& s = slot_for((now - t0_) / window_ns_);
+        s.max = std::max(s.max, items_.size());
+        wake = waiting_ > 0;
+    }
+    if (wake) {
+        ready_.notify_one();
+    }
+    return true;
+}
+
+request_ptr work_queue::pop() {
+    request_ptr r;
+    bool space = false;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++waiting_;
+        ready_.wait(lock, [this] { return stopped_ || !items_.empty(); });
+        --waiting_;
+        if (stopped_) {
+            return nullptr;
+        }
+        mono_ns now = now_ns();
+        advance(now);
+        r = std::move(items_.front());
+        items_.pop_front();
+        r->t.dequeue = now;
+        space = refused_;
+        refused_ = false;
+    }
+    if (space && on_space_) {
+        on_space_();
+    }
+    return r;
+}
+
+void work_queue::stop() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopped_ = true;
+    }
+    ready_.notify_all();
+}
+
+queue_window work_queue::close_window(std::int64_t w, mono_ns end) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    advance(std::max(now_ns(), end));
+    const slot& s = slot_for(w);
+    double dur = static_cast<double>(std::max<mono_ns>(end - (t0_ + w * window_ns_), 1));
+    return queue_window{s.area_ns / dur, s.max};
+}
+
+}  // namespace mcscope
