@@ -45,6 +45,7 @@ class ProgressTick:
     mean_latency_us: float | None
     run: int = 1
     percent: int | None = None
+    avg_ops_per_sec: float | None = None  # memtier: average since the run started
 
 
 class _RecordParser:
@@ -126,6 +127,7 @@ class MemtierProgressParser(_RecordParser):
             mean_latency_us=float(latency.group(1)) * US_PER_MS if latency else None,
             run=int(prefix.group(1)),
             percent=int(prefix.group(2)),
+            avg_ops_per_sec=float(ops.group(3)),
         )
 
 

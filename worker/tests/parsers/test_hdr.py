@@ -1,4 +1,4 @@
-"""HDR outputs: .hgrm decoding vs the .txt table and the JSON of the same run; encoder round trip."""
+"""HDR outputs: .hgrm decoding vs the .txt table and the JSON of one run; encoder round trip."""
 
 from __future__ import annotations
 

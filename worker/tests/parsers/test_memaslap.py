@@ -1,5 +1,6 @@
 """parse_memaslap: every real fixture (Period vs Global vs final line), table cases, bad input."""
 
+# ruff: noqa: E501  (the sample below reproduces memaslap table rows verbatim)
 from __future__ import annotations
 
 from pathlib import Path

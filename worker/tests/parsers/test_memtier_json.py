@@ -81,7 +81,9 @@ def test_multiget_hits_count_keys(memtier_json_path: Path) -> None:
 
 
 def test_aggregated_section_sums_counts_and_averages_rates(fixtures_dir: Path) -> None:
-    result = parse_memtier_json((fixtures_dir / "memtier_ratio1-1_c2_t1_d128_5s_x2.json").read_text())
+    result = parse_memtier_json(
+        (fixtures_dir / "memtier_ratio1-1_c2_t1_d128_5s_x2.json").read_text()
+    )
     assert set(result.sections) == {"best", "worst", "aggregated"}
     assert result.main.name == "aggregated"
     agg, best = result.sections["aggregated"].types, result.sections["best"].types
@@ -97,12 +99,28 @@ def _minimal(**totals: Any) -> dict[str, Any]:
 
     def stats(count: int, avg: float, acc: int) -> dict[str, Any]:
         return {
-            "Count": count, "Ops/sec": count / 5, "Hits/sec": 0.0, "Misses/sec": 0.0,
-            "Average Latency": avg, "Accumulated Latency": acc, "Min Latency": 0.01,
-            "Max Latency": 1.0, "KB/sec": 1.0, "Connection Errors": 0,
-            "Time-Serie": {"0": {"Bytes RX": 1, "Bytes TX": 2, "Count": count,
-                                 "Average Latency": avg, "Accumulated Latency": acc,
-                                 "Min Latency": 0.01, "Max Latency": 1.0, "p50.00": 0.05}},
+            "Count": count,
+            "Ops/sec": count / 5,
+            "Hits/sec": 0.0,
+            "Misses/sec": 0.0,
+            "Average Latency": avg,
+            "Accumulated Latency": acc,
+            "Min Latency": 0.01,
+            "Max Latency": 1.0,
+            "KB/sec": 1.0,
+            "Connection Errors": 0,
+            "Time-Serie": {
+                "0": {
+                    "Bytes RX": 1,
+                    "Bytes TX": 2,
+                    "Count": count,
+                    "Average Latency": avg,
+                    "Accumulated Latency": acc,
+                    "Min Latency": 0.01,
+                    "Max Latency": 1.0,
+                    "p50.00": 0.05,
+                }
+            },
             "Percentile Latencies": {"p50.00": 0.05, "p99.90": 0.5},
         }
 
@@ -110,11 +128,24 @@ def _minimal(**totals: Any) -> dict[str, Any]:
     empty = stats(0, 0.0, 0)
     empty["Time-Serie"] = {"0": {"Bytes RX": 0, "Bytes TX": 0, "Count": 0}}
     total = stats(1000, 0.0, 50) | totals
-    runtime = {"Start time": 1, "Finish time": 5001, "Total duration": 5000,
-               "Time unit": "MILLISECONDS", "Interrupted": "false"}
-    return {"configuration": {"multi_key_get": 0, "run_count": 1},
-            "ALL STATS": {"Runtime": runtime, "Sets": sets, "Gets": empty, "Waits": empty,
-                          "Totals": total, "SET": [{"<=msec": 0.05, "percent": 100.0}]}}
+    runtime = {
+        "Start time": 1,
+        "Finish time": 5001,
+        "Total duration": 5000,
+        "Time unit": "MILLISECONDS",
+        "Interrupted": "false",
+    }
+    return {
+        "configuration": {"multi_key_get": 0, "run_count": 1},
+        "ALL STATS": {
+            "Runtime": runtime,
+            "Sets": sets,
+            "Gets": empty,
+            "Waits": empty,
+            "Totals": total,
+            "SET": [{"<=msec": 0.05, "percent": 100.0}],
+        },
+    }
 
 
 def test_minimal_document_table() -> None:

@@ -1,4 +1,4 @@
-"""parse_memtier_stdout: every real fixture, cross-checked with the JSON and HDR files of the same run."""
+"""parse_memtier_stdout: every real fixture, cross-checked with the JSON and HDR files of a run."""
 
 from __future__ import annotations
 
