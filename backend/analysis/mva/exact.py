@@ -98,7 +98,7 @@ def _assemble(
     qs: FloatArray,
     busy: dict[int, FloatArray],
 ) -> MvaResult:
-    """Package per-station curves; delays report X V S as both utilizations (like JMT)."""
+    """Package per-station curves; a delay's utilization is X V S, its mean busy servers."""
     populations = np.arange(1, len(xs) + 1, dtype=np.int64)
     curves = []
     for i, s in enumerate(stations):
@@ -108,7 +108,7 @@ def _assemble(
                 station=s,
                 throughput_per_s=xs * s.visits,
                 utilization_per_server=util,
-                prob_busy=np.minimum(busy[i], 1.0) if s.kind is not StationKind.DELAY else util,
+                prob_busy=None if s.kind is StationKind.DELAY else np.minimum(busy[i], 1.0),
                 residence_time_s=qs[:, i] / xs,
                 queue_length=qs[:, i].copy(),
             )

@@ -19,7 +19,7 @@ class StationCurves:
     station: Station
     throughput_per_s: FloatArray  # completions at the station: X(n) x visits
     utilization_per_server: FloatArray  # X V S / m (Octave's convention; X V S for a delay)
-    prob_busy: FloatArray  # P(station not empty) (JMT's convention)
+    prob_busy: FloatArray | None  # P(station not empty) (JMT's convention); None for delays
     residence_time_s: FloatArray  # time per job cycle spent at the station (all visits)
     queue_length: FloatArray  # mean jobs at the station, in service included
 

@@ -1,0 +1,78 @@
+"""Asymptotic and balanced job bounds bracket the exact MVA; what-if sweeps re-solve."""
+
+import numpy as np
+import pytest
+
+from backend.analysis.errors import AnalysisError
+from backend.analysis.mva.bounds import bounds
+from backend.analysis.mva.exact import solve_mva
+from backend.analysis.mva.network import Station, StationKind
+from backend.analysis.mva.whatif import SweepParameter, what_if
+
+NET = (
+    Station("cpu", StationKind.QUEUE, 0.005, visits=2.0),
+    Station("disk", StationKind.QUEUE, 0.004, visits=3.0),
+    Station("lan", StationKind.DELAY, 0.002),
+)
+
+
+def test_bounds_bracket_exact_mva() -> None:
+    b = bounds(NET, 100, 0.5)
+    res = solve_mva(NET, 100, 0.5)
+    x = res.throughput_per_s
+    eps = 1e-9
+    assert b.bottleneck == "disk"
+    assert b.max_demand_s == pytest.approx(0.012)
+    assert np.all(x <= b.aba_throughput_upper * (1 + eps))
+    assert np.all(x >= b.aba_throughput_lower * (1 - eps))
+    assert b.bjb_throughput_upper is not None and b.bjb_throughput_lower is not None
+    assert np.all(x <= b.bjb_throughput_upper * (1 + eps))
+    assert np.all(x >= b.bjb_throughput_lower * (1 - eps))
+    # Bounds and MVA count the delay center as think time; compare R + delay demand.
+    r = res.response_time_s - 0.002
+    assert b.bjb_response_lower_s is not None and b.bjb_response_upper_s is not None
+    assert np.all(r >= b.bjb_response_lower_s * (1 - eps))
+    assert np.all(r <= b.bjb_response_upper_s * (1 + eps))
+    assert b.knee_population == pytest.approx((0.022 + 0.502) / 0.012)
+
+
+def test_bounds_use_per_server_demand_of_a_pool() -> None:
+    net = (
+        Station("pool", StationKind.MULTI, 0.064, servers=64),
+        Station("q", StationKind.QUEUE, 0.002),
+    )
+    b = bounds(net, 10, 0.0)
+    assert b.bottleneck == "q"
+    assert b.bjb_throughput_upper is None
+    res = solve_mva(net, 10, 0.0)
+    assert np.all(res.throughput_per_s <= b.aba_throughput_upper * (1 + 1e-9))
+
+
+def test_bounds_reject_delay_only_networks() -> None:
+    with pytest.raises(AnalysisError):
+        bounds((Station("d", StationKind.DELAY, 1.0),), 3, 0.0)
+
+
+def test_what_if_service_time_sweep_matches_individual_solves() -> None:
+    values = (0.002, 0.004, 0.008)
+    sweep = what_if(NET, 50, 0.1, SweepParameter.SERVICE_TIME, values, station="cpu")
+    for i, v in enumerate(values):
+        net = (Station("cpu", StationKind.QUEUE, v, visits=2.0),) + NET[1:]
+        assert sweep.throughput_per_s[i] == pytest.approx(
+            solve_mva(net, 50, 0.1).throughput_per_s[-1]
+        )
+    assert np.all(np.diff(sweep.throughput_per_s) < 0)
+
+
+def test_what_if_population_and_servers() -> None:
+    sweep = what_if(NET, 1, 0.1, SweepParameter.POPULATION, (1.0, 10.0, 40.0))
+    full = solve_mva(NET, 40, 0.1)
+    assert sweep.throughput_per_s[1] == pytest.approx(full.throughput_per_s[9])
+    servers = what_if(NET, 60, 0.1, SweepParameter.SERVERS, (1.0, 2.0, 4.0), station="disk")
+    assert servers.throughput_per_s[0] < servers.throughput_per_s[1] < servers.throughput_per_s[2]
+
+
+def test_what_if_rejects_unknown_station() -> None:
+    with pytest.raises(AnalysisError) as err:
+        what_if(NET, 5, 0.0, SweepParameter.VISITS, (1.0,), station="gpu")
+    assert err.value.field == "station"

@@ -1,0 +1,71 @@
+"""Exact multi-class MVA against the single-class solver and hand-computed cases."""
+
+import numpy as np
+import pytest
+
+from backend.analysis.errors import AnalysisError
+from backend.analysis.mva.exact import solve_mva
+from backend.analysis.mva.multiclass import ClassSpec, solve_multiclass
+from backend.analysis.mva.network import Station, StationKind
+
+STATIONS = (
+    Station("cpu", StationKind.QUEUE, 1.0),
+    Station("disk", StationKind.QUEUE, 1.0),
+    Station("lan", StationKind.DELAY, 1.0),
+)
+
+
+def test_one_class_equals_single_class_solver() -> None:
+    demands = (0.02, 0.05, 0.01)
+    stations = tuple(Station(s.name, s.kind, d) for s, d in zip(STATIONS, demands, strict=True))
+    single = solve_mva(stations, 40, 0.3)
+    multi = solve_multiclass(STATIONS, (ClassSpec("a", 40, 0.3, demands),))
+    assert multi.throughput_per_s[0] == pytest.approx(single.throughput_per_s[-1], rel=1e-12)
+    q_single = [c.queue_length[-1] for c in single.stations]
+    np.testing.assert_allclose(multi.queue_length[0], q_single, rtol=1e-12)
+
+
+def test_identical_classes_aggregate_to_one_class() -> None:
+    demands = (0.02, 0.05, 0.01)
+    multi = solve_multiclass(
+        STATIONS, (ClassSpec("a", 7, 0.1, demands), ClassSpec("b", 5, 0.1, demands))
+    )
+    stations = tuple(Station(s.name, s.kind, d) for s, d in zip(STATIONS, demands, strict=True))
+    single = solve_mva(stations, 12, 0.1)
+    total_x = float(multi.throughput_per_s.sum())
+    assert total_x == pytest.approx(float(single.throughput_per_s[-1]), rel=1e-12)
+    # Identical classes share throughput in proportion to their populations.
+    assert multi.throughput_per_s[0] / multi.throughput_per_s[1] == pytest.approx(7 / 5)
+
+
+def test_two_classes_one_job_each_by_hand() -> None:
+    # One queue, class a demand 1, class b demand 2, no think time, one job each.
+    st = (Station("q", StationKind.QUEUE, 1.0),)
+    res = solve_multiclass(st, (ClassSpec("a", 1, 0.0, (1.0,)), ClassSpec("b", 1, 0.0, (2.0,))))
+    # R_a = 1 (1 + Q_b(0,1)) = 1 (1 + 1) = 2; R_b = 2 (1 + Q_a(1,0)) = 4.
+    np.testing.assert_allclose(res.response_time_s, [2.0, 4.0])
+    np.testing.assert_allclose(res.throughput_per_s, [0.5, 0.25])
+
+
+def test_multiclass_conserves_each_class_population() -> None:
+    classes = (
+        ClassSpec("a", 30, 0.2, (0.01, 0.03, 0.002)),
+        ClassSpec("b", 20, 0.05, (0.02, 0.001, 0.004)),
+    )
+    res = solve_multiclass(STATIONS, classes)
+    per_class = res.queue_length.sum(axis=1) + res.throughput_per_s * np.array([0.2, 0.05])
+    np.testing.assert_allclose(per_class, [30, 20], rtol=1e-12)
+    assert float(res.utilization[:, 0].sum()) < 1.0
+
+
+def test_multiclass_refuses_multi_server_stations() -> None:
+    st = (Station("pool", StationKind.MULTI, 1.0, servers=4),)
+    with pytest.raises(AnalysisError) as err:
+        solve_multiclass(st, (ClassSpec("a", 2, 0.0, (1.0,)),))
+    assert err.value.field == "stations[0].servers"
+
+
+def test_multiclass_rejects_wrong_demand_count() -> None:
+    with pytest.raises(AnalysisError) as err:
+        solve_multiclass(STATIONS, (ClassSpec("a", 2, 0.0, (1.0,)),))
+    assert err.value.field == "classes[0].demands_s"

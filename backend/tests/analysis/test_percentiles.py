@@ -1,0 +1,89 @@
+"""Percentiles from samples and histograms; merge and re-binning conserve counts."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backend.analysis.errors import AnalysisError
+from backend.analysis.percentiles import (
+    histogram_from_cdf,
+    make_histogram,
+    merge,
+    percentiles_from_histogram,
+    percentiles_from_samples,
+    rebin,
+)
+
+FIXTURES = Path("/work/shared/fixtures")
+
+
+def test_sample_percentiles_use_linear_interpolation() -> None:
+    np.testing.assert_allclose(percentiles_from_samples([1, 2, 3, 4, 5], (50.0, 25.0)), [3, 2])
+
+
+def test_histogram_percentile_interpolates_inside_bucket() -> None:
+    h = make_histogram([100, 200, 300], [10, 20, 10])
+    p = percentiles_from_histogram(h, (25.0, 50.0, 100.0))
+    assert p[0].value_us == pytest.approx(100.0)  # 10 of 40 samples end at the first bound
+    assert p[1].value_us == pytest.approx(150.0)
+    assert p[2].value_us == pytest.approx(300.0)
+    assert not any(x.in_overflow for x in p)
+
+
+def test_histogram_percentile_in_overflow_is_flagged() -> None:
+    h = make_histogram([100, 200], [5, 3], overflow=2)
+    p = percentiles_from_histogram(h, (99.0,))[0]
+    assert p.in_overflow and p.value_us == 200.0
+
+
+def test_histogram_percentiles_approach_sample_percentiles() -> None:
+    rng = np.random.default_rng(3)
+    samples = rng.exponential(800.0, 200_000)
+    bounds = np.arange(100, 20_001, 100, dtype=float)
+    counts, _ = np.histogram(samples, bins=np.concatenate(([0.0], bounds)))
+    h = make_histogram(bounds, counts, overflow=float((samples > bounds[-1]).sum()))
+    got = [p.value_us for p in percentiles_from_histogram(h, (50.0, 90.0, 99.0))]
+    want = percentiles_from_samples(samples, (50.0, 90.0, 99.0))
+    np.testing.assert_allclose(got, want, atol=100.0)  # within one 100 us bucket
+
+
+def test_rebin_and_merge_conserve_counts() -> None:
+    a = make_histogram([100, 200, 300, 400], [1, 2, 3, 4], overflow=1)
+    coarse = rebin(a, [200, 400])
+    np.testing.assert_allclose(coarse.counts, [3, 7])
+    assert coarse.overflow == 1
+    b = make_histogram([150, 400], [6, 2])
+    m = merge([a, b])
+    assert m.total == pytest.approx(a.total + b.total)
+    np.testing.assert_allclose(m.upper_bounds_us, [100, 150, 200, 300, 400])
+    # Uniform within a bucket: b's (0, 150] splits 4 + 2 at 100, its (150, 400] spreads
+    # 2 over 250 us (0.4, 0.8, 0.8); a's (100, 200] splits 1 + 1 at 150.
+    np.testing.assert_allclose(m.counts, [1 + 4, 1 + 2, 1 + 0.4, 3 + 0.8, 4 + 0.8], atol=1e-12)
+    short = rebin(a, [250])
+    assert short.overflow == pytest.approx(1 + 1.5 + 4)
+
+
+def test_histogram_from_memtier_cdf_fixture() -> None:
+    data = json.loads((FIXTURES / "memtier_ratio0-1_c2_t1_d128_5s.json").read_text())
+    gets = data["ALL STATS"]["Gets"]
+    lines = (FIXTURES / "memtier_ratio0-1_c2_t1_d128_5s.stdout.txt").read_text().splitlines()
+    points = [ln.split() for ln in lines if ln.startswith("GET ")]
+    lat_us = [float(p[1]) * 1000 for p in points]
+    pct = [float(p[2]) for p in points]
+    h = histogram_from_cdf(lat_us, pct, gets["Count"])
+    assert h.total == pytest.approx(gets["Count"])
+    p50 = percentiles_from_histogram(h, (50.0,))[0].value_us
+    # memtier reports p50 = 0.031 ms; the bucket ending at 31 us holds the median.
+    assert p50 <= 31.0 + 1e-9 and p50 > 23.0
+
+
+def test_histogram_validation() -> None:
+    with pytest.raises(AnalysisError) as err:
+        make_histogram([100, 50], [1, 1])
+    assert err.value.field == "upper_bounds_us"
+    with pytest.raises(AnalysisError):
+        percentiles_from_histogram(make_histogram([1.0], [0.0]), (50.0,))
+    with pytest.raises(AnalysisError):
+        percentiles_from_samples([], (50.0,))
