@@ -1,13 +1,17 @@
 """Turning domain errors into the same 422 shape FastAPI uses for schema errors."""
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi.exceptions import RequestValidationError
 
 
 def unprocessable(
-    loc: tuple[str | int, ...], msg: str, value: Any = None
+    loc: tuple[str | int, ...],
+    msg: str,
+    value: Any = None,
+    *,
+    location: Literal["body", "query", "path"] = "body",
 ) -> RequestValidationError:
     return RequestValidationError(
-        [{"type": "value_error", "loc": ("body", *loc), "msg": msg, "input": value}]
+        [{"type": "value_error", "loc": (location, *loc), "msg": msg, "input": value}]
     )

@@ -3,10 +3,11 @@
 Per-second samples are stored as one row per (run, source, request type) holding
 float8[] arrays, not one row per second: 2,000 runs x 10 sources is 20k rows, not 6M.
 Summaries over the stable window are computed once at ingest, so the main per-configuration
-aggregation reads one small row per run and source.
+aggregation reads one small row per run and source; prefix-sum columns let a user re-cut the
+window without re-reading every second.
 """
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import BigInteger, Computed, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -41,6 +42,15 @@ class RunSeries(Base):
     queue_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
+    # Prefix sums (leading 0), computed by PostgreSQL: any stable window's mean throughput and
+    # request-weighted response time is then two array reads per row instead of an unnest.
+    throughput_cumsum: Mapped[list[float]] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(throughput)", persisted=True)
+    )
+    weighted_latency_cumsum: Mapped[list[float]] = mapped_column(
+        FloatArray,
+        Computed("mcscope_weighted_cumsum(throughput, response_time_us)", persisted=True),
+    )
 
 
 class RunSummary(Base):

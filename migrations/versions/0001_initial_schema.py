@@ -17,7 +17,28 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# Prefix sums behind run_series' generated columns. IMMUTABLE so PostgreSQL accepts them in
+# GENERATED ... STORED; element 1 is 0, so sum(a[lo:hi]) = c[hi + 1] - c[lo].
+CUMSUM_SQL = """
+CREATE FUNCTION mcscope_cumsum(a float8[]) RETURNS float8[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array_prepend(0::float8, coalesce(array_agg(s ORDER BY i), '{}'::float8[]))
+  FROM (SELECT i, sum(x) OVER (ORDER BY i) AS s FROM unnest(a) WITH ORDINALITY AS t(x, i)) q
+$$
+"""
+WEIGHTED_CUMSUM_SQL = """
+CREATE FUNCTION mcscope_weighted_cumsum(w float8[], v float8[]) RETURNS float8[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT array_prepend(0::float8, coalesce(array_agg(s ORDER BY i), '{}'::float8[]))
+  FROM (SELECT i, sum(x * y) OVER (ORDER BY i) AS s
+        FROM unnest(w, v) WITH ORDINALITY AS t(x, y, i)) q
+$$
+"""
+
+
 def upgrade() -> None:
+    op.execute(CUMSUM_SQL)
+    op.execute(WEIGHTED_CUMSUM_SQL)
     op.create_table('testbeds',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
@@ -125,6 +146,8 @@ def upgrade() -> None:
     sa.Column('queue_time_us', postgresql.ARRAY(sa.Float(precision=53), dimensions=1), nullable=True),
     sa.Column('server_time_us', postgresql.ARRAY(sa.Float(precision=53), dimensions=1), nullable=True),
     sa.Column('queue_length', postgresql.ARRAY(sa.Float(precision=53), dimensions=1), nullable=True),
+    sa.Column('throughput_cumsum', postgresql.ARRAY(sa.Float(precision=53), dimensions=1), sa.Computed('mcscope_cumsum(throughput)', persisted=True), nullable=False),
+    sa.Column('weighted_latency_cumsum', postgresql.ARRAY(sa.Float(precision=53), dimensions=1), sa.Computed('mcscope_weighted_cumsum(throughput, response_time_us)', persisted=True), nullable=False),
     sa.ForeignKeyConstraint(['run_id'], ['runs.id'], name=op.f('fk_run_series_run_id_runs'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_run_series')),
     sa.UniqueConstraint('run_id', 'source', 'request_type', name=op.f('uq_run_series_run_id_source_request_type'))
@@ -178,3 +201,5 @@ def downgrade() -> None:
     for enum_name in ('experiment_template', 'run_status', 'host_role', 'testbed_kind',
                       'request_type', 'histogram_metric'):
         sa.Enum(name=enum_name).drop(op.get_bind(), checkfirst=True)
+    op.execute('DROP FUNCTION mcscope_weighted_cumsum(float8[], float8[])')
+    op.execute('DROP FUNCTION mcscope_cumsum(float8[])')

@@ -6,8 +6,9 @@ from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
 from backend.core.queue import enqueue_runs
-from backend.crud.results import aggregate_by_configuration
+from backend.crud.results import aggregate_by_configuration, aggregate_window_by_configuration
 from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.schemas.run import RunPublic, RunsPublic, StartResult
@@ -90,12 +91,45 @@ def read_results(
     experiment_id: int,
     source: Literal["client", "middleware"] = "client",
     request_type: RequestType = RequestType.ALL,
+    window_start_s: int | None = Query(default=None, ge=0, description="re-cut window start"),
+    window_end_s: int | None = Query(default=None, ge=1, description="re-cut window end"),
 ) -> ResultsPublic:
-    """Throughput and response time per configuration, mean and std over repetitions."""
+    """Throughput and response time per configuration, mean and std over repetitions.
+
+    By default over each run's stable window; with window_start_s/window_end_s, over that
+    window of seconds instead (computed from the stored per-second series).
+    """
     _load(session, experiment_id)
-    rows = aggregate_by_configuration(
-        session=session, experiment_id=experiment_id, source=source, request_type=request_type
-    )
+    if (window_start_s is None) != (window_end_s is None):
+        raise unprocessable(
+            ("window_end_s",),
+            "give both window_start_s and window_end_s, or neither",
+            window_end_s,
+            location="query",
+        )
+    if window_start_s is not None and window_end_s is not None:
+        if window_end_s <= window_start_s:
+            raise unprocessable(
+                ("window_end_s",),
+                "must be greater than window_start_s",
+                window_end_s,
+                location="query",
+            )
+        rows = aggregate_window_by_configuration(
+            session=session,
+            experiment_id=experiment_id,
+            source=source,
+            request_type=request_type,
+            start_s=window_start_s,
+            end_s=window_end_s,
+        )
+    else:
+        rows = aggregate_by_configuration(
+            session=session,
+            experiment_id=experiment_id,
+            source=source,
+            request_type=request_type,
+        )
     return ResultsPublic(
         source=source,
         request_type=request_type,

@@ -76,3 +76,53 @@ def test_results_aggregate_instances_then_repetitions(client: TestClient, db: Se
 def test_run_not_found(client: TestClient) -> None:
     r = client.get("/api/v1/runs/987654321")
     assert r.status_code == 404 and r.json()["detail"] == "Run not found"
+
+
+def test_results_rewindowed_from_series_match_numpy(client: TestClient, db: Session) -> None:
+    import numpy as np
+
+    from backend.models import RunSeries
+
+    exp = create_random_experiment(client, factors={"workers": [8, 16]}, repetitions=2)
+    client.post(f"{API}/{exp['id']}/start")
+    client.post(f"{API}/{exp['id']}/cancel")
+    runs = db.scalars(select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.id)).all()
+    rng = np.random.default_rng(3)
+    expected: dict[int, list[tuple[float, float]]] = {}
+    lo, hi = 3, 17
+    for run in runs:
+        tps, weighted, tp_sums = 0.0, 0.0, 0.0
+        for i in range(2):  # two client instances, different lengths (20 s and 15 s)
+            n = 20 - 5 * i
+            tp, rt = rng.uniform(100, 1000, n), rng.uniform(200, 5000, n)
+            db.add(
+                RunSeries(
+                    run_id=run.id,
+                    source=f"client:{i}",
+                    request_type=RequestType.ALL,
+                    start_unix=1.7e9,
+                    throughput=tp.tolist(),
+                    response_time_us=rt.tolist(),
+                )
+            )
+            w = slice(lo, min(hi, n))
+            tps += tp[w].mean()
+            weighted += (tp[w] * rt[w]).sum()
+            tp_sums += tp[w].sum()
+        expected.setdefault(run.configuration_id, []).append((tps, weighted / tp_sums))
+    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+    res = client.get(
+        f"{API}/{exp['id']}/results", params={"window_start_s": lo, "window_end_s": hi}
+    )
+    assert res.status_code == 200, res.text
+    for row in res.json()["data"]:
+        per_run = np.array(expected[row["configuration_id"]])
+        assert row["repetitions"] == 2
+        assert np.isclose(row["throughput_mean"], per_run[:, 0].mean(), rtol=1e-12)
+        assert np.isclose(row["throughput_std"], per_run[:, 0].std(ddof=1), rtol=1e-9)
+        assert np.isclose(row["response_time_us_mean"], per_run[:, 1].mean(), rtol=1e-12)
+    bad = client.get(f"{API}/{exp['id']}/results", params={"window_start_s": 5})
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "window_end_s"]
+    bad = client.get(f"{API}/{exp['id']}/results", params={"window_start_s": 5, "window_end_s": 5})
+    assert bad.status_code == 422
