@@ -6,12 +6,12 @@ from worker.parsers.memaslap import parse_memaslap
 from worker.parsers.memtier_json import parse_memtier_json
 from worker.parsers.memtier_stdout import parse_memtier_stdout
 from worker.parsers.middleware import (
-    parse_middleware_dir,
     parse_middleware_histograms,
     parse_middleware_requests,
     parse_middleware_summary,
     parse_middleware_windows,
 )
+from worker.parsers.middleware_dir import parse_middleware_dir
 from worker.parsers.model import ClientResult, MiddlewareStats, SecondSample, Summary, TypeResult
 from worker.parsers.normalize import client_result_from_memaslap, client_result_from_memtier
 from worker.parsers.progress import (

@@ -57,8 +57,13 @@ class HdrHistogram:
         """Number of recorded values."""
         return sum(self.counts)
 
-    def buckets(self) -> tuple[tuple[float, int], ...]:
-        """Non-empty buckets as (highest equivalent value us, count), ascending."""
+    def buckets(self, *, contiguous: bool = False) -> tuple[tuple[float, int], ...]:
+        """Buckets as (highest equivalent value us, count), ascending: only the
+        non-empty ones, or with ``contiguous`` every bucket from 0 to the last
+        non-empty one (so each bucket starts right after the previous bound)."""
+        if contiguous:
+            last = max((i for i, c in enumerate(self.counts) if c), default=-1)
+            return tuple((float(self.bucket_range(i)[1]), self.counts[i]) for i in range(last + 1))
         return tuple((float(self.bucket_range(i)[1]), c) for i, c in enumerate(self.counts) if c)
 
     def mean(self) -> float:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 from typing import Any
 
 from worker.parsers._json import JsonDoc
@@ -20,7 +19,6 @@ from worker.parsers.model import (
     FixedHistogram,
     MiddlewareConfig,
     MiddlewareHistograms,
-    MiddlewareStats,
     MiddlewareSummary,
     MiddlewareType,
     SampledRequest,
@@ -28,11 +26,6 @@ from worker.parsers.model import (
     Window,
     WindowTypeStats,
 )
-
-WINDOWS_FILE = "windows.jsonl"
-HISTOGRAMS_FILE = "histograms.json"
-REQUESTS_FILE = "requests.csv"
-SUMMARY_FILE = "summary.json"
 
 _WINDOW_KEYS = {
     "window",
@@ -262,51 +255,4 @@ def parse_middleware_summary(text: str) -> MiddlewareSummary:
         clean_shutdown=doc.boolean(obj, "clean_shutdown", ()),
         totals=totals,
         queue_full_events=doc.count(obj, "queue_full_events", ()),
-    )
-
-
-def _read(directory: Path, name: str) -> str | None:
-    path = directory / name
-    return path.read_text(encoding="utf-8") if path.exists() else None
-
-
-def _checked(name: str, parse: Any, text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return parse(text)
-    except ParseError as exc:
-        raise exc.with_file(name) from None
-
-
-def parse_middleware_dir(path: str | Path) -> MiddlewareStats:
-    """Read and cross-check a --stats-dir; windows.jsonl is required, the rest
-    may be absent (a middleware that was killed writes no summary/histograms)."""
-    directory = Path(path)
-    windows_text = _read(directory, WINDOWS_FILE)
-    if windows_text is None:
-        raise ParseError("missing windows.jsonl", file=str(directory / WINDOWS_FILE))
-    windows: tuple[Window, ...] = _checked(WINDOWS_FILE, parse_middleware_windows, windows_text)
-    summary: MiddlewareSummary | None = _checked(
-        SUMMARY_FILE, parse_middleware_summary, _read(directory, SUMMARY_FILE)
-    )
-    if summary is not None:
-        if summary.windows != len(windows):
-            raise ParseError(
-                f"summary says {summary.windows} windows, windows.jsonl has {len(windows)}",
-                file=SUMMARY_FILE,
-                line=1,
-            )
-        if windows and len(windows[0].requests_per_server) != len(summary.config.servers):
-            raise ParseError(
-                "requests_per_server length differs from config.servers", file=WINDOWS_FILE, line=1
-            )
-    return MiddlewareStats(
-        windows=windows,
-        histograms=_checked(
-            HISTOGRAMS_FILE, parse_middleware_histograms, _read(directory, HISTOGRAMS_FILE)
-        ),
-        requests=_checked(REQUESTS_FILE, parse_middleware_requests, _read(directory, REQUESTS_FILE))
-        or (),
-        summary=summary,
     )

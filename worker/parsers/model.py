@@ -18,9 +18,14 @@ MiddlewareType = Literal["get", "multiget", "set", "other"]
 MIDDLEWARE_TYPES: tuple[MiddlewareType, ...] = ("get", "multiget", "set", "other")
 
 Histogram = tuple[tuple[float, int], ...]
-"""Latency histogram as (bucket upper bound in us, count) pairs, ascending bounds.
+"""Latency histogram as (bucket upper bound in us, count) pairs, ascending and contiguous.
 
-A bucket holds the values above the previous bound and up to its own bound.
+Bucket k holds the values above bound k-1 (0 for the first bucket) up to its own
+bound: HDR buckets end at their highest equivalent value (memtier records
+integer us), memaslap's Log2 bucket i ends at 2^i us, the middleware's fixed
+buckets at (i+1)*bucket_us (exclusive there; immaterial for float times), and
+an overflow bucket at +inf. Empty buckets in between are kept as zeros so the
+lower edges can be read off the previous pair.
 """
 
 

@@ -115,7 +115,7 @@ def client_result_from_memtier(result: MemtierJson, *, section: str | None = Non
         if stats.count == 0 and kind != "all":
             continue
         hist = decoded.get(key)
-        buckets = hist.buckets() if hist is not None else ()
+        buckets = hist.buckets(contiguous=True) if hist is not None else ()
         percentiles = dict(stats.percentiles_us or {})
         if not percentiles and buckets:
             wanted = sec.types["Sets"].percentiles_us or sec.types["Gets"].percentiles_us or {}
@@ -157,6 +157,15 @@ def _memaslap_sample(
         hits_per_sec=hits,
         misses_per_sec=misses,
     )
+
+
+def _log2_contiguous(dist: tuple[tuple[float, int], ...]) -> tuple[tuple[float, int], ...]:
+    """memaslap prints Log2 rows from the first non-empty group of 4; add the empty
+    buckets below (bounds 1, 2, 4, ...) so the histogram starts at 0 us."""
+    if not dist:
+        return ()
+    first = int(dist[0][0]).bit_length() - 1
+    return (*((float(2**i), 0) for i in range(first)), *dist)
 
 
 def _memaslap_run_time(out: MemaslapOutput) -> float:
@@ -208,6 +217,6 @@ def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
         types[kind] = TypeResult(
             summary=summary,
             series=tuple(s for s in samples if s is not None),
-            histogram=final.log2_dist if final is not None else (),
+            histogram=_log2_contiguous(final.log2_dist) if final is not None else (),
         )
     return ClientResult(tool="memaslap", duration_s=run, types=types)

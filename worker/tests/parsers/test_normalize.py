@@ -44,8 +44,10 @@ def test_memtier_result(memtier_json_path: Path) -> None:
     }
     assert set(result.types) == expected_types
     for kind, typed in result.types.items():
-        # Histograms come from the HDR blobs: they hold every request.
+        # Histograms come from the HDR blobs: they hold every request, in contiguous
+        # buckets from 0 us (memtier's HDR layout: 8 us wide at first, [0, 7]).
         assert sum(c for _, c in typed.histogram) == typed.summary.count
+        assert typed.histogram[0][0] == 7.0 and typed.histogram[-1][1] > 0
         assert set(typed.percentiles) == {50.0, 90.0, 99.0, 99.9}
         if parsed.main.name == "all":
             assert len(typed.series) == 5 or "populate" in memtier_json_path.name
@@ -93,6 +95,7 @@ def test_memaslap_result(memaslap_path: Path) -> None:
     assert result.duration_s == pytest.approx(out.run_time_s, abs=0.05)  # printed to 0.1 s
     for kind, typed in result.types.items():
         assert sum(c for _, c in typed.histogram) == typed.summary.count
+        assert [b for b, _ in typed.histogram] == [2.0**i for i in range(len(typed.histogram))]
         assert typed.percentiles == {}  # memaslap prints none
         assert len(typed.series) == len(out.screens)
         assert [s.second for s in typed.series] == list(range(len(out.screens)))
