@@ -47,7 +47,7 @@ test-cpp:
 	@bash middleware-cpp/scripts/test.sh
 
 test-python: build-middleware
-	@.venv/bin/pytest backend/tests worker/tests -q -p no:cacheprovider
+	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider
 
 test-frontend:
 	@bash frontend/scripts/test.sh
