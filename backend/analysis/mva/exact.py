@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from backend.analysis.errors import AnalysisError
-from backend.analysis.mva.logconv import log_convolve, log_factor_multi, marginal_stats
+from backend.analysis.mva.logconv import convolve_multi, log_factor_multi, marginal_stats_multi
 from backend.analysis.mva.network import Station, StationKind, validate_stations
 from backend.analysis.mva.result import FloatArray, MvaResult, StationCurves
 
@@ -61,24 +61,22 @@ def solve_mva(
     rest = np.array([i not in multi for i in range(len(stations))])
     log_rest = _log_g_rest(demands[rest], is_delay[rest], think_time_s, n_max)
     factors = [log_factor_multi(demands[i], stations[i].servers, n_max) for i in multi]
-    # prefix[i] = rest * f_0 * .. * f_{i-1}; suffix[i] = f_i * .. * f_{L-1} (convolutions).
-    prefix = [log_rest]
-    for f in factors:
-        prefix.append(log_convolve(prefix[-1], f))
-    log_g = prefix[-1]
-    suffix: list[FloatArray | None] = [None] * (len(factors) + 1)
-    for i in range(len(factors) - 1, 0, -1):
-        nxt = suffix[i + 1]
-        suffix[i] = factors[i] if nxt is None else log_convolve(factors[i], nxt)
+    servers = [stations[i].servers for i in multi]
+    log_g = log_rest
+    for f, m in zip(factors, servers, strict=True):
+        log_g = convolve_multi(log_g, f, m)
     xs = np.exp(log_g[:-1] - log_g[1:])
     if not np.all(np.isfinite(xs)):
         raise AnalysisError("stations", "the network has no finite solution at this population")
     qs = np.empty((n_max, len(stations)))
     busy: dict[int, FloatArray] = {}
     for pos, i in enumerate(multi):
-        tail = suffix[pos + 1]
-        without = prefix[pos] if tail is None else log_convolve(prefix[pos], tail)
-        qs[:, i], busy[i] = marginal_stats(factors[pos], without, log_g)
+        # G without station i: the rest convolved with every other pool (few pools: cheap).
+        without = log_rest
+        for other, (f, m) in enumerate(zip(factors, servers, strict=True)):
+            if other != pos:
+                without = convolve_multi(without, f, m)
+        qs[:, i], busy[i] = marginal_stats_multi(factors[pos], without, log_g, servers[pos])
     # Given the exact X(n), single-server and delay stations follow the ordinary MVA relations.
     others = [int(i) for i in np.flatnonzero(rest)]
     grows = ~is_delay[others]
