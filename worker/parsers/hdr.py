@@ -211,8 +211,8 @@ class HdrPercentileTable:
         return self.rows[-1][0]
 
 
-_ROW = re.compile(r"^\s*([\d.]+)\s+([\d.]+)\s+(\d+)\s+(inf|[\d.]+)\s*$")
-_FOOTER = re.compile(r"^#\[(\w+)\s*=\s*([\d.]+),\s*(\w+(?: \w+)?)\s*=\s*([\d.]+)\]$")
+_ROW = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+)\s+(inf|\d+(?:\.\d+)?)\s*$")
+_FOOTER = re.compile(r"^#\[(\w+)\s*=\s*(\d+(?:\.\d+)?),\s*(\w+(?: \w+)?)\s*=\s*(\d+(?:\.\d+)?)\]$")
 
 
 def parse_hdr_txt(text: str) -> HdrPercentileTable:

@@ -21,10 +21,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEADER = re.compile(r"^([a-z][a-z ]*):\s*(.*)$")
 _BLOCK_TITLE = re.compile(r"^(Get|Set|Total) Statistics$")
 _FINAL_TITLE = re.compile(r"^(Get|Set|Total) Statistics \((\d+) events\)$")
-_FINAL_FIELD = re.compile(r"^(Min|Max|Avg|Geo|Std):\s+([\d.]+)$")
+_FINAL_FIELD = re.compile(r"^(Min|Max|Avg|Geo|Std):\s+(\d+(?:\.\d+)?)$")
 _DIST_ROW = re.compile(r"^(\d+):((?:\s+\d+)+)$")
 _COUNTER = re.compile(r"^([a-z_]+):\s+(\d+)$")
-_RUN = re.compile(r"^Run time: ([\d.]+)s Ops: (\d+) TPS: (\d+) Net_rate: ([\d.]+)M/s$")
+_RUN = re.compile(
+    r"^Run time: (\d+(?:\.\d+)?)s Ops: (\d+) TPS: (\d+) Net_rate: (\d+(?:\.\d+)?)M/s$"
+)
 _TABLE_HEADER = (
     "Type Time(s) Ops TPS(ops/s) Net(M/s) Get_miss Min(us) Max(us) Avg(us) Std_dev Geo_dist"
 )

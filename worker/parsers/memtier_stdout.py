@@ -16,9 +16,11 @@ US_PER_MS = 1000.0
 _SECTION = re.compile(
     r"^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \(\d+ runs\))$"
 )
-_COLUMN = re.compile(r"Ops/sec|Hits/sec|Misses/sec|Avg\. Latency|p[\d.]+ Latency|KB/sec|[^\s]+")
+_COLUMN = re.compile(
+    r"Ops/sec|Hits/sec|Misses/sec|Avg\. Latency|p\d+(?:\.\d+)? Latency|KB/sec|[^\s]+"
+)
 _HEADER_ITEM = re.compile(r"^(\d+)\s+(\S.*)$")
-_DIST_ROW = re.compile(r"^([A-Z]+)\s+([\d.]+)\s+([\d.]+)$")
+_DIST_ROW = re.compile(r"^([A-Z]+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)$")
 _ROW_TYPES = ("Sets", "Gets", "Waits", "Totals")
 
 

@@ -9,7 +9,6 @@ because a silently misread middleware stat would corrupt every analysis.
 from __future__ import annotations
 
 import csv
-import io
 from typing import Any
 
 from worker.parsers._json import JsonDoc
@@ -207,7 +206,13 @@ def _request_row(row: list[str], lineno: int) -> SampledRequest:
 
 def parse_middleware_requests(text: str) -> tuple[SampledRequest, ...]:
     """Parse requests.csv (header line, then one sampled request per row)."""
-    rows = list(csv.reader(io.StringIO(text)))
+    lines = text.splitlines()
+    rows: list[list[str]] = []
+    for lineno, line in enumerate(lines, start=1):
+        try:
+            rows.append(next(csv.reader([line]), []))
+        except csv.Error as exc:
+            raise ParseError(f"bad CSV: {exc}", line=lineno) from None
     if not rows or rows[0] != _REQUEST_HEADER:
         raise ParseError(f"header must be {','.join(_REQUEST_HEADER)}", line=1)
     return tuple(_request_row(row, i) for i, row in enumerate(rows[1:], start=2))

@@ -21,7 +21,7 @@ US_PER_MS = 1000.0
 
 _MEMTIER_PREFIX = re.compile(r"^\[RUN #(\d+) (\d+)%,\s*(\d+) secs\]")
 _MEMTIER_OPS = re.compile(r"(\d+) ops,\s+(\d+) \(avg:\s*(\d+)\) ops/sec")
-_MEMTIER_LATENCY = re.compile(r"([\d.]+) \(avg:\s*([\d.]+)\) msec latency")
+_MEMTIER_LATENCY = re.compile(r"(\d+(?:\.\d+)?) \(avg:\s*(\d+(?:\.\d+)?)\) msec latency")
 _TERMINATOR = re.compile(rb"[\r\n]")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _MEMASLAP_TITLE = re.compile(r"^(Get|Set|Total) Statistics$")
