@@ -219,11 +219,32 @@ void connection::on_written() {
     ctx_.st.end_batch();
     writing_.clear();
     if (close) {
-        manager_.stop(shared_from_this());
+        linger();
         return;
     }
     do_write();
     process();  // outstanding replies drained: parsing may resume
+}
+
+void connection::linger() {
+    // Closing with unread input makes the kernel send RST, which can destroy the last reply in
+    // flight. Send FIN instead and discard input until the client closes its side.
+    boost::system::error_code ec;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+    if (buf_.size() < kReadChunk) {
+        buf_.resize(kReadChunk);
+    }
+    socket_.async_read_some(asio::buffer(buf_),
+                            [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                                if (ec == asio::error::operation_aborted || self->closed_) {
+                                    return;
+                                }
+                                if (ec) {
+                                    self->manager_.stop(self);
+                                    return;
+                                }
+                                self->linger();
+                            });
 }
 
 void connection::maybe_close() {

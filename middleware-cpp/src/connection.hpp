@@ -59,6 +59,7 @@ private:
     void do_write();
     void on_written();
     void maybe_close();
+    void linger();
 
     boost::asio::ip::tcp::socket socket_;
     connection_manager& manager_;

@@ -1,0 +1,69 @@
+// Flag parsing: the report's command lines, defaults, and clear errors on bad flags.
+#include "config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace mcscope {
+namespace {
+
+config_result parse(std::vector<std::string> args) {
+    std::vector<const char*> argv = {"mcscope-middleware"};
+    for (const std::string& a : args) {
+        argv.push_back(a.c_str());
+    }
+    return parse_args(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(Config, ReportCommandLine) {
+    auto r = parse({"-l", "10.0.0.4", "-p", "11212", "-t", "64", "-s", "true", "-m",
+                    "10.0.0.5:11211", "10.0.0.6:11211", "10.0.0.7:11211", "-r", "2",
+                    "--stats-dir", "/tmp/x", "--window-ms", "500", "--sample-every", "5",
+                    "--queue-capacity", "64"});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.cfg.listen_ip, "10.0.0.4");
+    EXPECT_EQ(r.cfg.port, 11212);
+    EXPECT_EQ(r.cfg.workers, 64u);
+    EXPECT_TRUE(r.cfg.sharded);
+    ASSERT_EQ(r.cfg.servers.size(), 3u);
+    EXPECT_EQ(r.cfg.servers[2].str(), "10.0.0.7:11211");
+    EXPECT_EQ(r.cfg.replication, 2u);
+    EXPECT_TRUE(r.cfg.replication_given);
+    EXPECT_EQ(r.cfg.stats_dir, "/tmp/x");
+    EXPECT_EQ(r.cfg.window_ms, 500u);
+    EXPECT_EQ(r.cfg.sample_every, 5u);
+    EXPECT_EQ(r.cfg.queue_capacity, 64u);
+}
+
+TEST(Config, ReplicationDefaultsToAllServers) {
+    auto r = parse({"-m", "h:1", "h:2"});
+    ASSERT_TRUE(r.ok);
+    EXPECT_EQ(r.cfg.replication, 2u);
+    EXPECT_FALSE(r.cfg.replication_given);
+    EXPECT_FALSE(r.cfg.sharded);
+}
+
+TEST(Config, BadFlagsHaveClearMessages) {
+    EXPECT_EQ(parse({}).error, "at least one memcached server is required (-m host:port)");
+    EXPECT_EQ(parse({"-m", "h:1", "-t", "zero"}).error, "bad value for -t: 'zero'");
+    EXPECT_EQ(parse({"-m", "h:1", "-t", "0"}).error, "bad value for -t: '0'");
+    EXPECT_EQ(parse({"-m", "h:1", "-p", "70000"}).error, "bad value for -p: '70000'");
+    EXPECT_EQ(parse({"-m", "h:1", "-s", "yes"}).error,
+              "bad value for -s: 'yes' (use true or false)");
+    EXPECT_EQ(parse({"-m", "nohost"}).error, "bad server for -m: 'nohost' (use host:port)");
+    EXPECT_EQ(parse({"-m", "h:1", "-r", "2"}).error,
+              "-r 2 exceeds the number of servers (1)");
+    EXPECT_EQ(parse({"-m", "h:1", "--bogus", "1"}).error, "unknown flag --bogus");
+    EXPECT_EQ(parse({"-m", "h:1", "-p"}).error, "missing value after -p");
+}
+
+TEST(Config, HelpAndDescribe) {
+    EXPECT_TRUE(parse({"--help"}).help);
+    EXPECT_TRUE(parse({"--describe-stats"}).describe_stats);
+    EXPECT_NE(usage().find("--stats-dir"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcscope

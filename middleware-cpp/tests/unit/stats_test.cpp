@@ -1,0 +1,116 @@
+// Stats: window attribution by written time, means/max, per-server counts, histograms, samples.
+#include "stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include "stats_writer.hpp"
+
+namespace mcscope {
+namespace {
+
+constexpr mono_ns kUs = 1000;
+constexpr mono_ns kWindow = 1'000'000 * kUs;  // 1 s
+
+request make(request_type type, std::size_t keys, mono_ns arrival, mono_ns queue_us,
+             mono_ns server_us, mono_ns total_us) {
+    request r;
+    r.type = type;
+    r.keys.resize(keys);
+    r.t.arrival = arrival;
+    r.t.enqueue = arrival + 5 * kUs;
+    r.t.dequeue = r.t.enqueue + queue_us * kUs;
+    r.t.sent = r.t.dequeue + 1 * kUs;
+    r.t.replied = r.t.sent + server_us * kUs;
+    r.t.written = arrival + total_us * kUs;
+    return r;
+}
+
+double get(const window_values& v, request_type t, metric m) {
+    return v.v[static_cast<std::size_t>(t)][static_cast<std::size_t>(m)];
+}
+
+TEST(Stats, WindowsAttributeByWrittenTime) {
+    mono_ns t0 = 1'000'000'000;
+    stats st(t0, kWindow, 2);
+    request a = make(request_type::get, 1, t0 + 100 * kUs, 50, 200, 300);
+    a.server_mask = 0b10;
+    request b = make(request_type::get, 1, t0 + 200 * kUs, 150, 400, 700);
+    b.server_mask = 0b10;
+    b.misses = 1;
+    request c = make(request_type::multiget, 9, t0 + kWindow - 10 * kUs, 0, 20, 100);
+    c.server_mask = 0b111;
+    c.error = true;
+    st.begin_batch();
+    st.record(a);
+    st.record(b);
+    st.record(c);  // written in window 1
+    st.end_batch();
+
+    window_values w0 = st.read_window(0);
+    EXPECT_EQ(get(w0, request_type::get, metric::completed), 2.0);
+    EXPECT_EQ(get(w0, request_type::get, metric::misses), 1.0);
+    EXPECT_EQ(get(w0, request_type::get, metric::keys), 2.0);
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::queue_sum), 200.0);
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::queue_max), 150.0);
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::server_sum), 600.0);
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::total_max), 700.0);
+    // processing = total - queue - server: (300-50-200) + (700-150-400)
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::processing_sum), 200.0);
+    EXPECT_EQ(w0.per_server[1], 2u);
+    EXPECT_EQ(get(w0, request_type::multiget, metric::completed), 0.0);
+
+    window_values w1 = st.read_window(1);
+    EXPECT_EQ(get(w1, request_type::multiget, metric::completed), 1.0);
+    EXPECT_EQ(get(w1, request_type::multiget, metric::keys), 9.0);
+    EXPECT_EQ(get(w1, request_type::multiget, metric::errors), 1.0);
+    EXPECT_EQ(w1.per_server[0] + w1.per_server[1] + w1.per_server[2], 3u);
+
+    window_values w2 = st.read_window(2);  // nothing completed: zeros
+    EXPECT_EQ(get(w2, request_type::get, metric::completed), 0.0);
+
+    EXPECT_EQ(st.totals(request_type::get).completed, 2u);
+    EXPECT_EQ(st.totals(request_type::multiget).keys, 9u);
+    const histogram& h = st.hist(request_type::get, stats::kHistTotal);
+    EXPECT_EQ(h.count(3), 1u);  // 300 us
+    EXPECT_EQ(h.count(7), 1u);  // 700 us
+    EXPECT_EQ(h.total(), 2u);
+
+    std::vector<sample> samples;
+    st.drain_samples(samples);
+    ASSERT_EQ(samples.size(), 1u);  // every 2nd request
+    EXPECT_EQ(samples[0].t.written, b.t.written);
+}
+
+TEST(Stats, HistogramBucketsAndOverflow) {
+    histogram h;
+    h.add(0.0);
+    h.add(99.9);
+    h.add(100.0);
+    h.add(49'999.0);
+    h.add(50'000.0);
+    EXPECT_EQ(h.count(0), 2u);
+    EXPECT_EQ(h.count(1), 1u);
+    EXPECT_EQ(h.count(kBucketCount - 1), 1u);
+    EXPECT_EQ(h.overflow(), 1u);
+    EXPECT_EQ(h.to_json().rfind("], \"overflow\": 1}"), h.to_json().size() - 17);
+}
+
+TEST(Stats, WindowJsonHasEveryContractField) {
+    window_values v;
+    v.v[0][static_cast<std::size_t>(metric::completed)] = 4;
+    v.v[0][static_cast<std::size_t>(metric::queue_sum)] = 10;
+    v.per_server[0] = 3;
+    v.per_server[1] = 1;
+    std::string line = stats_writer::window_json(7, 7e6, 8e6, queue_window{1.25, 3}, v, 2);
+    for (const char* field :
+         {"\"window\": 7", "\"start_us\": 7000000.000", "\"end_us\": 8000000.000",
+          "\"queue_length_mean\": 1.250", "\"queue_length_max\": 3",
+          "\"requests_per_server\": [3, 1]", "\"get\": {\"completed\": 4",
+          "\"queue_us_mean\": 2.500", "\"multiget\": {", "\"set\": {", "\"other\": {",
+          "\"processing_us_mean\""}) {
+        EXPECT_NE(line.find(field), std::string::npos) << field << " in " << line;
+    }
+}
+
+}  // namespace
+}  // namespace mcscope
