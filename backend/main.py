@@ -11,7 +11,7 @@ from backend.ui import mount_ui
 
 def custom_generate_unique_id(route: APIRoute) -> str:
     # Gives the generated TS client names like ExperimentsService.readExperiment.
-    return f"{route.tags[0]}-{route.name}"
+    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
 
 
 app = FastAPI(

@@ -44,15 +44,16 @@ _AGGREGATE_SQL = text(
 
 
 # The same aggregation over any window [lo, hi) of seconds, read from the prefix sums of the
-# per-second arrays: two array reads per (run, source) however long the runs are.
+# per-second arrays: a few reads of in-row arrays per (run, source), whatever the window.
+# Only the cumsum columns are touched: they are stored in the row, the raw arrays are not.
 _WINDOW_SQL = text(
     """
     WITH per_source AS (
         SELECT r.configuration_id, r.id AS run_id,
-               least(:hi, cardinality(s.throughput)) - :lo AS n,
-               s.throughput_cumsum[least(:hi, cardinality(s.throughput)) + 1]
+               least(:hi, cardinality(s.throughput_cumsum) - 1) - :lo AS n,
+               s.throughput_cumsum[least(:hi, cardinality(s.throughput_cumsum) - 1) + 1]
                  - s.throughput_cumsum[:lo + 1] AS tp_sum,
-               s.weighted_latency_cumsum[least(:hi, cardinality(s.throughput)) + 1]
+               s.weighted_latency_cumsum[least(:hi, cardinality(s.throughput_cumsum) - 1) + 1]
                  - s.weighted_latency_cumsum[:lo + 1] AS w_sum
         FROM runs r
         JOIN run_series s ON s.run_id = r.id
@@ -60,7 +61,7 @@ _WINDOW_SQL = text(
           AND r.status = 'succeeded'
           AND s.request_type = CAST(:request_type AS request_type)
           AND s.source LIKE :source_pattern
-          AND cardinality(s.throughput) > :lo
+          AND cardinality(s.throughput_cumsum) - 1 > :lo
     ), per_run AS (
         SELECT configuration_id,
                sum(tp_sum / n) AS tp,
