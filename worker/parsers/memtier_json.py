@@ -27,7 +27,20 @@ US_PER_MS = 1000.0
 TYPE_KEYS = ("Sets", "Gets", "Waits", "Totals")
 DIST_KEYS = ("SET", "GET", "WAIT")
 _AGGREGATED = re.compile(r"^AGGREGATED AVERAGE RESULTS \((\d+) runs\)$")
+_RUN = re.compile(r"^RUN #(\d+) RESULTS$")  # one per run with --print-all-runs
 _SECTION_NAMES = {"ALL STATS": "all", "BEST RUN RESULTS": "best", "WORST RUN RESULTS": "worst"}
+
+
+def section_key(title: str) -> str | None:
+    """Short key of a results section title ("all", "best", "worst", "aggregated", "run<n>")."""
+    if title in _SECTION_NAMES:
+        return _SECTION_NAMES[title]
+    if _AGGREGATED.match(title):
+        return "aggregated"
+    run = _RUN.match(title)
+    return f"run{run.group(1)}" if run else None
+
+
 _PERCENTILE_KEY = re.compile(r"^p(\d+(?:\.\d+)?)$")
 
 
@@ -79,7 +92,8 @@ class MemtierSection:
 
 @dataclass(frozen=True, slots=True)
 class MemtierJson:
-    """A whole JSON file; ``sections`` keyed "all", "best", "worst", "aggregated"."""
+    """A whole JSON file; ``sections`` keyed "all", "best", "worst", "aggregated" (and
+    "run1", "run2", ... with --print-all-runs)."""
 
     configuration: dict[str, Any]
     run_count: int
@@ -241,9 +255,7 @@ def parse_memtier_json(text: str) -> MemtierJson:
     for title, value in root.items():
         if title in ("configuration", "run information"):
             continue
-        name = _SECTION_NAMES.get(title)
-        if name is None and _AGGREGATED.match(title):
-            name = "aggregated"
+        name = section_key(title)
         if name is None:
             raise doc.error((title,), f"unknown section {title!r}")
         sections[name] = _section(doc, title, name, value)

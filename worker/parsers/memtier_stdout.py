@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass, field
 
 from worker.parsers.errors import ParseError
+from worker.parsers.memtier_json import section_key
 
 US_PER_MS = 1000.0
 _SECTION = re.compile(
-    r"^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \(\d+ runs\))$"
+    r"^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|RUN #\d+ RESULTS"
+    r"|AGGREGATED AVERAGE RESULTS \(\d+ runs\))$"
 )
 _COLUMN = re.compile(
     r"Ops/sec|Hits/sec|Misses/sec|Avg\. Latency|p\d+(?:\.\d+)? Latency|KB/sec|[^\s]+"
@@ -56,9 +58,9 @@ class MemtierStdout:
 
 
 def _section_key(title: str) -> str:
-    return {"ALL STATS": "all", "BEST RUN RESULTS": "best", "WORST RUN RESULTS": "worst"}.get(
-        title, "aggregated"
-    )
+    key = section_key(title)
+    assert key is not None, title  # _SECTION only matches known titles
+    return key
 
 
 def _value(token: str, lineno: int) -> float | None:

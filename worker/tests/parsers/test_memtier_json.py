@@ -199,3 +199,12 @@ def test_truncated_fixture_raises_with_line(fixtures_dir: Path, cut: int) -> Non
 def test_garbage_raises(garbage: str) -> None:
     with pytest.raises(ParseError):
         parse_memtier_json(garbage)
+
+
+def test_print_all_runs_sections_are_kept() -> None:
+    doc = _minimal()
+    doc["RUN #1 RESULTS"] = json.loads(json.dumps(doc["ALL STATS"]))
+    result = parse_memtier_json(json.dumps(doc, indent=1))
+    assert set(result.sections) == {"all", "run1"}
+    assert result.main.name == "all"
+    assert result.sections["run1"].types["Sets"].count == 1000

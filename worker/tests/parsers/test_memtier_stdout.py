@@ -134,3 +134,10 @@ def test_truncated_fixture_raises(fixtures_dir: Path) -> None:
     cut = text.index("Waits")  # the table stops before the Waits and Totals rows
     with pytest.raises(ParseError, match="lacks the Waits row"):
         parse_memtier_stdout(text[:cut])
+
+
+def test_per_run_sections() -> None:
+    text = _TABLE + _TABLE.split("\n\n\n", 1)[1].replace("ALL STATS", "RUN #2 RESULTS")
+    out = parse_memtier_stdout(text)
+    assert set(out.sections) == {"all", "run2"}
+    assert out.sections["run2"].rows["Gets"].hits_per_sec == 250.0
