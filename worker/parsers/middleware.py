@@ -79,6 +79,7 @@ _SUMMARY_KEYS = {
     "queue_full_events",
 }
 FORMAT_VERSION = 1
+_SLACK = 1e-6  # float rounding allowed when checking mean <= max
 
 
 def _types_obj(doc: JsonDoc, value: Any, path: tuple[str, ...]) -> dict[str, Any]:
@@ -92,7 +93,17 @@ def _window_type(doc: JsonDoc, value: Any, path: tuple[str, ...]) -> WindowTypeS
     doc.exact_keys(obj, set(_COUNT_FIELDS + _TIME_FIELDS), path)
     counts = [doc.count(obj, k, path) for k in _COUNT_FIELDS]
     times = [doc.nonneg(obj, k, path) for k in _TIME_FIELDS]
-    return WindowTypeStats(*counts, *times)
+    stats = WindowTypeStats(*counts, *times)
+    # Impossible combinations mean a middleware bug (e.g. swapped fields): refuse them.
+    if stats.misses > stats.keys:
+        raise doc.error((*path, "misses"), f"{stats.misses} misses for {stats.keys} keys")
+    for name in ("queue", "server", "total"):
+        mean, peak = getattr(stats, f"{name}_us_mean"), getattr(stats, f"{name}_us_max")
+        if mean > peak * (1 + _SLACK) + _SLACK:
+            raise doc.error((*path, f"{name}_us_mean"), f"mean {mean} above max {peak}")
+    if stats.completed == 0 and any(times):
+        raise doc.error((*path, "completed"), "non-zero times for 0 completed requests")
+    return stats
 
 
 def _window(line: str, lineno: int) -> Window:
@@ -115,6 +126,8 @@ def _window(line: str, lineno: int) -> Window:
     )
     if window.end_us <= window.start_us:
         raise ParseError(f"window {window.window} ends at or before its start", line=lineno)
+    if window.queue_length_mean > window.queue_length_max * (1 + _SLACK) + _SLACK:
+        raise doc.error(("queue_length_mean",), "mean queue length above its max")
     return window
 
 
