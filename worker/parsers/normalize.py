@@ -144,8 +144,9 @@ def _memaslap_sample(
     period, freq = block.period, max(block.period.time_s, 1)
     get_ops = screen["Get"].period.tps if "Get" in screen else 0
     set_ops = screen["Set"].period.tps if "Set" in screen else 0
+    # "all": its own requests plus the extra keys of multi-gets (works without Get/Set tables).
     keys = {"get": get_ops * keys_per_get, "set": float(set_ops)}.get(
-        kind, get_ops * keys_per_get + set_ops
+        kind, period.tps + get_ops * (keys_per_get - 1)
     )
     misses = None if kind == "set" else period.get_miss / freq
     hits = None if misses is None else max(keys - set_ops * (kind == "all") - misses, 0.0)

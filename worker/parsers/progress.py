@@ -38,7 +38,12 @@ class Status(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class ProgressTick:
     """One live sample: elapsed seconds since start, ops/s over the last
-    interval, mean latency in us of that interval (None if not printed)."""
+    interval, mean latency in us of that interval (None if not printed).
+
+    memtier's elapsed seconds may skip or repeat (its final 100% record repeats
+    the last interval's rate) and restart at each run of --run-count.
+    memtier prints latency with 2 decimals of ms, so it is good to 10 us.
+    """
 
     elapsed_s: int
     ops_per_sec: float

@@ -132,3 +132,23 @@ def test_memaslap_without_statistics_gives_totals_only() -> None:
         445.5,
     )
     assert summary.kb_per_sec == pytest.approx(512.0)
+
+
+def test_memaslap_single_table_table_case() -> None:
+    from worker.tests.parsers.test_memaslap import _MINIMAL
+
+    result = client_result_from_memaslap(parse_memaslap(_MINIMAL))
+    assert set(result.types) == {"all"}  # no Get/Set tables: only the totals
+    (sample,) = result.types["all"].series
+    assert (sample.second, sample.ops_per_sec, sample.mean_latency_us) == (0, 10.0, 20.0)
+    assert sample.misses_per_sec == 2.0 and sample.hits_per_sec == 8.0
+    summary = result.types["all"].summary
+    assert (summary.count, summary.mean_latency_us, summary.misses_per_sec) == (10, 20.0, 2.0)
+    assert result.types["all"].histogram == (
+        (1.0, 0),
+        (2.0, 0),
+        (4.0, 0),
+        (8.0, 0),
+        (16.0, 8),
+        (32.0, 2),
+    )
