@@ -40,5 +40,8 @@ class Run(TimestampMixin, Base):
     # Every command line started on a host, in order, exactly as run.
     commands: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
     artifact_dir: Mapped[str | None] = mapped_column(String(1024))
+    # Refreshed by the executing worker every few seconds; a stale one means the worker died
+    # and the run may be re-queued.
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     configuration: Mapped[Configuration] = relationship()

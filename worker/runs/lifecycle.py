@@ -1,9 +1,15 @@
-"""Run state transitions done with conditional UPDATEs, so a redelivered task is harmless."""
+"""Run state transitions done with conditional UPDATEs, so a redelivered task is harmless.
+
+Every write made while a run executes is guarded by (status running, attempt): a worker
+that lost its run (re-queued after it was presumed dead) can no longer touch it.
+"""
 
 import logging
+import os
 import socket
+from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.models import Run, RunStatus
@@ -11,30 +17,88 @@ from backend.models import Run, RunStatus
 logger = logging.getLogger(__name__)
 
 
-def claim_run(session: Session, run_id: int) -> bool:
-    """queued -> running. False when another delivery already took it or it was cancelled."""
-    claimed = session.execute(
+def worker_identity() -> str:
+    """host:pid of this process, so a worker on the same host can tell if the owner died."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def claim_run(session: Session, run_id: int) -> int | None:
+    """queued -> running. Returns the new attempt number, None when not claimed."""
+    attempt = session.execute(
         update(Run)
         .where(Run.id == run_id, Run.status == RunStatus.QUEUED)
         .values(
             status=RunStatus.RUNNING,
             started_at=func.now(),
+            heartbeat_at=func.now(),
+            finished_at=None,
+            error=None,
             attempt=Run.attempt + 1,
-            worker=socket.gethostname(),
+            worker=worker_identity(),
         )
+        .returning(Run.attempt)
+    ).scalar_one_or_none()
+    session.commit()
+    if attempt is None:
+        logger.info("run.not_claimed", extra={"run_id": run_id})
+    return attempt
+
+
+def _mine(run_id: int, attempt: int) -> Any:
+    return (Run.id == run_id) & (Run.status == RunStatus.RUNNING) & (Run.attempt == attempt)
+
+
+def heartbeat(session: Session, run_id: int, attempt: int) -> bool | None:
+    """Refresh the heartbeat. Returns cancel_requested, or None if the run is no longer ours."""
+    cancel = session.execute(
+        update(Run)
+        .where(_mine(run_id, attempt))
+        .values(heartbeat_at=func.now())
+        .returning(Run.cancel_requested)
+    ).scalar_one_or_none()
+    session.commit()
+    return cancel
+
+
+def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
+    """Save hosts / tool_versions / commands / artifact_dir as they become known."""
+    done = session.execute(update(Run).where(_mine(run_id, attempt)).values(**values)).rowcount  # type: ignore[attr-defined]
+    session.commit()
+    return bool(done)
+
+
+def append_command(session: Session, run_id: int, attempt: int, entry: dict[str, Any]) -> None:
+    commands = session.scalar(select(Run.commands).where(Run.id == run_id)) or []
+    record(session, run_id, attempt, commands=[*commands, entry])
+
+
+def finish_run(
+    session: Session,
+    run_id: int,
+    status: RunStatus,
+    error: str | None = None,
+    attempt: int | None = None,
+) -> bool:
+    """running -> a final state. A run someone else already finished is left alone."""
+    cond = Run.id == run_id
+    cond &= Run.status == RunStatus.RUNNING
+    if attempt is not None:
+        cond &= Run.attempt == attempt
+    done = session.execute(
+        update(Run).where(cond).values(status=status, error=error, finished_at=func.now())
     ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
     session.commit()
-    if not claimed:
-        logger.info("run.not_claimed", extra={"run_id": run_id})
-    return bool(claimed)
+    logger.info("run.finished", extra={"run_id": run_id, "status": status.value, "error": error})
+    return bool(done)
 
 
-def finish_run(session: Session, run_id: int, status: RunStatus, error: str | None = None) -> None:
-    """running -> a final state. A run someone else already finished is left alone."""
-    session.execute(
+def requeue_run(session: Session, run_id: int, attempt: int, reason: str) -> bool:
+    """running -> queued (to be retried); the next claim increments the attempt."""
+    done = session.execute(
         update(Run)
-        .where(Run.id == run_id, Run.status == RunStatus.RUNNING)
-        .values(status=status, error=error, finished_at=func.now())
-    )
+        .where((Run.id == run_id) & (Run.status == RunStatus.RUNNING) & (Run.attempt == attempt))
+        .values(status=RunStatus.QUEUED, error=reason, started_at=None, heartbeat_at=None)
+    ).rowcount  # type: ignore[attr-defined]
     session.commit()
-    logger.info("run.finished", extra={"run_id": run_id, "status": status.value})
+    logger.info("run.requeued", extra={"run_id": run_id, "reason": reason})
+    return bool(done)

@@ -1,26 +1,23 @@
-"""The run task: claim the run, execute it, record how it ended."""
+"""The run task: a thin wrapper; the work is worker.runs.execute.execute_run."""
 
 import logging
+from typing import Any
 
-from backend.core.db import SessionLocal
 from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE
-from backend.models import RunStatus
-from worker.runs.lifecycle import claim_run, finish_run
+from worker.runs.execute import execute_run as _execute_run_impl
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
 
 
-def _execute_run(run_id: int) -> None:
-    with SessionLocal() as session:
-        if not claim_run(session, run_id):
-            return
-        logger.info("run.started", extra={"run_id": run_id})
-        # Wiring only: the experiment pipeline (servers, middleware, load generators)
-        # plugs in here; until then a claimed run is closed straight away.
-        finish_run(session, run_id, RunStatus.SUCCEEDED)
+def _execute_run(run_id: int) -> float | None:
+    """Plain function tests call without a broker; returns a retry delay or None."""
+    return _execute_run_impl(run_id)
 
 
-@instrumented_task(name=EXECUTE_RUN_TASK, queue=RUNS_QUEUE)
-def execute_run(run_id: int) -> None:
-    _execute_run(run_id)
+@instrumented_task(name=EXECUTE_RUN_TASK, queue=RUNS_QUEUE, bind=True, max_retries=None)
+def execute_run(self: Any, run_id: int) -> None:
+    retry_in = _execute_run(run_id)
+    if retry_in is not None:
+        # A new message is sent; this one is acked. The run stays queued meanwhile.
+        raise self.retry(countdown=retry_in)

@@ -1,0 +1,1 @@
+"""Fabric drivers: one Host abstraction over SSH and a class per remote tool."""

@@ -1,0 +1,209 @@
+"""One testbed machine reached over SSH (Fabric): run, start in background, stop by PID, fetch.
+
+The local testbed goes through the same code (SSH to 127.0.0.1), so the cloud path is tested
+whenever the local one is. Every call has a connect timeout and a command timeout.
+"""
+
+import logging
+import shlex
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import paramiko
+from fabric import Connection
+from invoke.exceptions import CommandTimedOut
+
+from worker.drivers.errors import CommandError, HostUnreachableError, ProcessDiedError
+
+logger = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT_S = 10
+COMMAND_TIMEOUT_S = 30
+STOP_GRACE_S = 10.0
+_SSH_ERRORS = (paramiko.SSHException, socket.error, EOFError)
+
+
+@dataclass(frozen=True)
+class HostSpec:
+    """Where a role runs: address and SSH login (only the key's path, never the key)."""
+
+    name: str
+    address: str
+    user: str
+    port: int
+    key_path: str
+
+
+@dataclass
+class RemoteProcess:
+    """A tool started in the background; its files live in `workdir` named after `name`."""
+
+    host: "Host"
+    name: str
+    workdir: str
+    pid: int
+    start_unix: float
+    argv: list[str] = field(default_factory=list)
+
+    def path(self, suffix: str) -> str:
+        return f"{self.workdir}/{self.name}.{suffix}"
+
+
+class Host:
+    """A Fabric connection to one machine, opened lazily and closed by `close`."""
+
+    def __init__(self, spec: HostSpec) -> None:
+        self.spec = spec
+        self._conn: Connection | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.spec.name} ({self.spec.user}@{self.spec.address}:{self.spec.port})"
+
+    def _connection(self) -> Connection:
+        if self._conn is None:
+            self._conn = Connection(
+                host=self.spec.address,
+                user=self.spec.user,
+                port=self.spec.port,
+                connect_timeout=CONNECT_TIMEOUT_S,
+                connect_kwargs={
+                    "key_filename": [self.spec.key_path],
+                    "look_for_keys": False,
+                    "allow_agent": False,
+                    "banner_timeout": CONNECT_TIMEOUT_S,
+                    "auth_timeout": CONNECT_TIMEOUT_S,
+                },
+            )
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def run(self, command: str, timeout: float = COMMAND_TIMEOUT_S, check: bool = True) -> str:
+        """Run a shell command built only from quoted, typed values; return its stdout."""
+        try:
+            result = self._connection().run(
+                command, hide=True, warn=True, timeout=timeout, in_stream=False
+            )
+        except CommandTimedOut as exc:
+            raise CommandError(self.label, command, None, str(exc.result.stderr)) from exc
+        except _SSH_ERRORS as exc:
+            self.close()
+            raise HostUnreachableError(f"{self.label}: SSH failed: {exc}") from exc
+        if check and result.exited != 0:
+            raise CommandError(self.label, command, result.exited, result.stderr or result.stdout)
+        return str(result.stdout)
+
+    def mkdir(self, path: str) -> None:
+        self.run(f"mkdir -p {shlex.quote(path)}")
+
+    def start(self, argv: list[str], workdir: str, name: str) -> RemoteProcess:
+        """Start argv detached; the tool's PID, exit code and start time land in files."""
+        q = shlex.quote
+        base = f"{workdir}/{name}"
+        # `cmd &` then `$!` is the tool's own PID (a simple command execs in the child), so
+        # stopping by that PID reaches the tool, and `wait` records its real exit code.
+        script = (
+            f"date +%s.%N > {q(base + '.start')}; "
+            f"{shlex.join(argv)} > {q(base + '.out')} 2> {q(base + '.err')} < /dev/null & "
+            f"echo $! > {q(base + '.pid')}; wait $!; echo $? > {q(base + '.rc')}"
+        )
+        self.run(
+            # `&` must apply to nohup alone: a backgrounded `a && b` list would be a subshell
+            # still holding the SSH channel's stdout, and the call would wait for the tool.
+            f"cd {q(workdir)} || exit 1; rm -f {q(base + '.pid')} {q(base + '.rc')}; "
+            f"nohup sh -c {q(script)} > /dev/null 2>&1 < /dev/null &"
+        )
+        out = self.run(
+            f"for i in $(seq 100); do [ -s {q(base + '.pid')} ] && break; sleep 0.05; done; "
+            f"cat {q(base + '.pid')} {q(base + '.start')}"
+        ).split()
+        if len(out) < 2:
+            raise ProcessDiedError(f"{self.label}: {name} did not start: {shlex.join(argv)}")
+        return RemoteProcess(self, name, workdir, int(out[0]), float(out[1]), argv)
+
+    def alive(self, pid: int) -> bool:
+        return self.run(f"kill -0 {int(pid)} 2>/dev/null && echo y || echo n").strip() == "y"
+
+    def alive_pids(self, pids: list[int]) -> set[int]:
+        """Which of these PIDs still run, in one round trip."""
+        if not pids:
+            return set()
+        listed = " ".join(str(int(p)) for p in pids)
+        out = self.run(f"for p in {listed}; do kill -0 $p 2>/dev/null && echo $p; done; true")
+        return {int(x) for x in out.split()}
+
+    def exit_code(self, proc: RemoteProcess) -> int | None:
+        """The recorded exit code, or None while the process runs."""
+        text = self.run(f"cat {shlex.quote(proc.path('rc'))} 2>/dev/null || true").strip()
+        return int(text) if text.lstrip("-").isdigit() else None
+
+    def stop(self, pid: int, grace_s: float = STOP_GRACE_S) -> bool:
+        """SIGTERM, wait up to grace_s, then SIGKILL. True when it ended within the grace."""
+        steps = max(1, int(grace_s / 0.1))
+        out = self.run(
+            f"p={int(pid)}; kill -TERM $p 2>/dev/null || {{ echo gone; exit 0; }}; "
+            f"for i in $(seq {steps}); do kill -0 $p 2>/dev/null || {{ echo term; exit 0; }}; "
+            f"sleep 0.1; done; kill -KILL $p 2>/dev/null; echo kill",
+            timeout=grace_s + COMMAND_TIMEOUT_S,
+        ).strip()
+        if out == "kill":
+            logger.warning("process.killed", extra={"host": self.spec.name, "pid": pid})
+        return out != "kill"
+
+    def read_from(self, path: str, offset: int) -> bytes:
+        """Bytes of a growing remote file from `offset` on (for live progress)."""
+        out = self.run(f"tail -c +{int(offset) + 1} {shlex.quote(path)} 2>/dev/null || true")
+        return out.encode()
+
+    def tail(self, path: str, nbytes: int = 600) -> str:
+        return self.run(f"tail -c {int(nbytes)} {shlex.quote(path)} 2>/dev/null || true").strip()
+
+    def get(self, remote: str, local: Path) -> None:
+        local.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._connection().get(remote, str(local))
+        except _SSH_ERRORS as exc:
+            self.close()
+            raise HostUnreachableError(f"{self.label}: fetching {remote} failed: {exc}") from exc
+
+    def list_files(self, directory: str) -> list[str]:
+        out = self.run(f"find {shlex.quote(directory)} -type f 2>/dev/null || true")
+        return [line for line in out.splitlines() if line]
+
+    def listening_ports(self) -> set[int]:
+        out = self.run("ss -Htln")
+        ports: set[int] = set()
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) >= 4 and fields[3].rsplit(":", 1)[-1].isdigit():
+                ports.add(int(fields[3].rsplit(":", 1)[-1]))
+        return ports
+
+    def wait_listening(self, proc: RemoteProcess, port: int, timeout_s: float = 15) -> None:
+        """Until something listens on port; fails early if the process exits."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if port in self.listening_ports():
+                return
+            if not self.alive(proc.pid):
+                raise ProcessDiedError(
+                    f"{self.label}: {proc.name} exited before listening on port {port}: "
+                    f"{self.tail(proc.path('err'))}"
+                )
+            time.sleep(0.1)
+        raise ProcessDiedError(
+            f"{self.label}: {proc.name} not listening on port {port} after {timeout_s} s"
+        )
+
+    def clock_offset_s(self) -> float:
+        """Remote clock minus local clock, corrected by half the round trip."""
+        before = time.time()
+        remote = float(self.run("date +%s.%N").strip())
+        after = time.time()
+        return remote - (before + after) / 2

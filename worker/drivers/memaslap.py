@@ -1,0 +1,68 @@
+"""memaslap (Debian: memcaslap): the fallback load generator, runs here without memtier."""
+
+import shlex
+from pathlib import Path
+
+from worker.drivers.loadgen import LoadGenerator, LoadSpec
+from worker.parsers import ClientResult, client_result_from_memaslap, parse_memaslap
+from worker.parsers.progress import MemaslapProgressParser
+
+KEY_SIZE_B = 16
+
+
+def config_text(spec: LoadSpec) -> str:
+    """The -F file: fixed key and value sizes and the set/get proportions of the ratio."""
+    sets, gets = spec.set_get
+    total = sets + gets
+    return (
+        f"key\n{KEY_SIZE_B} {KEY_SIZE_B} 1\n"
+        f"value\n{spec.value_size} {spec.value_size} 1\n"
+        f"cmd\n0 {sets / total:.6f}\n1 {gets / total:.6f}\n"
+    )
+
+
+class MemaslapDriver(LoadGenerator):
+    tool = "memaslap"
+    tool_name = "memaslap"
+    candidates = ("memaslap", "memcaslap")
+    progress_suffix = "out"
+
+    def prepare(self, spec: LoadSpec, workdir: str, name: str) -> None:
+        path = f"{workdir}/{name}.cfg"
+        self.host.run(f"printf %s {shlex.quote(config_text(spec))} > {shlex.quote(path)}")
+
+    def argv(self, spec: LoadSpec, workdir: str, name: str) -> list[str]:
+        concurrency = spec.threads * spec.clients_per_thread
+        # memaslap sets every key of its windows before reading; size the windows so that
+        # all connections together cover the key space, as memtier's key range does.
+        window_k = max(1, round(spec.key_maximum / concurrency / 1000))
+        argv = [
+            self.binary,
+            "-s",
+            ",".join(f"{address}:{int(port)}" for address, port in spec.targets),
+            "-T",
+            str(spec.threads),
+            "-c",
+            str(concurrency),
+            "-t",
+            f"{spec.run_time_s}s",
+            "-S",
+            "1s",
+            "-w",
+            f"{window_k}k",
+            "-F",
+            f"{workdir}/{name}.cfg",
+        ]
+        if spec.multiget_size > 1:
+            argv += ["-d", str(spec.multiget_size)]
+        return argv
+
+    def outputs(self, name: str) -> list[str]:
+        return [f"{name}.out", f"{name}.err", f"{name}.cfg"]
+
+    def parse(self, local_dir: Path, name: str) -> ClientResult:
+        text = (local_dir / f"{name}.out").read_text(errors="replace")
+        return client_result_from_memaslap(parse_memaslap(text))
+
+    def progress_parser(self) -> MemaslapProgressParser:
+        return MemaslapProgressParser()

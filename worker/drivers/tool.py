@@ -1,0 +1,63 @@
+"""What every tool driver shares: finding the binary, its version, start and stop by PID."""
+
+import shlex
+
+from worker.drivers.errors import ToolMissingError
+from worker.drivers.host import Host, RemoteProcess
+
+
+class ToolDriver:
+    """A remote tool on one host. Subclasses build argv from typed values only."""
+
+    tool = "tool"
+    candidates: tuple[str, ...] = ()
+    version_args: tuple[str, ...] = ("--version",)
+
+    def __init__(self, host: Host, binary: str | None = None) -> None:
+        self.host = host
+        self._binary = binary
+
+    @property
+    def binary(self) -> str:
+        if self._binary is None:
+            self._binary = self.locate()
+        return self._binary
+
+    def locate(self) -> str:
+        """The first candidate on the host's PATH (or an absolute path that is executable)."""
+        for name in self.candidates:
+            out = self.host.run(f"command -v {shlex.quote(name)} || true").strip()
+            if out:
+                return out
+        raise ToolMissingError(
+            f"{self.host.label}: {self.tool} not found (looked for {', '.join(self.candidates)})"
+        )
+
+    def check(self) -> str:
+        """The binary's path; ToolMissingError naming the host if it is not there."""
+        if self._binary is not None:
+            q = shlex.quote(self._binary)
+            if self.host.run(f"test -x {q} && echo y || echo n").strip() != "y":
+                raise ToolMissingError(
+                    f"{self.host.label}: {self.tool} not found at {self._binary}"
+                )
+            return self._binary
+        return self.binary
+
+    def installed(self) -> bool:
+        try:
+            self.locate()
+        except ToolMissingError:
+            return False
+        return True
+
+    def version(self) -> str:
+        cmd = shlex.join([self.binary, *self.version_args])
+        out = self.host.run(f"{cmd} 2>&1 | head -n 1", check=False).strip()
+        return out or "unknown"
+
+    def launch(self, argv: list[str], workdir: str, name: str) -> RemoteProcess:
+        return self.host.start(argv, workdir, name)
+
+    def stop(self, proc: RemoteProcess, grace_s: float = 10.0) -> bool:
+        return self.host.stop(proc.pid, grace_s)

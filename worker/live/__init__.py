@@ -1,0 +1,1 @@
+"""Live progress: run state changes and per-second throughput published through Redis."""

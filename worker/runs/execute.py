@@ -1,0 +1,85 @@
+"""Executing one run end to end: lock the testbed, claim, run the pipeline, record the outcome.
+
+Returns how long to wait before retrying (testbed busy, transient SSH trouble), or None.
+"""
+
+import logging
+import traceback
+
+from sqlalchemy.orm import Session
+
+from backend.core.db import SessionLocal
+from backend.models import Experiment, Run, RunStatus
+from worker.drivers.errors import DriverError, TransientDriverError
+from worker.live import publish
+from worker.parsers import ParseError
+from worker.runs import lifecycle
+from worker.runs.lock import testbed_lock
+from worker.runs.pipeline import RunCancelled, RunExecution, RunLost
+from worker.runs.plan import PlanError
+from worker.runs.testbed import load_testbed
+
+logger = logging.getLogger(__name__)
+
+BUSY_RETRY_S = 5.0
+TRANSIENT_RETRY_S = 15.0
+MAX_ATTEMPTS = 3
+
+
+def execute_run(run_id: int) -> float | None:
+    """The body of the run task. A missing run returns quietly (deleted experiment)."""
+    with SessionLocal() as session:
+        run = session.get(Run, run_id)
+        if run is None or run.status != RunStatus.QUEUED:
+            logger.info("run.skipped", extra={"run_id": run_id})
+            return None
+        experiment = session.get(Experiment, run.experiment_id)
+        assert experiment is not None
+        layout = load_testbed(session, experiment.testbed_id)
+        with testbed_lock(layout.lock_key) as held:
+            if not held:
+                logger.info("run.testbed_busy", extra={"run_id": run_id, "testbed": layout.name})
+                return BUSY_RETRY_S
+            attempt = lifecycle.claim_run(session, run_id)
+            if attempt is None:
+                return None
+            session.refresh(run)
+            publish.run_state(experiment.id, run_id, "running")
+            logger.info("run.started", extra={"run_id": run_id, "attempt": attempt})
+            return _attempt(session, RunExecution(session, run, experiment, layout, attempt))
+
+
+def _finish(ex: RunExecution, status: RunStatus, error: str | None) -> None:
+    if lifecycle.finish_run(ex.session, ex.run_id, status, error, attempt=ex.attempt):
+        publish.run_state(ex.experiment.id, ex.run_id, status.value, error)
+
+
+def _attempt(session: Session, ex: RunExecution) -> float | None:
+    try:
+        stored = ex.execute()
+    except RunLost:
+        logger.warning("run.lost", extra={"run_id": ex.run_id, "attempt": ex.attempt})
+        return None
+    except RunCancelled:
+        _finish(ex, RunStatus.CANCELLED, "cancelled by request; raw files kept")
+        return None
+    except TransientDriverError as exc:
+        session.rollback()
+        if ex.attempt < MAX_ATTEMPTS:
+            lifecycle.requeue_run(session, ex.run_id, ex.attempt, f"retrying: {exc}")
+            publish.run_state(ex.experiment.id, ex.run_id, "queued", str(exc))
+            return TRANSIENT_RETRY_S * ex.attempt
+        _finish(ex, RunStatus.FAILED, f"{exc} (gave up after {ex.attempt} attempts)")
+        return None
+    except (DriverError, ParseError, PlanError, LookupError) as exc:
+        session.rollback()
+        _finish(ex, RunStatus.FAILED, str(exc))
+        return None
+    except Exception as exc:  # a bug: fail this run with the trace, let the others go on
+        session.rollback()
+        logger.exception("run.crashed", extra={"run_id": ex.run_id})
+        _finish(ex, RunStatus.FAILED, f"internal error: {exc!r}\n{traceback.format_exc()[-2000:]}")
+        return None
+    if stored:
+        publish.run_state(ex.experiment.id, ex.run_id, RunStatus.SUCCEEDED.value)
+    return None

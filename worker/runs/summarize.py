@@ -1,0 +1,263 @@
+"""Pure conversion of parsed outputs into result rows: per-second series and stable-window means.
+
+The stable window is [warmup_s, run_time_s - cooldown_s) seconds after the load generators
+started; middleware windows are placed on the same clock through their unix start time.
+"""
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from backend.models import HistogramMetric, RequestType
+from worker.parsers import ClientResult, MiddlewareStats
+from worker.parsers.model import MIDDLEWARE_TYPES, Histogram, MiddlewareType, Window
+
+NAN = float("nan")
+
+
+@dataclass(frozen=True)
+class StableWindow:
+    """Absolute unix bounds of the measured part of a run, plus its offsets in seconds."""
+
+    load_start_unix: float
+    start_s: int
+    end_s: int
+
+    @property
+    def start_unix(self) -> float:
+        return self.load_start_unix + self.start_s
+
+    @property
+    def end_unix(self) -> float:
+        return self.load_start_unix + self.end_s
+
+
+@dataclass
+class ResultRows:
+    """Column dicts for RunSeries, RunSummary and RunHistogram (run_id added on insert)."""
+
+    series: list[dict[str, Any]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    histograms: list[dict[str, Any]] = field(default_factory=list)
+
+    def extend(self, other: "ResultRows") -> None:
+        self.series += other.series
+        self.summaries += other.summaries
+        self.histograms += other.histograms
+
+
+def _weighted(values: Sequence[float], weights: Sequence[float]) -> float:
+    pairs = [(v, w) for v, w in zip(values, weights, strict=True) if w > 0 and not math.isnan(v)]
+    total = sum(w for _, w in pairs)
+    return sum(v * w for v, w in pairs) / total if total else NAN
+
+
+def _std(values: Iterable[float]) -> float | None:
+    xs = [v for v in values if not math.isnan(v)]
+    if len(xs) < 2:
+        return None
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def _histogram_row(
+    source: str, rtype: RequestType, metric: HistogramMetric, hist: Histogram
+) -> dict[str, Any] | None:
+    finite = [(b, c) for b, c in hist if math.isfinite(b)]
+    if not finite:
+        return None
+    overflow = sum(c for b, c in hist if not math.isfinite(b))
+    return {
+        "source": source,
+        "request_type": rtype,
+        "metric": metric,
+        "upper_bounds_us": [float(b) for b, _ in finite],
+        "counts": [int(c) for _, c in finite],
+        "overflow": int(overflow),
+    }
+
+
+def client_rows(
+    source: str, result: ClientResult, window: StableWindow, multiget: bool
+) -> ResultRows:
+    """Rows of one load generator instance; its second 0 starts at window.load_start_unix."""
+    rows = ResultRows()
+    for kind, typed in result.types.items():
+        rtype = RequestType(kind)
+        if kind == "get" and multiget:
+            rtype = RequestType.MULTIGET
+        length = max((s.second for s in typed.series), default=-1) + 1
+        tp, rt, keys, misses = [0.0] * length, [NAN] * length, [0.0] * length, [0.0] * length
+        for s in typed.series:
+            if s.second < 0:
+                continue
+            tp[s.second] = s.ops_per_sec
+            rt[s.second] = NAN if s.mean_latency_us is None else s.mean_latency_us
+            keys[s.second] = s.ops_per_sec if s.keys_per_sec is None else s.keys_per_sec
+            misses[s.second] = s.misses_per_sec or 0.0
+        rows.series.append(
+            {
+                "source": source,
+                "request_type": rtype,
+                "start_unix": window.load_start_unix,
+                "throughput": tp,
+                "response_time_us": rt,
+                "keys_per_s": keys,
+                "misses_per_s": misses,
+            }
+        )
+        lo, hi = window.start_s, min(window.end_s, length)
+        if hi > lo:
+            seconds = hi - lo
+            sel = slice(lo, hi)
+            throughput = sum(tp[sel]) / seconds
+            response = _weighted(rt[sel], tp[sel])
+            summary = {
+                "count": int(round(sum(tp[sel]))),
+                "throughput": throughput,
+                "keys_per_s": sum(keys[sel]) / seconds,
+                "misses_per_s": sum(misses[sel]) / seconds,
+                "response_time_us": response,
+                "response_time_std_us": _std(rt[sel]),
+            }
+        else:  # no per-second series: whole-run figures are all there is
+            whole = typed.summary
+            summary = {
+                "count": whole.count,
+                "throughput": whole.ops_per_sec,
+                "keys_per_s": whole.keys_per_sec,
+                "misses_per_s": whole.misses_per_sec,
+                "response_time_us": NAN if whole.mean_latency_us is None else whole.mean_latency_us,
+                "response_time_std_us": None,
+            }
+        pct = typed.percentiles
+        rows.summaries.append(
+            {
+                "source": source,
+                "request_type": rtype,
+                "window_start_s": window.start_s,
+                "window_end_s": window.end_s,
+                "p50_us": pct.get(50.0),
+                "p90_us": pct.get(90.0),
+                "p99_us": pct.get(99.0),
+                **summary,
+            }
+        )
+        hist_row = _histogram_row(source, rtype, HistogramMetric.CLIENT, typed.histogram)
+        if hist_row:
+            rows.histograms.append(hist_row)
+    return rows
+
+
+_MW_TYPE = {
+    "get": RequestType.GET,
+    "multiget": RequestType.MULTIGET,
+    "set": RequestType.SET,
+    "other": RequestType.OTHER,
+}
+
+
+def _window_values(w: Window, kinds: Sequence[MiddlewareType]) -> dict[str, float]:
+    """One window's figures over the given request types (completed-weighted means)."""
+    done = [w.types[k].completed for k in kinds]
+    n = sum(done)
+
+    def mean(attr: str) -> float:
+        weighted = (float(getattr(w.types[k], attr)) * c for k, c in zip(kinds, done, strict=True))
+        return sum(weighted) / n
+
+    return {
+        "completed": float(n),
+        "duration": w.duration_s,
+        "keys": float(sum(w.types[k].keys for k in kinds)),
+        "misses": float(sum(w.types[k].misses for k in kinds)),
+        "total": mean("total_us_mean") if n else NAN,
+        "queue": mean("queue_us_mean") if n else NAN,
+        "server": mean("server_us_mean") if n else NAN,
+        "processing": mean("processing_us_mean") if n else NAN,
+        "queue_length": w.queue_length_mean,
+    }
+
+
+def _percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    rank = max(0, math.ceil(p / 100 * len(values)) - 1)
+    return values[rank]
+
+
+def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -> ResultRows:
+    """Rows of one middleware; needs summary.json for its clock (written at clean shutdown)."""
+    if stats.summary is None:
+        raise ValueError(f"{source}: no summary.json (the middleware did not shut down cleanly)")
+    t0 = stats.summary.started_unix
+    rows = ResultRows()
+    groups: list[tuple[RequestType, tuple[MiddlewareType, ...]]] = [
+        (RequestType.ALL, MIDDLEWARE_TYPES)
+    ] + [(_MW_TYPE[k], (k,)) for k in MIDDLEWARE_TYPES]
+    for rtype, kinds in groups:
+        per = [_window_values(w, kinds) for w in stats.windows]
+        if not any(v["completed"] for v in per):
+            continue
+        start_unix = t0 + stats.windows[0].start_us / 1e6 if stats.windows else t0
+        rows.series.append(
+            {
+                "source": source,
+                "request_type": rtype,
+                "start_unix": start_unix,
+                "throughput": [v["completed"] / v["duration"] for v in per],
+                "response_time_us": [v["total"] for v in per],
+                "keys_per_s": [v["keys"] / v["duration"] for v in per],
+                "misses_per_s": [v["misses"] / v["duration"] for v in per],
+                "queue_time_us": [v["queue"] for v in per],
+                "server_time_us": [v["server"] for v in per],
+                "queue_length": [v["queue_length"] for v in per],
+            }
+        )
+        # A window counts when its middle lies in the stable window.
+        inside = [
+            v
+            for w, v in zip(stats.windows, per, strict=True)
+            if window.start_unix <= t0 + (w.start_us + w.end_us) / 2e6 < window.end_unix
+        ]
+        duration = sum(v["duration"] for v in inside)
+        if not duration:
+            continue
+        done = [v["completed"] for v in inside]
+        samples = [
+            r.total_us
+            for r in stats.requests
+            if r.type in kinds and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
+        ]
+        rows.summaries.append(
+            {
+                "source": source,
+                "request_type": rtype,
+                "window_start_s": window.start_s,
+                "window_end_s": window.end_s,
+                "count": int(sum(done)),
+                "throughput": sum(done) / duration,
+                "keys_per_s": sum(v["keys"] for v in inside) / duration,
+                "misses_per_s": sum(v["misses"] for v in inside) / duration,
+                "response_time_us": _weighted([v["total"] for v in inside], done),
+                "response_time_std_us": _std(v["total"] for v in inside),
+                "p50_us": _percentile(samples, 50),
+                "p90_us": _percentile(samples, 90),
+                "p99_us": _percentile(samples, 99),
+                "queue_time_us": _weighted([v["queue"] for v in inside], done),
+                "server_time_us": _weighted([v["server"] for v in inside], done),
+                "processing_time_us": _weighted([v["processing"] for v in inside], done),
+                "queue_length": sum(v["queue_length"] * v["duration"] for v in inside) / duration,
+            }
+        )
+    if stats.histograms is not None:
+        for kind, by_metric in stats.histograms.types.items():
+            for metric, hist in by_metric.items():
+                if not hist.total:
+                    continue
+                row = _histogram_row(source, _MW_TYPE[kind], HistogramMetric(metric), hist.pairs())
+                if row:
+                    rows.histograms.append(row)
+    return rows

@@ -1,0 +1,76 @@
+"""Which machines play which role: the local testbed (SSH to 127.0.0.1) or hosts from the DB."""
+
+import getpass
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from backend.core.config import REPO_ROOT, settings
+from backend.models import HostRole, Testbed
+from worker.drivers.host import HostSpec
+
+LOCAL_SSH_PORT = 2222
+LOCAL_MIDDLEWARE = REPO_ROOT / "middleware-cpp" / "build" / "release" / "mcscope-middleware"
+REMOTE_WORKROOT = "/tmp/mcscope"
+# Advisory lock namespace (first key of pg_try_advisory_lock(int, int)).
+LOCK_NAMESPACE = 7301
+
+
+@dataclass(frozen=True)
+class TestbedLayout:
+    """Hosts per role; instance i of a role runs on hosts[i % len(hosts)] with its own port."""
+
+    __test__ = False  # not a pytest class
+
+    lock_key: int
+    name: str
+    servers: tuple[HostSpec, ...]
+    middlewares: tuple[HostSpec, ...]
+    clients: tuple[HostSpec, ...]
+    middleware_binary: str | None  # None: look it up on the host's PATH
+    workroot: str
+
+
+def local_host() -> HostSpec:
+    return HostSpec(
+        name="local",
+        address="127.0.0.1",
+        user=getpass.getuser(),
+        port=LOCAL_SSH_PORT,
+        key_path=str(settings.VAR_DIR / "ssh" / "id_ed25519"),
+    )
+
+
+def local_testbed() -> TestbedLayout:
+    host = (local_host(),)
+    return TestbedLayout(
+        lock_key=0,
+        name="local",
+        servers=host,
+        middlewares=host,
+        clients=host,
+        middleware_binary=str(LOCAL_MIDDLEWARE),
+        workroot=str(settings.VAR_DIR / "work"),
+    )
+
+
+def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
+    """The layout for an experiment's testbed (None: the local one)."""
+    if testbed_id is None:
+        return local_testbed()
+    testbed = session.get(Testbed, testbed_id)
+    if testbed is None:
+        raise LookupError(f"testbed {testbed_id} does not exist")
+    by_role: dict[HostRole, list[HostSpec]] = {role: [] for role in HostRole}
+    for h in testbed.hosts:
+        spec = HostSpec(h.name, h.address, h.ssh_user, h.ssh_port, h.key_path)
+        by_role[h.role].append(spec)
+    return TestbedLayout(
+        lock_key=testbed.id,
+        name=testbed.name,
+        servers=tuple(by_role[HostRole.SERVER]),
+        middlewares=tuple(by_role[HostRole.MIDDLEWARE]),
+        clients=tuple(by_role[HostRole.CLIENT]),
+        middleware_binary=None,
+        workroot=REMOTE_WORKROOT,
+    )

@@ -1,0 +1,30 @@
+"""The pipeline on the local testbed over real SSH, with real memcached and memaslap."""
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from backend.models import RunStatus, RunSummary
+from worker.tasks.runs import _execute_run
+from worker.tests.utils.experiments import create_queued_experiment, runs_of
+
+pytestmark = pytest.mark.integration
+
+BASE = {"value_size": 128, "key_maximum": 2000, "load_generator": "memaslap"}
+
+
+def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None) -> None:
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"clients_per_thread": [2]},
+        fixed={"servers": 2, "middlewares": 0, "instances_per_machine": 2, "ratio": "1:9", **BASE},
+    )
+    assert _execute_run(run_id) is None
+    (run,) = runs_of(db, exp.id)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    summaries = db.scalars(select(RunSummary).where(RunSummary.run_id == run.id)).all()
+    sources = {(s.source, s.request_type.value) for s in summaries}
+    assert {("client:0", "all"), ("client:1", "all"), ("client:0", "get")} <= sources
+    assert all(s.throughput > 0 for s in summaries if s.request_type.value == "all")
+    assert [c["role"] for c in run.commands] == ["server", "server", "client", "client"]
+    assert run.tool_versions["memaslap"].startswith("memaslap")
