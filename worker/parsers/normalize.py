@@ -37,7 +37,8 @@ def _merge(hists: list[HdrHistogram]) -> HdrHistogram | None:
 
 
 def _kept_seconds(section: MemtierSection) -> int:
-    """Seconds to keep: drop memtier's trailing partial second (a few requests after the end)."""
+    """Seconds to keep: those below the rounded run duration, which drops the trailing
+    partial second memtier reports after a --test-time run (a handful of requests)."""
     return max(1, round(section.duration_ms / 1000.0))
 
 
