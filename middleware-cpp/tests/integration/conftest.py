@@ -51,7 +51,6 @@ def start_middleware(servers: list[Proc]) -> Iterator[MiddlewareFactory]:
 
     yield start
     for proc in started:
-        was_alive = proc.alive()
+        # Tests may stop it themselves (SIGTERM); any exit other than a clean 0 is a failure.
         code = proc.stop()
-        assert was_alive, f"middleware died during the test:\n{proc.output()[-3000:]}"
         assert code == 0, f"middleware exit code {code}:\n{proc.output()[-3000:]}"
