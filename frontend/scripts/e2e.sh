@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# End-to-end tests on the real API: own PostgreSQL database, migrations, uvicorn serving
+# frontend/dist, Playwright (playwright-core) driving Debian's chromium. Cleans up after itself.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$here/.." && pwd)"
+py="$root/.venv/bin/python"
+db="mcscope_e2e_$$"
+uvicorn_pid=""
+preview_pid=""
+
+cleanup() {
+  if [[ -n "$uvicorn_pid" ]] && kill -0 "$uvicorn_pid" 2>/dev/null; then
+    kill "$uvicorn_pid" && wait "$uvicorn_pid" 2>/dev/null || true
+  fi
+  if [[ -n "$preview_pid" ]] && kill -0 "$preview_pid" 2>/dev/null; then
+    kill "$preview_pid" && wait "$preview_pid" 2>/dev/null || true
+  fi
+  psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
+}
+trap cleanup EXIT
+
+[[ -f "$here/dist/index.html" ]] || (cd "$here" && npx vite build >/dev/null)
+
+psql -h 127.0.0.1 -U postgres -q -c "CREATE DATABASE $db" >/dev/null
+export MCSCOPE_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:5432/$db"
+free_port() {
+  "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+# The app serves dist at "/" itself; if that fails to load, serve dist with vite preview instead.
+export MCSCOPE_UI_DIST="$here/dist"
+serve_ui=app
+if ! (cd "$root" && "$py" -c "import backend.main" >/dev/null 2>&1); then
+  echo "e2e: backend.main does not load with MCSCOPE_UI_DIST set; serving dist with vite preview" >&2
+  export MCSCOPE_UI_DIST="$here/.no-ui"
+  serve_ui=preview
+fi
+(cd "$root" && "$root/.venv/bin/alembic" upgrade head >/dev/null 2>&1)
+
+port="$(free_port)"
+log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"
+(cd "$root" && exec "$root/.venv/bin/uvicorn" backend.main:app --host 127.0.0.1 --port "$port" \
+  --log-level warning) >"$log" 2>&1 &
+uvicorn_pid=$!
+
+for _ in $(seq 1 100); do
+  if "$py" -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$port/api/v1/health', timeout=1)" 2>/dev/null; then
+    break
+  fi
+  kill -0 "$uvicorn_pid" 2>/dev/null || { cat "$log"; exit 1; }
+  sleep 0.2
+done
+
+cd "$here"
+base="http://127.0.0.1:$port"
+if [[ "$serve_ui" == preview ]]; then
+  ui_port="$(free_port)"
+  MCSCOPE_API_URL="$base" npx vite preview --port "$ui_port" --strictPort >/dev/null 2>&1 &
+  preview_pid=$!
+  base="http://127.0.0.1:$ui_port"
+  for _ in $(seq 1 100); do
+    "$py" -c "import urllib.request; urllib.request.urlopen('$base/', timeout=1)" 2>/dev/null && break
+    sleep 0.2
+  done
+fi
+E2E_BASE_URL="$base" npx vitest run --config vitest.e2e.config.ts "$@"

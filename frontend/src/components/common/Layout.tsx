@@ -1,0 +1,26 @@
+// The app shell: top navigation, page outlet, toasts.
+import { NavLink, Outlet } from "react-router";
+import { Toasts } from "./Toasts";
+
+export function Layout() {
+  return (
+    <div className="app">
+      <header className="topbar">
+        <NavLink to="/experiments" className="brand">
+          mcscope
+        </NavLink>
+        <nav>
+          <NavLink to="/experiments" end>
+            Experiments
+          </NavLink>
+          <NavLink to="/experiments/new">New experiment</NavLink>
+          <NavLink to="/compare">Compare</NavLink>
+        </nav>
+      </header>
+      <main className="content">
+        <Outlet />
+      </main>
+      <Toasts />
+    </div>
+  );
+}

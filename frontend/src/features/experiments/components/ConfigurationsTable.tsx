@@ -1,0 +1,34 @@
+// The experiment's configuration table: one row per grid point, factor values as columns.
+import type { ConfigurationPublic } from "@/api";
+import { formatValue } from "../utils/format";
+
+/** Props of ConfigurationsTable. */
+export interface ConfigurationsTableProps {
+  configurations: ConfigurationPublic[];
+}
+
+export function ConfigurationsTable({ configurations }: ConfigurationsTableProps) {
+  const columns = configurations[0] ? Object.keys(configurations[0].values) : [];
+  return (
+    <table className="table compact" data-testid="configurations-table">
+      <thead>
+        <tr>
+          <th>#</th>
+          {columns.map((c) => (
+            <th key={c}>{c}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {configurations.map((c) => (
+          <tr key={c.id}>
+            <td>{c.index}</td>
+            {columns.map((col) => (
+              <td key={col}>{formatValue(c.values[col])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,86 @@
+// One experiment: design summary, actions, configuration table, runs and results.
+import { useEffect } from "react";
+import { Link, useParams } from "react-router";
+import { EmptyState } from "@/components/common/EmptyState";
+import { handleError } from "@/components/common/handleError";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { StatusBadge } from "@/components/common/StatusBadge";
+import { ResultsView } from "@/features/results/components/ResultsView";
+import { RunsPanel } from "@/features/runs/components/RunsPanel";
+import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
+import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
+import { useGetParametersQuery } from "../hooks/useGetParametersQuery";
+import { formatDuration, formatValue, runProgress } from "../utils/format";
+import { ConfigurationsTable } from "./ConfigurationsTable";
+import { ExperimentActions } from "./ExperimentActions";
+
+export function ExperimentPage() {
+  const id = Number(useParams().experimentId);
+  const { experiment, isLoading, error } = useGetExperimentQuery(id);
+  const { configurations } = useGetConfigurationsQuery(id);
+  const { parameters } = useGetParametersQuery();
+  useEffect(() => {
+    if (error) handleError(error);
+  }, [error]);
+
+  if (isLoading) return <PendingBlock label="Loading experiment" rows={6} />;
+  if (!experiment) {
+    return (
+      <EmptyState title="Experiment not found">
+        <Link to="/experiments">Back to experiments</Link>
+      </EmptyState>
+    );
+  }
+  const active = isActive(experiment.status);
+  const { done, total } = runProgress(experiment.run_counts);
+  const fixed = Object.entries(experiment.fixed ?? {});
+
+  return (
+    <section>
+      <div className="page-header">
+        <h1>
+          {experiment.name} <StatusBadge status={experiment.status} />
+        </h1>
+        <ExperimentActions experiment={experiment} />
+      </div>
+      {experiment.description && <p className="hint">{experiment.description}</p>}
+      <dl className="stats inline" data-testid="experiment-summary">
+        <dt>Configurations</dt>
+        <dd>{experiment.preview.configurations}</dd>
+        <dt>Runs done</dt>
+        <dd>
+          {done} / {total || experiment.preview.runs}
+        </dd>
+        <dt>Repetitions</dt>
+        <dd>{experiment.repetitions}</dd>
+        <dt>Run window</dt>
+        <dd>
+          {experiment.warmup_s}–{(experiment.run_time_s ?? 0) - (experiment.cooldown_s ?? 0)} s of{" "}
+          {experiment.run_time_s} s
+        </dd>
+        <dt>Estimated</dt>
+        <dd>{formatDuration(experiment.preview.estimated_seconds)}</dd>
+      </dl>
+      {fixed.length > 0 && (
+        <p className="hint">
+          Fixed: {fixed.map(([k, v]) => `${k} = ${formatValue(v)}`).join(", ")}
+        </p>
+      )}
+      <section className="card">
+        <h2>Configurations</h2>
+        {configurations ? (
+          <ConfigurationsTable configurations={configurations.data} />
+        ) : (
+          <PendingBlock label="Loading configurations" />
+        )}
+      </section>
+      <RunsPanel experimentId={id} active={active} configurations={configurations?.data ?? []} />
+      <ResultsView
+        experimentId={id}
+        name={experiment.name}
+        parameters={parameters ?? []}
+        poll={active}
+      />
+    </section>
+  );
+}

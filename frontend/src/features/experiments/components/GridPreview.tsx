@@ -1,0 +1,68 @@
+// The live preview of the grid being designed: counts, estimated duration and the first points.
+import type { GridPreviewWithPoints } from "@/api";
+import { formatDuration, formatValue } from "../utils/format";
+
+/** Props of GridPreview. */
+export interface GridPreviewProps {
+  preview: GridPreviewWithPoints | undefined;
+  isFetching: boolean;
+  isStale: boolean;
+  hasError: boolean;
+}
+
+const SHOWN_POINTS = 10;
+
+export function GridPreview({ preview, isFetching, isStale, hasError }: GridPreviewProps) {
+  const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
+  return (
+    <div
+      className={`card preview${isStale || hasError ? " stale" : ""}`}
+      data-testid="grid-preview"
+    >
+      <h2>Grid preview {isFetching && <span className="hint">updating…</span>}</h2>
+      {hasError && <p className="hint">Fix the highlighted fields to update the preview.</p>}
+      {preview ? (
+        <>
+          <dl className="stats">
+            <dt>Configurations</dt>
+            <dd data-testid="preview-configurations">{preview.configurations}</dd>
+            <dt>Runs</dt>
+            <dd data-testid="preview-runs">{preview.runs}</dd>
+            <dt>Estimated duration</dt>
+            <dd data-testid="preview-duration">{formatDuration(preview.estimated_seconds)}</dd>
+          </dl>
+          {columns.length > 0 && (
+            <table className="table compact">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  {columns.map((c) => (
+                    <th key={c}>{c}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.points.slice(0, SHOWN_POINTS).map((p, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: points are positional
+                  <tr key={i}>
+                    <td>{i}</td>
+                    {columns.map((c) => (
+                      <td key={c}>{formatValue(p[c])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {preview.configurations > SHOWN_POINTS && (
+            <p className="hint">
+              …and {preview.configurations - SHOWN_POINTS} more configurations.
+            </p>
+          )}
+        </>
+      ) : (
+        !hasError && <p className="hint">Computing…</p>
+      )}
+    </div>
+  );
+}

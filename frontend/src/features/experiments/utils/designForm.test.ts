@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { ParameterPublic, TemplatePublic } from "@/api";
+import {
+  describeRange,
+  EMPTY_FORM,
+  fromTemplate,
+  parseLevel,
+  parseLevels,
+  toSpec,
+  unusedParameters,
+} from "./designForm";
+
+function param(name: string, kind: string, extra: Partial<ParameterPublic> = {}): ParameterPublic {
+  return {
+    name,
+    kind,
+    default: null,
+    description: "",
+    unit: null,
+    minimum: null,
+    maximum: null,
+    choices: [],
+    ...extra,
+  };
+}
+
+const params = [
+  param("workers", "int", { unit: "threads", minimum: 1, maximum: 256 }),
+  param("sharded", "bool"),
+  param("ratio", "ratio"),
+  param("replication", "replication", { unit: "servers", minimum: 1, maximum: 16 }),
+  param("load_generator", "choice", { choices: ["auto", "memtier"] }),
+];
+
+describe("parseLevel", () => {
+  it("types levels by kind and leaves anything else as typed for the server to judge", () => {
+    expect(parseLevel("int", " 64 ")).toBe(64);
+    expect(parseLevel("int", "6.5")).toBe("6.5");
+    expect(parseLevel("bool", "Yes")).toBe(true);
+    expect(parseLevel("bool", "false")).toBe(false);
+    expect(parseLevel("bool", "maybe")).toBe("maybe");
+    expect(parseLevel("ratio", "1:9")).toBe("1:9");
+    expect(parseLevel("replication", "3")).toBe(3);
+    expect(parseLevel("replication", "half")).toBe("half");
+  });
+
+  it("splits comma separated levels and drops empty ones", () => {
+    expect(parseLevels("int", "8, 16,,32 ,")).toEqual([8, 16, 32]);
+  });
+});
+
+describe("toSpec and fromTemplate", () => {
+  const template: TemplatePublic = {
+    id: "replication",
+    title: "Effect of replication",
+    description: "desc",
+    factors: { servers: [3, 5, 7], replication: ["one", "half", "all"], sharded: [false, true] },
+    fixed: { ratio: "1:19" },
+    repetitions: 5,
+    run_time_s: 120,
+    warmup_s: 20,
+    cooldown_s: 10,
+    measured: [],
+  };
+
+  it("round-trips a template through the form into the request body", () => {
+    const form = fromTemplate(template, "my name");
+    expect(form.factors).toEqual([
+      { name: "servers", levels: "3, 5, 7" },
+      { name: "replication", levels: "one, half, all" },
+      { name: "sharded", levels: "false, true" },
+    ]);
+    expect(toSpec(form, [...params, param("servers", "int")])).toEqual({
+      name: "my name",
+      description: "desc",
+      template: "replication",
+      factors: { servers: [3, 5, 7], replication: ["one", "half", "all"], sharded: [false, true] },
+      fixed: { ratio: "1:19" },
+      repetitions: 5,
+      run_time_s: 120,
+      warmup_s: 20,
+      cooldown_s: 10,
+    });
+  });
+
+  it("offers only parameters not yet used", () => {
+    const form = {
+      ...EMPTY_FORM,
+      factors: [{ name: "workers", levels: "8" }],
+      fixed: [{ name: "ratio", value: "1:9" }],
+    };
+    expect(unusedParameters(form, params).map((p) => p.name)).toEqual([
+      "sharded",
+      "replication",
+      "load_generator",
+    ]);
+  });
+});
+
+describe("describeRange", () => {
+  it("shows range and unit per kind", () => {
+    expect(describeRange(params[0] as ParameterPublic)).toBe("1..256 threads");
+    expect(describeRange(params[1] as ParameterPublic)).toBe("true or false");
+    expect(describeRange(params[3] as ParameterPublic)).toBe("1..16 servers, or one / half / all");
+    expect(describeRange(params[4] as ParameterPublic)).toBe("one of auto, memtier");
+  });
+});

@@ -1,0 +1,132 @@
+// The "New experiment" form state and its conversion to the API's ExperimentCreate body.
+import type { ExperimentCreate, ParameterPublic, Template, TemplatePublic } from "@/api";
+
+export interface FactorRow {
+  name: string;
+  /** Levels as typed: comma separated. */
+  levels: string;
+}
+
+export interface FixedRow {
+  name: string;
+  value: string;
+}
+
+export interface DesignForm {
+  name: string;
+  description: string;
+  template: Template;
+  factors: FactorRow[];
+  fixed: FixedRow[];
+  repetitions: number;
+  run_time_s: number;
+  warmup_s: number;
+  cooldown_s: number;
+}
+
+export const EMPTY_FORM: DesignForm = {
+  name: "",
+  description: "",
+  template: "custom",
+  factors: [],
+  fixed: [],
+  repetitions: 3,
+  run_time_s: 90,
+  warmup_s: 10,
+  cooldown_s: 10,
+};
+
+const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
+
+/**
+ * One typed level. Anything that does not look like the kind is sent as typed, so the
+ * server's 422 (with its own message) explains what is wrong at the field.
+ */
+export function parseLevel(kind: string, text: string): unknown {
+  const t = text.trim();
+  switch (kind) {
+    case "int":
+      return /^-?\d+$/.test(t) ? Number(t) : t;
+    case "bool": {
+      const lower = t.toLowerCase();
+      if (TRUE_WORDS.has(lower)) return true;
+      if (FALSE_WORDS.has(lower)) return false;
+      return t;
+    }
+    case "replication":
+      return /^\d+$/.test(t) ? Number(t) : t;
+    default:
+      return t;
+  }
+}
+
+export function parseLevels(kind: string, text: string): unknown[] {
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+    .map((s) => parseLevel(kind, s));
+}
+
+export function formatLevel(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function kindOf(params: ParameterPublic[], name: string): string {
+  return params.find((p) => p.name === name)?.kind ?? "choice";
+}
+
+/** The request body for preview and create. */
+export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentCreate {
+  return {
+    name: form.name,
+    description: form.description,
+    template: form.template,
+    factors: Object.fromEntries(
+      form.factors.map((f) => [f.name, parseLevels(kindOf(params, f.name), f.levels)]),
+    ),
+    fixed: Object.fromEntries(
+      form.fixed.map((f) => [f.name, parseLevel(kindOf(params, f.name), f.value)]),
+    ),
+    repetitions: form.repetitions,
+    run_time_s: form.run_time_s,
+    warmup_s: form.warmup_s,
+    cooldown_s: form.cooldown_s,
+  };
+}
+
+/** Seed the form from a catalogue entry, keeping the name the user already typed. */
+export function fromTemplate(template: TemplatePublic, name: string): DesignForm {
+  return {
+    name,
+    description: template.description,
+    template: template.id as Template,
+    factors: Object.entries(template.factors).map(([n, levels]) => ({
+      name: n,
+      levels: levels.map(formatLevel).join(", "),
+    })),
+    fixed: Object.entries(template.fixed).map(([n, v]) => ({ name: n, value: formatLevel(v) })),
+    repetitions: template.repetitions,
+    run_time_s: template.run_time_s,
+    warmup_s: template.warmup_s,
+    cooldown_s: template.cooldown_s,
+  };
+}
+
+/** Parameters not yet used as a factor or fixed value, for the "add" pickers. */
+export function unusedParameters(form: DesignForm, params: ParameterPublic[]): ParameterPublic[] {
+  const used = new Set([...form.factors.map((f) => f.name), ...form.fixed.map((f) => f.name)]);
+  return params.filter((p) => !used.has(p.name));
+}
+
+/** "1..16 servers", "choices: auto, memtier", "e.g. 1:9 (SET:GET)" – shown under each field. */
+export function describeRange(p: ParameterPublic): string {
+  if (p.kind === "bool") return "true or false";
+  if (p.kind === "ratio") return "SET:GET, e.g. 1:9";
+  if (p.kind === "choice") return `one of ${p.choices.join(", ")}`;
+  const range = p.minimum !== null && p.maximum !== null ? `${p.minimum}..${p.maximum}` : "";
+  const unit = p.unit ? ` ${p.unit}` : "";
+  if (p.kind === "replication") return `${range}${unit}, or one / half / all`;
+  return `${range}${unit}`;
+}

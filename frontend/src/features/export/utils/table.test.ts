@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { ConfigurationResultPublic } from "@/api";
+import { escapeLatex, summaryTable, toCsv, toLatex } from "./table";
+
+const units = { throughput: "ops/s", response_time: "us" };
+const rows: ConfigurationResultPublic[] = [
+  {
+    configuration_id: 1,
+    index: 0,
+    values: { workers: 8, ratio: "1:9" },
+    repetitions: 3,
+    throughput_mean: 6680.25,
+    throughput_std: 41.5,
+    response_time_us_mean: 7012.4,
+    response_time_us_std: 88.04,
+    keys_per_s_mean: null,
+  },
+  {
+    configuration_id: 2,
+    index: 1,
+    values: { workers: 16, ratio: "1:9" },
+    repetitions: 0,
+    throughput_mean: null,
+    throughput_std: null,
+    response_time_us_mean: null,
+    response_time_us_std: null,
+    keys_per_s_mean: null,
+  },
+];
+
+describe("toCsv", () => {
+  it("writes a header with units, full-precision numbers and empty cells for missing values", () => {
+    const csv = toCsv(summaryTable(rows, ["workers", "ratio"], units));
+    expect(csv.split("\r\n")).toEqual([
+      "workers,ratio,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (us),response time std (us)",
+      "8,1:9,3,6680.25,41.5,7012.4,88.04",
+      "16,1:9,0,,,,",
+      "",
+    ]);
+  });
+
+  it("quotes cells with commas, quotes and newlines", () => {
+    const csv = toCsv({ header: ['a "b"', "c,d"], rows: [["x\ny", 1]] });
+    expect(csv).toBe('"a ""b""","c,d"\r\n"x\ny",1\r\n');
+  });
+});
+
+describe("toLatex", () => {
+  it("escapes LaTeX specials", () => {
+    expect(escapeLatex("a_b & 50% #1 $x {y} ~ ^ \\")).toBe(
+      "a\\_b \\& 50\\% \\#1 \\$x \\{y\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}",
+    );
+  });
+
+  it("renders a booktabs table of mean ± std cells", () => {
+    const tex = toLatex(rows, ["workers", "ratio"], units, "Write throughput_1");
+    const lines = tex.split("\n");
+    expect(lines).toContain("\\begin{tabular}{llrrr}");
+    expect(lines).toContain(
+      "workers & ratio & reps & throughput (ops/s) & response time (us) \\\\",
+    );
+    expect(lines).toContain("8 & 1:9 & 3 & 6680.3 $\\pm$ 41.5 & 7012.4 $\\pm$ 88.0 \\\\");
+    expect(lines).toContain("16 & 1:9 & 0 & -- $\\pm$ -- & -- $\\pm$ -- \\\\");
+    expect(lines).toContain("\\caption{Write throughput\\_1}");
+  });
+});

@@ -1,0 +1,65 @@
+// A metric vs a factor, one line per series, error bars = std over repetitions; PNG/SVG export.
+import type { Config } from "plotly.js";
+import { memo, useMemo, useRef } from "react";
+import { handleError } from "@/components/common/handleError";
+import { downloadFigure, LazyPlot } from "@/components/common/LazyPlot";
+import type { Series } from "../utils/series";
+import { isCategorical, plotLayout, toTraces } from "./ResultsPlot.utils";
+
+const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+
+/** Props of ResultsPlot. */
+export interface ResultsPlotProps {
+  title: string;
+  series: Series[];
+  xTitle: string;
+  yTitle: string;
+  /** Base of the exported file names. */
+  filename: string;
+}
+
+export const ResultsPlot = memo(function ResultsPlot({
+  title,
+  series,
+  xTitle,
+  yTitle,
+  filename,
+}: ResultsPlotProps) {
+  const graphDiv = useRef<HTMLElement | null>(null);
+  const traces = useMemo(() => toTraces(series), [series]);
+  const layout = useMemo(
+    () => plotLayout(xTitle, yTitle, isCategorical(series)),
+    [xTitle, yTitle, series],
+  );
+  const save = (format: "png" | "svg") => {
+    if (!graphDiv.current) return;
+    downloadFigure(graphDiv.current, format, filename).catch(handleError);
+  };
+  return (
+    <div className="card figure" data-testid={`figure-${filename}`}>
+      <div className="section-header">
+        <h3>{title}</h3>
+        <div className="actions">
+          <button type="button" onClick={() => save("png")}>
+            PNG
+          </button>
+          <button type="button" onClick={() => save("svg")}>
+            SVG
+          </button>
+        </div>
+      </div>
+      {series.length === 0 ? (
+        <p className="hint">No measurements for this selection yet.</p>
+      ) : (
+        <LazyPlot
+          data={traces}
+          layout={layout}
+          config={PLOT_CONFIG}
+          onInitialized={(gd) => {
+            graphDiv.current = gd;
+          }}
+        />
+      )}
+    </div>
+  );
+});

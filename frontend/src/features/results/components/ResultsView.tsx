@@ -1,0 +1,146 @@
+// Results of one experiment: throughput and response time vs a chosen factor, and the summary table.
+import { useEffect, useMemo, useState } from "react";
+import type { ParameterPublic, RequestType } from "@/api";
+import { EmptyState } from "@/components/common/EmptyState";
+import { handleError } from "@/components/common/handleError";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { formatValue } from "@/features/experiments/utils/format";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
+import { slug } from "@/features/export/utils/download";
+import type { ResultSource } from "@/lib/queryKeys";
+import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
+import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
+import { ResultSelectors } from "./ResultSelectors";
+import { ResultsPlot } from "./ResultsPlot";
+import { SummaryTable } from "./SummaryTable";
+
+/** Props of ResultsView. */
+export interface ResultsViewProps {
+  experimentId: number;
+  name: string;
+  parameters: ParameterPublic[];
+  poll: boolean;
+}
+
+export function ResultsView({ experimentId, name, parameters, poll }: ResultsViewProps) {
+  const [source, setSource] = useState<ResultSource>("client");
+  const [requestType, setRequestType] = useState<RequestType>("all");
+  const { results, isLoading, error } = useGetResultsQuery(experimentId, source, requestType, poll);
+  const rows = results?.data ?? [];
+  const factors = useMemo(() => factorNames(rows), [rows]);
+  const [xChoice, setX] = useState("");
+  const [lineChoice, setLine] = useState("");
+  const [pins, setPins] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (error) handleError(error);
+  }, [error]);
+
+  const x = factors.includes(xChoice) ? xChoice : (factors[0] ?? "");
+  const line =
+    factors.includes(lineChoice) && lineChoice !== x
+      ? lineChoice
+      : (factors.find((f) => f !== x) ?? "");
+  // Every factor besides x and the line factor is pinned to one level (the first, unless chosen).
+  const filters = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const f of factors) {
+      if (f === x || f === line) continue;
+      out[f] = pins[f] ?? formatValue(levelsOf(rows, f)[0]);
+    }
+    return out;
+  }, [factors, x, line, pins, rows]);
+  const unit = (n: string) => parameters.find((p) => p.name === n)?.unit;
+  const units = results?.units ?? {};
+  const throughput = useMemo(
+    () => shapeSeries(rows, { x, metric: "throughput", filters }),
+    [rows, x, filters],
+  );
+  const responseTime = useMemo(
+    () => shapeSeries(rows, { x, metric: "response_time", filters }),
+    [rows, x, filters],
+  );
+  const measured = rows.some((r) => r.throughput_mean !== null);
+
+  if (isLoading) return <PendingBlock label="Loading results" />;
+  return (
+    <section className="card" data-testid="results-view">
+      <div className="section-header">
+        <h2>Results</h2>
+      </div>
+      <div className="toolbar">
+        <ResultSelectors
+          source={source}
+          requestType={requestType}
+          onSource={setSource}
+          onRequestType={setRequestType}
+        />
+        {factors.length > 0 && (
+          <label>
+            x axis
+            <select value={x} onChange={(e) => setX(e.target.value)}>
+              {factors.map((f) => (
+                <option key={f}>{f}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        {factors.length > 1 && (
+          <label>
+            one line per
+            <select value={line} onChange={(e) => setLine(e.target.value)}>
+              {factors
+                .filter((f) => f !== x)
+                .map((f) => (
+                  <option key={f}>{f}</option>
+                ))}
+            </select>
+          </label>
+        )}
+        {Object.entries(filters).map(([f, level]) => (
+          <label key={f}>
+            {f} =
+            <select value={level} onChange={(e) => setPins((p) => ({ ...p, [f]: e.target.value }))}>
+              {levelsOf(rows, f).map((v) => (
+                <option key={formatValue(v)}>{formatValue(v)}</option>
+              ))}
+            </select>
+          </label>
+        ))}
+      </div>
+      {!measured ? (
+        <EmptyState title="No results yet">
+          <p>Results appear here as runs finish.</p>
+        </EmptyState>
+      ) : (
+        <>
+          <div className="figures">
+            <ResultsPlot
+              title="Throughput"
+              series={throughput}
+              xTitle={axisTitle(x, unit(x))}
+              yTitle={axisTitle("throughput", units.throughput)}
+              filename={`${slug(name)}-throughput-${source}-${requestType}`}
+            />
+            <ResultsPlot
+              title="Response time"
+              series={responseTime}
+              xTitle={axisTitle(x, unit(x))}
+              yTitle={axisTitle("response time", units.response_time)}
+              filename={`${slug(name)}-response-time-${source}-${requestType}`}
+            />
+          </div>
+          <div className="section-header">
+            <h3>Summary (mean ± std over repetitions)</h3>
+            <TableExportButtons
+              name={`${name}-${source}-${requestType}`}
+              rows={rows}
+              factors={factors}
+              units={units}
+            />
+          </div>
+          <SummaryTable rows={rows} factors={factors} units={units} />
+        </>
+      )}
+    </section>
+  );
+}

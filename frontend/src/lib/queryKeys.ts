@@ -1,0 +1,27 @@
+// The one query key factory: every server-state key is built here, so invalidation is exact.
+import type { ExperimentCreate, RequestType, RunStatus } from "@/api";
+
+export interface ExperimentListParams {
+  skip: number;
+  limit: number;
+  q?: string;
+  template?: string;
+}
+
+export type ResultSource = "client" | "middleware";
+
+export const queryKeys = {
+  parameters: () => ["parameters"] as const,
+  templates: () => ["templates"] as const,
+  experiments: {
+    all: () => ["experiments"] as const,
+    list: (params: ExperimentListParams) => ["experiments", "list", params] as const,
+    detail: (id: number) => ["experiments", "detail", id] as const,
+    configurations: (id: number) => ["experiments", "detail", id, "configurations"] as const,
+    runs: (id: number, status?: RunStatus) =>
+      ["experiments", "detail", id, "runs", status ?? "any"] as const,
+    results: (id: number, source: ResultSource, requestType: RequestType) =>
+      ["experiments", "detail", id, "results", source, requestType] as const,
+    preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
+  },
+} as const;

@@ -1,0 +1,5 @@
+// Vitest setup: unmount rendered trees between tests.
+import { cleanup } from "@testing-library/react";
+import { afterEach } from "vitest";
+
+afterEach(() => cleanup());
