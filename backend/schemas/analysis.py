@@ -535,3 +535,15 @@ class ModelGroupPublic(BaseModel):
 
 class ExperimentModelPublic(Units):
     data: list[ModelGroupPublic]
+
+
+class LittleRowPublic(ConfigRef):
+    measured_length: float
+    throughput_per_s: float
+    time_s: float
+    predicted_length: float
+    deviation_percent: float | None
+
+
+class ExperimentLittlePublic(Units):
+    data: list[LittleRowPublic]

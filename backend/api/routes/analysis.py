@@ -419,6 +419,31 @@ def read_interactive_law(
     )
 
 
+@router.get(EXP + "/little-law", response_model=s.ExperimentLittlePublic)
+def read_little_law(
+    session: SessionDep, experiment_id: int, request_type: RequestType = RequestType.ALL
+) -> s.ExperimentLittlePublic:
+    """Little's law in the middleware: queue length against X x queue time per configuration."""
+    configs = load_configs(session, experiment_id)
+    runs = load_runs(session, experiment_id, "middleware", request_type)
+    data = {
+        k: by_configuration(runs, k) for k in ("queue_length", "throughput_per_s", "queue_time_us")
+    }
+    rows = []
+    with analysis_errors("query"):
+        for c in configs:
+            length, x, w = (mean_of(data[k], c.id) for k in data)
+            if length is None or x is None or w is None:
+                continue
+            check = little_check(length, x, w / 1e6)
+            rows.append(
+                {"configuration_id": c.id, "index": c.index, "values": c.values, **plain(check)}
+            )
+        if not rows:
+            raise AnalysisError("experiment", "no middleware queue length and queue time stored")
+    return respond(s.ExperimentLittlePublic, {"data": rows})
+
+
 @router.get(EXP + "/saturation", response_model=s.SaturationPublic)
 def read_saturation(
     session: SessionDep,

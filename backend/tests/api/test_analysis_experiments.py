@@ -140,6 +140,9 @@ def test_breakdown_interactive_law_and_relative_differences(
         n = row["values"]["clients_per_thread"]
         assert row["clients"] == n
         assert row["expected_throughput_per_s"] == pytest.approx(n / 1750e-6)
+    little = client.get(f"{API}/{exp['id']}/little-law").json()["data"][0]
+    assert little["predicted_length"] == pytest.approx(little["throughput_per_s"] * 500e-6)
+    assert little["measured_length"] == 3.0
     est = client.get(f"{API}/{exp['id']}/interactive-law").json()
     assert est["think_time_estimated"] is True and est["think_time_s"] >= 0
     rel = client.get(
