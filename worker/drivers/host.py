@@ -4,6 +4,7 @@ The local testbed goes through the same code (SSH to 127.0.0.1), so the cloud pa
 whenever the local one is. Every call has a connect timeout and a command timeout.
 """
 
+import base64
 import logging
 import shlex
 import socket
@@ -137,6 +138,29 @@ class Host:
         listed = " ".join(str(int(p)) for p in pids)
         out = self.run(f"for p in {listed}; do kill -0 $p 2>/dev/null && echo $p; done; true")
         return {int(x) for x in out.split()}
+
+    def poll(
+        self, pids: list[int], files: dict[str, tuple[str, int]]
+    ) -> tuple[set[int], dict[str, bytes]]:
+        """One round trip: which PIDs live, and new bytes of each file {key: (path, offset)}."""
+        parts = [
+            f"for p in {' '.join(str(int(p)) for p in pids) or '0'}; do "
+            "kill -0 $p 2>/dev/null && echo $p; done"
+        ]
+        for key, (path, offset) in files.items():
+            parts.append(
+                f"echo {shlex.quote('@@' + key)}; "
+                f"tail -c +{int(offset) + 1} {shlex.quote(path)} 2>/dev/null | base64 -w0; echo"
+            )
+        out = self.run("; ".join(parts) + "; true")
+        lines = out.splitlines()
+        markers = [i for i, line in enumerate(lines) if line.startswith("@@")]
+        alive = {int(x) for x in lines[: markers[0] if markers else len(lines)] if x.strip()}
+        chunks: dict[str, bytes] = {}
+        for i in markers:
+            data = lines[i + 1] if i + 1 < len(lines) else ""
+            chunks[lines[i][2:]] = base64.b64decode(data) if data else b""
+        return alive, chunks
 
     def exit_code(self, proc: RemoteProcess) -> int | None:
         """The recorded exit code, or None while the process runs."""

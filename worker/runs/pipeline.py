@@ -24,8 +24,9 @@ from worker.drivers.memcached import MemcachedDriver
 from worker.drivers.memtier import POPULATE_TIMEOUT_S, MemtierDriver
 from worker.drivers.middleware import MiddlewareDriver
 from worker.live import publish
-from worker.parsers import ParseError, parse_middleware_dir
+from worker.parsers import ParseError
 from worker.runs import lifecycle
+from worker.runs.middleware_stats import load_middleware_stats
 from worker.runs.plan import RunPlan, build_plan
 from worker.runs.preflight import check_tools, choose_load_generator, free_port, inspect_host
 from worker.runs.store import store_results
@@ -49,6 +50,7 @@ class Started:
     source: str
     proc: RemoteProcess
     local_start: float
+    stopped: bool = False
 
 
 class RunExecution:
@@ -217,13 +219,14 @@ class RunExecution:
         """Stop what still runs, newest first: clients, then middlewares (flushing their
         stats on SIGTERM), then servers. Errors here are logged, not raised."""
         for st in reversed(self.started):
+            if st.stopped:
+                continue
             try:
-                if st.proc.host.alive(st.proc.pid):
-                    stopper = MiddlewareDriver(st.proc.host) if st.role == "middleware" else None
-                    if stopper is not None:
-                        stopper.stop(st.proc)
-                    else:
-                        st.proc.host.stop(st.proc.pid)
+                st.stopped = True
+                if st.role == "middleware":
+                    MiddlewareDriver(st.proc.host).stop(st.proc)
+                else:
+                    st.proc.host.stop(st.proc.pid)
             except DriverError as exc:
                 logger.warning("run.stop_failed", extra={"run_id": self.run_id, "error": str(exc)})
 
@@ -268,7 +271,7 @@ class RunExecution:
         for m in plan.middlewares:
             local = self.archive / m.host.name / f"{m.name}.stats"
             try:
-                stats = parse_middleware_dir(local)
+                stats = load_middleware_stats(local)
                 rows.extend(middleware_rows(f"middleware:{m.index}", stats, window))
             except (ParseError, ValueError, OSError) as exc:
                 raise ParseError(

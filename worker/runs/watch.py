@@ -22,12 +22,22 @@ def _describe(st: "Started") -> str:
     return f"{st.source} ({st.proc.argv[0].rsplit('/', 1)[-1]} on {st.proc.host.label})"
 
 
-def _alive(run: "RunExecution") -> set[tuple[Host, int]]:
-    """(host, pid) of every started process still running, one round trip per host."""
-    by_host: dict[Host, list[int]] = {}
+def _poll(
+    run: "RunExecution", clients: list["Started"], suffix: str, offsets: dict[str, int]
+) -> tuple[set[tuple[Host, int]], dict[str, bytes]]:
+    """Live PIDs and new progress bytes, in one round trip per host."""
+    by_host: dict[Host, tuple[list[int], dict[str, tuple[str, int]]]] = {}
     for st in run.started:
-        by_host.setdefault(st.proc.host, []).append(st.proc.pid)
-    return {(h, pid) for h, pids in by_host.items() for pid in h.alive_pids(pids)}
+        by_host.setdefault(st.proc.host, ([], {}))[0].append(st.proc.pid)
+    for st in clients:
+        by_host[st.proc.host][1][st.source] = (st.proc.path(suffix), offsets[st.source])
+    alive: set[tuple[Host, int]] = set()
+    data: dict[str, bytes] = {}
+    for host, (pids, files) in by_host.items():
+        pids_alive, chunks = host.poll(pids, files)
+        alive |= {(host, pid) for pid in pids_alive}
+        data |= chunks
+    return alive, data
 
 
 def watch(run: "RunExecution", plan: RunPlan, loadgen: type[LoadGenerator]) -> None:
@@ -43,7 +53,7 @@ def watch(run: "RunExecution", plan: RunPlan, loadgen: type[LoadGenerator]) -> N
     ended: dict[str, float] = {}
     while True:
         run._beat()
-        alive = _alive(run)
+        alive, data = _poll(run, clients, loadgen.progress_suffix, offsets)
         for st in services:
             if (st.proc.host, st.proc.pid) not in alive:
                 raise ProcessDiedError(
@@ -51,10 +61,9 @@ def watch(run: "RunExecution", plan: RunPlan, loadgen: type[LoadGenerator]) -> N
                     f"{st.proc.host.tail(st.proc.path('err')) or 'no message on stderr'}"
                 )
         for st in clients:
-            path = st.proc.path(loadgen.progress_suffix)
-            data = st.proc.host.read_from(path, offsets[st.source])
-            offsets[st.source] += len(data)
-            for tick in parsers[st.source].feed(data):
+            chunk = data.get(st.source, b"")
+            offsets[st.source] += len(chunk)
+            for tick in parsers[st.source].feed(chunk):
                 publish.progress(
                     exp.id,
                     run.run_id,

@@ -28,3 +28,23 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     assert all(s.throughput > 0 for s in summaries if s.request_type.value == "all")
     assert [c["role"] for c in run.commands] == ["server", "server", "client", "client"]
     assert run.tool_versions["memaslap"].startswith("memaslap")
+
+
+def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) -> None:
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"workers": [4]},
+        fixed={"servers": 2, "middlewares": 1, "clients_per_thread": 4, "ratio": "1:9", **BASE},
+        run_time_s=6,
+    )
+    assert _execute_run(run_id) is None
+    (run,) = runs_of(db, exp.id)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    rows = {
+        (s.source, s.request_type.value): s
+        for s in db.scalars(select(RunSummary).where(RunSummary.run_id == run.id))
+    }
+    client, middleware = rows[("client:0", "all")], rows[("middleware:0", "all")]
+    print(f"client {client.throughput:.0f} ops/s, middleware {middleware.throughput:.0f} ops/s")
+    assert abs(client.throughput - middleware.throughput) / client.throughput < 0.05
+    assert middleware.queue_time_us is not None and middleware.server_time_us is not None
