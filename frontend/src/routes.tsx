@@ -6,6 +6,7 @@ import { ComparePage } from "@/features/compare/components/ComparePage";
 import { ExperimentPage } from "@/features/experiments/components/ExperimentPage";
 import { ExperimentsPage } from "@/features/experiments/components/ExperimentsPage";
 import { NewExperimentPage } from "@/features/experiments/components/NewExperimentPage";
+import { ModelsPage } from "@/features/models/components/ModelsPage";
 
 export const router = createBrowserRouter([
   {
@@ -17,6 +18,7 @@ export const router = createBrowserRouter([
       { path: "experiments/new", element: <NewExperimentPage /> },
       { path: "experiments/:experimentId", element: <ExperimentPage /> },
       { path: "compare", element: <ComparePage /> },
+      { path: "models", element: <ModelsPage /> },
       { path: "*", element: <EmptyState title="Page not found" /> },
     ],
   },

@@ -15,6 +15,7 @@ export function Layout() {
           </NavLink>
           <NavLink to="/experiments/new">New experiment</NavLink>
           <NavLink to="/compare">Compare</NavLink>
+          <NavLink to="/models">Models</NavLink>
         </nav>
       </header>
       <main className="content">

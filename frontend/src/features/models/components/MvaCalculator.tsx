@@ -1,0 +1,200 @@
+// Closed-network MVA: stations in, throughput and response time vs N (with bounds) out.
+import type { Config, Data } from "plotly.js";
+import { useMemo, useRef, useState } from "react";
+import type { MvaPublic } from "@/api";
+import { FieldError } from "@/components/common/FieldError";
+import { handleError } from "@/components/common/handleError";
+import { downloadFigure, LazyPlot } from "@/components/common/LazyPlot";
+import { formatNumber } from "@/features/experiments/utils/format";
+import { fieldErrors } from "@/lib/apiError";
+import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
+import { DEFAULT_STATIONS, type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";
+import { splitErrors } from "../utils/quantities";
+import { NumberField } from "./NumberField";
+import { StationsEditor } from "./StationsEditor";
+
+const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+
+function traces(result: MvaPublic): Data[] {
+  const n = result.populations;
+  const bounds = result.bounds;
+  const out: Data[] = [
+    {
+      type: "scatter",
+      mode: "lines+markers",
+      name: "throughput X(N)",
+      x: n,
+      y: result.throughput_per_s,
+    },
+    {
+      type: "scatter",
+      mode: "lines+markers",
+      name: "response time R(N)",
+      x: n,
+      y: result.response_time_s.map((r) => r * 1000),
+      yaxis: "y2",
+    },
+  ];
+  if (bounds) {
+    out.push({
+      type: "scatter",
+      mode: "lines",
+      name: "asymptotic bound on X",
+      x: n,
+      y: bounds.aba_throughput_upper,
+      line: { dash: "dot" },
+    });
+  }
+  return out;
+}
+
+export function MvaCalculator() {
+  const [stations, setStations] = useState<StationRow[]>(DEFAULT_STATIONS);
+  const [population, setPopulation] = useState(24);
+  const [thinkMs, setThinkMs] = useState(0);
+  const mva = useSolveMvaMutation();
+  const graphDiv = useRef<HTMLElement | null>(null);
+  const errors = fieldErrors(mva.error);
+  const { byField, other } = splitErrors(
+    Object.fromEntries(Object.entries(errors).filter(([k]) => !k.startsWith("stations."))),
+    ["population", "think_time_s"],
+  );
+  const result = mva.error ? undefined : mva.data;
+  const data = useMemo(() => (result ? traces(result) : []), [result]);
+  const last = result ? result.populations.length - 1 : 0;
+
+  return (
+    <form
+      className="card"
+      noValidate
+      data-testid="calc-mva"
+      onSubmit={(e) => {
+        e.preventDefault();
+        mva.mutate(toMvaRequest(stations, population, thinkMs));
+      }}
+    >
+      <h2>Mean value analysis (closed network)</h2>
+      <p className="hint">
+        Defaults: one middleware serving gets, as modelled in the reports (Octave reference: X =
+        2,940/s at N = 24).
+      </p>
+      <StationsEditor stations={stations} errors={errors} onChange={setStations} />
+      <div className="actions">
+        <button
+          type="button"
+          onClick={() =>
+            setStations([
+              ...stations,
+              {
+                name: `station ${stations.length}`,
+                kind: "queue",
+                service_ms: 1,
+                visits: 1,
+                servers: 1,
+              },
+            ])
+          }
+        >
+          Add station
+        </button>
+      </div>
+      <div className="grid-4">
+        <NumberField
+          name="mva-population"
+          label="clients N"
+          value={population}
+          error={byField.population}
+          onChange={setPopulation}
+        />
+        <NumberField
+          name="mva-think"
+          label="think time Z"
+          unit="ms"
+          value={thinkMs}
+          error={byField.think_time_s}
+          onChange={setThinkMs}
+        />
+      </div>
+      <FieldError message={other} testId="error-mva" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={mva.isPending}>
+          Solve
+        </button>
+      </div>
+      {result && (
+        <>
+          <dl className="stats inline" data-testid="result-mva">
+            <dt>X(N={result.populations[last]})</dt>
+            <dd data-testid="mva-throughput">
+              {formatNumber(result.throughput_per_s[last], 2)} /s
+            </dd>
+            <dt>R(N)</dt>
+            <dd>{formatNumber((result.response_time_s[last] ?? 0) * 1000, 3)} ms</dd>
+            <dt>bottleneck</dt>
+            <dd data-testid="mva-bottleneck">{result.bottleneck}</dd>
+          </dl>
+          <div className="section-header">
+            <h3>X and R vs N</h3>
+            <div className="actions">
+              {(["png", "svg"] as const).map((f) => (
+                <button
+                  key={f}
+                  type="button"
+                  onClick={() =>
+                    graphDiv.current &&
+                    downloadFigure(graphDiv.current, f, "mva").catch(handleError)
+                  }
+                >
+                  {f.toUpperCase()}
+                </button>
+              ))}
+            </div>
+          </div>
+          <LazyPlot
+            data={data}
+            config={PLOT_CONFIG}
+            onInitialized={(gd) => {
+              graphDiv.current = gd;
+            }}
+            layout={{
+              margin: { l: 70, r: 70, t: 20, b: 50 },
+              xaxis: { title: { text: "clients N" } },
+              yaxis: { title: { text: "throughput (ops/s)" }, rangemode: "tozero" },
+              yaxis2: {
+                title: { text: "response time (ms)" },
+                overlaying: "y",
+                side: "right",
+                rangemode: "tozero",
+              },
+              legend: { orientation: "h", y: -0.2 },
+            }}
+          />
+          <table className="table compact" data-testid="mva-stations">
+            <thead>
+              <tr>
+                <th>station at N = {result.populations[last]}</th>
+                <th className="num">throughput (1/s)</th>
+                <th className="num">utilization per server</th>
+                <th className="num">P(busy)</th>
+                <th className="num">residence time (ms)</th>
+                <th className="num">queue length</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stationsAtMax(result).map((s) => (
+                <tr key={s.name}>
+                  <td>{s.name}</td>
+                  <td className="num">{formatNumber(s.throughput, 2)}</td>
+                  <td className="num">{formatNumber(s.utilization, 3)}</td>
+                  <td className="num">{s.probBusy === null ? "–" : formatNumber(s.probBusy, 3)}</td>
+                  <td className="num">{formatNumber(s.residenceMs, 3)}</td>
+                  <td className="num">{formatNumber(s.queueLength, 2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </form>
+  );
+}
