@@ -68,8 +68,8 @@ def test_server_installs_memcached_and_disables_the_service() -> None:
 def test_middleware_builds_and_installs_the_binary() -> None:
     cmds = _commands("middleware")
     install = next(c for c in cmds if "libboost-dev" in c)
-    assert {"cmake", "g++", "libgtest-dev"} <= set(install.split())
-    assert "(cd /opt/mcscope/middleware-cpp && bash scripts/build.sh)" in cmds
+    assert {"cmake", "g++", "make"} <= set(install.split())
+    assert "(cd /opt/mcscope/middleware-cpp && bash scripts/build.sh release --no-tests)" in cmds
     assert (
         "install -m 0755 /opt/mcscope/middleware-cpp/build/release/mcscope-middleware "
         "/usr/local/bin/mcscope-middleware"
@@ -79,7 +79,9 @@ def test_middleware_builds_and_installs_the_binary() -> None:
 
 def test_middleware_source_location_is_configurable() -> None:
     proc = _run("middleware", DRY_RUN="1", MIDDLEWARE_SRC="/srv/src/middleware-cpp")
-    assert "+ (cd /srv/src/middleware-cpp && bash scripts/build.sh)" in proc.stdout
+    assert (
+        "+ (cd /srv/src/middleware-cpp && bash scripts/build.sh release --no-tests)" in proc.stdout
+    )
 
 
 def test_client_builds_pinned_memtier_and_installs_memaslap() -> None:
@@ -95,9 +97,9 @@ def test_client_builds_pinned_memtier_and_installs_memaslap() -> None:
         "libmemcached-tools",
     ):
         assert pkg in deps
-    url = "https://github.com/RedisLabs/memtier_benchmark/archive/refs/tags/2.1.1.tar.gz"
+    url = "https://github.com/redis/memtier_benchmark/archive/refs/tags/2.3.0.tar.gz"
     assert any(c.startswith("curl ") and c.endswith(url) for c in cmds)
-    src = "/opt/mcscope/src/memtier_benchmark-2.1.1"
+    src = "/opt/mcscope/src/memtier_benchmark-2.3.0"
     steps = [c for c in cmds if c.startswith(f"(cd {src} && ")]
     assert [s.split("&& ")[1].rstrip(")").split()[0] for s in steps] == [
         "autoreconf",
@@ -108,10 +110,23 @@ def test_client_builds_pinned_memtier_and_installs_memaslap() -> None:
     assert steps[-1] == f"(cd {src} && make install)"
 
 
-def test_memtier_version_and_checksum_pins() -> None:
-    proc = _run("client", DRY_RUN="1", MEMTIER_VERSION="2.0.0", MEMTIER_SHA256="ab" * 32)
-    assert "refs/tags/2.0.0.tar.gz" in proc.stdout
+def test_default_memtier_download_is_checksummed() -> None:
+    out = _run("client", DRY_RUN="1").stdout
+    sha = "4c3238e28e63b524e6adf31e3c306af911597c5a73da4957b1dd2498d6ae7c74"
+    lines = out.splitlines()
+    check = lines.index(f"+ check sha256 {sha} of /opt/mcscope/src/memtier_benchmark-2.3.0.tar.gz")
+    # Verified after the download and before anything is unpacked.
+    assert lines[check - 1].startswith("+ curl ")
+    assert lines[check + 1].startswith("+ tar -xzf ")
+
+
+def test_other_memtier_version_uses_its_own_checksum() -> None:
+    proc = _run("client", DRY_RUN="1", MEMTIER_VERSION="2.1.4", MEMTIER_SHA256="ab" * 32)
+    assert "refs/tags/2.1.4.tar.gz" in proc.stdout
     assert f"+ check sha256 {'ab' * 32}" in proc.stdout
+    unchecked = _run("client", DRY_RUN="1", MEMTIER_VERSION="2.1.4").stdout
+    assert "check sha256" not in unchecked
+    assert "download not verified" in unchecked
 
 
 @pytest.mark.parametrize("args", [[], ["database"], ["server", "extra"]])
