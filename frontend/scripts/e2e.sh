@@ -63,4 +63,4 @@ if [[ "$serve_ui" == preview ]]; then
     sleep 0.2
   done
 fi
-E2E_BASE_URL="$base" npx vitest run --config vitest.e2e.config.ts "$@"
+E2E_DATABASE="$db" E2E_BASE_URL="$base" npx vitest run --config vitest.e2e.config.ts "$@"

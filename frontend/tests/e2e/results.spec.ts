@@ -1,0 +1,135 @@
+// End-to-end: results of finished runs (seeded in the database), figures, exports, compare.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExperimentPublic } from "@/api";
+import { api, BASE_URL, launch, screenshot } from "./browser";
+
+let browser: Browser;
+let page: Page;
+const stamp = Date.now();
+let first: ExperimentPublic;
+let second: ExperimentPublic;
+
+async function createSeeded(name: string, workers: number[]): Promise<ExperimentPublic> {
+  const exp = await api<ExperimentPublic>("/experiments", {
+    method: "POST",
+    body: JSON.stringify({
+      name,
+      template: "write_throughput",
+      factors: { workers, clients_per_thread: [1, 4, 8, 16] },
+      fixed: { servers: 3, middlewares: 2, ratio: "1:0" },
+      repetitions: 3,
+    }),
+  });
+  const db = process.env.E2E_DATABASE;
+  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
+  execFileSync("psql", [
+    "-h",
+    "127.0.0.1",
+    "-U",
+    "postgres",
+    "-d",
+    db,
+    "-q",
+    "-v",
+    `exp=${exp.id}`,
+    "-f",
+    "tests/e2e/seed_results.sql",
+  ]);
+  return exp;
+}
+
+function traceCount(testId: string) {
+  return page.getByTestId(testId).locator(".scatterlayer .trace").count();
+}
+
+beforeAll(async () => {
+  first = await createSeeded(`seeded-a-${stamp}`, [8, 16, 32]);
+  second = await createSeeded(`seeded-b-${stamp}`, [64]);
+  browser = await launch();
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("results", () => {
+  it("shows a finished experiment with all its runs", async () => {
+    await page.goto(`${BASE_URL}/experiments/${first.id}`);
+    await page.getByTestId("runs-table").waitFor();
+    expect(await page.locator("h1 .badge").textContent()).toBe("finished");
+    expect(await page.getByTestId("runs-table").locator("tbody tr").count()).toBe(36);
+    expect(await page.getByTestId("experiment-summary").textContent()).toContain("36 / 36");
+  });
+
+  it("plots throughput vs clients with one line per worker count", async () => {
+    await page.getByTestId("results-view").getByLabel("x axis").selectOption("clients_per_thread");
+    const figure = "figure-" + `seeded-a-${stamp}-throughput-client-all`;
+    await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
+    await expect.poll(() => traceCount(figure)).toBe(3);
+    const xTitle = await page.getByTestId(figure).locator(".xtitle").textContent();
+    expect(xTitle).toBe("clients_per_thread (clients)");
+    expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
+      "throughput (ops/s)",
+    );
+    await screenshot(page, "results");
+  });
+
+  it("summarises mean ± std over repetitions, per source", async () => {
+    // workers 8, 1 client per thread: 396, 400, 404 ops/s over the three repetitions.
+    const row = page.getByTestId("summary-table").locator("tbody tr").first();
+    expect(await row.textContent()).toContain("400 ± 4");
+    await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
+    await expect.poll(async () => row.textContent()).toContain("398 ± 4");
+  });
+
+  it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "CSV" }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-middleware-all.csv`);
+    const lines = readFileSync(await csv.path(), "utf8").split("\r\n");
+    expect(lines[0]).toBe(
+      "workers,clients_per_thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (us),response time std (us)",
+    );
+    expect(lines[1]?.startsWith("8,1,3,398,3.98")).toBe(true);
+    const [tex] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "LaTeX" }).click(),
+    ]);
+    expect(readFileSync(await tex.path(), "utf8")).toContain("8 & 1 & 3 & 398.0 $\\pm$ 4.0");
+    const [png] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByTestId(`figure-seeded-a-${stamp}-throughput-middleware-all`)
+        .getByRole("button", { name: "PNG", exact: true })
+        .click(),
+    ]);
+    expect(png.suggestedFilename()).toBe(`seeded-a-${stamp}-throughput-middleware-all.png`);
+    expect(
+      readFileSync(await png.path())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
+  });
+
+  it("overlays two experiments on the compare page", async () => {
+    await page.goto(`${BASE_URL}/compare`);
+    await page.getByLabel(first.name).check();
+    await page.getByLabel(second.name).check();
+    await page.getByLabel("x axis").selectOption("clients_per_thread");
+    const figure = "figure-compare-throughput-client-all";
+    await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
+    // Three worker counts from the first experiment, one from the second.
+    await expect.poll(() => traceCount(figure)).toBe(4);
+    await screenshot(page, "compare");
+  });
+});
