@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import httpx
 from pydantic import ValidationError
 
 from infra.azure.lab import DEFAULT_API_URL, down, down_args, register, status, up
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir = args.workdir or default_workdir(spec)
     try:
         return _dispatch(args, spec, workdir)
-    except (AzError, FileNotFoundError, LookupError, RuntimeError) as e:
+    except (AzError, FileNotFoundError, LookupError, RuntimeError, httpx.HTTPError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
 

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from infra.azure.__main__ import main
 from infra.azure.cloud_init import SETUP_SCRIPT, render
 from infra.azure.plan import build_plan
 from infra.azure.runner import command_line
-from infra.azure.spec import LabSpec, Role
+from infra.azure.spec import LabSpec, Role, load_spec
 
 
 def _opt(args: tuple[str, ...], name: str) -> str:
@@ -139,3 +140,17 @@ def test_plan_command_prints_the_az_commands(
     assert lines == [command_line(s.create) for s in build_plan(spec, workdir)]
     assert len(lines) == 5 + 1 + 3 + 2 + 3
     assert not workdir.exists()  # plan changes nothing, not even local files
+
+
+def test_cloud_init_is_valid_yaml(spec: LabSpec) -> None:
+    # cloud-init parses user data as YAML; the JSON body must read back identically.
+    text = render(spec, Role.CLIENT)
+    assert yaml.safe_load(text) == json.loads(text.split("\n", 1)[1])
+
+
+def test_yaml_spec_loads_like_json(
+    example_data: dict[str, Any], tmp_path: Path, write_spec: Callable[..., Path]
+) -> None:
+    path = tmp_path / "lab.yaml"
+    path.write_text(yaml.safe_dump(example_data))
+    assert load_spec(path) == load_spec(write_spec(example_data))

@@ -3,12 +3,14 @@ azure testbed, and GET /api/v1/testbeds shows them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from infra.azure.__main__ import main
 from infra.azure.lab import build_testbed_payload, register, up
 from infra.azure.runner import AzRunner
 from infra.azure.spec import LabSpec
@@ -97,3 +99,19 @@ def test_payload_without_middleware(example_data: dict[str, Any]) -> None:
     assert payload["description"] == (
         "Azure lab mcscope-lab in westeurope: 3 server, 0 middleware, 3 client"
     )
+
+
+def test_cli_register_reports_an_unreachable_api(
+    example_data: dict[str, Any],
+    fake_az: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = LabSpec.model_validate(example_data)
+    up(spec, AzRunner(), tmp_path)
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(example_data))
+    # Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    code = main(["register", "--spec", str(path), "--api-url", "http://127.0.0.1:9"])
+    assert code == 1
+    assert capsys.readouterr().err.startswith("error: ")
