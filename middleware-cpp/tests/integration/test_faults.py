@@ -7,9 +7,10 @@ import socket
 from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import MiddlewareFactory
 from mw_client import connect, request, set_cmd, wait_for
 from mw_procs import Proc, memcached
+
+from conftest import MiddlewareFactory
 
 pytestmark = pytest.mark.integration
 
@@ -80,8 +81,9 @@ def test_one_replica_down_fails_the_set(
 def test_hung_server_times_out(
     start_middleware: MiddlewareFactory, lone_server: list[Proc]
 ) -> None:
-    mw = start_middleware(server_ports=[lone_server[0].port], workers=2,
-                          extra=["--server-timeout-ms", "300"])
+    mw = start_middleware(
+        server_ports=[lone_server[0].port], workers=2, extra=["--server-timeout-ms", "300"]
+    )
     assert request(mw.port, set_cmd("hung", b"1"), 8) == b"STORED\r\n"
     lone_server[0].send_signal(signal.SIGSTOP)
     try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import MiddlewareFactory
 from mw_client import (
     connect,
     get_direct,
@@ -17,6 +16,8 @@ from mw_client import (
 )
 from mw_procs import HOST, Proc
 from pymemcache.client.base import Client
+
+from conftest import MiddlewareFactory
 
 pytestmark = pytest.mark.integration
 

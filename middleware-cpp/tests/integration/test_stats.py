@@ -12,17 +12,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MiddlewareFactory
 from mw_client import connect, read_exactly
 from mw_procs import HOST, Proc
 from pymemcache.client.base import Client
+
+from conftest import MiddlewareFactory
 
 pytestmark = pytest.mark.integration
 
 TYPES = ("get", "multiget", "set", "other")
 TYPE_FIELDS = {
-    "completed", "errors", "misses", "keys", "queue_us_mean", "queue_us_max", "server_us_mean",
-    "server_us_max", "total_us_mean", "total_us_max", "processing_us_mean",
+    "completed",
+    "errors",
+    "misses",
+    "keys",
+    "queue_us_mean",
+    "queue_us_max",
+    "server_us_mean",
+    "server_us_max",
+    "total_us_mean",
+    "total_us_max",
+    "processing_us_mean",
 }
 CSV_HEADER = (
     "type,keys,arrival_us,enqueue_us,dequeue_us,sent_us,replied_us,written_us,servers,misses"
@@ -40,8 +50,13 @@ def window_sum(windows: list[dict[str, Any]], type_: str, field: str) -> int:
     return sum(int(w["types"][type_][field]) for w in windows)
 
 
-def check_structure(windows: list[dict[str, Any]], hist: dict[str, Any],
-                    summary: dict[str, Any], window_ms: int, servers: int) -> None:
+def check_structure(
+    windows: list[dict[str, Any]],
+    hist: dict[str, Any],
+    summary: dict[str, Any],
+    window_ms: int,
+    servers: int,
+) -> None:
     assert [w["window"] for w in windows] == list(range(len(windows)))
     for w in windows[:-1]:
         assert w["start_us"] == pytest.approx(w["window"] * window_ms * 1000.0)
@@ -122,11 +137,15 @@ def test_memcaslap_load_is_fully_counted(
     start_middleware: MiddlewareFactory, tmp_path: Path, sharded: bool
 ) -> None:
     stats_dir = tmp_path / "stats"
-    mw = start_middleware(stats_dir=stats_dir, sharded=sharded, replication=2,
-                          extra=["--window-ms", "250"])
+    mw = start_middleware(
+        stats_dir=stats_dir, sharded=sharded, replication=2, extra=["--window-ms", "250"]
+    )
     out = subprocess.run(
         ["memcaslap", "-s", f"{HOST}:{mw.port}", "-x", "20000", "-T", "2", "-c", "8"],
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     sent = {k: int(v) for k, v in re.findall(r"^(cmd_get|cmd_set|get_misses): (\d+)$", out, re.M)}
     assert sent["cmd_get"] + sent["cmd_set"] == 20000
