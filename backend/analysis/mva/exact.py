@@ -44,11 +44,29 @@ def _log_g_rest(
 def solve_mva(
     stations: tuple[Station, ...], population: int, think_time_s: float = 0.0
 ) -> MvaResult:
-    """Solve a closed single-class network for every population 1..`population`."""
+    """Solve a closed single-class network for every population 1..`population`.
+
+    Inputs whose answers leave the double range (e.g. a 1e-308 s think time, so X overflows)
+    raise AnalysisError instead of returning inf or NaN.
+    """
     validate_stations(stations, think_time_s)
     if not 1 <= population <= MAX_POPULATION:
         raise AnalysisError("population", f"must be between 1 and {MAX_POPULATION}")
-    n_max = population
+    with np.errstate(all="ignore"):
+        res = _solve(stations, population, think_time_s)
+    arrays = [res.throughput_per_s, res.response_time_s]
+    for c in res.stations:
+        arrays += [c.queue_length, c.residence_time_s, c.utilization_per_server]
+        arrays += [c.prob_busy] if c.prob_busy is not None else []
+    if not all(bool(np.all(np.isfinite(a))) for a in arrays):
+        raise AnalysisError(
+            "stations", "service times or think time too extreme: results leave double range"
+        )
+    return res
+
+
+def _solve(stations: tuple[Station, ...], n_max: int, think_time_s: float) -> MvaResult:
+    """solve_mva without the input and output checks."""
     demands = np.array([s.demand_s for s in stations], dtype=np.float64)
     # An m-server station with m = 1 is an ordinary queue: solve it with the cheap recursion.
     multi = [i for i, s in enumerate(stations) if s.kind is StationKind.MULTI and s.servers > 1]

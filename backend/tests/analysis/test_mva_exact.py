@@ -84,3 +84,10 @@ def test_mva_rejects_undefined_networks() -> None:
     with pytest.raises(AnalysisError) as err:
         solve_mva((Station("w", StationKind.MULTI, 1.0, servers=0),), 3, 0.0)
     assert err.value.field == "stations[0].servers"
+    # A subnormal think time overflows intermediate G(n); the answer must still be finite.
+    tiny = solve_mva((Station("w", StationKind.MULTI, 1.0, servers=2),), 2, 1.1e-308)
+    np.testing.assert_allclose(tiny.throughput_per_s, [1.0, 2.0])
+    # Five jobs in a 1e-308 s delay: X = 5e308 is beyond double range, so a clear error.
+    with pytest.raises(AnalysisError) as err:
+        solve_mva((Station("d", StationKind.DELAY, 1e-308),), 5, 0.0)
+    assert "double range" in err.value.reason
