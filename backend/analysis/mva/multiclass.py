@@ -17,7 +17,8 @@ from backend.analysis.errors import AnalysisError, require
 from backend.analysis.mva.network import Station, StationKind
 from backend.analysis.mva.result import FloatArray
 
-MAX_LATTICE_POINTS = 5_000_000
+# Bounds memory: one float per population vector and station (20M cells = 160 MB).
+MAX_LATTICE_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,11 @@ def _validate(stations: tuple[Station, ...], classes: tuple[ClassSpec, ...]) -> 
             "all demands and the think time are zero: throughput would be infinite",
         )
         points *= spec.population + 1
-    require(points <= MAX_LATTICE_POINTS, "classes", "population lattice too large")
+    require(
+        points * max(len(stations), 1) <= MAX_LATTICE_CELLS,
+        "classes",
+        f"population lattice too large ({points:,} vectors x {len(stations)} stations)",
+    )
 
 
 def solve_multiclass(
@@ -84,10 +89,14 @@ def solve_multiclass(
     levels = coords.sum(axis=0)
     strides = np.array([int(np.prod(shape[c + 1 :])) for c in range(n_classes)])
     total_q = np.zeros((coords.shape[1], n_stations))  # sum over classes of Q_ck(n)
-    xs = np.zeros((coords.shape[1], n_classes))
-    resid_at = np.zeros((coords.shape[1], n_classes, n_stations))
-    for level in range(1, int(levels.max()) + 1):
-        idx = np.flatnonzero(levels == level)
+    # Only the queue lengths of the previous level are needed; X and R are kept for the last.
+    x = np.zeros((1, n_classes))
+    resid = np.zeros((1, n_classes, n_stations))
+    # Group the lattice by level once (stable sort keeps each level's indices increasing).
+    order = np.argsort(levels, kind="stable")
+    ends = np.cumsum(np.bincount(levels))
+    for level in range(1, len(ends)):
+        idx = order[ends[level - 1] : ends[level]]
         n = coords[:, idx]  # (C, P_level)
         resid = np.zeros((len(idx), n_classes, n_stations))
         for c in range(n_classes):
@@ -97,12 +106,10 @@ def solve_multiclass(
             resid[has, c] = demands[c][None, :] * grow
         cycle = think[None, :] + resid.sum(axis=2)  # (P_level, C)
         x = np.where(n.T > 0, n.T / np.where(cycle > 0, cycle, 1.0), 0.0)
-        xs[idx] = x
-        resid_at[idx] = resid
         total_q[idx] = np.einsum("pc,pck->pk", x, resid)
-    last = int(np.ravel_multi_index(tuple(s - 1 for s in shape), shape))
-    x_last = xs[last]
-    r_last = resid_at[last]
+    # The last level holds one point, the full population (if any class has jobs).
+    x_last = x[-1]
+    r_last = resid[-1]
     return MultiClassResult(
         class_names=tuple(spec.name for spec in classes),
         station_names=tuple(s.name for s in stations),
