@@ -116,14 +116,20 @@ class NetworkSpec(BaseModel):
         except ValueError as e:
             raise ValueError(f"not a CIDR block: {v!r} ({e})") from None
 
+    @field_validator("ssh_source_cidr")
+    @classmethod
+    def _not_everyone(cls, v: str) -> str:
+        # Runs after _cidr, so v is normalised; SSH open to all invites brute-forcing.
+        if ipaddress.ip_network(v).prefixlen == 0:
+            raise ValueError("ssh_source_cidr must not be the whole internet")
+        return v
+
     @model_validator(mode="after")
     def _subnet_inside(self) -> NetworkSpec:
         vnet = ipaddress.ip_network(self.address_prefix)
         sub = ipaddress.ip_network(self.subnet_prefix)
         if sub.version != vnet.version or not sub.subnet_of(vnet):  # type: ignore[arg-type]
             raise ValueError(f"subnet_prefix {sub} is not inside address_prefix {vnet}")
-        if self.ssh_source_cidr in ("0.0.0.0/0", "::/0"):
-            raise ValueError("ssh_source_cidr must not be the whole internet")
         return self
 
 
@@ -140,9 +146,10 @@ def _resolve_path(v: str, info: ValidationInfo, *, must_exist: bool) -> str:
     if any(ord(c) < 32 for c in v):
         raise ValueError("path contains control characters")
     path = Path(v).expanduser()
-    base = (info.context or {}).get("base_dir") if isinstance(info.context, dict) else None
     if not path.is_absolute():
-        path = Path(base or ".").resolve() / path
+        # load_spec passes the spec's folder; a bare model_validate resolves against the cwd.
+        context = info.context if isinstance(info.context, dict) else {}
+        path = Path(context.get("base_dir", ".")).resolve() / path
     if must_exist and not path.is_file():
         raise ValueError(f"key file not found: {path}")
     return str(path)

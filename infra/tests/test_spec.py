@@ -106,6 +106,12 @@ def test_bad_sizes_name_the_field(
     assert message in locs[field]
 
 
+@pytest.mark.parametrize("cidr", ["0.0.0.0/0", "::/0"])
+def test_ssh_open_to_everyone_is_refused(example_data: dict[str, Any], cidr: str) -> None:
+    locs = _error_locs(_set(example_data, "network.ssh_source_cidr", cidr))
+    assert "whole internet" in locs["network.ssh_source_cidr"]
+
+
 def test_missing_key_file_names_the_field(example_data: dict[str, Any], tmp_path: Path) -> None:
     locs = _error_locs(_set(example_data, "ssh_public_key_path", str(tmp_path / "nope.pub")))
     assert list(locs) == ["ssh_public_key_path"]
