@@ -8,6 +8,7 @@ import base64
 import logging
 import shlex
 import socket
+import tarfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,16 @@ class RemoteProcess:
 
     def path(self, suffix: str) -> str:
         return f"{self.workdir}/{self.name}.{suffix}"
+
+
+def parse_ss(text: str) -> set[int]:
+    """Listening TCP ports from `ss -Htln` output."""
+    ports: set[int] = set()
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and fields[3].rsplit(":", 1)[-1].isdigit():
+            ports.add(int(fields[3].rsplit(":", 1)[-1]))
+    return ports
 
 
 class Host:
@@ -196,18 +207,25 @@ class Host:
             self.close()
             raise HostUnreachableError(f"{self.label}: fetching {remote} failed: {exc}") from exc
 
+    def fetch_tree(self, directory: str, local: Path) -> None:
+        """Copy a whole remote directory in one archive (one transfer, not one per file)."""
+        q = shlex.quote
+        tarball = f"{directory}.fetch.tgz"
+        self.run(f"tar -C {q(directory)} -czf {q(tarball)} .", timeout=300)
+        local.mkdir(parents=True, exist_ok=True)
+        target = local / ".fetch.tgz"
+        self.get(tarball, target)
+        self.run(f"rm -f {q(tarball)}")
+        with tarfile.open(target) as tar:
+            tar.extractall(local, filter="data")
+        target.unlink()
+
     def list_files(self, directory: str) -> list[str]:
         out = self.run(f"find {shlex.quote(directory)} -type f 2>/dev/null || true")
         return [line for line in out.splitlines() if line]
 
     def listening_ports(self) -> set[int]:
-        out = self.run("ss -Htln")
-        ports: set[int] = set()
-        for line in out.splitlines():
-            fields = line.split()
-            if len(fields) >= 4 and fields[3].rsplit(":", 1)[-1].isdigit():
-                ports.add(int(fields[3].rsplit(":", 1)[-1]))
-        return ports
+        return parse_ss(self.run("ss -Htln"))
 
     def wait_listening(self, proc: RemoteProcess, port: int, timeout_s: float = 15) -> None:
         """Until something listens on port; fails early if the process exits."""

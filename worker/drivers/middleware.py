@@ -2,6 +2,7 @@
 
 import shlex
 
+from worker.drivers.errors import ToolMissingError
 from worker.drivers.host import RemoteProcess
 from worker.drivers.tool import ToolDriver
 
@@ -12,6 +13,13 @@ STATS_GRACE_S = 20.0
 class MiddlewareDriver(ToolDriver):
     tool = "mcscope-middleware"
     candidates = ("mcscope-middleware",)
+
+    def version_checked(self) -> str:
+        q = shlex.quote(self.binary)
+        out = self.host.run(f"test -x {q} && sha256sum {q} || echo missing").split()
+        if not out or out[0] == "missing":
+            raise ToolMissingError(f"{self.host.label}: {self.tool} not found at {self.binary}")
+        return f"sha256:{out[0][:16]}"
 
     def version(self) -> str:
         # The binary may not print a version; its content hash identifies the build.

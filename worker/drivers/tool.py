@@ -44,6 +44,20 @@ class ToolDriver:
             return self._binary
         return self.binary
 
+    def check_version(self) -> str:
+        """check() and version() in one round trip where the binary is known."""
+        if self._binary is None:
+            self.check()
+        return self.version_checked()
+
+    def version_checked(self) -> str:
+        q = shlex.quote(self.binary)
+        cmd = shlex.join([self.binary, *self.version_args])
+        out = self.host.run(f"test -x {q} || {{ echo missing; exit 0; }}; {cmd} 2>&1 | head -n 1")
+        if out.strip() == "missing":
+            raise ToolMissingError(f"{self.host.label}: {self.tool} not found at {self.binary}")
+        return out.strip() or "unknown"
+
     def installed(self) -> bool:
         try:
             self.locate()

@@ -132,8 +132,7 @@ class RunExecution:
         )
         facts = {}
         for spec in dict.fromkeys(used):
-            facts[spec] = inspect_host(self.host(spec))
-            self.host(spec).mkdir(self.workdir)
+            facts[spec] = inspect_host(self.host(spec), self.workdir)
         clients = [self.host(s) for s in dict.fromkeys(lay.clients[: p["client_machines"]])]
         loadgen = choose_load_generator(p["load_generator"], clients)
         rng = random.Random()
@@ -231,11 +230,9 @@ class RunExecution:
                 logger.warning("run.stop_failed", extra={"run_id": self.run_id, "error": str(exc)})
 
     def fetch_all(self) -> None:
-        """Copy every file of the run's work directory from every host into the archive."""
+        """Copy the run's whole work directory from every host into the archive."""
         for spec, host in self.hosts.items():
-            for remote in host.list_files(self.workdir):
-                rel = remote[len(self.workdir) + 1 :]
-                host.get(remote, self.archive / spec.name / rel)
+            host.fetch_tree(self.workdir, self.archive / spec.name)
         self.fetched = True
 
     def cleanup(self) -> None:
@@ -243,10 +240,9 @@ class RunExecution:
         for spec, host in self.hosts.items():
             try:
                 if not self.fetched:
-                    for remote in host.list_files(self.workdir):
-                        host.get(remote, self.archive / spec.name / remote[len(self.workdir) + 1 :])
+                    host.fetch_tree(self.workdir, self.archive / spec.name)
                 host.run(f"rm -rf {shlex.quote(self.workdir)}")
-            except DriverError as exc:
+            except (DriverError, OSError) as exc:
                 logger.warning(
                     "run.cleanup_failed", extra={"run_id": self.run_id, "error": str(exc)}
                 )

@@ -1,10 +1,11 @@
 """Preflight: every host reachable, clocks close, tools present (versions recorded), free ports."""
 
 import random
+import shlex
 from dataclasses import dataclass, field
 
 from worker.drivers.errors import DriverError, ToolMissingError
-from worker.drivers.host import Host, HostSpec
+from worker.drivers.host import Host, HostSpec, parse_ss
 from worker.drivers.loadgen import LoadGenerator
 from worker.drivers.memaslap import MemaslapDriver
 from worker.drivers.memcached import MemcachedDriver
@@ -26,18 +27,24 @@ class HostFacts:
     allocated: set[int] = field(default_factory=set)
 
 
-def inspect_host(host: Host) -> HostFacts:
-    """Connect, and learn what the later steps need; raises naming the host."""
-    uid = host.run("id -u").strip()
+def inspect_host(host: Host, workdir: str) -> HostFacts:
+    """Connect and learn what the later steps need, in one round trip; raises naming the host."""
+    q = shlex.quote(workdir)
+    out = host.run(
+        f"mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok || echo ss-missing; "
+        "ss -Htln || true"
+    ).splitlines()
     offset = host.clock_offset_s()
+    if len(out) < 2 or out[1] != "ss-ok":
+        raise ToolMissingError(f"{host.label}: `ss` (iproute2) not found")
     if abs(offset) > MAX_CLOCK_SKEW_S:
         raise DriverError(
             f"{host.label}: clock differs from the worker's by {offset:+.2f} s "
             f"(more than {MAX_CLOCK_SKEW_S} s; run ntp/chrony)"
         )
-    if not host.run("command -v ss || true").strip():
-        raise ToolMissingError(f"{host.label}: `ss` (iproute2) not found")
-    return HostFacts(is_root=uid == "0", clock_offset_s=offset, listening=host.listening_ports())
+    return HostFacts(
+        is_root=out[0].strip() == "0", clock_offset_s=offset, listening=parse_ss("\n".join(out[2:]))
+    )
 
 
 def free_port(facts: HostFacts, rng: random.Random) -> int:
@@ -72,17 +79,12 @@ def check_tools(
     """Every tool each host needs, with its version (the first line it prints)."""
     versions: dict[str, str] = {}
     for spec in {s.host for s in plan.servers}:
-        driver = MemcachedDriver(hosts[spec])
-        driver.check()
-        versions["memcached"] = driver.version()
+        versions["memcached"] = MemcachedDriver(hosts[spec]).check_version()
     for spec in {m.host for m in plan.middlewares}:
         mw = MiddlewareDriver(hosts[spec], binary=middleware_binary)
-        mw.check()
-        versions["mcscope-middleware"] = mw.version()
+        versions["mcscope-middleware"] = mw.check_version()
     for spec in {c.host for c in plan.clients}:
-        lg = loadgen(hosts[spec])
-        lg.check()
-        versions[lg.tool_name] = lg.version()
+        versions[loadgen.tool_name] = loadgen(hosts[spec]).check_version()
     if plan.populate:
         for spec in {c.host for c in plan.clients}:
             MemtierDriver(hosts[spec]).check()

@@ -216,16 +216,18 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "queue_length": [v["queue_length"] for v in per],
             }
         )
-        # A window counts when its middle lies in the stable window.
-        inside = [
-            v
-            for w, v in zip(stats.windows, per, strict=True)
-            if window.start_unix <= t0 + (w.start_us + w.end_us) / 2e6 < window.end_unix
-        ]
-        duration = sum(v["duration"] for v in inside)
+        # Middleware windows are not aligned with the clients' seconds: each window counts
+        # with the fraction of it inside the stable window (traffic taken as even within it).
+        inside: list[tuple[float, dict[str, float]]] = []
+        for w, v in zip(stats.windows, per, strict=True):
+            ws, we = t0 + w.start_us / 1e6, t0 + w.end_us / 1e6
+            overlap = min(we, window.end_unix) - max(ws, window.start_unix)
+            if overlap > 0 and we > ws:
+                inside.append((overlap / (we - ws), v))
+        duration = sum(f * v["duration"] for f, v in inside)
         if not duration:
             continue
-        done = [v["completed"] for v in inside]
+        done = [f * v["completed"] for f, v in inside]
         samples = [
             r.total_us
             for r in stats.requests
@@ -239,17 +241,18 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "window_end_s": window.end_s,
                 "count": int(sum(done)),
                 "throughput": sum(done) / duration,
-                "keys_per_s": sum(v["keys"] for v in inside) / duration,
-                "misses_per_s": sum(v["misses"] for v in inside) / duration,
-                "response_time_us": _weighted([v["total"] for v in inside], done),
-                "response_time_std_us": _std(v["total"] for v in inside),
+                "keys_per_s": sum(f * v["keys"] for f, v in inside) / duration,
+                "misses_per_s": sum(f * v["misses"] for f, v in inside) / duration,
+                "response_time_us": _weighted([v["total"] for _, v in inside], done),
+                "response_time_std_us": _std(v["total"] for _, v in inside),
                 "p50_us": _percentile(samples, 50),
                 "p90_us": _percentile(samples, 90),
                 "p99_us": _percentile(samples, 99),
-                "queue_time_us": _weighted([v["queue"] for v in inside], done),
-                "server_time_us": _weighted([v["server"] for v in inside], done),
-                "processing_time_us": _weighted([v["processing"] for v in inside], done),
-                "queue_length": sum(v["queue_length"] * v["duration"] for v in inside) / duration,
+                "queue_time_us": _weighted([v["queue"] for _, v in inside], done),
+                "server_time_us": _weighted([v["server"] for _, v in inside], done),
+                "processing_time_us": _weighted([v["processing"] for _, v in inside], done),
+                "queue_length": sum(f * v["queue_length"] * v["duration"] for f, v in inside)
+                / duration,
             }
         )
     if stats.histograms is not None:

@@ -21,3 +21,7 @@ def execute_run(self: Any, run_id: int) -> None:
     if retry_in is not None:
         # A new message is sent; this one is acked. The run stays queued meanwhile.
         raise self.retry(countdown=retry_in)
+
+
+# Imported for its signal handlers (crash recovery when a worker starts).
+import worker.tasks.recovery  # noqa: E402, F401

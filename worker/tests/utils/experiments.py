@@ -1,6 +1,8 @@
 """Creating and queueing experiments straight in the database (the API has its own tests)."""
 
+import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -9,7 +11,7 @@ from sqlalchemy.orm import Session
 from backend.crud.run import queue_runs
 from backend.domain.grid import expand, normalize_factors, normalize_fixed
 from backend.domain.templates import Template
-from backend.models import Configuration, Experiment, Run
+from backend.models import Configuration, Experiment, Run, RunStatus
 
 
 def create_queued_experiment(
@@ -50,3 +52,33 @@ def create_queued_experiment(
 def runs_of(db: Session, experiment_id: int) -> list[Run]:
     db.expire_all()
     return list(db.scalars(select(Run).where(Run.experiment_id == experiment_id).order_by(Run.id)))
+
+
+FINAL = {RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED}
+
+
+def wait_for(
+    db: Session, experiment_id: int, done: Callable[[list[Run]], bool], timeout_s: float
+) -> list[Run]:
+    """Poll the experiment's runs until `done(runs)`; fails with their states on timeout."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        runs = runs_of(db, experiment_id)
+        if done(runs):
+            return runs
+        if time.monotonic() > deadline:
+            states = [(r.id, r.status.value, r.attempt, r.error) for r in runs]
+            raise AssertionError(f"timed out after {timeout_s} s; runs: {states}")
+        time.sleep(0.5)
+
+
+def all_final(runs: list[Run]) -> bool:
+    return bool(runs) and all(r.status in FINAL for r in runs)
+
+
+def in_load_phase(runs: list[Run]) -> Run | None:
+    """A running run whose load generators have started."""
+    for r in runs:
+        if r.status == RunStatus.RUNNING and any(c["role"] == "client" for c in r.commands):
+            return r
+    return None

@@ -1,0 +1,115 @@
+"""Recovering runs whose worker died: stop their leftover processes, re-queue, re-enqueue.
+
+Redis redelivers an unacked task only after the visibility timeout (hours), so a new worker
+looks for runs left `running` by a dead owner: same host and its PID gone, or a heartbeat
+older than STALE_AFTER_S. The re-queue is a conditional UPDATE on (status, attempt), so two
+workers recovering at once, or the late redelivery, change nothing twice.
+"""
+
+import logging
+import os
+import shlex
+import socket
+from collections.abc import Callable
+from datetime import timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from backend.models import Run, RunStatus
+from worker.drivers.errors import DriverError
+from worker.drivers.host import Host, HostSpec
+from worker.runs import lifecycle
+
+logger = logging.getLogger(__name__)
+
+# Generous: stopping a middleware and fetching outputs may pause the heartbeat for a while.
+STALE_AFTER_S = 120
+MAX_ATTEMPTS = 3
+
+
+def _owner_dead(worker: str | None) -> bool:
+    """True when the owner ran on this host and its process is gone."""
+    if not worker or ":" not in worker:
+        return False
+    host, _, pid = worker.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def orphaned_runs(session: Session) -> list[Run]:
+    stale = func.now() - timedelta(seconds=STALE_AFTER_S)
+    running = session.scalars(select(Run).where(Run.status == RunStatus.RUNNING)).all()
+    stale_ids = set(
+        session.scalars(
+            select(Run.id).where(Run.status == RunStatus.RUNNING, Run.heartbeat_at < stale)
+        )
+    )
+    return [r for r in running if r.id in stale_ids or _owner_dead(r.worker)]
+
+
+def stop_leftovers(run: Run) -> None:
+    """SIGTERM then SIGKILL every process the dead attempt started, if still that program."""
+    for entry in reversed(run.commands or []):
+        try:
+            spec = HostSpec(
+                entry["host"],
+                entry["address"],
+                entry["ssh_user"],
+                entry["ssh_port"],
+                entry["key_path"],
+            )
+            program = os.path.basename(str(entry["argv"][0]))
+            pid = int(entry["pid"])
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue
+        host = Host(spec)
+        try:
+            # Only if the PID still runs the same program (PIDs get reused).
+            args = host.run(f"ps -o args= -p {pid} || true").strip()
+            if shlex.split(args or "x")[0].endswith(program):
+                host.stop(pid, grace_s=5)
+        except (DriverError, ValueError) as exc:
+            logger.warning("recovery.stop_failed", extra={"run_id": run.id, "error": str(exc)})
+        finally:
+            host.close()
+
+
+def recover_orphaned_runs(session: Session, enqueue: Callable[[list[int]], None]) -> list[int]:
+    """Re-queue (or fail, past MAX_ATTEMPTS) runs of dead workers; returns re-queued ids."""
+    requeued: list[int] = []
+    for run in orphaned_runs(session):
+        logger.warning("run.orphaned", extra={"run_id": run.id, "worker": run.worker})
+        stop_leftovers(run)
+        if run.attempt >= MAX_ATTEMPTS:
+            lifecycle.finish_run(
+                session,
+                run.id,
+                RunStatus.FAILED,
+                f"its worker died during {run.attempt} attempts (last: {run.worker})",
+                attempt=run.attempt,
+            )
+            continue
+        done = session.execute(
+            update(Run)
+            .where(Run.id == run.id, Run.status == RunStatus.RUNNING, Run.attempt == run.attempt)
+            .values(
+                status=RunStatus.QUEUED,
+                error=f"re-queued: worker {run.worker} died during attempt {run.attempt}",
+                started_at=None,
+                heartbeat_at=None,
+            )
+        ).rowcount  # type: ignore[attr-defined]
+        session.commit()
+        if done:
+            requeued.append(run.id)
+    if requeued:
+        enqueue(requeued)
+    return requeued

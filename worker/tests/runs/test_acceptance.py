@@ -1,0 +1,93 @@
+"""Issue 5 acceptance: an experiment created through the API, run by a real Celery worker on the
+local testbed with real memcached, middleware and memaslap; a memcached killed mid-run."""
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.models import RunStatus
+from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.processes import CeleryWorkerProcess
+from worker.tests.utils.experiments import all_final, in_load_phase, wait_for
+
+pytestmark = pytest.mark.integration
+
+FIXED = {
+    "servers": 2,
+    "middlewares": 1,
+    "ratio": "1:9",
+    "value_size": 128,
+    "key_maximum": 2000,
+    "load_generator": "memaslap",
+}
+
+
+def test_experiment_through_api_agrees_client_and_middleware(
+    client: TestClient, db: Session, local_sshd: None, celery_worker: CeleryWorkerProcess
+) -> None:
+    exp = create_random_experiment(
+        client,
+        factors={"clients_per_thread": [2, 4], "workers": [8, 16]},
+        fixed=FIXED,
+        repetitions=2,
+        run_time_s=6,
+        warmup_s=1,
+        cooldown_s=1,
+    )
+    r = client.post(f"/api/v1/experiments/{exp['id']}/start")
+    assert r.status_code == 200, r.text
+    assert r.json()["queued"] == 8
+    runs = wait_for(db, exp["id"], all_final, timeout_s=400)
+    assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 8, [r.error for r in runs]
+    results = {}
+    for source in ("client", "middleware"):
+        r = client.get(f"/api/v1/experiments/{exp['id']}/results", params={"source": source})
+        assert r.status_code == 200, r.text
+        results[source] = {row["index"]: row for row in r.json()["data"]}
+    assert len(results["client"]) == 4
+    for index, row in results["client"].items():
+        mw = results["middleware"][index]
+        assert row["repetitions"] == 2 and mw["repetitions"] == 2
+        assert row["throughput_mean"] > 0 and row["response_time_us_mean"] > 0
+        ratio = mw["throughput_mean"] / row["throughput_mean"]
+        print(
+            f"config {row['values']}: client {row['throughput_mean']:.0f} ops/s "
+            f"{row['response_time_us_mean']:.0f} us, middleware {mw['throughput_mean']:.0f} ops/s "
+            f"{mw['response_time_us_mean']:.0f} us, ratio {ratio:.4f}"
+        )
+        assert abs(ratio - 1) < 0.05
+
+
+def test_memcached_killed_mid_run_fails_that_run_only(
+    client: TestClient, db: Session, local_sshd: None, celery_worker: CeleryWorkerProcess
+) -> None:
+    exp = create_random_experiment(
+        client,
+        factors={"clients_per_thread": [2]},
+        fixed=FIXED,
+        repetitions=3,
+        run_time_s=6,
+        warmup_s=1,
+        cooldown_s=1,
+    )
+    assert client.post(f"/api/v1/experiments/{exp['id']}/start").status_code == 200
+    victim = wait_for(db, exp["id"], in_load_phase, timeout_s=120)
+    run = in_load_phase(victim)
+    assert run is not None
+    (server,) = [c for c in run.commands if c["source"] == "server:0"]
+    time.sleep(1)
+    os.kill(server["pid"], signal.SIGKILL)  # the local testbed: the PID is on this machine
+    runs = wait_for(db, exp["id"], all_final, timeout_s=200)
+    failed = next(r for r in runs if r.id == run.id)
+    assert failed.status == RunStatus.FAILED
+    assert failed.error is not None
+    assert "server:0" in failed.error and "memcached" in failed.error
+    assert "exited during the run" in failed.error
+    assert failed.artifact_dir and any(Path(failed.artifact_dir).rglob("client-0.out"))
+    others = [r for r in runs if r.id != run.id]
+    assert [r.status for r in others] == [RunStatus.SUCCEEDED] * 2, [r.error for r in others]
