@@ -37,9 +37,13 @@ def bench_multiclass() -> str:
         for name, think in (("get", 0.001), ("set", 0.002))
     )
     t = _best_of(lambda: solve_multiclass(stations, classes))
+    pooled = stations[:-1] + (Station("workers", StationKind.MULTI, 1.0, servers=64),)
+    t_pool = _best_of(lambda: solve_multiclass(pooled, classes), repeats=1)
     return (
         f"multi-class exact MVA, 2 classes x 20 stations, N = (500, 500) "
-        f"[{lattice_size(classes):,} populations]: {t * 1e3:8.1f} ms"
+        f"[{lattice_size(classes):,} populations]: {t * 1e3:8.1f} ms\n"
+        f"  the same with one 64-server station (multi-class load-dependent): "
+        f"{t_pool * 1e3:8.1f} ms"
     )
 
 

@@ -1,7 +1,7 @@
 """Analysis request and response schemas; units are in field names (_s, _us, _per_s) and `units`.
 
-One file for the analysis resource's many small models: splitting it by model would scatter
-pairs of request and response that are read together (kept near 400 lines for that reason).
+One file for the analysis resource's many small models (over 400 lines): splitting it by
+model would scatter pairs of request and response that are read together.
 """
 
 from typing import Any, Literal
@@ -160,6 +160,7 @@ class MultiClassPublic(Units):
     residence_time_s: list[list[float]]
     queue_length: list[list[float]]
     utilization: list[list[float]]
+    prob_busy: list[float | None]
 
 
 class WhatIfRequest(BaseModel):

@@ -58,11 +58,53 @@ def test_multiclass_conserves_each_class_population() -> None:
     assert float(res.utilization[:, 0].sum()) < 1.0
 
 
-def test_multiclass_refuses_multi_server_stations() -> None:
-    st = (Station("pool", StationKind.MULTI, 1.0, servers=4),)
+POOL = (
+    Station("delay", StationKind.DELAY, 1.0),
+    Station("net", StationKind.QUEUE, 1.0),
+    Station("pool", StationKind.MULTI, 1.0, servers=16),
+)
+POOL_DEMANDS = (0.0003, 0.0003, 0.004)
+
+
+def _single(servers: int) -> tuple[Station, ...]:
+    return tuple(
+        Station(s.name, s.kind, d, servers=servers if s.kind is StationKind.MULTI else 1)
+        for s, d in zip(POOL, POOL_DEMANDS, strict=True)
+    )
+
+
+@pytest.mark.parametrize("n", [1, 5, 40, 300])
+def test_one_class_with_pool_equals_stable_single_class(n: int) -> None:
+    multi = solve_multiclass(POOL, (ClassSpec("a", n, 0.01, POOL_DEMANDS),))
+    single = solve_mva(_single(16), n, 0.01)
+    assert multi.throughput_per_s[0] == pytest.approx(float(single.throughput_per_s[-1]), rel=1e-10)
+    pool = single.stations[2]
+    assert pool.prob_busy is not None
+    assert multi.prob_busy[2] == pytest.approx(float(pool.prob_busy[-1]), rel=1e-10)
+    assert multi.queue_length[0, 2] == pytest.approx(float(pool.queue_length[-1]), rel=1e-10)
+
+
+@pytest.mark.parametrize("servers", [16, 64])
+def test_identical_classes_with_pool_stay_exact_at_high_population(servers: int) -> None:
+    # 2 x 150 jobs: far past where the textbook p(0) = 1 - sum goes negative at m = 16.
+    pool = tuple(Station(s.name, s.kind, 1.0, servers=servers) for s in POOL)
+    classes = (ClassSpec("get", 150, 0.01, POOL_DEMANDS), ClassSpec("set", 150, 0.01, POOL_DEMANDS))
+    multi = solve_multiclass(pool, classes)
+    single = solve_mva(_single(servers), 300, 0.01)
+    assert float(multi.throughput_per_s.sum()) == pytest.approx(
+        float(single.throughput_per_s[-1]), rel=1e-9
+    )
+    q_pool = float(multi.queue_length[:, 2].sum())
+    assert q_pool == pytest.approx(float(single.stations[2].queue_length[-1]), rel=1e-9)
+    assert multi.prob_busy[0] is None
+    assert all(0.0 <= (b or 0.0) <= 1.0 for b in multi.prob_busy)
+
+
+def test_multiclass_limits_multi_server_station_count() -> None:
+    st = tuple(Station(f"p{i}", StationKind.MULTI, 1.0, servers=2) for i in range(4))
     with pytest.raises(AnalysisError) as err:
-        solve_multiclass(st, (ClassSpec("a", 2, 0.0, (1.0,)),))
-    assert err.value.field == "stations[0].servers"
+        solve_multiclass(st, (ClassSpec("a", 2, 0.0, (1.0,) * 4),))
+    assert err.value.field == "stations"
 
 
 def test_multiclass_rejects_wrong_demand_count() -> None:

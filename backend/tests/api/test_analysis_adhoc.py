@@ -78,6 +78,11 @@ def test_multiclass_and_what_if(client: TestClient) -> None:
     r = client.post(f"{API}/mva/multiclass", json={"stations": stations, "classes": classes})
     assert r.status_code == 200, r.text
     assert len(r.json()["throughput_per_s"]) == 2
+    pooled = [*stations, {"name": "pool", "kind": "multi", "service_time_s": 1.0, "servers": 8}]
+    pooled_classes = [{**c, "demands_s": [*c["demands_s"], 0.4]} for c in classes]
+    r = client.post(f"{API}/mva/multiclass", json={"stations": pooled, "classes": pooled_classes})
+    assert r.status_code == 200, r.text
+    assert 0.0 < r.json()["prob_busy"][2] <= 1.0
     r = client.post(
         f"{API}/mva/what-if",
         json={
