@@ -1,0 +1,80 @@
+"""Issue 5 acceptance: the worker is killed mid-experiment; a new worker finishes it and every
+run is stored exactly once, with the dead attempt's remote processes stopped."""
+
+import os
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from backend.models import RunStatus, RunSummary
+from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.processes import CeleryWorkerProcess
+from worker.tests.utils.experiments import all_final, in_load_phase, wait_for
+
+pytestmark = pytest.mark.integration
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_worker_killed_mid_experiment_completes_once(
+    client: TestClient, db: Session, local_sshd: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    exp = create_random_experiment(
+        client,
+        factors={"clients_per_thread": [2, 4]},
+        fixed={
+            "servers": 2,
+            "middlewares": 1,
+            "workers": 8,
+            "ratio": "1:9",
+            "value_size": 128,
+            "key_maximum": 2000,
+            "load_generator": "memaslap",
+        },
+        repetitions=2,
+        run_time_s=6,
+        warmup_s=1,
+        cooldown_s=1,
+    )
+    assert client.post(f"/api/v1/experiments/{exp['id']}/start").json()["queued"] == 4
+    log_dir = tmp_path_factory.mktemp("killed-worker")
+    first = CeleryWorkerProcess(log_dir=log_dir)
+    first.start()
+    try:
+        runs = wait_for(db, exp["id"], lambda rs: in_load_phase(rs) is not None, timeout_s=120)
+        victim = in_load_phase(runs)
+        assert victim is not None
+        first.kill()
+    finally:
+        first.stop()
+    left_behind = [c["pid"] for c in victim.commands if c["role"] in ("server", "middleware")]
+    assert any(_pid_alive(p) for p in left_behind)  # the dead attempt's processes linger
+
+    second = CeleryWorkerProcess(log_dir=log_dir)
+    second.start()
+    try:
+        runs = wait_for(db, exp["id"], all_final, timeout_s=300)
+    finally:
+        second.stop()
+    assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 4, [r.error for r in runs]
+    rerun = next(r for r in runs if r.id == victim.id)
+    assert rerun.attempt == 2
+    assert not any(_pid_alive(p) for p in left_behind)
+    # Exactly one summary per run, source and request type; the same set for every run.
+    counts = db.execute(
+        select(RunSummary.run_id, RunSummary.source, RunSummary.request_type, func.count())
+        .where(RunSummary.run_id.in_([r.id for r in runs]))
+        .group_by(RunSummary.run_id, RunSummary.source, RunSummary.request_type)
+    ).all()
+    assert counts and all(n == 1 for *_, n in counts)
+    per_run = {r.id: {(s, t) for rid, s, t, _ in counts if rid == r.id} for r in runs}
+    assert len({frozenset(v) for v in per_run.values()}) == 1
+    assert ("client:0", "all") in per_run[victim.id]
