@@ -71,7 +71,7 @@ def test_multiclass_and_what_if(client: TestClient) -> None:
         {"name": "cpu", "kind": "queue", "service_time_s": 1.0},
         {"name": "disk", "kind": "queue", "service_time_s": 1.0},
     ]
-    classes = [
+    classes: list[dict[str, Any]] = [
         {"name": "a", "population": 3, "demands_s": [0.1, 0.2]},
         {"name": "b", "population": 2, "think_time_s": 0.5, "demands_s": [0.3, 0.05]},
     ]
