@@ -9,4 +9,3 @@ root="$(cd "$here/.." && pwd)"
   > "$here/openapi.json"
 cd "$here"
 npx openapi-ts
-npx biome format --write src/api >/dev/null

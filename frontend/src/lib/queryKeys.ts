@@ -22,6 +22,10 @@ export const queryKeys = {
       ["experiments", "detail", id, "runs", status ?? "any"] as const,
     results: (id: number, source: ResultSource, requestType: RequestType) =>
       ["experiments", "detail", id, "results", source, requestType] as const,
+    breakdown: (id: number, requestType: RequestType) =>
+      ["experiments", "detail", id, "breakdown", requestType] as const,
+    interactiveLaw: (id: number, requestType: RequestType) =>
+      ["experiments", "detail", id, "interactive-law", requestType] as const,
     preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
   },
 } as const;

@@ -19,7 +19,14 @@ async function createSeeded(name: string, workers: number[]): Promise<Experiment
       name,
       template: "write_throughput",
       factors: { workers, clients_per_thread: [1, 4, 8, 16] },
-      fixed: { servers: 3, middlewares: 2, ratio: "1:0" },
+      // 3 machines x 2 threads: N = 6 x clients_per_thread, as seed_results.sql assumes.
+      fixed: {
+        servers: 3,
+        middlewares: 2,
+        ratio: "1:0",
+        client_machines: 3,
+        threads_per_instance: 2,
+      },
       repetitions: 3,
     }),
   });
@@ -88,6 +95,19 @@ describe("results", () => {
     expect(await row.textContent()).toContain("400 ± 4");
     await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
     await expect.poll(async () => row.textContent()).toContain("398 ± 4");
+  });
+
+  it("shows the response-time breakdown and the interactive law from the analysis API", async () => {
+    await page.getByTestId("figure-breakdown").locator(".js-plotly-plot").waitFor();
+    // queue, server, processing, network
+    expect(await page.getByTestId("figure-breakdown").locator(".barlayer .trace").count()).toBe(4);
+    const law = page.getByTestId("interactive-law");
+    expect(await law.locator("tbody tr").count()).toBe(12);
+    // Each seeded run follows R = N / X; means over repetitions keep it within 0.1 %.
+    const deviations = await law.locator("tbody tr td:last-child").allTextContents();
+    for (const d of deviations) expect(Math.abs(Number(d))).toBeLessThan(0.1);
+    await page.getByTestId("figure-breakdown").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/results-analysis.png" });
   });
 
   it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {

@@ -10,6 +10,7 @@ import { slug } from "@/features/export/utils/download";
 import type { ResultSource } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
+import { AnalysisPanel } from "./AnalysisPanel";
 import { ResultSelectors } from "./ResultSelectors";
 import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
@@ -139,6 +140,7 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             />
           </div>
           <SummaryTable rows={rows} factors={factors} units={units} />
+          <AnalysisPanel experimentId={experimentId} name={name} requestType={requestType} />
         </>
       )}
     </section>

@@ -50,7 +50,9 @@ export function RunsPanel({ experimentId, active, configurations }: RunsPanelPro
       {isLoading ? (
         <PendingBlock label="Loading runs" />
       ) : runs && runs.count > 0 ? (
-        <RunsTable runs={runs.data} configurationIndex={(id) => indexById.get(id)} />
+        <div className="scroll">
+          <RunsTable runs={runs.data} configurationIndex={(id) => indexById.get(id)} />
+        </div>
       ) : (
         <EmptyState title="No runs">
           <p>Start the experiment to queue one run per configuration and repetition.</p>

@@ -1,0 +1,45 @@
+// Interactive response time law per configuration: measured X against N / (R + Z).
+import type { ExperimentInteractivePublic } from "@/api";
+import { formatNumber } from "@/features/experiments/utils/format";
+import { configLabel } from "./BreakdownPlot.utils";
+
+/** Props of InteractiveLawTable. */
+export interface InteractiveLawTableProps {
+  law: ExperimentInteractivePublic;
+}
+
+export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
+  return (
+    <div className="card" data-testid="interactive-law">
+      <h3>Interactive law X = N / (R + Z)</h3>
+      <p className="hint">
+        Z = {formatNumber(law.think_time_s * 1000, 3)} ms
+        {law.think_time_estimated ? " (estimated from the data)" : ""}
+      </p>
+      <table className="table compact">
+        <thead>
+          <tr>
+            <th>configuration</th>
+            <th className="num">clients N</th>
+            <th className="num">R (ms)</th>
+            <th className="num">measured X (ops/s)</th>
+            <th className="num">expected X (ops/s)</th>
+            <th className="num">deviation (%)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {law.data.map((r) => (
+            <tr key={r.configuration_id}>
+              <td>{configLabel(r.values)}</td>
+              <td className="num">{r.clients}</td>
+              <td className="num">{formatNumber(r.response_time_s * 1000, 3)}</td>
+              <td className="num">{formatNumber(r.measured_throughput_per_s)}</td>
+              <td className="num">{formatNumber(r.expected_throughput_per_s)}</td>
+              <td className="num">{formatNumber(r.deviation_percent, 2)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+// Response-time breakdown per configuration (queue, server, processing, network), from the API.
+import { useQuery } from "@tanstack/react-query";
+import { AnalysisService, type RequestType } from "@/api";
+import { queryKeys } from "@/lib/queryKeys";
+
+async function fetchBreakdown(id: number, requestType: RequestType) {
+  const { data } = await AnalysisService.readExperimentBreakdown({
+    path: { experiment_id: id },
+    query: { request_type: requestType },
+    throwOnError: true,
+  });
+  return data;
+}
+
+export function useGetBreakdownQuery(id: number, requestType: RequestType, enabled: boolean) {
+  const query = useQuery({
+    queryKey: queryKeys.experiments.breakdown(id, requestType),
+    queryFn: () => fetchBreakdown(id, requestType),
+    enabled,
+  });
+  return { breakdown: query.data, isLoading: query.isLoading, error: query.error } as const;
+}

@@ -1,0 +1,22 @@
+// Interactive response time law check per configuration: expected X = N / (R + Z) vs measured.
+import { useQuery } from "@tanstack/react-query";
+import { AnalysisService, type RequestType } from "@/api";
+import { queryKeys } from "@/lib/queryKeys";
+
+async function fetchInteractiveLaw(id: number, requestType: RequestType) {
+  const { data } = await AnalysisService.readInteractiveLaw({
+    path: { experiment_id: id },
+    query: { request_type: requestType },
+    throwOnError: true,
+  });
+  return data;
+}
+
+export function useGetInteractiveLawQuery(id: number, requestType: RequestType, enabled: boolean) {
+  const query = useQuery({
+    queryKey: queryKeys.experiments.interactiveLaw(id, requestType),
+    queryFn: () => fetchInteractiveLaw(id, requestType),
+    enabled,
+  });
+  return { law: query.data, isLoading: query.isLoading, error: query.error } as const;
+}
