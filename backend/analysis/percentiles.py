@@ -79,7 +79,9 @@ def percentiles_from_histogram(hist: Histogram, qs: tuple[float, ...]) -> list[H
         if target > cum[-1]:
             out.append(HistogramPercentile(q, float(hist.upper_bounds_us[-1]), True))
             continue
-        i = int(np.searchsorted(cum, target, side="left"))
+        # side="left" finds the first bucket reaching the target; for q = 0 that must also
+        # be a bucket holding samples, so empty leading buckets are skipped.
+        i = int(np.searchsorted(cum, target, side="left" if target > 0 else "right"))
         before = cum[i - 1] if i > 0 else 0.0
         frac = (target - before) / hist.counts[i] if hist.counts[i] > 0 else 1.0
         value = lowers[i] + frac * (hist.upper_bounds_us[i] - lowers[i])

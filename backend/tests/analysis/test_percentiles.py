@@ -32,6 +32,11 @@ def test_histogram_percentile_interpolates_inside_bucket() -> None:
     assert not any(x.in_overflow for x in p)
 
 
+def test_histogram_zeroth_percentile_skips_empty_buckets() -> None:
+    h = make_histogram([100, 200, 300], [0, 4, 4])
+    assert percentiles_from_histogram(h, (0.0,))[0].value_us == pytest.approx(100.0)
+
+
 def test_histogram_percentile_in_overflow_is_flagged() -> None:
     h = make_histogram([100, 200], [5, 3], overflow=2)
     p = percentiles_from_histogram(h, (99.0,))[0]
