@@ -78,7 +78,7 @@ describe("results", () => {
 
   it("plots throughput vs clients with one line per worker count", async () => {
     await page.getByTestId("results-view").getByLabel("x axis").selectOption("clients_per_thread");
-    const figure = "figure-" + `seeded-a-${stamp}-throughput-client-all`;
+    const figure = `figure-seeded-a-${stamp}-throughput-client-all`;
     await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
     await expect.poll(() => traceCount(figure)).toBe(3);
     const xTitle = await page.getByTestId(figure).locator(".xtitle").textContent();
