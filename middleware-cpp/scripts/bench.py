@@ -67,6 +67,8 @@ def run_memcaslap(port: int, size: int, get_share: float, seconds: int) -> Resul
                 "2",
                 "-c",
                 "16",
+                "-S",
+                f"{seconds}s",  # one statistics dump: latency summary and log2 histogram
             ],
             capture_output=True,
             text=True,

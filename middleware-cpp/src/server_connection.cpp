@@ -2,6 +2,10 @@
 #include "server_connection.hpp"
 
 #include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
@@ -81,6 +85,13 @@ bool server_connection::ensure_connected() {
             ec = boost::system::error_code(err, boost::system::system_category());
         }
         if (!ec) {
+            // From here on: blocking I/O with kernel timeouts, one syscall per send or receive
+            // (polling first would double the syscalls on the hot path).
+            timeval tv{static_cast<time_t>(timeout_ns_ / 1'000'000'000),
+                       static_cast<suseconds_t>((timeout_ns_ % 1'000'000'000) / 1000)};
+            socket_.non_blocking(false, ec);
+            ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
             backoff_ns_ = 0;
             LOG_DEBUG("connected to %s", addr_.str().c_str());
             return true;
@@ -94,20 +105,19 @@ bool server_connection::ensure_connected() {
 bool server_connection::send(std::string_view data, mono_ns deadline) {
     len_ = 0;
     while (!data.empty()) {
-        boost::system::error_code ec;
-        std::size_t n = socket_.write_some(asio::buffer(data.data(), data.size()), ec);
-        if (ec == asio::error::would_block) {
-            if (!wait(POLLOUT, deadline)) {
-                fail("send timeout");
-                return false;
-            }
+        ssize_t n = ::send(socket_.native_handle(), data.data(), data.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
             continue;
         }
-        if (ec) {
-            fail("send failed");
+        if (n < 0) {
+            fail(errno == EAGAIN || errno == EWOULDBLOCK ? "send timeout" : "send failed");
             return false;
         }
-        data.remove_prefix(n);
+        data.remove_prefix(static_cast<std::size_t>(n));
+        if (!data.empty() && now_ns() > deadline) {
+            fail("send timeout");
+            return false;
+        }
     }
     return true;
 }
@@ -129,24 +139,24 @@ bool server_connection::read_reply(response_parser::kind k, mono_ns deadline) {
                 fail("malformed reply");
                 return false;
             }
+            if (now_ns() > deadline) {
+                fail("reply timeout");  // a server dribbling bytes must not hold the worker
+                return false;
+            }
         }
         if (buf_.size() - len_ < kReadChunk / 2) {
             buf_.resize(buf_.size() * 2);
         }
-        boost::system::error_code ec;
-        std::size_t n = socket_.read_some(asio::buffer(buf_.data() + len_, buf_.size() - len_), ec);
-        if (ec == asio::error::would_block) {
-            if (!wait(POLLIN, deadline)) {
-                fail("reply timeout");
-                return false;
-            }
+        ssize_t n = ::recv(socket_.native_handle(), buf_.data() + len_, buf_.size() - len_, 0);
+        if (n < 0 && errno == EINTR) {
             continue;
         }
-        if (ec) {
-            fail(ec == asio::error::eof ? "connection closed" : "read failed");
+        if (n <= 0) {
+            bool timeout = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+            fail(n == 0 ? "connection closed" : timeout ? "reply timeout" : "read failed");
             return false;
         }
-        len_ += n;
+        len_ += static_cast<std::size_t>(n);
     }
 }
 
