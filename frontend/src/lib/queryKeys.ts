@@ -26,6 +26,12 @@ export const queryKeys = {
       ["experiments", "detail", id, "breakdown", requestType] as const,
     interactiveLaw: (id: number, requestType: RequestType) =>
       ["experiments", "detail", id, "interactive-law", requestType] as const,
+    factorial: (
+      id: number,
+      source: ResultSource,
+      requestType: RequestType,
+      multiplicative: boolean,
+    ) => ["experiments", "detail", id, "factorial", source, requestType, multiplicative] as const,
     preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
   },
 } as const;

@@ -12,13 +12,17 @@ const stamp = Date.now();
 let first: ExperimentPublic;
 let second: ExperimentPublic;
 
-async function createSeeded(name: string, workers: number[]): Promise<ExperimentPublic> {
+async function createSeeded(
+  name: string,
+  workers: number[],
+  clients = [1, 4, 8, 16],
+): Promise<ExperimentPublic> {
   const exp = await api<ExperimentPublic>("/experiments", {
     method: "POST",
     body: JSON.stringify({
       name,
       template: "write_throughput",
-      factors: { workers, clients_per_thread: [1, 4, 8, 16] },
+      factors: { workers, clients_per_thread: clients },
       // 3 machines x 2 threads: N = 6 x clients_per_thread, as seed_results.sql assumes.
       fixed: {
         servers: 3,
@@ -108,6 +112,24 @@ describe("results", () => {
     for (const d of deviations) expect(Math.abs(Number(d))).toBeLessThan(0.1);
     await page.getByTestId("figure-breakdown").scrollIntoViewIfNeeded();
     await page.screenshot({ path: "test-results/screenshots/results-analysis.png" });
+  });
+
+  it("analyses a 2^2 r design: effects with intervals and the allocation of variation", async () => {
+    const design = await createSeeded(`seeded-f-${stamp}`, [8, 32], [4, 16]);
+    await page.goto(`${BASE_URL}/experiments/${design.id}`);
+    const card = page.getByTestId("factorial");
+    await card.locator(".js-plotly-plot").waitFor();
+    // The mean, two main effects and their interaction.
+    expect(await card.locator("tbody tr").count()).toBe(4);
+    const shares = await card.locator("tbody tr td:nth-child(3)").allTextContents();
+    const total = shares.filter(Boolean).reduce((sum, v) => sum + Number(v), 0);
+    expect(total).toBeGreaterThan(90);
+    expect(total).toBeLessThanOrEqual(100.01);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/factorial.png" });
+    await page.goto(`${BASE_URL}/experiments/${first.id}`);
+    await page.getByTestId("summary-table").waitFor();
+    await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
   });
 
   it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {

@@ -1,19 +1,30 @@
 // Analyses of a measured experiment from the /analysis API: breakdown and interactive law.
 import type { RequestType } from "@/api";
 import { slug } from "@/features/export/utils/download";
+import type { ResultSource } from "@/lib/queryKeys";
 import { useGetBreakdownQuery } from "../hooks/useGetBreakdownQuery";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
 import { BreakdownPlot } from "./BreakdownPlot";
+import { FactorialPanel } from "./FactorialPanel";
 import { InteractiveLawTable } from "./InteractiveLawTable";
 
 /** Props of AnalysisPanel. */
 export interface AnalysisPanelProps {
   experimentId: number;
   name: string;
+  source: ResultSource;
   requestType: RequestType;
+  /** At least two factors, each at two levels: a 2^k r design. */
+  twoLevel: boolean;
 }
 
-export function AnalysisPanel({ experimentId, name, requestType }: AnalysisPanelProps) {
+export function AnalysisPanel({
+  experimentId,
+  name,
+  source,
+  requestType,
+  twoLevel,
+}: AnalysisPanelProps) {
   const { breakdown, error: breakdownError } = useGetBreakdownQuery(
     experimentId,
     requestType,
@@ -28,6 +39,9 @@ export function AnalysisPanel({ experimentId, name, requestType }: AnalysisPanel
         <BreakdownPlot rows={breakdown.data} filename={`${slug(name)}-breakdown-${requestType}`} />
       ) : (
         breakdownError && <p className="hint">Breakdown not available: {breakdownError.message}</p>
+      )}
+      {twoLevel && (
+        <FactorialPanel experimentId={experimentId} source={source} requestType={requestType} />
       )}
       {law ? (
         <InteractiveLawTable law={law} />

@@ -140,7 +140,13 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             />
           </div>
           <SummaryTable rows={rows} factors={factors} units={units} />
-          <AnalysisPanel experimentId={experimentId} name={name} requestType={requestType} />
+          <AnalysisPanel
+            experimentId={experimentId}
+            name={name}
+            source={source}
+            requestType={requestType}
+            twoLevel={factors.length >= 2 && factors.every((f) => levelsOf(rows, f).length === 2)}
+          />
         </>
       )}
     </section>
