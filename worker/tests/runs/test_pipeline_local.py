@@ -1,10 +1,15 @@
 """The pipeline on the local testbed over real SSH, with real memcached and memaslap."""
 
+import json
+
 import pytest
+import redis
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.core.config import settings
 from backend.models import RunStatus, RunSummary
+from worker.live.publish import channel
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
@@ -19,9 +24,19 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
         factors={"clients_per_thread": [2]},
         fixed={"servers": 2, "middlewares": 0, "instances_per_machine": 2, "ratio": "1:9", **BASE},
     )
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(channel(exp.id))
     assert _execute_run(run_id) is None
     (run,) = runs_of(db, exp.id)
     assert run.status == RunStatus.SUCCEEDED, run.error
+    events = []
+    while (message := listener.get_message(timeout=0.5)) is not None:
+        events.append(json.loads(message["data"]))
+    listener.close()
+    states = [e["status"] for e in events if e["type"] == "run"]
+    assert states[0] == "running" and states[-1] == "succeeded"
+    ticks = [e for e in events if e["type"] == "progress" and e["source"] == "client:0"]
+    assert ticks and all(t["ops_per_sec"] >= 0 for t in ticks)
     summaries = db.scalars(select(RunSummary).where(RunSummary.run_id == run.id)).all()
     sources = {(s.source, s.request_type.value) for s in summaries}
     assert {("client:0", "all"), ("client:1", "all"), ("client:0", "get")} <= sources

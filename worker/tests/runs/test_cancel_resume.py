@@ -1,0 +1,68 @@
+"""Cancel stops a running run's remote processes; starting again resumes only unfinished runs."""
+
+import os
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.models import RunStatus
+from worker.tasks.runs import _execute_run
+from worker.tests.utils.experiments import create_queued_experiment, in_load_phase, wait_for
+
+pytestmark = pytest.mark.integration
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_cancel_stops_processes_and_start_resumes(
+    client: TestClient, db: Session, local_sshd: None
+) -> None:
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"clients_per_thread": [2]},
+        fixed={
+            "servers": 1,
+            "middlewares": 1,
+            "ratio": "1:9",
+            "value_size": 128,
+            "key_maximum": 1000,
+            "load_generator": "memaslap",
+        },
+        run_time_s=30,
+    )
+    worker = threading.Thread(target=_execute_run, args=(run_id,))
+    worker.start()
+    try:
+        runs = wait_for(db, exp.id, lambda rs: in_load_phase(rs) is not None, timeout_s=120)
+        r = client.post(f"/api/v1/experiments/{exp.id}/cancel")
+        assert r.status_code == 200 and r.json() == {"cancelled": 0, "stopping": 1}
+    finally:
+        worker.join(120)
+    assert not worker.is_alive()
+    (run,) = wait_for(db, exp.id, lambda rs: rs[0].status != RunStatus.RUNNING, timeout_s=5)
+    assert run.status == RunStatus.CANCELLED and run.error is not None
+    assert "cancel" in run.error
+    pids = [c["pid"] for c in runs[0].commands]
+    assert pids and not any(_pid_alive(p) for p in pids)
+    assert run.finished_at is not None and run.started_at is not None
+    assert (run.finished_at - run.started_at).total_seconds() < 30  # stopped, not run out
+
+    r = client.post(f"/api/v1/experiments/{exp.id}/start")
+    assert r.status_code == 200 and r.json()["queued"] == 1
+    exp.run_time_s = 4
+    db.merge(exp)
+    db.commit()
+    assert _execute_run(run_id) is None
+    (run,) = wait_for(db, exp.id, lambda rs: True, timeout_s=1)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.attempt == 2
+    r = client.post(f"/api/v1/experiments/{exp.id}/start")
+    assert r.json() == {"queued": 0, "already_done": 1}
