@@ -1,0 +1,15 @@
+"""Analysis endpoints (queueing models, factorial designs, statistics on stored results).
+
+Ad-hoc endpoints take parameters in the body; /analysis/experiments/{id}/... read stored
+results. An AnalysisError (model undefined for the input) becomes a 422 naming the field.
+The math lives in backend/analysis, the queries in backend/crud/analysis.py.
+"""
+
+from fastapi import APIRouter
+
+from backend.api.routes.analysis import experiments, models, statistics
+
+router = APIRouter(prefix="/analysis", tags=["analysis"])
+router.include_router(models.router)
+router.include_router(statistics.router)
+router.include_router(experiments.router)

@@ -1,0 +1,110 @@
+"""Schemas of analyses on a stored experiment (grid rows carry their configuration)."""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from backend.schemas.analysis.common import Units
+from backend.schemas.analysis.mva import (
+    ModelRowPublic,
+)
+from backend.schemas.analysis.statistics import (
+    SourceKind,
+)
+
+
+class ConfigStatPublic(BaseModel):
+    configuration_id: int
+    index: int
+    values: dict[str, Any]
+    repetitions: int
+    mean: float | None
+    std: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+
+class ExperimentSummaryPublic(Units):
+    metric: str
+    unit: str
+    source: SourceKind
+    confidence: float | None
+    data: list[ConfigStatPublic]
+
+
+class ConfigRef(BaseModel):
+    configuration_id: int
+    index: int
+    values: dict[str, Any]
+
+
+class BreakdownRowPublic(ConfigRef):
+    client_response_us: float
+    middleware_response_us: float
+    queue_us: float
+    server_us: float
+    processing_us: float
+    network_us: float
+
+
+class ExperimentBreakdownPublic(Units):
+    data: list[BreakdownRowPublic]
+
+
+class InteractiveRowPublic(ConfigRef):
+    clients: int
+    response_time_s: float
+    measured_throughput_per_s: float
+    expected_throughput_per_s: float
+    deviation_percent: float
+
+
+class ExperimentInteractivePublic(Units):
+    think_time_s: float
+    think_time_estimated: bool
+    data: list[InteractiveRowPublic]
+
+
+class RelativeConfigRowPublic(ConfigRef):
+    value: float
+    base_value: float
+    difference_percent: float
+
+
+class ExperimentRelativePublic(Units):
+    metric: str
+    unit: str
+    factor: str
+    base: str
+    data: list[RelativeConfigRowPublic]
+
+
+class ServiceTimesIn(BaseModel):
+    """Measured service times the network model needs (the grid supplies the rest)."""
+
+    network_delay_s: float = Field(ge=0, allow_inf_nan=False)
+    net_thread_service_s: float = Field(ge=0, allow_inf_nan=False)
+    worker_service_s: float = Field(gt=0, allow_inf_nan=False)
+    server_service_s: float = Field(gt=0, allow_inf_nan=False)
+    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+
+
+class ModelGroupPublic(BaseModel):
+    group: dict[str, Any]
+    rows: list[ModelRowPublic]
+
+
+class ExperimentModelPublic(Units):
+    data: list[ModelGroupPublic]
+
+
+class LittleRowPublic(ConfigRef):
+    measured_length: float
+    throughput_per_s: float
+    time_s: float
+    predicted_length: float
+    deviation_percent: float | None
+
+
+class ExperimentLittlePublic(Units):
+    data: list[LittleRowPublic]

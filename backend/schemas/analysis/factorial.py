@@ -1,0 +1,57 @@
+"""2^k r factorial design schemas."""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from backend.schemas.analysis.common import Units
+
+
+class FactorialRequest(BaseModel):
+    factors: list[str] = Field(min_length=2, max_length=6)
+    y: list[list[float]] = Field(min_length=4, max_length=64)
+    confidence: float | None = Field(default=0.90, gt=0, lt=1)
+    multiplicative: bool = False
+
+
+class EffectPublic(BaseModel):
+    name: str
+    factors: list[str]
+    value: float
+    sum_of_squares: float
+    variation_percent: float
+    ci_low: float | None
+    ci_high: float | None
+    significant: bool | None
+
+
+class LenthPublic(BaseModel):
+    pse: float
+    margin_of_error: float
+    simultaneous_margin: float
+    half_normal_names: list[str]
+    half_normal_abs_effects: list[float]
+    half_normal_quantiles: list[float]
+
+
+class FactorialPublic(Units):
+    factors: list[str]
+    levels: dict[str, list[Any]] | None = None
+    replications: int
+    multiplicative: bool
+    sign_table: list[list[int]]
+    effects: list[EffectPublic]
+    sst: float
+    sse: float
+    error_percent: float
+    error_variance: float | None
+    effect_std: float | None
+    confidence: float | None
+    cell_means: list[float]
+    predicted: list[list[float]]
+    residuals: list[list[float]]
+    qq_residuals: list[float]
+    qq_normal_quantiles: list[float]
+    lenth: LenthPublic | None
+    main_effects: dict[str, list[float]]
+    interactions: dict[str, list[float]]

@@ -1,0 +1,183 @@
+"""Schemas for statistics, percentiles, operational laws, saturation, breakdowns, comparisons."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from backend.schemas.analysis.common import Percentiles, Units
+
+
+class RepetitionsRequest(BaseModel):
+    values: list[float] = Field(min_length=1, max_length=100_000)
+    confidence: float | None = Field(default=0.95, gt=0, lt=1)
+
+
+class ConfidenceIntervalPublic(BaseModel):
+    level: float
+    mean: float
+    low: float
+    high: float
+    half_width: float
+    dof: int
+
+
+class RepetitionsPublic(BaseModel):
+    n: int
+    mean: float
+    std: float | None
+    ci: ConfidenceIntervalPublic | None
+
+
+class InstancesRequest(BaseModel):
+    throughput_means_per_s: list[float] = Field(min_length=1, max_length=1000)
+    throughput_stds_per_s: list[float] = Field(min_length=1, max_length=1000)
+    response_means_us: list[float] = Field(min_length=1, max_length=1000)
+    response_stds_us: list[float] = Field(min_length=1, max_length=1000)
+
+
+class InstancesPublic(Units):
+    throughput_per_s: float
+    throughput_std_per_s: float
+    response_time_us: float
+    response_time_std_us: float
+
+
+class HistogramIn(BaseModel):
+    upper_bounds_us: list[float] = Field(min_length=1, max_length=100_000)
+    counts: list[float] = Field(min_length=1, max_length=100_000)
+    overflow: float = Field(default=0.0, ge=0)
+
+
+class HistogramRequest(BaseModel):
+    histograms: list[HistogramIn] = Field(min_length=1, max_length=1000)
+    percentiles: tuple[float, ...] = Percentiles
+    rebin_upper_bounds_us: list[float] | None = Field(default=None, max_length=100_000)
+
+
+class HistogramPercentilePublic(BaseModel):
+    q: float
+    value_us: float
+    in_overflow: bool
+
+
+class HistogramPublic(Units):
+    upper_bounds_us: list[float]
+    counts: list[float]
+    overflow: float
+    total: float
+    percentiles: list[HistogramPercentilePublic]
+
+
+class SamplesRequest(BaseModel):
+    samples_us: list[float] = Field(min_length=1, max_length=1_000_000)
+    percentiles: tuple[float, ...] = Percentiles
+
+
+class SamplesPublic(Units):
+    percentiles: list[float]
+    values_us: list[float]
+
+
+class InteractiveRequest(BaseModel):
+    clients: float = Field(gt=0)
+    response_time_s: float = Field(ge=0, allow_inf_nan=False)
+    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    measured_throughput_per_s: float = Field(gt=0, allow_inf_nan=False)
+
+
+class InteractivePublic(Units):
+    clients: float
+    response_time_s: float
+    think_time_s: float
+    expected_throughput_per_s: float
+    measured_throughput_per_s: float
+    deviation_percent: float
+
+
+class LittleRequest(BaseModel):
+    measured_length: float = Field(ge=0, allow_inf_nan=False)
+    throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
+    time_s: float = Field(ge=0, allow_inf_nan=False)
+
+
+class LittlePublic(Units):
+    measured_length: float
+    throughput_per_s: float
+    time_s: float
+    predicted_length: float
+    deviation_percent: float | None
+
+
+class UtilizationRequest(BaseModel):
+    throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
+    service_time_s: float = Field(ge=0, allow_inf_nan=False)
+    servers: int = Field(default=1, ge=1, le=100_000)
+
+
+class UtilizationPublic(Units):
+    utilization: float
+
+
+class SeriesIn(BaseModel):
+    label: str = Field(min_length=1, max_length=64)
+    resource: float
+    loads: list[float] = Field(min_length=1, max_length=1000)
+    throughputs_per_s: list[float] = Field(min_length=1, max_length=1000)
+
+
+class SaturationRequest(BaseModel):
+    series: list[SeriesIn] = Field(min_length=1, max_length=100)
+    fraction: float = Field(default=0.95, gt=0, le=1)
+
+
+class KneePublic(BaseModel):
+    label: str
+    max_throughput_per_s: float
+    load_at_max: float
+    knee_load: float
+    knee_throughput_per_s: float
+
+
+class SaturationPublic(Units):
+    fraction: float
+    knees: list[KneePublic]
+    global_max_per_s: float
+    best_label: str
+    best_resource: float
+    best_load: float
+    best_throughput_per_s: float
+
+
+class BreakdownRequest(BaseModel):
+    client_response_us: float = Field(gt=0, allow_inf_nan=False)
+    middleware_response_us: float = Field(ge=0, allow_inf_nan=False)
+    queue_us: float = Field(ge=0, allow_inf_nan=False)
+    server_us: float = Field(ge=0, allow_inf_nan=False)
+
+
+class BreakdownPublic(Units):
+    client_response_us: float
+    middleware_response_us: float
+    queue_us: float
+    server_us: float
+    processing_us: float
+    network_us: float
+
+
+class RelativeRequest(BaseModel):
+    values: dict[str, float] = Field(min_length=1, max_length=1000)
+    base: str
+
+
+class RelativeRowPublic(BaseModel):
+    label: str
+    value: float
+    base_value: float
+    difference_percent: float
+
+
+class RelativePublic(Units):
+    rows: list[RelativeRowPublic]
+
+
+SourceKind = Literal["client", "middleware"]
