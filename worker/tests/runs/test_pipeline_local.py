@@ -63,3 +63,17 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     print(f"client {client.throughput:.0f} ops/s, middleware {middleware.throughput:.0f} ops/s")
     assert abs(client.throughput - middleware.throughput) / client.throughput < 0.05
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
+
+
+def test_missing_tool_fails_in_preflight_naming_host(db: Session, local_sshd: None) -> None:
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"clients_per_thread": [1]},
+        fixed={"servers": 1, "middlewares": 0, **BASE, "load_generator": "memtier"},
+    )
+    assert _execute_run(run_id) is None
+    (run,) = runs_of(db, exp.id)
+    assert run.status == RunStatus.FAILED
+    assert run.error is not None
+    assert "memtier_benchmark not found" in run.error and "127.0.0.1:2222" in run.error
+    assert run.commands == []  # nothing was started

@@ -1,0 +1,106 @@
+"""The remote testbed path: hosts from the database, each a network namespace with its own
+address and sshd, created and removed by the test (skipped where namespaces are not allowed)."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session
+
+from backend.models import Host, HostRole, RunStatus, Testbed, TestbedKind
+from worker.tasks.runs import _execute_run
+from worker.tests.drivers.netns import NetnsTestbed, netns_supported
+from worker.tests.utils.experiments import create_queued_experiment, runs_of
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture()
+def netns_testbed(local_sshd: None, tmp_path: Path) -> Iterator[NetnsTestbed]:
+    reason = netns_supported()
+    if reason:
+        pytest.skip(reason)
+    bed = NetnsTestbed(3, tmp_path)
+    try:
+        bed.up()
+        yield bed
+    finally:
+        bed.down()
+
+
+def test_run_on_namespace_hosts(db: Session, netns_testbed: NetnsTestbed) -> None:
+    hosts = netns_testbed.hosts
+    testbed = Testbed(name=f"netns-{hosts[0].name}", kind=TestbedKind.REMOTE, description="")
+    roles = [HostRole.SERVER, HostRole.SERVER, HostRole.CLIENT]
+    testbed.hosts = [
+        Host(
+            name=h.name,
+            role=role,
+            address=h.address,
+            ssh_user="root",
+            ssh_port=22,
+            key_path=netns_testbed.key_path,
+        )
+        for h, role in zip(hosts, roles, strict=True)
+    ]
+    db.add(testbed)
+    db.commit()
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"clients_per_thread": [2]},
+        fixed={
+            "servers": 2,
+            "middlewares": 0,
+            "instances_per_machine": 2,
+            "ratio": "1:9",
+            "value_size": 128,
+            "key_maximum": 2000,
+            "load_generator": "memaslap",
+        },
+        run_time_s=4,
+        testbed_id=testbed.id,
+    )
+    assert _execute_run(run_id) is None
+    (run,) = runs_of(db, exp.id)
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert [s["address"] for s in run.hosts["server"]] == [hosts[0].address, hosts[1].address]
+    servers = [c for c in run.commands if c["role"] == "server"]
+    assert [c["argv"][c["argv"].index("-l") + 1] for c in servers] == [
+        hosts[0].address,
+        hosts[1].address,
+    ]
+    clients = [c for c in run.commands if c["role"] == "client"]
+    assert {c["host"] for c in clients} == {hosts[2].name}
+    assert any(Path(run.artifact_dir or "").rglob(f"{hosts[2].name}/client-1.out"))
+
+
+def test_unreachable_host_retries_then_fails(db: Session) -> None:
+    # Nothing listens on port 1: connection refused at once, a transient SSH error.
+    testbed = Testbed(name="unreachable-bed", kind=TestbedKind.REMOTE, description="")
+    testbed.hosts = [
+        Host(
+            name=f"ghost-{role.value}",
+            role=role,
+            address="127.0.0.1",
+            ssh_user="root",
+            ssh_port=1,
+            key_path="/nonexistent",
+        )
+        for role in (HostRole.SERVER, HostRole.CLIENT)
+    ]
+    db.add(testbed)
+    db.commit()
+    exp, (run_id,) = create_queued_experiment(
+        db,
+        factors={"clients_per_thread": [1]},
+        fixed={"servers": 1, "middlewares": 0, "load_generator": "memaslap"},
+        testbed_id=testbed.id,
+    )
+    delays = []
+    for _ in range(3):
+        delays.append(_execute_run(run_id))
+    (run,) = runs_of(db, exp.id)
+    assert delays[0] is not None and delays[1] is not None and delays[2] is None
+    assert run.status == RunStatus.FAILED and run.attempt == 3
+    assert run.error is not None and "ghost" in run.error and "127.0.0.1:1" in run.error
+    assert "gave up after 3 attempts" in run.error
