@@ -85,4 +85,19 @@ describe("experiments", () => {
     await page.getByLabel("Search experiments").fill("no-such-experiment");
     await page.getByText("No experiment matches").waitFor();
   });
+
+  it("duplicates an experiment under a new name, then deletes the copy", async () => {
+    await page.getByLabel("Search experiments").fill("");
+    await page.getByTestId("experiments-table").getByRole("link", { name: NAME }).click();
+    await page.getByTestId("configurations-table").waitFor();
+    page.once("dialog", (d) => d.accept(`${NAME}-copy`));
+    await page.getByRole("button", { name: "Duplicate" }).click();
+    await page.getByRole("heading", { name: `${NAME}-copy` }).waitFor();
+    expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.waitForURL(`${BASE_URL}/experiments`);
+    const left = await api<ExperimentsPublic>(`/experiments?q=${NAME}`);
+    expect(left.data.map((e) => e.name)).toEqual([NAME]);
+  });
 });
