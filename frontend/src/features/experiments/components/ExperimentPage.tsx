@@ -6,6 +6,7 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { ResultsView } from "@/features/results/components/ResultsView";
+import { LiveProgress } from "@/features/runs/components/LiveProgress";
 import { RunsPanel } from "@/features/runs/components/RunsPanel";
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
@@ -66,6 +67,7 @@ export function ExperimentPage() {
           Fixed: {fixed.map(([k, v]) => `${k} = ${formatValue(v)}`).join(", ")}
         </p>
       )}
+      <LiveProgress experimentId={id} active={active} />
       <section className="card">
         <h2>Configurations</h2>
         {configurations ? (
