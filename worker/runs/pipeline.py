@@ -9,6 +9,7 @@ import logging
 import random
 import shlex
 import time
+import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -72,9 +73,12 @@ class RunExecution:
         self.params: dict[str, Any] = effective_parameters(
             run.configuration.values, experiment.fixed
         )
-        self.workdir = f"{layout.workroot}/run-{run.id}-a{attempt}"
+        # The token keeps two databases (e.g. concurrent test sessions) that both have a run 1
+        # from sharing a work or archive directory on the same machine.
+        token = uuid.uuid4().hex[:8]
+        self.workdir = f"{layout.workroot}/run-{run.id}-a{attempt}-{token}"
         self.archive_root = settings.VAR_DIR / "runs" / str(run.id)
-        self.archive = self.archive_root / f"attempt-{attempt}"
+        self.archive = self.archive_root / f"attempt-{attempt}-{token}"
         self.hosts: dict[HostSpec, Host] = {}
         self.started: list[Started] = []
         self.fetched = False

@@ -78,7 +78,7 @@ def test_memcached_killed_mid_run_fails_that_run_only(
         cooldown_s=1,
     )
     assert client.post(f"/api/v1/experiments/{exp['id']}/start").status_code == 200
-    victim = wait_for(db, exp["id"], in_load_phase, timeout_s=120)
+    victim = wait_for(db, exp["id"], lambda rs: in_load_phase(rs) is not None, timeout_s=120)
     run = in_load_phase(victim)
     assert run is not None
     (server,) = [c for c in run.commands if c["source"] == "server:0"]

@@ -24,7 +24,9 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
         factors={"clients_per_thread": [2]},
         fixed={"servers": 2, "middlewares": 0, "instances_per_machine": 2, "ratio": "1:9", **BASE},
     )
-    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(  # type: ignore[no-untyped-call]
+        ignore_subscribe_messages=True
+    )
     listener.subscribe(channel(exp.id))
     assert _execute_run(run_id) is None
     (run,) = runs_of(db, exp.id)
