@@ -1671,6 +1671,10 @@ export type MultiClassPublic = {
      * Utilization
      */
     utilization: Array<Array<number>>;
+    /**
+     * Prob Busy
+     */
+    prob_busy: Array<number | null>;
 };
 
 /**
@@ -3997,3 +4001,36 @@ export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses = {
 };
 
 export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponse = PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses[keyof PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses];
+
+export type GetApiV1ExperimentsByExperimentIdEventsData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Max Events
+         */
+        max_events?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/events';
+};
+
+export type GetApiV1ExperimentsByExperimentIdEventsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdEventsError = GetApiV1ExperimentsByExperimentIdEventsErrors[keyof GetApiV1ExperimentsByExperimentIdEventsErrors];
+
+export type GetApiV1ExperimentsByExperimentIdEventsResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
