@@ -10,6 +10,12 @@ export interface ExperimentListParams {
 
 export type ResultSource = "client" | "middleware";
 
+/** A re-cut measurement window [start, end) in seconds of each run. */
+export interface ResultWindow {
+  start: number;
+  end: number;
+}
+
 export const queryKeys = {
   parameters: () => ["parameters"] as const,
   templates: () => ["templates"] as const,
@@ -20,8 +26,8 @@ export const queryKeys = {
     configurations: (id: number) => ["experiments", "detail", id, "configurations"] as const,
     runs: (id: number, status?: RunStatus) =>
       ["experiments", "detail", id, "runs", status ?? "any"] as const,
-    results: (id: number, source: ResultSource, requestType: RequestType) =>
-      ["experiments", "detail", id, "results", source, requestType] as const,
+    results: (id: number, source: ResultSource, requestType: RequestType, window?: ResultWindow) =>
+      ["experiments", "detail", id, "results", source, requestType, window ?? "stored"] as const,
     breakdown: (id: number, requestType: RequestType) =>
       ["experiments", "detail", id, "breakdown", requestType] as const,
     interactiveLaw: (id: number, requestType: RequestType) =>

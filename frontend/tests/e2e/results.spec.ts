@@ -132,6 +132,19 @@ describe("results", () => {
     await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
   });
 
+  it("re-cuts the window, with the server's 422 at the window inputs", async () => {
+    const view = page.getByTestId("results-view");
+    await view.locator('input[name="window_start_s"]').fill("50");
+    await view.locator('input[name="window_end_s"]').fill("20");
+    await view.getByRole("button", { name: "Re-cut" }).click();
+    const error = page.getByTestId("error-window");
+    await error.waitFor();
+    expect(await error.textContent()).toBe("must be greater than window_start_s");
+    await view.getByRole("button", { name: "Stored window" }).click();
+    await error.waitFor({ state: "detached" });
+    await page.getByTestId("summary-table").waitFor();
+  });
+
   it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {
     const [csv] = await Promise.all([
       page.waitForEvent("download"),

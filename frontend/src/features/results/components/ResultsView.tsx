@@ -7,13 +7,15 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { formatValue } from "@/features/experiments/utils/format";
 import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
-import type { ResultSource } from "@/lib/queryKeys";
+import { fieldErrors } from "@/lib/apiError";
+import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { ResultSelectors } from "./ResultSelectors";
 import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
+import { WindowPicker } from "./WindowPicker";
 
 /** Props of ResultsView. */
 export interface ResultsViewProps {
@@ -26,15 +28,25 @@ export interface ResultsViewProps {
 export function ResultsView({ experimentId, name, parameters, poll }: ResultsViewProps) {
   const [source, setSource] = useState<ResultSource>("client");
   const [requestType, setRequestType] = useState<RequestType>("all");
-  const { results, isLoading, error } = useGetResultsQuery(experimentId, source, requestType, poll);
+  const [cut, setCut] = useState<ResultWindow>();
+  const { results, isLoading, error } = useGetResultsQuery(
+    experimentId,
+    source,
+    requestType,
+    poll,
+    cut,
+  );
+  // A bad window is the user's to fix at the inputs; anything else is a toast.
+  const windowErrors = fieldErrors(error);
   const rows = results?.data ?? [];
   const factors = useMemo(() => factorNames(rows), [rows]);
   const [xChoice, setX] = useState("");
   const [lineChoice, setLine] = useState("");
   const [pins, setPins] = useState<Record<string, string>>({});
+  const hasWindowError = Object.keys(windowErrors).length > 0;
   useEffect(() => {
-    if (error) handleError(error);
-  }, [error]);
+    if (error && !hasWindowError) handleError(error);
+  }, [error, hasWindowError]);
 
   const x = factors.includes(xChoice) ? xChoice : (factors[0] ?? "");
   const line =
@@ -62,7 +74,7 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
   );
   const measured = rows.some((r) => r.throughput_mean !== null);
 
-  if (isLoading) return <PendingBlock label="Loading results" />;
+  if (isLoading && !cut) return <PendingBlock label="Loading results" />;
   return (
     <section className="card" data-testid="results-view">
       <div className="section-header">
@@ -107,6 +119,7 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             </select>
           </label>
         ))}
+        <WindowPicker value={cut} errors={windowErrors} onChange={setCut} />
       </div>
       {!measured ? (
         <EmptyState title="No results yet">
