@@ -60,14 +60,14 @@ def mm1(
     arrival_rate: float, service_rate: float, percentiles: tuple[float, ...] = DEFAULT_PERCENTILES
 ) -> MM1Result:
     """Solve an M/M/1 queue; raises AnalysisError when rho >= 1 (no steady state)."""
-    require_positive(arrival_rate, "arrival_rate")
-    require_positive(service_rate, "service_rate")
+    require_positive(arrival_rate, "arrival_rate_per_s")
+    require_positive(service_rate, "service_rate_per_s")
     _check_percentiles(percentiles)
     lam, mu = arrival_rate, service_rate
     rho = lam / mu
     if rho >= 1.0:
         raise AnalysisError(
-            "arrival_rate", f"utilization rho = lambda/mu = {rho:.4f} >= 1: the queue is unstable"
+            "arrival_rate_per_s", f"utilization rho = lambda/mu = {rho:.4f} >= 1: the queue is unstable"
         )
     one = 1.0 - rho
     mean_r = (1.0 / mu) / one

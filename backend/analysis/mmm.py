@@ -69,8 +69,8 @@ def mmm(
     percentiles: tuple[float, ...] = DEFAULT_PERCENTILES,
 ) -> MMmResult:
     """Solve an M/M/m queue; raises AnalysisError when rho >= 1 or m < 1."""
-    require_positive(arrival_rate, "arrival_rate")
-    require_positive(service_rate, "service_rate")
+    require_positive(arrival_rate, "arrival_rate_per_s")
+    require_positive(service_rate, "service_rate_per_s")
     if not 1 <= servers <= MAX_SERVERS:
         raise AnalysisError("servers", f"must be between 1 and {MAX_SERVERS}, got {servers}")
     _check_percentiles(percentiles)
@@ -79,7 +79,7 @@ def mmm(
     rho = a / m
     if rho >= 1.0:
         raise AnalysisError(
-            "arrival_rate",
+            "arrival_rate_per_s",
             f"utilization rho = lambda/(m mu) = {rho:.4f} >= 1: the queue is unstable",
         )
     one = 1.0 - rho

@@ -54,10 +54,10 @@ def test_mm1_busy_period_matches_mg1_formula() -> None:
 @pytest.mark.parametrize(
     ("lam", "mu", "field"),
     [
-        (5, 5, "arrival_rate"),
-        (6, 5, "arrival_rate"),
-        (0, 5, "arrival_rate"),
-        (1, -2, "service_rate"),
+        (5, 5, "arrival_rate_per_s"),
+        (6, 5, "arrival_rate_per_s"),
+        (0, 5, "arrival_rate_per_s"),
+        (1, -2, "service_rate_per_s"),
     ],
 )
 def test_mm1_rejects_undefined_inputs(lam: float, mu: float, field: str) -> None:

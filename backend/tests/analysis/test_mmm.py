@@ -79,7 +79,7 @@ def test_mmm_with_one_server_equals_mm1() -> None:
 def test_mmm_rejects_saturation_and_bad_server_count() -> None:
     with pytest.raises(AnalysisError) as err:
         mmm(16 * 421.93, 421.93, 16)
-    assert err.value.field == "arrival_rate"
+    assert err.value.field == "arrival_rate_per_s"
     assert "unstable" in err.value.reason
     with pytest.raises(AnalysisError) as err:
         mmm(1.0, 2.0, 0)

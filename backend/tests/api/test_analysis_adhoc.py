@@ -28,7 +28,7 @@ def test_mm1_unstable_is_422_with_field(client: TestClient) -> None:
     r = client.post(f"{API}/mm1", json={"arrival_rate_per_s": 30000, "service_rate_per_s": 20788})
     assert r.status_code == 422
     detail = r.json()["detail"][0]
-    assert detail["loc"] == ["body", "arrival_rate"]
+    assert detail["loc"] == ["body", "arrival_rate_per_s"]
     assert "unstable" in detail["msg"]
 
 

@@ -32,10 +32,10 @@ describe("models", () => {
     expect(await quantity("result-mm1", "E[w] waiting time")).toBe("318.73");
   });
 
-  it("shows the server's message for an unstable queue", async () => {
+  it("shows the server's message for an unstable queue under the arrival rate", async () => {
     await page.locator('input[name="mm1-arrival_rate_per_s"]').fill("30000");
     await page.getByTestId("calc-mm1").getByRole("button", { name: "Solve" }).click();
-    const error = page.getByTestId("error-mm1");
+    const error = page.getByTestId("error-mm1-arrival_rate_per_s");
     await error.waitFor();
     expect(await error.textContent()).toContain("unstable");
     expect(await page.getByTestId("result-mm1").count()).toBe(0);
