@@ -243,9 +243,14 @@ class Host:
             f"{self.label}: {proc.name} not listening on port {port} after {timeout_s} s"
         )
 
-    def clock_offset_s(self) -> float:
-        """Remote clock minus local clock, corrected by half the round trip."""
-        before = time.time()
-        remote = float(self.run("date +%s.%N").strip())
-        after = time.time()
-        return remote - (before + after) / 2
+    def clock_offset_s(self) -> tuple[float, float]:
+        """Remote clock minus local clock and its uncertainty (half the round trip), from the
+        quickest of three probes (a slow SSH round trip says nothing about the clocks)."""
+        samples = []
+        for _ in range(3):
+            before = time.time()
+            remote = float(self.run("date +%s.%N").strip())
+            after = time.time()
+            samples.append((after - before, remote - (before + after) / 2))
+        rtt, offset = min(samples)
+        return offset, rtt / 2

@@ -34,10 +34,10 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
         f"mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok || echo ss-missing; "
         "ss -Htln || true"
     ).splitlines()
-    offset = host.clock_offset_s()
+    offset, uncertainty = host.clock_offset_s()
     if len(out) < 2 or out[1] != "ss-ok":
         raise ToolMissingError(f"{host.label}: `ss` (iproute2) not found")
-    if abs(offset) > MAX_CLOCK_SKEW_S:
+    if abs(offset) - uncertainty > MAX_CLOCK_SKEW_S:
         raise DriverError(
             f"{host.label}: clock differs from the worker's by {offset:+.2f} s "
             f"(more than {MAX_CLOCK_SKEW_S} s; run ntp/chrony)"

@@ -37,15 +37,16 @@ def test_experiment_through_api_agrees_client_and_middleware(
         repetitions=2,
         # memaslap's per-second reports jitter under CPU load; a 6 s stable window keeps the
         # edge effect on the client-side mean small.
-        run_time_s=10,
-        warmup_s=2,
-        cooldown_s=2,
+        run_time_s=8,
+        warmup_s=1,
+        cooldown_s=1,
     )
     r = client.post(f"/api/v1/experiments/{exp['id']}/start")
     assert r.status_code == 200, r.text
     assert r.json()["queued"] == 8
     runs = wait_for(db, exp["id"], all_final, timeout_s=400)
-    assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 8, [r.error for r in runs]
+    failed = [(r.id, r.error) for r in runs if r.status != RunStatus.SUCCEEDED]
+    assert not failed and len(runs) == 8
     results = {}
     for source in ("client", "middleware"):
         r = client.get(f"/api/v1/experiments/{exp['id']}/results", params={"source": source})
@@ -92,4 +93,4 @@ def test_memcached_killed_mid_run_fails_that_run_only(
     assert "exited during the run" in failed.error
     assert failed.artifact_dir and any(Path(failed.artifact_dir).rglob("client-0.out"))
     others = [r for r in runs if r.id != run.id]
-    assert [r.status for r in others] == [RunStatus.SUCCEEDED] * 2, [r.error for r in others]
+    assert [(r.status, r.error) for r in others] == [(RunStatus.SUCCEEDED, None)] * 2
