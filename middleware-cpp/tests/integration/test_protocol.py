@@ -196,3 +196,15 @@ def test_full_queue_applies_backpressure_without_loss(start_middleware: Middlewa
     for s in socks:
         assert read_exactly(s, len(expect)) == expect
         s.close()
+
+
+def test_noreply_and_oversized_value(start_middleware: MiddlewareFactory) -> None:
+    mw = start_middleware()
+    big = b"z" * (1024 * 1024 + 1)
+    with connect(mw.port) as s:
+        s.sendall(b"set nr 0 0 2 noreply\r\nok\r\nget nr\r\n")
+        expect = value_block("nr", b"ok") + b"END\r\n"  # no STORED line for noreply
+        assert read_exactly(s, len(expect)) == expect
+        s.sendall(set_cmd("huge", big) + b"get nr\r\n")
+        expect = b"SERVER_ERROR object too large for cache\r\n" + expect
+        assert read_exactly(s, len(expect)) == expect
