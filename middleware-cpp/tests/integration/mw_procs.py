@@ -49,11 +49,16 @@ class Proc:
         self.port = port
         self.log = Path(tempfile.mkstemp(prefix="mcscope-proc-", suffix=".log")[1])
         self.popen: subprocess.Popen[bytes] | None = None
+        self.saved_output = ""  # the log's text once stop() has removed the file
 
     def start(self) -> Proc:
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT)
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except TimeoutError:
+            self.stop(signal.SIGKILL)  # never leave a half-started process behind
+            raise TimeoutError(f"{self.argv[0]} did not listen:\n{self.output()[-2000:]}") from None
         return self
 
     def alive(self) -> bool:
@@ -65,7 +70,8 @@ class Proc:
             os.kill(self.popen.pid, sig)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int | None:
-        """Signal the process and wait; SIGKILL if it does not exit in time."""
+        """Signal the process and wait; SIGKILL if it does not exit in time. The log file is
+        read into saved_output and removed."""
         if self.popen is None:
             return None
         if self.popen.poll() is None:
@@ -75,10 +81,15 @@ class Proc:
             except subprocess.TimeoutExpired:
                 os.kill(self.popen.pid, signal.SIGKILL)
                 self.popen.wait()
+        if self.log.exists():
+            self.saved_output = self.log.read_text(errors="replace")
+            self.log.unlink()
         return self.popen.returncode
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace")
+        if self.log.exists():
+            return self.log.read_text(errors="replace")
+        return self.saved_output
 
 
 def memcached_available() -> bool:
