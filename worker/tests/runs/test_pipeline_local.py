@@ -1,6 +1,7 @@
 """The pipeline on the local testbed over real SSH, with real memcached and memaslap."""
 
 import json
+import time
 
 import pytest
 import redis
@@ -32,8 +33,12 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     (run,) = runs_of(db, exp.id)
     assert run.status == RunStatus.SUCCEEDED, run.error
     events = []
-    while (message := listener.get_message(timeout=0.5)) is not None:
-        events.append(json.loads(message["data"]))
+    deadline = time.monotonic() + 2  # get_message gives None also for the subscribe reply
+    while time.monotonic() < deadline:
+        if (message := listener.get_message(timeout=0.2)) is not None:
+            event = json.loads(message["data"])
+            if event.get("run_id") == run_id:
+                events.append(event)
     listener.close()
     states = [e["status"] for e in events if e["type"] == "run"]
     assert states[0] == "running" and states[-1] == "succeeded"
