@@ -53,6 +53,12 @@ class RemoteProcess:
         return f"{self.workdir}/{self.name}.{suffix}"
 
 
+def program_name(argv: list[str]) -> str:
+    """The tool an argv runs, looking through a `stdbuf -oL` prefix."""
+    rest = argv[2:] if argv[:2] == ["stdbuf", "-oL"] else argv
+    return rest[0].rsplit("/", 1)[-1] if rest else ""
+
+
 def parse_ss(text: str) -> set[int]:
     """Listening TCP ports from `ss -Htln` output."""
     ports: set[int] = set()

@@ -42,7 +42,9 @@ class LoadGenerator(ToolDriver):
 
     def start(self, spec: LoadSpec, workdir: str, name: str) -> RemoteProcess:
         self.prepare(spec, workdir, name)
-        return self.launch(self.argv(spec, workdir, name), workdir, name)
+        # Line-buffered stdout, so live progress is read as each report is printed and not
+        # in 4 KB blocks (stdbuf is part of coreutils).
+        return self.launch(["stdbuf", "-oL", *self.argv(spec, workdir, name)], workdir, name)
 
     def outputs(self, name: str) -> list[str]:
         """File names (in the workdir) holding this instance's results."""

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from backend.models import Run, RunStatus
 from worker.drivers.errors import DriverError
-from worker.drivers.host import Host, HostSpec
+from worker.drivers.host import Host, HostSpec, program_name
 from worker.runs import lifecycle
 
 logger = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def stop_leftovers(run: Run) -> None:
                 entry["ssh_port"],
                 entry["key_path"],
             )
-            program = os.path.basename(str(entry["argv"][0]))
+            program = program_name([str(a) for a in entry["argv"]])
             pid = int(entry["pid"])
         except (KeyError, IndexError, TypeError, ValueError):
             continue

@@ -4,7 +4,7 @@ import time
 from typing import TYPE_CHECKING
 
 from worker.drivers.errors import DriverError, ProcessDiedError
-from worker.drivers.host import Host
+from worker.drivers.host import Host, program_name
 from worker.drivers.loadgen import LoadGenerator
 from worker.live import publish
 from worker.parsers.progress import MemaslapProgressParser, MemtierProgressParser
@@ -19,7 +19,7 @@ EARLY_EXIT_SLACK_S = 2.0
 
 
 def _describe(st: "Started") -> str:
-    return f"{st.source} ({st.proc.argv[0].rsplit('/', 1)[-1]} on {st.proc.host.label})"
+    return f"{st.source} ({program_name(st.proc.argv)} on {st.proc.host.label})"
 
 
 def _poll(
