@@ -1,6 +1,7 @@
 // Client connection: parse complete requests from the stream, keep replies in request order.
 #include "connection.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <cstring>
 
@@ -133,15 +134,30 @@ bool connection::try_dispatch_blocked() {
     if (write ? inflight_ > 0 : write_inflight_) {
         return false;
     }
-    if (!ctx_.queue.try_push(blocked_, now_ns())) {
+    if (!ctx_.queue.try_push(blocked_, now_ns(), false)) {
         ++ctx_.queue_full_events;
         ctx_.waiting.push_back(weak_from_this());
         return false;
     }
+    request_wake();
     blocked_.reset();
     ++inflight_;
     write_inflight_ = write;
     return true;
+}
+
+void connection::request_wake() {
+    // Wake a worker once per round of the event loop, after every ready client was parsed: one
+    // futex wake-up then carries all requests that arrived together, across connections.
+    if (ctx_.wake_pending) {
+        return;
+    }
+    ctx_.wake_pending = true;
+    net_context& ctx = ctx_;
+    asio::post(socket_.get_executor(), [&ctx] {
+        ctx.wake_pending = false;
+        ctx.queue.wake();
+    });
 }
 
 void connection::on_space() {

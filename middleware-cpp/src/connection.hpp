@@ -25,6 +25,8 @@ struct net_context {
     std::uint64_t queue_full_events = 0;
     /// Connections holding a request the full queue refused, resumed when a worker frees space.
     std::vector<std::weak_ptr<connection>> waiting;
+    /// A worker wake-up is posted for the end of this event-loop round.
+    bool wake_pending = false;
 };
 
 /// Replies leave in request order: every request takes a slot in order_ when parsed and is sent
@@ -55,6 +57,7 @@ private:
     bool can_parse() const;
     void dispatch(request_ptr r);
     bool try_dispatch_blocked();
+    void request_wake();
     void complete_local(request_ptr r);
     void do_write();
     void on_written();

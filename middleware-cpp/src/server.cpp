@@ -31,7 +31,7 @@ server::server(const config& cfg)
       started_unix_(unix_now()),
       queue_(cfg_.queue_capacity, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs),
       stats_(t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs, cfg_.sample_every),
-      ctx_{queue_, stats_, parser_limits{}, 0, {}},
+      ctx_{queue_, stats_, parser_limits{}, 0, {}, false},
       pool_(cfg_.servers, cfg_.replication, cfg_.replication_given, cfg_.sharded) {}
 
 server::~server() {
@@ -74,10 +74,13 @@ bool server::init(std::string& error) {
             do_accept();
         }
     });
-    reply_sink sink = [this](request_ptr r) {
-        std::shared_ptr<connection> c = r->conn;
-        asio::post(io_, [c = std::move(c), r = std::move(r)]() mutable {
-            c->on_reply(std::move(r));
+    // One post per worker batch: the network thread wakes once for all of its replies.
+    reply_sink sink = [this](std::vector<request_ptr>& done) {
+        asio::post(io_, [batch = std::move(done)]() mutable {
+            for (request_ptr& r : batch) {
+                std::shared_ptr<connection> c = std::move(r->conn);
+                c->on_reply(std::move(r));
+            }
         });
     };
     for (std::size_t i = 0; i < cfg_.workers; ++i) {

@@ -6,6 +6,7 @@
 #include <sys/time.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
@@ -103,7 +104,7 @@ bool server_connection::ensure_connected() {
 }
 
 bool server_connection::send(std::string_view data, mono_ns deadline) {
-    len_ = 0;
+    len_ = head_ = reply_len_ = 0;  // every earlier reply was read: nothing here is needed
     while (!data.empty()) {
         ssize_t n = ::send(socket_.native_handle(), data.data(), data.size(), MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR) {
@@ -122,15 +123,20 @@ bool server_connection::send(std::string_view data, mono_ns deadline) {
     return true;
 }
 
-bool server_connection::read_reply(response_parser::kind k, mono_ns deadline) {
+bool server_connection::read_reply(response_parser::kind k, mono_ns deadline, bool more) {
     parser_.reset(k);
-    len_ = 0;
+    // Step past the previous reply; what already arrived of later pipelined replies stays.
+    head_ += reply_len_;
+    reply_len_ = 0;
+    if (head_ >= len_) {
+        head_ = len_ = 0;
+    }
     for (;;) {
-        if (len_ > 0) {
-            parse_result res = parser_.parse(buf_.data(), buf_.data() + len_);
+        if (len_ > head_) {
+            parse_result res = parser_.parse(buf_.data() + head_, buf_.data() + len_);
             if (res == parse_result::good) {
                 reply_len_ = parser_.consumed();
-                if (reply_len_ != len_) {
+                if (head_ + reply_len_ != len_ && !more) {
                     fail("unexpected bytes after reply");  // desynchronised: reconnect later
                 }
                 return true;
@@ -145,7 +151,7 @@ bool server_connection::read_reply(response_parser::kind k, mono_ns deadline) {
             }
         }
         if (buf_.size() - len_ < kReadChunk / 2) {
-            buf_.resize(buf_.size() * 2);
+            make_room();
         }
         ssize_t n = ::recv(socket_.native_handle(), buf_.data() + len_, buf_.size() - len_, 0);
         if (n < 0 && errno == EINTR) {
@@ -160,11 +166,23 @@ bool server_connection::read_reply(response_parser::kind k, mono_ns deadline) {
     }
 }
 
+void server_connection::make_room() {
+    // Move the partial reply to the front before growing: pipelined replies pass through here.
+    if (head_ > 0) {
+        std::memmove(buf_.data(), buf_.data() + head_, len_ - head_);
+        len_ -= head_;
+        head_ = 0;
+    }
+    if (buf_.size() - len_ < kReadChunk / 2) {
+        buf_.resize(buf_.size() * 2);
+    }
+}
+
 void server_connection::fail(const char* why) {
     last_error_ = why;
     boost::system::error_code ec;
     socket_.close(ec);
-    if (reused_ && len_ == 0) {
+    if (reused_ && received() == 0) {
         // A reused socket that failed before any reply byte was most likely left stale by a
         // server restart: allow one immediate reconnect instead of backing off.
         reused_ = false;

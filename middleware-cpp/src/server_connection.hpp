@@ -25,14 +25,17 @@ public:
     bool ensure_connected();
     /// True when the socket was opened before the current request (it may have gone stale).
     bool reused() const { return reused_; }
-    /// Writes all of data before the deadline.
+    /// Writes all of data before the deadline. data may hold several pipelined requests; it is
+    /// only sent when every earlier reply has been read.
     bool send(std::string_view data, mono_ns deadline);
-    /// Reads one complete reply of kind k; reply() and parser() describe it afterwards.
-    bool read_reply(response_parser::kind k, mono_ns deadline);
-    std::string_view reply() const { return std::string_view(buf_.data(), reply_len_); }
+    /// Reads one complete reply of kind k; reply() and parser() describe it afterwards. more:
+    /// further replies were requested (pipelining), so bytes after this reply are kept for the
+    /// next call instead of meaning the stream is out of step.
+    bool read_reply(response_parser::kind k, mono_ns deadline, bool more = false);
+    std::string_view reply() const { return std::string_view(buf_.data() + head_, reply_len_); }
     const response_parser& parser() const { return parser_; }
     /// Bytes of the current reply received so far (0: the server never answered).
-    std::size_t received() const { return len_; }
+    std::size_t received() const { return len_ - head_; }
 
     /// Drops the connection and schedules a reconnect with exponential backoff.
     void fail(const char* why);
@@ -41,6 +44,7 @@ public:
 
 private:
     bool wait(short events, mono_ns deadline);
+    void make_room();
 
     boost::asio::ip::tcp::socket socket_;
     server_address addr_;
@@ -51,8 +55,9 @@ private:
     bool reused_ = false;
     std::string last_error_ = "not connected";
     std::vector<char> buf_;
-    std::size_t len_ = 0;
-    std::size_t reply_len_ = 0;
+    std::size_t head_ = 0;       ///< start of the current reply in buf_
+    std::size_t len_ = 0;        ///< end of received bytes (the current reply, then later ones)
+    std::size_t reply_len_ = 0;  ///< length of the current reply, once complete
     response_parser parser_;
 };
 

@@ -25,7 +25,7 @@ void work_queue::advance(mono_ns now) {
     }
 }
 
-bool work_queue::try_push(request_ptr& r, mono_ns now) {
+bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
     bool wake = false;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -38,10 +38,59 @@ bool work_queue::try_push(request_ptr& r, mono_ns now) {
         items_.push_back(std::move(r));
         slot& s = slot_for((now - t0_) / window_ns_);
         s.max = std::max(s.max, items_.size());
-        wake = waiting_ > 0;
+        wake = wake_one && waiting_ > 0;
     }
     if (wake) {
         ready_.notify_one();
+    }
+    return true;
+}
+
+void work_queue::wake() {
+    bool wake = false;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        wake = waiting_ > 0 && !items_.empty();
+    }
+    if (wake) {
+        ready_.notify_one();  // only a sleeping worker is woken; busy ones drain on their own
+    }
+}
+
+bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
+                           std::size_t max_bytes) {
+    bool space = false;
+    bool more = false;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++waiting_;
+        ready_.wait(lock, [this] { return stopped_ || !items_.empty(); });
+        --waiting_;
+        if (stopped_) {
+            return false;
+        }
+        mono_ns now = now_ns();
+        advance(now);
+        std::size_t bytes = 0;
+        for (std::size_t i = 0; i < limit && !items_.empty(); ++i) {
+            bytes += items_.front()->raw.size();
+            if (i > 0 && bytes > max_bytes) {
+                break;
+            }
+            items_.front()->t.dequeue = now;
+            out.push_back(std::move(items_.front()));
+            items_.pop_front();
+        }
+        // More than one batch waiting: pass the wake-up on so another worker shares the load.
+        more = !items_.empty() && waiting_ > 0;
+        space = refused_;
+        refused_ = false;
+    }
+    if (more) {
+        ready_.notify_one();
+    }
+    if (space && on_space_) {
+        on_space_();
     }
     return true;
 }

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <vector>
 
 #include "clock.hpp"
 #include "request.hpp"
@@ -29,9 +30,16 @@ public:
     work_queue& operator=(const work_queue&) = delete;
 
     /// Moves r into the queue and returns true, or returns false (r untouched) if full/stopped.
-    bool try_push(request_ptr& r, mono_ns now);
+    /// With wake = false no worker is woken: the caller pushes a batch and then calls wake().
+    bool try_push(request_ptr& r, mono_ns now, bool wake = true);
+    /// Wakes one sleeping worker if requests are waiting (after a batch of deferred pushes).
+    void wake();
     /// Blocks until a request is available; nullptr after stop().
     request_ptr pop();
+    /// Blocks until a request is available, then moves up to limit of them, and no more than
+    /// max_bytes of request bytes unless it is one request, into out (appended, FIFO order, all
+    /// with the same dequeue time). False after stop().
+    bool pop_batch(std::vector<request_ptr>& out, std::size_t limit, std::size_t max_bytes);
     /// Wakes all workers; later pops return nullptr, queued requests are dropped.
     void stop();
     /// Callback run by a worker (outside the lock) when a refused push can be retried.

@@ -1,4 +1,4 @@
-// Request execution per command: routing, fan-out, merge and replication outcome.
+// Request execution per command: routing, pipelined fan-out, merge and replication outcome.
 #include "worker.hpp"
 
 #include "reply_merge.hpp"
@@ -8,7 +8,9 @@ namespace mcscope {
 
 namespace {
 constexpr mono_ns kNsPerMs = 1'000'000;
-}
+constexpr std::string_view kStored = "STORED\r\n";
+constexpr std::string_view kDeleted = "DELETED\r\n";
+}  // namespace
 
 worker::worker(const config& cfg, server_pool& pool, work_queue& queue, reply_sink sink)
     : cfg_(cfg), pool_(pool), queue_(queue), sink_(std::move(sink)) {
@@ -16,35 +18,162 @@ worker::worker(const config& cfg, server_pool& pool, work_queue& queue, reply_si
         conns_.push_back(std::make_unique<server_connection>(
             io_, a, static_cast<mono_ns>(cfg_.server_timeout_ms) * kNsPerMs));
     }
+    out_.resize(conns_.size());
+    state_.resize(conns_.size());
 }
 
 void worker::run() {
-    while (request_ptr r = queue_.pop()) {
-        handle(*r);
-        sink_(std::move(r));
+    std::vector<request_ptr> batch;
+    while (queue_.pop_batch(batch, kMaxBatch, kMaxBatchBytes)) {
+        handle_batch(batch);
+        sink_(batch);
+        batch.clear();
+    }
+}
+
+void worker::plan(job& j) {
+    request& r = *j.r;
+    j.redo = false;
+    switch (r.cmd) {
+        case command::get:
+            j.kind = response_parser::kind::retrieval;
+            if (r.type == request_type::multiget && pool_.sharded()) {
+                keys_.clear();
+                for (std::size_t i = 0; i < r.keys.size(); ++i) {
+                    keys_.push_back(r.key(i));
+                }
+                shard_plan plan = pool_.plan_multiget(keys_, rr_);
+                j.shard_of_key = std::move(plan.shard_of_key);
+                j.legs.resize(plan.servers.size());
+                for (std::size_t s = 0; s < plan.servers.size(); ++s) {
+                    j.legs[s].server = plan.servers[s];
+                    j.legs[s].data = "get";
+                }
+                for (std::size_t i = 0; i < keys_.size(); ++i) {
+                    std::string& d = j.legs[j.shard_of_key[i]].data;
+                    d += ' ';
+                    d += keys_[i];
+                }
+                for (leg& l : j.legs) {
+                    l.data += "\r\n";
+                }
+            } else {
+                j.legs.resize(1);
+                j.legs[0].server = pool_.route_get(r.key(0), rr_);
+                j.legs[0].data = r.raw;
+            }
+            break;
+        case command::set:
+        case command::del: {
+            j.kind = response_parser::kind::line;
+            std::size_t n = pool_.replication();
+            j.legs.resize(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                j.legs[i].server = cfg_.replication_given ? pool_.replica(r.key(0), i) : i;
+                j.legs[i].data = forward_bytes(r);
+            }
+            break;
+        }
+        case command::version:
+            j.kind = response_parser::kind::line;
+            j.legs.resize(1);
+            j.legs[0].server = pool_.route_get("", rr_);
+            j.legs[0].data = "version\r\n";
+            break;
+        default:
+            j.legs.clear();  // quit and local replies never reach a worker
+            break;
+    }
+    for (leg& l : j.legs) {
+        l.ok = false;
+        l.reused = false;
     }
 }
 
 void worker::handle(request& r) {
-    switch (r.cmd) {
-        case command::get:
-            if (r.type == request_type::multiget && pool_.sharded()) {
-                do_sharded_multiget(r);
-            } else {
-                do_get(r);
+    job& j = single_;
+    j.r = &r;
+    plan(j);
+    if (j.legs.empty()) {
+        return;
+    }
+    fan_out(r, j.legs, j.kind);
+    finish(j);
+}
+
+void worker::handle_batch(std::vector<request_ptr>& batch) {
+    if (batch.size() == 1) {
+        handle(*batch[0]);
+        return;
+    }
+    if (jobs_.size() < batch.size()) {
+        jobs_.resize(batch.size());
+    }
+    for (std::size_t s = 0; s < conns_.size(); ++s) {
+        out_[s].clear();
+        state_[s] = server_state{};
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        job& j = jobs_[i];
+        j.r = batch[i].get();
+        plan(j);
+        for (const leg& l : j.legs) {
+            pool_.begin(l.server);  // now, so the next request's least-loaded choice sees it
+            j.r->server_mask |= std::uint64_t{1} << l.server;
+            out_[l.server] += l.data;
+            ++state_[l.server].left;
+        }
+    }
+    mono_ns deadline = now_ns() + static_cast<mono_ns>(cfg_.server_timeout_ms) * kNsPerMs;
+    send_batch(batch.size(), deadline);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        read_job(jobs_[i], deadline);
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (jobs_[i].redo) {
+            handle(*batch[i]);  // reconnects at once and retries, as a lone request would
+        }
+    }
+}
+
+void worker::send_batch(std::size_t n, mono_ns deadline) {
+    for (std::size_t s = 0; s < conns_.size(); ++s) {
+        server_state& st = state_[s];
+        if (st.left == 0) {
+            continue;
+        }
+        server_connection& c = *conns_[s];
+        st.ok = c.ensure_connected();
+        st.reused = st.ok && c.reused();
+        st.ok = st.ok && c.send(out_[s], deadline);
+        st.stale = !st.ok && st.reused;
+    }
+    mono_ns sent = now_ns();
+    for (std::size_t i = 0; i < n; ++i) {
+        jobs_[i].r->t.sent = sent;
+        jobs_[i].r->servers = static_cast<std::uint16_t>(jobs_[i].legs.size());
+    }
+}
+
+void worker::read_job(job& j, mono_ns deadline) {
+    for (leg& l : j.legs) {
+        server_state& st = state_[l.server];
+        server_connection& c = *conns_[l.server];
+        --st.left;
+        if (st.ok) {
+            l.ok = c.read_reply(j.kind, deadline, st.left > 0);
+            if (!l.ok) {
+                st.ok = false;
+                st.stale = st.reused && st.first && c.received() == 0;
             }
-            break;
-        case command::set:
-            do_replicated(r, "STORED\r\n");
-            break;
-        case command::del:
-            do_replicated(r, "DELETED\r\n");
-            break;
-        case command::version:
-            do_version(r);
-            break;
-        default:
-            break;  // quit and local replies never reach a worker
+            st.first = false;
+        }
+        j.redo = j.redo || (!l.ok && st.stale);
+        pool_.end(l.server);
+    }
+    j.r->t.replied = now_ns();
+    if (!j.redo) {
+        finish(j);  // now, while each connection's buffer still holds this request's reply
     }
 }
 
@@ -95,45 +224,46 @@ void worker::set_reply(request& r, std::string reply) {
     r.reply = r.noreply ? std::string() : std::move(reply);
 }
 
-void worker::do_get(request& r) {
-    legs_.assign(1, leg{});
-    legs_[0].server = pool_.route_get(r.key(0), rr_);
-    legs_[0].data = r.raw;
-    fan_out(r, legs_, response_parser::kind::retrieval);
-    server_connection& c = *conns_[legs_[0].server];
-    if (!legs_[0].ok) {
+void worker::finish(job& j) {
+    request& r = *j.r;
+    if (r.cmd == command::get && r.type == request_type::multiget && pool_.sharded()) {
+        finish_sharded(j);
+        return;
+    }
+    if (r.cmd == command::set || r.cmd == command::del) {
+        std::vector<std::string> lines;
+        lines.reserve(j.legs.size());
+        for (const leg& l : j.legs) {
+            const server_connection& c = *conns_[l.server];
+            lines.push_back(l.ok ? std::string(c.reply()) : c.error_line());
+        }
+        std::vector<std::string_view> views(lines.begin(), lines.end());
+        set_reply(r, std::string(replicated_outcome(views, r.cmd == command::set ? kStored
+                                                                                 : kDeleted)));
+        return;
+    }
+    const server_connection& c = *conns_[j.legs[0].server];
+    if (!j.legs[0].ok) {
         set_reply(r, c.error_line());
         return;
     }
-    std::size_t found = c.parser().values().size();
-    r.misses = c.parser().error_line() || found >= r.keys.size()
-                   ? 0
-                   : static_cast<std::uint32_t>(r.keys.size() - found);
+    if (r.cmd == command::get) {
+        std::size_t found = c.parser().values().size();
+        r.misses = c.parser().error_line() || found >= r.keys.size()
+                       ? 0
+                       : static_cast<std::uint32_t>(r.keys.size() - found);
+    }
     set_reply(r, std::string(c.reply()));
 }
 
-void worker::do_sharded_multiget(request& r) {
+void worker::finish_sharded(job& j) {
+    request& r = *j.r;
     keys_.clear();
     for (std::size_t i = 0; i < r.keys.size(); ++i) {
         keys_.push_back(r.key(i));
     }
-    shard_plan plan = pool_.plan_multiget(keys_, rr_);
-    legs_.assign(plan.servers.size(), leg{});
-    for (std::size_t s = 0; s < plan.servers.size(); ++s) {
-        legs_[s].server = plan.servers[s];
-        legs_[s].data = "get";
-    }
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-        std::string& d = legs_[plan.shard_of_key[i]].data;
-        d += ' ';
-        d += keys_[i];
-    }
-    for (leg& l : legs_) {
-        l.data += "\r\n";
-    }
-    fan_out(r, legs_, response_parser::kind::retrieval);
     std::vector<shard_reply> shards;
-    for (const leg& l : legs_) {
+    for (const leg& l : j.legs) {
         const server_connection& c = *conns_[l.server];
         if (!l.ok) {
             set_reply(r, c.error_line());
@@ -146,36 +276,8 @@ void worker::do_sharded_multiget(request& r) {
         shards.push_back(shard_reply{c.reply(), &c.parser().values()});
     }
     std::string out;
-    r.misses = merge_multiget(keys_, plan.shard_of_key, shards, out);
+    r.misses = merge_multiget(keys_, j.shard_of_key, shards, out);
     set_reply(r, std::move(out));
-}
-
-void worker::do_replicated(request& r, std::string_view success) {
-    std::size_t n = pool_.replication();
-    legs_.assign(n, leg{});
-    std::string data = forward_bytes(r);
-    for (std::size_t i = 0; i < n; ++i) {
-        legs_[i].server = cfg_.replication_given ? pool_.replica(r.key(0), i) : i;
-        legs_[i].data = data;
-    }
-    fan_out(r, legs_, response_parser::kind::line);
-    std::vector<std::string> lines;
-    lines.reserve(n);
-    for (const leg& l : legs_) {
-        const server_connection& c = *conns_[l.server];
-        lines.push_back(l.ok ? std::string(c.reply()) : c.error_line());
-    }
-    std::vector<std::string_view> views(lines.begin(), lines.end());
-    set_reply(r, std::string(replicated_outcome(views, success)));
-}
-
-void worker::do_version(request& r) {
-    legs_.assign(1, leg{});
-    legs_[0].server = pool_.route_get("", rr_);
-    legs_[0].data = "version\r\n";
-    fan_out(r, legs_, response_parser::kind::line);
-    const server_connection& c = *conns_[legs_[0].server];
-    set_reply(r, legs_[0].ok ? std::string(c.reply()) : c.error_line());
 }
 
 }  // namespace mcscope

@@ -1,8 +1,9 @@
-// Worker thread: takes requests off the queue, talks to memcached, hands replies back.
+// Worker thread: takes batches of requests off the queue, talks to memcached, hands replies back.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,20 +18,29 @@
 
 namespace mcscope {
 
-/// Receives finished requests; the server posts them to the network thread.
-using reply_sink = std::function<void(request_ptr)>;
+/// Receives finished requests (moved out of the vector); the server posts the whole batch to the
+/// network thread at once, so a batch costs one wake-up of the network thread, not one each.
+using reply_sink = std::function<void(std::vector<request_ptr>&)>;
 
 /// One worker: owns one connection to every server (created lazily, never shared).
 class worker {
 public:
+    /// Most requests taken off the queue at once, and most request bytes in one batch (so the
+    /// pipelined requests always fit in the socket buffers: a blocking send cannot deadlock).
+    static constexpr std::size_t kMaxBatch = 16;
+    static constexpr std::size_t kMaxBatchBytes = 32 * 1024;
+
     worker(const config& cfg, server_pool& pool, work_queue& queue, reply_sink sink);
     worker(const worker&) = delete;
     worker& operator=(const worker&) = delete;
 
-    /// Thread body: serve requests until the queue is stopped.
+    /// Thread body: serve batches until the queue is stopped.
     void run();
-    /// Serve one request (fills reply, misses, servers, times); exposed for tests.
+    /// Serve one request on its own (fills reply, misses, servers, times); exposed for tests.
     void handle(request& r);
+    /// Serve a batch: all requests are sent first (one write per server connection, pipelined),
+    /// then the replies are read in order. Each request keeps its own timestamps.
+    void handle_batch(std::vector<request_ptr>& batch);
 
 private:
     /// One server's part of a fan-out: what to send and how its reply went.
@@ -40,15 +50,32 @@ private:
         bool ok = false;
         bool reused = false;
     };
+    /// A request with its legs: planned, sent, then finished from the replies.
+    struct job {
+        request* r = nullptr;
+        std::vector<leg> legs;
+        response_parser::kind kind = response_parser::kind::line;
+        std::vector<std::uint16_t> shard_of_key;  ///< sharded multi-get only
+        bool redo = false;  ///< a stale connection failed it: serve it again on its own
+    };
+    /// A server connection's state during a batch.
+    struct server_state {
+        std::size_t left = 0;  ///< replies still to read
+        bool ok = true;
+        bool reused = false;
+        bool first = true;  ///< no reply read yet in this batch
+        bool stale = false;  ///< failed as a stale connection: its requests are retried alone
+    };
 
-    void do_get(request& r);
-    void do_sharded_multiget(request& r);
-    void do_replicated(request& r, std::string_view success);
-    void do_version(request& r);
+    void plan(job& j);
+    void finish(job& j);
+    void finish_sharded(job& j);
     /// Sends every leg, then reads every reply (servers work in parallel); retries a leg once
     /// on a fresh connection when a reused one turns out stale.
     void fan_out(request& r, std::vector<leg>& legs, response_parser::kind k);
     bool exchange(leg& l, response_parser::kind k, mono_ns deadline);
+    void send_batch(std::size_t n, mono_ns deadline);
+    void read_job(job& j, mono_ns deadline);
     void set_reply(request& r, std::string reply);
 
     const config& cfg_;
@@ -58,7 +85,10 @@ private:
     boost::asio::io_context io_;  ///< only for constructing sockets; no async work runs here
     std::vector<std::unique_ptr<server_connection>> conns_;
     std::size_t rr_ = 0;  ///< round-robin cursor for least-loaded ties
-    std::vector<leg> legs_;
+    std::vector<job> jobs_;  ///< reused across batches (no allocation per request)
+    job single_;             ///< a request served on its own (kept apart from jobs_)
+    std::vector<std::string> out_;  ///< pipelined bytes per server, reused
+    std::vector<server_state> state_;
     std::vector<std::string_view> keys_;
 };
 

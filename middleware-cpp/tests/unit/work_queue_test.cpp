@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <thread>
+#include <vector>
 
 namespace mcscope {
 namespace {
@@ -26,6 +27,33 @@ TEST(WorkQueue, RefusesWhenFullAndSignalsSpace) {
     EXPECT_TRUE(q.try_push(c, now_ns()));
     EXPECT_NE(q.pop(), nullptr);
     EXPECT_EQ(space_calls, 1);  // no refusal since the last call
+}
+
+TEST(WorkQueue, PopBatchTakesUpToLimitInOrderWithinBytes) {
+    work_queue q(8, now_ns(), kSecond);
+    for (int i = 0; i < 5; ++i) {
+        auto r = std::make_unique<request>();
+        r->seq = static_cast<std::uint64_t>(i);
+        r->raw.assign(10, 'x');
+        ASSERT_TRUE(q.try_push(r, now_ns(), false));  // deferred wake-up
+    }
+    q.wake();
+    std::vector<request_ptr> out;
+    ASSERT_TRUE(q.pop_batch(out, 2, 1000));
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0]->seq, 0u);
+    EXPECT_EQ(out[1]->seq, 1u);
+    EXPECT_EQ(out[0]->t.dequeue, out[1]->t.dequeue);
+    EXPECT_GE(out[0]->t.dequeue, out[0]->t.enqueue);
+    out.clear();
+    ASSERT_TRUE(q.pop_batch(out, 8, 15));  // the byte bound stops after the first request
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0]->seq, 2u);
+    ASSERT_TRUE(q.pop_batch(out, 8, 1000));
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(out[2]->seq, 4u);
+    q.stop();
+    EXPECT_FALSE(q.pop_batch(out, 8, 1000));
 }
 
 TEST(WorkQueue, StopWakesBlockedWorkers) {
