@@ -17,6 +17,7 @@ from mw_procs import HOST, Proc
 from pymemcache.client.base import Client
 
 from conftest import MiddlewareFactory
+from worker.parsers.middleware_dir import parse_middleware_dir
 
 pytestmark = pytest.mark.integration
 
@@ -156,3 +157,8 @@ def test_memcaslap_load_is_fully_counted(
     assert summary["totals"]["set"]["completed"] == sent["cmd_set"]
     assert summary["totals"]["set"]["errors"] == 0
     assert summary["totals"]["get"]["misses"] == sent["get_misses"]
+    # The dashboard's strict reader accepts the directory and sees the same totals.
+    parsed = parse_middleware_dir(stats_dir)
+    assert parsed.summary is not None
+    assert parsed.summary.totals["get"].completed == sent["cmd_get"]
+    assert len(parsed.windows) == len(windows)
