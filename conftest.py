@@ -2,6 +2,8 @@
 migrated with Alembic; the API client; a real Celery worker process on a private queue."""
 
 import os
+import socket
+import tempfile
 import uuid
 from collections.abc import Generator, Iterator
 
@@ -18,6 +20,18 @@ os.environ["MCSCOPE_DATABASE_URL"] = (
     _ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{TEST_DB}"
 )
 os.environ["MCSCOPE_RUNS_QUEUE"] = f"runs-test-{_SUFFIX}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# The local testbed's sshd for this test session: its own port and keys, so tests neither
+# depend on nor collide with a `make up` sshd (or another checkout's) on the default port.
+os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
+os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-sshd-")
 
 from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402

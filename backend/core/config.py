@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     GRID_MAX_RUNS: int = Field(default=20_000, ge=1)
     # Fixed cost of one run beyond its run time (start servers, populate, collect).
     RUN_OVERHEAD_S: int = Field(default=8, ge=0)
+    # The local testbed's own sshd (infra/local/sshd.sh): loopback port and state directory
+    # holding its host key and the client key the worker logs in with.
+    LOCAL_SSH_PORT: int = Field(default=2222, ge=1, le=65_535)
+    LOCAL_SSH_DIR: Path = REPO_ROOT / "var" / "ssh"
     # The built UI, served at "/" when present so the product is one URL.
     UI_DIST: Path = REPO_ROOT / "frontend" / "dist"
     CORS_ORIGINS: list[str] = ["http://127.0.0.1:5173", "http://localhost:5173"]

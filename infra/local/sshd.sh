@@ -3,12 +3,14 @@
 # Usage: infra/local/sshd.sh start|stop|status   (idempotent; stopped by its PID file)
 # Overridable for extra instances (e.g. a network namespace host in tests):
 #   SSHD_DIR (state dir), SSHD_LISTEN (address), SSHD_PORT, SSHD_CLIENT_KEY (shared client key).
+# Without them, the app's own settings MCSCOPE_LOCAL_SSH_DIR / MCSCOPE_LOCAL_SSH_PORT apply, so the
+# worker and this sshd always agree.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-DIR="${SSHD_DIR:-$ROOT/var/ssh}"
+DIR="${SSHD_DIR:-${MCSCOPE_LOCAL_SSH_DIR:-$ROOT/var/ssh}}"
 LISTEN="${SSHD_LISTEN:-127.0.0.1}"
-PORT="${SSHD_PORT:-2222}"
+PORT="${SSHD_PORT:-${MCSCOPE_LOCAL_SSH_PORT:-2222}}"
 CLIENT_KEY="${SSHD_CLIENT_KEY:-$DIR/id_ed25519}"
 PIDFILE="$DIR/sshd.pid"
 SSHD_BIN="${SSHD_BIN:-$(command -v sshd || echo /usr/sbin/sshd)}"

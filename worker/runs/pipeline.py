@@ -25,9 +25,8 @@ from worker.drivers.memcached import MemcachedDriver
 from worker.drivers.memtier import POPULATE_TIMEOUT_S, MemtierDriver
 from worker.drivers.middleware import MiddlewareDriver
 from worker.live import publish
-from worker.parsers import ParseError
+from worker.parsers import ParseError, parse_middleware_dir
 from worker.runs import lifecycle
-from worker.runs.middleware_stats import load_middleware_stats
 from worker.runs.plan import RunPlan, build_plan
 from worker.runs.preflight import check_tools, choose_load_generator, free_port, inspect_host
 from worker.runs.store import store_results
@@ -271,7 +270,7 @@ class RunExecution:
         for m in plan.middlewares:
             local = self.archive / m.host.name / f"{m.name}.stats"
             try:
-                stats = load_middleware_stats(local)
+                stats = parse_middleware_dir(local)
                 rows.extend(middleware_rows(f"middleware:{m.index}", stats, window))
             except (ParseError, ValueError, OSError) as exc:
                 raise ParseError(

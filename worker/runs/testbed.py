@@ -9,7 +9,6 @@ from backend.core.config import REPO_ROOT, settings
 from backend.models import HostRole, Testbed
 from worker.drivers.host import HostSpec
 
-LOCAL_SSH_PORT = 2222
 LOCAL_MIDDLEWARE = REPO_ROOT / "middleware-cpp" / "build" / "release" / "mcscope-middleware"
 REMOTE_WORKROOT = "/tmp/mcscope"
 # Advisory lock namespace (first key of pg_try_advisory_lock(int, int)).
@@ -36,8 +35,8 @@ def local_host() -> HostSpec:
         name="local",
         address="127.0.0.1",
         user=getpass.getuser(),
-        port=LOCAL_SSH_PORT,
-        key_path=str(settings.VAR_DIR / "ssh" / "id_ed25519"),
+        port=settings.LOCAL_SSH_PORT,
+        key_path=str(settings.LOCAL_SSH_DIR / "id_ed25519"),
     )
 
 

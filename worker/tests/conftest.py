@@ -1,31 +1,41 @@
-"""Fixtures for the worker suites: the project's local sshd (started if needed, stopped only
-if we started it) and helpers to create and start experiments through the API."""
+"""Fixtures for the worker suites: this test session's own local-testbed sshd."""
 
+import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 
 import pytest
 
-from backend.core.config import REPO_ROOT
+from backend.core.config import REPO_ROOT, settings
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 
 
 def _sshd(action: str) -> subprocess.CompletedProcess[str]:
+    # Port and state dir come from the settings the root conftest set for this session.
+    env = {
+        **os.environ,
+        "SSHD_PORT": str(settings.LOCAL_SSH_PORT),
+        "SSHD_DIR": str(settings.LOCAL_SSH_DIR),
+    }
     return subprocess.run(
-        ["bash", str(SSHD), action], capture_output=True, text=True, timeout=60, check=False
+        ["bash", str(SSHD), action],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
     )
 
 
 @pytest.fixture(scope="session")
 def local_sshd() -> Iterator[None]:
-    """The local testbed's sshd on 127.0.0.1:2222."""
-    was_running = _sshd("status").returncode == 0
-    if not was_running:
-        started = _sshd("start")
-        assert started.returncode == 0, started.stderr
+    """The local testbed's sshd on 127.0.0.1 at this session's port; stopped at the end."""
+    started = _sshd("start")
+    assert started.returncode == 0, started.stderr
     try:
         yield
     finally:
-        if not was_running:
-            _sshd("stop")
+        _sshd("stop")
+        shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)

@@ -48,7 +48,7 @@ class NetnsTestbed:
             NetnsHost(f"mcx{tag}{i}", f"{SUBNET}.{i + 2}", state_root / f"ns{i}")
             for i in range(count)
         ]
-        self.key_path = str(settings.VAR_DIR / "ssh" / "id_ed25519")
+        self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
 
     def _env(self, host: NetnsHost) -> dict[str, str]:
         return os.environ | {
