@@ -37,8 +37,9 @@ build-ui: deps
 sshd: deps
 	@bash $(LOCAL)/sshd.sh start
 
-test: setup  ## run every suite: C++ (with sanitizers and fuzzing), Python, frontend unit and e2e
+test: setup  ## run every suite: lint, C++ (sanitizers, fuzzing), Python, frontend unit and e2e
 	@$(MAKE) --no-print-directory compose-check
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-cpp
 	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-frontend
@@ -52,9 +53,9 @@ test-python: build-middleware
 test-frontend:
 	@bash frontend/scripts/test.sh
 
-lint:  ## ruff and mypy on the Python code
-	@.venv/bin/ruff check backend worker migrations conftest.py
-	@.venv/bin/mypy backend worker
+lint:  ## ruff and mypy --strict on the Python code
+	@.venv/bin/ruff check backend worker infra migrations conftest.py
+	@.venv/bin/mypy backend worker infra
 
 bench-db: setup  ## aggregation queries on a synthetic 2,000-run experiment
 	@$(PY) -m backend.scripts.bench_db

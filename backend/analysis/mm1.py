@@ -67,7 +67,8 @@ def mm1(
     rho = lam / mu
     if rho >= 1.0:
         raise AnalysisError(
-            "arrival_rate_per_s", f"utilization rho = lambda/mu = {rho:.4f} >= 1: the queue is unstable"
+            "arrival_rate_per_s",
+            f"utilization rho = lambda/mu = {rho:.4f} >= 1: the queue is unstable",
         )
     one = 1.0 - rho
     mean_r = (1.0 / mu) / one

@@ -85,7 +85,7 @@ def _load(
         with cur.copy(f"COPY run_summaries ({summary_cols}) FROM STDIN") as cp_sum:
             for run_id in run_ids:
                 for src in sources:
-                    tp, rt = float(rng.normal(1000, 50)), float(rng.normal(800, 40))
+                    mean_tp, mean_rt = float(rng.normal(1000, 50)), float(rng.normal(800, 40))
                     cp_sum.write_row(
                         (
                             run_id,
@@ -93,12 +93,12 @@ def _load(
                             "all",
                             10,
                             seconds - 10,
-                            int(tp * 280),
-                            tp,
-                            rt,
-                            rt * 0.9,
-                            rt * 1.5,
-                            rt * 3,
+                            int(mean_tp * 280),
+                            mean_tp,
+                            mean_rt,
+                            mean_rt * 0.9,
+                            mean_rt * 1.5,
+                            mean_rt * 3,
                         )
                     )
         # The reference layout: one row per run, source and second.

@@ -1,5 +1,7 @@
 """Experiment design endpoints against a real PostgreSQL database."""
 
+from typing import Any
+
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -62,7 +64,7 @@ def _error(r: object) -> dict[str, object]:
 
 def test_create_rejects_bad_input_without_writing(client: TestClient, db: Session) -> None:
     before = (_count(db, Experiment), _count(db, Configuration))
-    cases = [
+    cases: list[tuple[dict[str, Any], list[str], str]] = [
         ({"factors": {"colour": [1]}}, ["body", "factors", "colour"], "unknown parameter"),
         ({"factors": {"servers": []}}, ["body", "factors", "servers"], "non-empty"),
         ({"factors": {"servers": [0, 1]}}, ["body", "factors", "servers"], "outside"),

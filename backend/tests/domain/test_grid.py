@@ -4,7 +4,7 @@ import pytest
 
 from backend.domain.design import DesignError, check_design
 from backend.domain.grid import expand, grid_size, preview
-from backend.domain.templates import SEEDS
+from backend.domain.templates import SEEDS, TemplateSeed
 
 
 def test_expand_is_row_major_product() -> None:
@@ -60,11 +60,11 @@ def test_both_factor_and_fixed() -> None:
 
 
 @pytest.mark.parametrize("seed", list(SEEDS.values()), ids=[t.value for t in SEEDS])
-def test_every_template_seed_is_valid(seed: object) -> None:
+def test_every_template_seed_is_valid(seed: TemplateSeed) -> None:
     check_design(
         seed.factors,
         seed.fixed,
-        seed.repetitions,  # type: ignore[attr-defined]
+        seed.repetitions,
         max_configurations=10_000,
         max_runs=100_000,
     )
