@@ -1,5 +1,4 @@
 // Factors of the grid: one row per varied parameter, levels typed per kind with units and ranges.
-import { useState } from "react";
 import type { ParameterPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import {
@@ -8,6 +7,7 @@ import {
   type FactorRow,
   unusedParameters,
 } from "../utils/designForm";
+import { AddParameterRow } from "./AddParameterRow";
 
 /** Props of FactorEditor. */
 export interface FactorEditorProps {
@@ -19,16 +19,8 @@ export interface FactorEditorProps {
 
 export function FactorEditor({ parameters, form, errors, onChange }: FactorEditorProps) {
   const available = unusedParameters(form, parameters);
-  const [adding, setAdding] = useState("");
   const setRow = (i: number, levels: string) =>
     onChange(form.factors.map((f, j) => (j === i ? { ...f, levels } : f)));
-
-  const add = () => {
-    const p = parameters.find((x) => x.name === (adding || available[0]?.name));
-    if (!p) return;
-    onChange([...form.factors, { name: p.name, levels: String(p.default ?? "") }]);
-    setAdding("");
-  };
 
   return (
     <fieldset data-testid="factor-editor">
@@ -66,25 +58,14 @@ export function FactorEditor({ parameters, form, errors, onChange }: FactorEdito
         );
       })}
       <FieldError message={errors.factors} testId="error-factors" />
-      {available.length > 0 && (
-        <div className="add-row">
-          <select
-            aria-label="Parameter to vary"
-            value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-          >
-            {available.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-                {p.unit ? ` (${p.unit})` : ""}
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={add}>
-            Add factor
-          </button>
-        </div>
-      )}
+      <AddParameterRow
+        available={available}
+        selectLabel="Parameter to vary"
+        buttonLabel="Add factor"
+        onAdd={(p) =>
+          onChange([...form.factors, { name: p.name, levels: String(p.default ?? "") }])
+        }
+      />
     </fieldset>
   );
 }

@@ -1,5 +1,4 @@
 // Fixed values: parameters held constant across the grid (the rest keep their defaults).
-import { useState } from "react";
 import type { ParameterPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import {
@@ -8,6 +7,7 @@ import {
   type FixedRow,
   unusedParameters,
 } from "../utils/designForm";
+import { AddParameterRow } from "./AddParameterRow";
 
 /** Props of FixedEditor. */
 export interface FixedEditorProps {
@@ -19,13 +19,6 @@ export interface FixedEditorProps {
 
 export function FixedEditor({ parameters, form, errors, onChange }: FixedEditorProps) {
   const available = unusedParameters(form, parameters);
-  const [adding, setAdding] = useState("");
-  const add = () => {
-    const p = parameters.find((x) => x.name === (adding || available[0]?.name));
-    if (!p) return;
-    onChange([...form.fixed, { name: p.name, value: String(p.default ?? "") }]);
-    setAdding("");
-  };
   return (
     <fieldset data-testid="fixed-editor">
       <legend>Fixed values</legend>
@@ -63,25 +56,12 @@ export function FixedEditor({ parameters, form, errors, onChange }: FixedEditorP
         );
       })}
       <FieldError message={errors.fixed} testId="error-fixed" />
-      {available.length > 0 && (
-        <div className="add-row">
-          <select
-            aria-label="Parameter to fix"
-            value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-          >
-            {available.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-                {p.unit ? ` (${p.unit})` : ""}
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={add}>
-            Add fixed value
-          </button>
-        </div>
-      )}
+      <AddParameterRow
+        available={available}
+        selectLabel="Parameter to fix"
+        buttonLabel="Add fixed value"
+        onAdd={(p) => onChange([...form.fixed, { name: p.name, value: String(p.default ?? "") }])}
+      />
     </fieldset>
   );
 }
