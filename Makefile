@@ -29,7 +29,7 @@ services: deps
 build: build-middleware build-ui
 
 build-middleware: deps
-	@bash middleware-cpp/scripts/build.sh
+	@bash middleware-cpp/scripts/build.sh release --no-tests
 
 build-ui: deps
 	@bash frontend/scripts/build.sh
