@@ -44,8 +44,12 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     assert states[0] == "running" and states[-1] == "succeeded"
     ticks = [e for e in events if e["type"] == "progress" and e["source"] == "client:0"]
     assert len(ticks) >= 4 and all(t["ops_per_sec"] >= 0 for t in ticks)
-    # Published while the load ran (line-buffered output), not all at once at the end.
-    assert ticks[-1]["ts"] - ticks[0]["ts"] >= 2
+    # Published while the load ran (line-buffered output), not all at once at the end: the
+    # watcher polls about once a second, so ticks of one poll come together and a live relay
+    # spreads them over several polls. Counting polls, not seconds, holds on a loaded machine.
+    gaps = [b["ts"] - a["ts"] for a, b in zip(ticks, ticks[1:], strict=False)]
+    polls = 1 + sum(gap > 0.5 for gap in gaps)
+    assert polls >= 2, f"all {len(ticks)} ticks arrived in one poll: {gaps}"
     summaries = db.scalars(select(RunSummary).where(RunSummary.run_id == run.id)).all()
     sources = {(s.source, s.request_type.value) for s in summaries}
     assert {("client:0", "all"), ("client:1", "all"), ("client:0", "get")} <= sources
