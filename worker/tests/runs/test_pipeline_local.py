@@ -2,6 +2,7 @@
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 import redis
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.models import RunStatus, RunSummary
 from worker.live.publish import channel
+from worker.runs.pipeline import RunExecution
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
@@ -93,3 +95,38 @@ def test_missing_tool_fails_in_preflight_naming_host(db: Session, local_sshd: No
     assert "memtier_benchmark not found" in run.error
     assert f"127.0.0.1:{settings.LOCAL_SSH_PORT}" in run.error
     assert run.commands == []  # nothing was started
+
+
+def test_unparsable_output_fails_that_run_keeps_raw_files(
+    db: Session, local_sshd: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Real outputs, damaged after they were fetched: the first run fails naming the source and
+    where its raw files are, stores nothing; the next run is untouched and succeeds."""
+    exp, run_ids = create_queued_experiment(
+        db,
+        factors={"workers": [2]},
+        fixed={"servers": 1, "middlewares": 1, "clients_per_thread": 2, "ratio": "1:9", **BASE},
+        repetitions=2,
+    )
+    damaged: list[Path] = []
+    original_fetch = RunExecution.fetch_all
+
+    def fetch_then_damage(self: RunExecution) -> None:
+        original_fetch(self)
+        if not damaged:
+            (windows,) = self.archive.glob("*/*.stats/windows.jsonl")
+            with windows.open("a") as f:
+                f.write('{"window": "not a number"\n')
+            damaged.append(windows)
+
+    monkeypatch.setattr(RunExecution, "fetch_all", fetch_then_damage)
+    for run_id in run_ids:
+        _execute_run(run_id)
+    first, second = runs_of(db, exp.id)
+    assert first.status == RunStatus.FAILED
+    assert first.error is not None and "middleware:0" in first.error
+    assert "cannot parse stats" in first.error and str(damaged[0].parent) in first.error
+    assert damaged[0].exists()  # the raw files are kept for the user to look at
+    assert db.scalars(select(RunSummary).where(RunSummary.run_id == first.id)).all() == []
+    assert second.status == RunStatus.SUCCEEDED, second.error
+    assert db.scalars(select(RunSummary).where(RunSummary.run_id == second.id)).all()
