@@ -6,6 +6,7 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetExperimentsQuery } from "@/features/experiments/hooks/useGetExperimentsQuery";
 import { useGetParametersQuery } from "@/features/experiments/hooks/useGetParametersQuery";
+import { FactorSelect } from "@/features/results/components/FactorSelect";
 import { ResultSelectors } from "@/features/results/components/ResultSelectors";
 import { ResultsPlot } from "@/features/results/components/ResultsPlot";
 import { useGetManyResultsQuery } from "@/features/results/hooks/useGetResultsQuery";
@@ -83,14 +84,7 @@ export function ComparePage() {
               onRequestType={setRequestType}
             />
             {factors.length > 0 && (
-              <label>
-                x axis
-                <select value={x} onChange={(e) => setX(e.target.value)}>
-                  {factors.map((f) => (
-                    <option key={f}>{f}</option>
-                  ))}
-                </select>
-              </label>
+              <FactorSelect label="x axis" factors={factors} value={x} onChange={setX} />
             )}
           </div>
           {selected.length < 2 ? (

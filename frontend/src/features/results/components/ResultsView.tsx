@@ -12,6 +12,7 @@ import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
+import { FactorSelect } from "./FactorSelect";
 import { ResultSelectors } from "./ResultSelectors";
 import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
@@ -88,26 +89,15 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
           onRequestType={setRequestType}
         />
         {factors.length > 0 && (
-          <label>
-            x axis
-            <select value={x} onChange={(e) => setX(e.target.value)}>
-              {factors.map((f) => (
-                <option key={f}>{f}</option>
-              ))}
-            </select>
-          </label>
+          <FactorSelect label="x axis" factors={factors} value={x} onChange={setX} />
         )}
         {factors.length > 1 && (
-          <label>
-            one line per
-            <select value={line} onChange={(e) => setLine(e.target.value)}>
-              {factors
-                .filter((f) => f !== x)
-                .map((f) => (
-                  <option key={f}>{f}</option>
-                ))}
-            </select>
-          </label>
+          <FactorSelect
+            label="one line per"
+            factors={factors.filter((f) => f !== x)}
+            value={line}
+            onChange={setLine}
+          />
         )}
         {Object.entries(filters).map(([f, level]) => (
           <label key={f}>
