@@ -1,8 +1,11 @@
 // Client connection: parse complete requests from the stream, keep replies in request order.
 #include "connection.hpp"
 
+#include <sys/socket.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <cerrno>
 #include <cstring>
 
 #include "connection_manager.hpp"
@@ -25,19 +28,29 @@ connection::connection(asio::ip::tcp::socket socket, connection_manager& manager
 void connection::start() {
     boost::system::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+    fd_ = socket_.native_handle();
     do_read();
 }
 
 void connection::stop() {
-    closed_ = true;
     blocked_.reset();  // it holds a reference to this connection
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;  // under mu_: no worker sends on fd_ once it is closed (and maybe reused)
     order_.clear();
     boost::system::error_code ec;
     socket_.close(ec);
 }
 
-bool connection::can_parse() const {
-    return !closed_ && !blocked_ && order_.size() < kMaxOutstanding;
+bool connection::can_parse() {
+    if (closed_ || blocked_) {
+        return false;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (order_.size() < kMaxOutstanding) {
+        return true;
+    }
+    wake_net_ = true;  // checked and flagged under mu_: the write that frees a slot resumes us
+    return false;
 }
 
 void connection::do_read() {
@@ -78,7 +91,7 @@ void connection::do_read() {
 }
 
 void connection::process() {
-    while (can_parse() && start_ < end_) {
+    while (start_ < end_ && can_parse()) {
         if (!spare_) {
             spare_ = std::make_unique<request>();
         }
@@ -104,11 +117,15 @@ void connection::process() {
         start_ = end_ = 0;
     }
     do_read();
+    maybe_close();  // e.g. an unparseable stream whose error reply was just written
 }
 
 void connection::dispatch(request_ptr r) {
     r->seq = next_seq_++;
-    order_.push_back(slot{});
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        order_.push_back(slot{});
+    }
     if (r->cmd == command::quit) {
         r->close_after = true;
         eof_ = true;
@@ -131,18 +148,27 @@ bool connection::try_dispatch_blocked() {
     // Per-client execution order: a write waits for everything before it, and nothing passes
     // an unfinished write, so a pipelined "set; get" reads its own write. Reads run in parallel.
     bool write = is_write(*blocked_);
-    if (write ? inflight_ > 0 : write_inflight_) {
-        return false;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (write ? inflight_ > 0 : write_inflight_) {
+            wake_net_ = true;  // the completion that unblocks us posts resume()
+            return false;
+        }
+        // Counted before the push: a worker may complete the request before try_push returns.
+        ++inflight_;
+        write_inflight_ = write;
     }
     if (!ctx_.queue.try_push(blocked_, now_ns(), false)) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            --inflight_;
+            write_inflight_ = false;  // it was false before (a write needs inflight_ == 0)
+        }
         ++ctx_.queue_full_events;
         ctx_.waiting.push_back(weak_from_this());
         return false;
     }
     request_wake();
-    blocked_.reset();
-    ++inflight_;
-    write_inflight_ = write;
     return true;
 }
 
@@ -170,52 +196,190 @@ void connection::on_space() {
 }
 
 void connection::complete_local(request_ptr r) {
-    std::uint64_t seq = r->seq;
-    order_[seq - base_seq_] = slot{std::move(r), true};
-    do_write();
+    flushed f = flushed::done;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::uint64_t seq = r->seq;  // read before the move (the right side is evaluated first)
+        order_[seq - base_seq_] = slot{std::move(r), true};
+        f = flush_locked(ctx_.st, true);
+    }
+    after_flush(f, true);
 }
 
-void connection::on_reply(request_ptr r) {
+void connection::complete(request_ptr r, stats& st) {
+    std::shared_ptr<connection> self = std::move(r->conn);  // break the cycle; keep us alive
+    self->finish(std::move(r), st);
+}
+
+void connection::finish(request_ptr r, stats& st) {
+    flushed f = flushed::done;
+    bool wake = false;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (closed_) {
+            return;
+        }
+        --inflight_;
+        if (is_write(*r)) {
+            write_inflight_ = false;
+        }
+        std::uint64_t seq = r->seq;
+        order_[seq - base_seq_] = slot{std::move(r), true};
+        f = flush_locked(st, false);
+        wake = wake_net_;
+        wake_net_ = false;
+    }
+    after_flush(f, false);
+    if (wake) {
+        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->resume(); });
+    }
+}
+
+connection::flushed connection::flush_locked(stats& st, bool on_net) {
+    // Write the ready replies at the front of order_ with one non-blocking gathered send.
+    while (!writing_ && !closed_) {
+        iov_.clear();
+        std::size_t total = 0;
+        while (!order_.empty() && order_.front().ready && written_.size() < kMaxWriteBatch) {
+            if (order_.front().req->close_after && !on_net) {
+                break;  // closing needs the network thread
+            }
+            request_ptr r = std::move(order_.front().req);
+            order_.pop_front();
+            ++base_seq_;
+            if (!r->reply.empty()) {
+                iov_.push_back(iovec{r->reply.data(), r->reply.size()});
+                total += r->reply.size();
+            }
+            bool last = r->close_after;
+            written_.push_back(std::move(r));
+            if (last) {
+                break;
+            }
+        }
+        if (written_.empty()) {
+            bool quit_next = !order_.empty() && order_.front().ready;
+            return quit_next ? flushed::net : flushed::done;
+        }
+        std::size_t sent = 0;
+        while (sent < total) {
+            msghdr msg{};
+            msg.msg_iov = iov_.data();
+            msg.msg_iovlen = iov_.size();
+            ssize_t n = ::sendmsg(fd_, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                break;
+            }
+            if (n < 0) {
+                written_.clear();
+                return flushed::failed;
+            }
+            sent += static_cast<std::size_t>(n);
+            // Drop the fully sent buffers and trim the partly sent one for a retry.
+            auto left = static_cast<std::size_t>(n);
+            std::size_t i = 0;
+            while (i < iov_.size() && left >= iov_[i].iov_len) {
+                left -= iov_[i].iov_len;
+                ++i;
+            }
+            iov_.erase(iov_.begin(), iov_.begin() + static_cast<std::ptrdiff_t>(i));
+            if (!iov_.empty()) {
+                iov_.front().iov_base = static_cast<char*>(iov_.front().iov_base) + left;
+                iov_.front().iov_len -= left;
+            }
+        }
+        if (sent < total) {
+            writing_ = true;  // the socket buffer is full: the network thread finishes it
+            written_offset_ = sent;
+            return flushed::async;
+        }
+        st.begin_batch();
+        mono_ns now = now_ns();
+        bool close = false;
+        for (request_ptr& r : written_) {
+            r->t.written = now;
+            st.record(*r);
+            close = close || r->close_after;
+        }
+        st.end_batch();
+        written_.clear();
+        if (close) {
+            return flushed::close;
+        }
+    }
+    return flushed::done;
+}
+
+void connection::after_flush(flushed f, bool on_net) {
+    switch (f) {
+        case flushed::done:
+            return;
+        case flushed::net:
+            if (!on_net) {
+                asio::post(socket_.get_executor(), [self = shared_from_this()] { self->resume(); });
+            }
+            return;
+        case flushed::async:
+            if (on_net) {
+                continue_write();
+            } else {
+                asio::post(socket_.get_executor(),
+                           [self = shared_from_this()] { self->continue_write(); });
+            }
+            return;
+        case flushed::failed:
+            asio::post(socket_.get_executor(), [self = shared_from_this()] {
+                self->manager_.stop(self);
+            });
+            return;
+        case flushed::close:
+            linger();  // only the network thread writes a close_after reply
+            return;
+    }
+}
+
+void connection::resume() {
     if (closed_) {
         return;
     }
-    r->conn.reset();  // break the cycle: the connection owns its slots
-    --inflight_;
-    if (is_write(*r)) {
-        write_inflight_ = false;
+    if (blocked_) {
+        try_dispatch_blocked();
     }
-    complete_local(std::move(r));
-    if (blocked_ && try_dispatch_blocked()) {
-        process();
+    flushed f = flushed::done;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        f = flush_locked(ctx_.st, true);
     }
+    after_flush(f, true);
+    process();
+    maybe_close();
 }
 
-void connection::do_write() {
-    if (!writing_.empty() || closed_) {
-        return;
-    }
-    write_bufs_.clear();
-    while (!order_.empty() && order_.front().ready && writing_.size() < kMaxWriteBatch) {
-        request_ptr r = std::move(order_.front().req);
-        order_.pop_front();
-        ++base_seq_;
-        bool last = r->close_after;
-        if (!r->reply.empty()) {
-            write_bufs_.push_back(asio::buffer(r->reply));
+void connection::continue_write() {
+    std::vector<asio::const_buffer> bufs;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (closed_) {
+            return;
         }
-        writing_.push_back(std::move(r));
-        if (last) {
-            break;
+        // written_ does not change while writing_ is set, so the buffers stay valid.
+        std::size_t skip = written_offset_;
+        for (const request_ptr& r : written_) {
+            std::size_t len = r->reply.size();
+            if (skip >= len) {
+                skip -= len;
+                continue;
+            }
+            bufs.emplace_back(r->reply.data() + skip, len - skip);
+            skip = 0;
         }
     }
-    if (writing_.empty()) {
-        maybe_close();
-        return;
-    }
-    asio::async_write(socket_, write_bufs_,
+    asio::async_write(socket_, bufs,
                       [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                           if (ec) {
-                              self->writing_.clear();
                               self->manager_.stop(self);
                               return;
                           }
@@ -225,26 +389,36 @@ void connection::do_write() {
 
 void connection::on_written() {
     bool close = false;
-    ctx_.st.begin_batch();
-    mono_ns now = now_ns();
-    for (request_ptr& r : writing_) {
-        r->t.written = now;
-        ctx_.st.record(*r);
-        close = close || r->close_after;
+    flushed f = flushed::done;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        ctx_.st.begin_batch();
+        mono_ns now = now_ns();
+        for (request_ptr& r : written_) {
+            r->t.written = now;
+            ctx_.st.record(*r);
+            close = close || r->close_after;
+        }
+        ctx_.st.end_batch();
+        written_.clear();
+        writing_ = false;
+        if (!close) {
+            f = flush_locked(ctx_.st, true);
+        }
     }
-    ctx_.st.end_batch();
-    writing_.clear();
     if (close) {
         linger();
         return;
     }
-    do_write();
+    after_flush(f, true);
     process();  // outstanding replies drained: parsing may resume
+    maybe_close();
 }
 
 void connection::linger() {
     // Closing with unread input makes the kernel send RST, which can destroy the last reply in
     // flight. Send FIN instead and discard input until the client closes its side.
+    lingering_ = true;
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
     if (buf_.size() < kReadChunk) {
@@ -264,9 +438,17 @@ void connection::linger() {
 }
 
 void connection::maybe_close() {
-    if (eof_ && !closed_ && order_.empty() && writing_.empty() && !blocked_ && !reading_) {
-        manager_.stop(shared_from_this());
+    if (!eof_ || closed_ || blocked_ || reading_ || lingering_) {
+        return;
     }
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!order_.empty() || writing_) {
+            wake_net_ = true;  // the last completion or write brings us back here
+            return;
+        }
+    }
+    manager_.stop(shared_from_this());
 }
 
 }  // namespace mcscope

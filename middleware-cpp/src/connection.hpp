@@ -1,11 +1,15 @@
-// One client connection, driven only by the network thread: read, parse, enqueue, ordered replies.
+// One client connection: the network thread reads, parses and enqueues; replies leave in request
+// order, written by whichever thread completes the request that is next in line.
 #pragma once
+
+#include <sys/uio.h>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "request.hpp"
@@ -20,7 +24,7 @@ class connection_manager;
 /// Network-thread state shared by all client connections.
 struct net_context {
     work_queue& queue;
-    stats& st;
+    stats& st;  ///< the network thread's stats shard (local replies, writes it finishes)
     parser_limits limits;
     std::uint64_t queue_full_events = 0;
     /// Connections holding a request the full queue refused, resumed when a worker frees space.
@@ -30,7 +34,12 @@ struct net_context {
 };
 
 /// Replies leave in request order: every request takes a slot in order_ when parsed and is sent
-/// only when all earlier slots are done. Lives as long as a handler or a worker holds it.
+/// only when all earlier slots are done. A worker that completes the next slot writes the reply
+/// itself with one non-blocking send (no hand-off back to the network thread, which would cost a
+/// wake-up per batch); the network thread takes over only what cannot finish at once (a full
+/// socket buffer, a close) or when it is waiting on the completion (paused reads, a blocked
+/// write, end of input). mu_ guards exactly the state both sides touch (see "shared" below).
+/// Lives as long as a handler or a worker holds it.
 class connection : public std::enable_shared_from_this<connection> {
 public:
     connection(boost::asio::ip::tcp::socket socket, connection_manager& manager, net_context& ctx);
@@ -38,10 +47,10 @@ public:
     connection& operator=(const connection&) = delete;
 
     void start();
-    /// Closes the socket; replies still arriving from workers are dropped.
+    /// Closes the socket; replies still arriving from workers are dropped. Network thread.
     void stop();
-    /// A worker finished r (posted to the network thread).
-    void on_reply(request_ptr r);
+    /// A worker finished r (r->conn points here); st is that worker's stats shard. Any thread.
+    static void complete(request_ptr r, stats& st);
     /// The work queue has room again: retry the refused request and resume parsing.
     void on_space();
 
@@ -51,15 +60,21 @@ private:
         request_ptr req;
         bool ready = false;
     };
+    /// What flush_locked leaves for the network thread.
+    enum class flushed { done, net, async, failed, close };
 
     void do_read();
     void process();
-    bool can_parse() const;
+    bool can_parse();
     void dispatch(request_ptr r);
     bool try_dispatch_blocked();
     void request_wake();
     void complete_local(request_ptr r);
-    void do_write();
+    void finish(request_ptr r, stats& st);
+    flushed flush_locked(stats& st, bool on_net);
+    void after_flush(flushed f, bool on_net);
+    void resume();
+    void continue_write();
     void on_written();
     void maybe_close();
     void linger();
@@ -67,24 +82,33 @@ private:
     boost::asio::ip::tcp::socket socket_;
     connection_manager& manager_;
     net_context& ctx_;
+    int fd_ = -1;  ///< socket_'s descriptor, for workers' sends (valid while !closed_)
+
+    // Network thread only.
     request_parser parser_;
     std::vector<char> buf_;
     std::size_t start_ = 0;  ///< first unparsed byte
     std::size_t end_ = 0;    ///< end of received bytes
     mono_ns last_read_ = 0;
     mono_ns pending_arrival_ = 0;  ///< arrival time of the request at start_
-
-    std::deque<slot> order_;
-    std::uint64_t base_seq_ = 0;  ///< seq of order_.front()
     std::uint64_t next_seq_ = 0;
     request_ptr spare_;    ///< parse target, reused while a request is incomplete
     request_ptr blocked_;  ///< waiting for queue space or for an earlier write to finish
+    bool reading_ = false;
+    bool eof_ = false;  ///< the client finished sending (or said quit)
+    bool lingering_ = false;  ///< the last reply is out; draining input until the client closes
+
+    // Shared: guarded by mu_ (closed_ is written by the network thread under mu_).
+    std::mutex mu_;
+    std::deque<slot> order_;
+    std::uint64_t base_seq_ = 0;   ///< seq of order_.front()
     std::size_t inflight_ = 0;     ///< requests handed to workers, not yet back
     bool write_inflight_ = false;  ///< the request in flight is a set/delete
-    std::vector<request_ptr> writing_;
-    std::vector<boost::asio::const_buffer> write_bufs_;
-    bool reading_ = false;
-    bool eof_ = false;      ///< the client finished sending (or said quit)
+    bool writing_ = false;         ///< the network thread owns an unfinished write
+    std::vector<request_ptr> written_;  ///< the replies of the write in progress
+    std::size_t written_offset_ = 0;    ///< bytes of them already sent
+    std::vector<iovec> iov_;
+    bool wake_net_ = false;  ///< the network thread waits for a completion: post resume()
     bool closed_ = false;
 };
 

@@ -25,6 +25,13 @@ public:
     }
     std::uint64_t count(std::size_t i) const { return counts_[i]; }
     std::uint64_t overflow() const { return overflow_; }
+    /// Adds other's counts (merging the writer threads' histograms at the end).
+    void merge(const histogram& other) {
+        for (std::size_t i = 0; i < kBucketCount; ++i) {
+            counts_[i] += other.counts_[i];
+        }
+        overflow_ += other.overflow_;
+    }
     std::uint64_t total() const;
     /// {"counts": [...], "overflow": n}
     std::string to_json() const;

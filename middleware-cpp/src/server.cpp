@@ -30,8 +30,9 @@ server::server(const config& cfg)
       t0_(now_ns()),
       started_unix_(unix_now()),
       queue_(cfg_.queue_capacity, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs),
-      stats_(t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs, cfg_.sample_every),
-      ctx_{queue_, stats_, parser_limits{}, 0, {}, false},
+      stats_(cfg_.workers + 1, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs,
+             cfg_.sample_every),
+      ctx_{queue_, stats_.shard(0), parser_limits{}, 0, {}, false},
       pool_(cfg_.servers, cfg_.replication, cfg_.replication_given, cfg_.sharded) {}
 
 server::~server() {
@@ -74,17 +75,15 @@ bool server::init(std::string& error) {
             do_accept();
         }
     });
-    // One post per worker batch: the network thread wakes once for all of its replies.
-    reply_sink sink = [this](std::vector<request_ptr>& done) {
-        asio::post(io_, [batch = std::move(done)]() mutable {
-            for (request_ptr& r : batch) {
-                std::shared_ptr<connection> c = std::move(r->conn);
-                c->on_reply(std::move(r));
-            }
-        });
-    };
+    // Workers write the replies they complete themselves (connection::complete), each into its
+    // own stats shard: shard 0 is the network thread's, shard i + 1 worker i's.
     for (std::size_t i = 0; i < cfg_.workers; ++i) {
-        workers_.push_back(std::make_unique<worker>(cfg_, pool_, queue_, sink));
+        reply_sink sink = [st = &stats_.shard(i + 1)](std::vector<request_ptr>& done) {
+            for (request_ptr& r : done) {
+                connection::complete(std::move(r), *st);
+            }
+        };
+        workers_.push_back(std::make_unique<worker>(cfg_, pool_, queue_, std::move(sink)));
     }
     for (auto& w : workers_) {
         threads_.emplace_back([w = w.get()] { w->run(); });

@@ -50,7 +50,7 @@ private:
     mono_ns t0_;
     double started_unix_;
     work_queue queue_;
-    stats stats_;
+    stats_shards stats_;  ///< one per reply-writing thread: the network thread and each worker
     net_context ctx_;
     server_pool pool_;
     std::vector<std::unique_ptr<worker>> workers_;

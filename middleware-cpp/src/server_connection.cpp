@@ -4,6 +4,9 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/uio.h>
+
+#include <climits>
 
 #include <cerrno>
 #include <cstring>
@@ -118,6 +121,38 @@ bool server_connection::send(std::string_view data, mono_ns deadline) {
         if (!data.empty() && now_ns() > deadline) {
             fail("send timeout");
             return false;
+        }
+    }
+    return true;
+}
+
+bool server_connection::send(std::vector<iovec>& iov, mono_ns deadline) {
+    len_ = head_ = reply_len_ = 0;
+    std::size_t first = 0;  // iov[first..] is still to send
+    while (first < iov.size()) {
+        msghdr msg{};
+        msg.msg_iov = iov.data() + first;
+        msg.msg_iovlen = std::min<std::size_t>(iov.size() - first, IOV_MAX);
+        ssize_t n = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            fail(errno == EAGAIN || errno == EWOULDBLOCK ? "send timeout" : "send failed");
+            return false;
+        }
+        auto left = static_cast<std::size_t>(n);
+        while (first < iov.size() && left >= iov[first].iov_len) {
+            left -= iov[first].iov_len;
+            ++first;
+        }
+        if (first < iov.size()) {
+            iov[first].iov_base = static_cast<char*>(iov[first].iov_base) + left;
+            iov[first].iov_len -= left;
+            if (now_ns() > deadline) {
+                fail("send timeout");
+                return false;
+            }
         }
     }
     return true;

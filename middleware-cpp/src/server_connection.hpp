@@ -1,6 +1,8 @@
 // A worker's connection to one memcached server: blocking I/O with deadlines, reconnect backoff.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <string>
@@ -28,6 +30,9 @@ public:
     /// Writes all of data before the deadline. data may hold several pipelined requests; it is
     /// only sent when every earlier reply has been read.
     bool send(std::string_view data, mono_ns deadline);
+    /// The same for pipelined requests sent straight from their own buffers (one gathered
+    /// send, no copy into a staging string). Consumes iov.
+    bool send(std::vector<iovec>& iov, mono_ns deadline);
     /// Reads one complete reply of kind k; reply() and parser() describe it afterwards. more:
     /// further replies were requested (pipelining), so bytes after this reply are kept for the
     /// next call instead of meaning the stream is out of step.

@@ -81,7 +81,7 @@ void stats::record(const request& r) {
     hists_[type][kHistTotal].add(total);
     hists_[type][kHistQueue].add(queue);
     hists_[type][kHistServer].add(server);
-    if (++completed_all_ % sample_every_ == 0) {
+    if ((completed_all_->fetch_add(1, std::memory_order_relaxed) + 1) % sample_every_ == 0) {
         push_sample(r);
     }
 }
@@ -127,6 +127,68 @@ window_values stats::read_window(std::int64_t w) const {
         out.per_server[i] = s.per_server[i].load(std::memory_order_relaxed);
     }
     return out;
+}
+
+void window_values::merge(const window_values& other) {
+    for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
+        for (std::size_t m = 0; m < kMetricCount; ++m) {
+            double& into = v[t][m];
+            double from = other.v[t][m];
+            into = kMetrics[m].kind == metric_kind::max ? std::max(into, from) : into + from;
+        }
+    }
+    for (std::size_t i = 0; i < kMaxServers; ++i) {
+        per_server[i] += other.per_server[i];
+    }
+}
+
+stats_shards::stats_shards(std::size_t count, mono_ns t0, mono_ns window_ns,
+                           std::size_t sample_every) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(count, 1); ++i) {
+        shards_.push_back(std::make_unique<stats>(t0, window_ns, sample_every));
+        shards_.back()->completed_all_ = &completed_;
+    }
+}
+
+window_values stats_shards::read_window(std::int64_t w) const {
+    window_values out;
+    for (const auto& s : shards_) {
+        out.merge(s->read_window(w));
+    }
+    return out;
+}
+
+void stats_shards::drain_samples(std::vector<sample>& out) {
+    std::size_t from = out.size();
+    for (auto& s : shards_) {
+        s->drain_samples(out);
+    }
+    std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(),
+                     [](const sample& a, const sample& b) { return a.t.written < b.t.written; });
+}
+
+type_totals stats_shards::totals(request_type t) const {
+    type_totals out;
+    for (const auto& s : shards_) {
+        out.merge(s->totals(t));
+    }
+    return out;
+}
+
+histogram stats_shards::hist(request_type t, std::size_t which) const {
+    histogram out;
+    for (const auto& s : shards_) {
+        out.merge(s->hist(t, which));
+    }
+    return out;
+}
+
+std::uint64_t stats_shards::samples_dropped() const {
+    std::uint64_t n = 0;
+    for (const auto& s : shards_) {
+        n += s->samples_dropped();
+    }
+    return n;
 }
 
 }  // namespace mcscope

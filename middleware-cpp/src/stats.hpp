@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "clock.hpp"
@@ -55,6 +56,10 @@ constexpr metric_desc kMetrics[kMetricCount] = {MCSCOPE_METRICS(MCSCOPE_METRIC_D
 struct window_values {
     std::array<std::array<double, kMetricCount>, kRequestTypeCount> v{};
     std::array<std::uint64_t, kMaxServers> per_server{};
+
+    /// Adds another writer's values of the same window: counters and sums add, maxima take the
+    /// larger (means are sums until output, so they merge exactly).
+    void merge(const window_values& other);
 };
 
 /// One row of requests.csv.
@@ -72,10 +77,18 @@ struct type_totals {
     std::uint64_t errors = 0;
     std::uint64_t misses = 0;
     std::uint64_t keys = 0;
+
+    void merge(const type_totals& o) {
+        completed += o.completed;
+        errors += o.errors;
+        misses += o.misses;
+        keys += o.keys;
+    }
 };
 
-/// Accumulators written by exactly one thread (the network thread, which takes the "written"
-/// timestamp and so completes every request). No locks and no read-modify-write atomics: values
+/// Accumulators written by exactly one thread: each thread that writes replies to clients (the
+/// network thread and every worker) owns one and records the requests it completes; the
+/// reporter merges them (stats_shards). No locks and no read-modify-write atomics: values
 /// are relaxed atomic loads/stores so the reporter may read a closed window concurrently. A batch
 /// counter (odd while recording) tells the reporter when a window can no longer change.
 class stats {
@@ -129,12 +142,41 @@ private:
     std::array<slot, kSlots> slots_;
     std::array<type_totals, kRequestTypeCount> totals_{};
     std::array<std::array<histogram, 3>, kRequestTypeCount> hists_{};
-    std::uint64_t completed_all_ = 0;
+    /// Completed requests for "every Nth" sampling: shared by all shards of a process (one
+    /// relaxed fetch_add per request), so the sample rate is exact across writer threads.
+    std::atomic<std::uint64_t> own_completed_{0};
+    std::atomic<std::uint64_t>* completed_all_ = &own_completed_;
+
+    friend class stats_shards;
 
     std::array<sample, kSampleRing> ring_{};
     std::atomic<std::size_t> ring_head_{0};  ///< written by the writer
     std::atomic<std::size_t> ring_tail_{0};  ///< written by the reporter
     std::atomic<std::uint64_t> samples_dropped_{0};
+};
+
+/// The per-thread stats blocks of one process, read together by the reporter.
+class stats_shards {
+public:
+    stats_shards(std::size_t count, mono_ns t0, mono_ns window_ns, std::size_t sample_every);
+
+    std::size_t size() const { return shards_.size(); }
+    stats& shard(std::size_t i) { return *shards_[i]; }
+    mono_ns t0() const { return shards_.front()->t0(); }
+    mono_ns window_ns() const { return shards_.front()->window_ns(); }
+
+    /// Reporter: window w merged over all writers.
+    window_values read_window(std::int64_t w) const;
+    /// Reporter: moves pending samples of every writer into out, ordered by written time.
+    void drain_samples(std::vector<sample>& out);
+    /// After the writers stopped: merged lifetime data.
+    type_totals totals(request_type t) const;
+    histogram hist(request_type t, std::size_t which) const;
+    std::uint64_t samples_dropped() const;
+
+private:
+    std::vector<std::unique_ptr<stats>> shards_;
+    std::atomic<std::uint64_t> completed_{0};  ///< the shards' common sampling counter
 };
 
 }  // namespace mcscope

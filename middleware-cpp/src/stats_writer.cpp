@@ -53,7 +53,8 @@ std::string type_json(const std::array<double, kMetricCount>& v) {
 
 }  // namespace
 
-stats_writer::stats_writer(const config& cfg, stats& st, work_queue& queue, double started_unix)
+stats_writer::stats_writer(const config& cfg, stats_shards& st, work_queue& queue,
+                           double started_unix)
     : cfg_(cfg), stats_(st), queue_(queue), started_unix_(started_unix) {}
 
 stats_writer::~stats_writer() {
@@ -199,7 +200,7 @@ void stats_writer::write_summary(std::uint64_t queue_full_events) {
         << ", \"queue_capacity\": " << cfg_.queue_capacity << "}, \"windows\": " << next_window_
         << ", \"clean_shutdown\": true, \"totals\": {";
     for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
-        const type_totals& tt = stats_.totals(static_cast<request_type>(t));
+        type_totals tt = stats_.totals(static_cast<request_type>(t));
         out << (t == 0 ? "\"" : ", \"") << kTypeNames[t] << "\": {\"completed\": " << tt.completed
             << ", \"errors\": " << tt.errors << ", \"misses\": " << tt.misses
             << ", \"keys\": " << tt.keys << "}";

@@ -19,7 +19,7 @@ namespace mcscope {
 /// finish(). Owns the only thread that reads the stats block concurrently with its writer.
 class stats_writer {
 public:
-    stats_writer(const config& cfg, stats& st, work_queue& queue, double started_unix);
+    stats_writer(const config& cfg, stats_shards& st, work_queue& queue, double started_unix);
     stats_writer(const stats_writer&) = delete;
     stats_writer& operator=(const stats_writer&) = delete;
     ~stats_writer();
@@ -43,7 +43,7 @@ private:
     void write_summary(std::uint64_t queue_full_events);
 
     const config& cfg_;
-    stats& stats_;
+    stats_shards& stats_;
     work_queue& queue_;
     double started_unix_;
     std::ofstream windows_;

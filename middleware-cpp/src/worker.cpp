@@ -10,6 +10,7 @@ namespace {
 constexpr mono_ns kNsPerMs = 1'000'000;
 constexpr std::string_view kStored = "STORED\r\n";
 constexpr std::string_view kDeleted = "DELETED\r\n";
+constexpr std::string_view kVersion = "version\r\n";
 }  // namespace
 
 worker::worker(const config& cfg, server_pool& pool, work_queue& queue, reply_sink sink)
@@ -47,15 +48,16 @@ void worker::plan(job& j) {
                 j.legs.resize(plan.servers.size());
                 for (std::size_t s = 0; s < plan.servers.size(); ++s) {
                     j.legs[s].server = plan.servers[s];
-                    j.legs[s].data = "get";
+                    j.legs[s].own = "get";
                 }
                 for (std::size_t i = 0; i < keys_.size(); ++i) {
-                    std::string& d = j.legs[j.shard_of_key[i]].data;
+                    std::string& d = j.legs[j.shard_of_key[i]].own;
                     d += ' ';
                     d += keys_[i];
                 }
                 for (leg& l : j.legs) {
-                    l.data += "\r\n";
+                    l.own += "\r\n";
+                    l.data = l.own;  // legs is not resized from here on: the view stays valid
                 }
             } else {
                 j.legs.resize(1);
@@ -69,8 +71,14 @@ void worker::plan(job& j) {
             std::size_t n = pool_.replication();
             j.legs.resize(n);
             for (std::size_t i = 0; i < n; ++i) {
-                j.legs[i].server = cfg_.replication_given ? pool_.replica(r.key(0), i) : i;
-                j.legs[i].data = forward_bytes(r);
+                leg& l = j.legs[i];
+                l.server = cfg_.replication_given ? pool_.replica(r.key(0), i) : i;
+                if (r.noreply_offset == 0) {
+                    l.data = r.raw;  // forwarded as received: no copy
+                } else {
+                    l.own = forward_bytes(r);  // memcached must answer: strip noreply
+                    l.data = l.own;
+                }
             }
             break;
         }
@@ -78,7 +86,7 @@ void worker::plan(job& j) {
             j.kind = response_parser::kind::line;
             j.legs.resize(1);
             j.legs[0].server = pool_.route_get("", rr_);
-            j.legs[0].data = "version\r\n";
+            j.legs[0].data = kVersion;
             break;
         default:
             j.legs.clear();  // quit and local replies never reach a worker
@@ -120,7 +128,8 @@ void worker::handle_batch(std::vector<request_ptr>& batch) {
         for (const leg& l : j.legs) {
             pool_.begin(l.server);  // now, so the next request's least-loaded choice sees it
             j.r->server_mask |= std::uint64_t{1} << l.server;
-            out_[l.server] += l.data;
+            // The bytes stay in the request (or leg) until the batch is done: sent by reference.
+            out_[l.server].push_back(iovec{const_cast<char*>(l.data.data()), l.data.size()});
             ++state_[l.server].left;
         }
     }

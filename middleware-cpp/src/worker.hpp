@@ -18,8 +18,8 @@
 
 namespace mcscope {
 
-/// Receives finished requests (moved out of the vector); the server posts the whole batch to the
-/// network thread at once, so a batch costs one wake-up of the network thread, not one each.
+/// Receives a batch of finished requests (moved out of the vector) on the worker's thread; the
+/// server's sink writes each reply to its client when it is next in order.
 using reply_sink = std::function<void(std::vector<request_ptr>&)>;
 
 /// One worker: owns one connection to every server (created lazily, never shared).
@@ -46,7 +46,8 @@ private:
     /// One server's part of a fan-out: what to send and how its reply went.
     struct leg {
         std::size_t server = 0;
-        std::string data;
+        std::string_view data;  ///< the request's own bytes, own, or a literal
+        std::string own;        ///< bytes built for this leg (shard keys, noreply stripped)
         bool ok = false;
         bool reused = false;
     };
@@ -87,7 +88,7 @@ private:
     std::size_t rr_ = 0;  ///< round-robin cursor for least-loaded ties
     std::vector<job> jobs_;  ///< reused across batches (no allocation per request)
     job single_;             ///< a request served on its own (kept apart from jobs_)
-    std::vector<std::string> out_;  ///< pipelined bytes per server, reused
+    std::vector<std::vector<iovec>> out_;  ///< pipelined legs per server (views), reused
     std::vector<server_state> state_;
     std::vector<std::string_view> keys_;
 };
