@@ -25,6 +25,23 @@ void work_queue::advance(mono_ns now) {
     }
 }
 
+bool work_queue::claim_sleeper() {
+    if (sleepers_ == 0 || items_.empty()) {
+        return false;
+    }
+    --sleepers_;
+    return true;
+}
+
+void work_queue::wait_for_items(std::unique_lock<std::mutex>& lock) {
+    while (!stopped_ && items_.empty()) {
+        ++sleepers_;
+        lock.unlock();
+        tokens_.acquire();  // a waker decremented sleepers_ for us
+        lock.lock();
+    }
+}
+
 bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
     bool wake = false;
     {
@@ -38,10 +55,10 @@ bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
         items_.push_back(std::move(r));
         slot& s = slot_for((now - t0_) / window_ns_);
         s.max = std::max(s.max, items_.size());
-        wake = wake_one && waiting_ > 0;
+        wake = wake_one && claim_sleeper();
     }
     if (wake) {
-        ready_.notify_one();
+        tokens_.release();
     }
     return true;
 }
@@ -50,10 +67,10 @@ void work_queue::wake() {
     bool wake = false;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        wake = waiting_ > 0 && !items_.empty();
+        wake = claim_sleeper();
     }
     if (wake) {
-        ready_.notify_one();  // only a sleeping worker is woken; busy ones drain on their own
+        tokens_.release();  // only a sleeping worker is woken; busy ones drain on their own
     }
 }
 
@@ -63,9 +80,7 @@ bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
     bool more = false;
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        ++waiting_;
-        ready_.wait(lock, [this] { return stopped_ || !items_.empty(); });
-        --waiting_;
+        wait_for_items(lock);
         if (stopped_) {
             return false;
         }
@@ -82,12 +97,12 @@ bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
             items_.pop_front();
         }
         // More than one batch waiting: pass the wake-up on so another worker shares the load.
-        more = !items_.empty() && waiting_ > 0;
+        more = claim_sleeper();
         space = refused_;
         refused_ = false;
     }
     if (more) {
-        ready_.notify_one();
+        tokens_.release();
     }
     if (space && on_space_) {
         on_space_();
@@ -100,9 +115,7 @@ request_ptr work_queue::pop() {
     bool space = false;
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        ++waiting_;
-        ready_.wait(lock, [this] { return stopped_ || !items_.empty(); });
-        --waiting_;
+        wait_for_items(lock);
         if (stopped_) {
             return nullptr;
         }
@@ -121,11 +134,14 @@ request_ptr work_queue::pop() {
 }
 
 void work_queue::stop() {
+    std::size_t sleepers = 0;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopped_ = true;
+        sleepers = sleepers_;
+        sleepers_ = 0;
     }
-    ready_.notify_all();
+    tokens_.release(sleepers);  // each sleeper wakes, sees stopped_ and returns
 }
 
 queue_window work_queue::close_window(std::int64_t w, mono_ns end) {

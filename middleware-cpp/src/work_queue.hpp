@@ -1,8 +1,9 @@
 // The bounded work queue between the network thread and the workers: the middleware's only lock.
 #pragma once
 
+#include <semaphore.h>
+
 #include <array>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -15,14 +16,40 @@
 
 namespace mcscope {
 
+/// POSIX semaphore (glibc: an atomic plus a futex, no spinning). std::counting_semaphore spins
+/// with sched_yield before sleeping, which cost half a syscall and a context switch per request
+/// on a 2-core machine.
+class wake_tokens {
+public:
+    wake_tokens() { ::sem_init(&sem_, 0, 0); }
+    ~wake_tokens() { ::sem_destroy(&sem_); }
+    wake_tokens(const wake_tokens&) = delete;
+    wake_tokens& operator=(const wake_tokens&) = delete;
+    void acquire() {
+        while (::sem_wait(&sem_) != 0) {
+        }  // EINTR only
+    }
+    void release(std::size_t n = 1) {
+        for (std::size_t i = 0; i < n; ++i) {
+            ::sem_post(&sem_);
+        }
+    }
+
+private:
+    sem_t sem_{};
+};
+
 /// Time-weighted queue length of one stats window.
 struct queue_window {
     double mean = 0.0;
     std::size_t max = 0;
 };
 
-/// Bounded FIFO, mutex + condition_variable + stop(). A full queue refuses the push (the network
-/// thread then stops reading that client) and calls on_space once a worker frees a slot.
+/// Bounded FIFO, a mutex held only to push and pop, plus stop(). Idle workers sleep on a
+/// semaphore, and a waker hands one token to one counted sleeper: unlike a condition variable,
+/// the woken worker does not contend for the mutex with the pushing network thread on wake-up
+/// (that cost a futex call pair per batch). A full queue refuses the push (the network thread
+/// then stops reading that client) and calls on_space once a worker frees a slot.
 class work_queue {
 public:
     work_queue(std::size_t capacity, mono_ns t0, mono_ns window_ns);
@@ -64,12 +91,17 @@ private:
     std::size_t capacity_;
     mono_ns t0_;
     mono_ns window_ns_;
+    /// Under mutex_: waits until a request is queued (or stop). Unlocks while asleep.
+    void wait_for_items(std::unique_lock<std::mutex>& lock);
+    /// Under mutex_: claims a sleeper to wake (released after unlocking); false if none.
+    bool claim_sleeper();
+
     std::mutex mutex_;
-    std::condition_variable ready_;
+    wake_tokens tokens_;  ///< one per sleeper that was claimed to wake
     std::deque<request_ptr> items_;
     bool stopped_ = false;
     bool refused_ = false;  ///< a push was refused since the last on_space call
-    std::size_t waiting_ = 0;
+    std::size_t sleepers_ = 0;  ///< workers asleep (or about to be) with no token claimed yet
     mono_ns last_ = 0;
     std::array<slot, kSlots> slots_{};
     std::function<void()> on_space_;
