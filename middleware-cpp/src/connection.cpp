@@ -122,6 +122,7 @@ void connection::process() {
 
 void connection::dispatch(request_ptr r) {
     r->seq = next_seq_++;
+    r->id = ++ctx_.parsed;
     {
         std::lock_guard<std::mutex> lock(mu_);
         order_.push_back(slot{});

@@ -27,6 +27,7 @@ struct net_context {
     stats& st;  ///< the network thread's stats shard (local replies, writes it finishes)
     parser_limits limits;
     std::uint64_t queue_full_events = 0;
+    std::uint64_t parsed = 0;  ///< requests parsed so far (their ids)
     /// Connections holding a request the full queue refused, resumed when a worker frees space.
     std::vector<std::weak_ptr<connection>> waiting;
     /// A worker wake-up is posted for the end of this event-loop round.

@@ -56,6 +56,7 @@ struct request {
     bool close_after = false;   ///< close the client connection after this reply
 
     std::uint64_t seq = 0;  ///< position in the client connection's reply order
+    std::uint64_t id = 0;   ///< parse order in the process (1, 2, ...): picks every Nth sample
     std::shared_ptr<connection> conn;
     request_times t;
 

@@ -32,7 +32,7 @@ server::server(const config& cfg)
       queue_(cfg_.queue_capacity, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs),
       stats_(cfg_.workers + 1, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs,
              cfg_.sample_every),
-      ctx_{queue_, stats_.shard(0), parser_limits{}, 0, {}, false},
+      ctx_{queue_, stats_.shard(0), parser_limits{}, 0, 0, {}, false},
       pool_(cfg_.servers, cfg_.replication, cfg_.replication_given, cfg_.sharded) {}
 
 server::~server() {

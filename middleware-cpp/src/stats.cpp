@@ -81,7 +81,7 @@ void stats::record(const request& r) {
     hists_[type][kHistTotal].add(total);
     hists_[type][kHistQueue].add(queue);
     hists_[type][kHistServer].add(server);
-    if ((completed_all_->fetch_add(1, std::memory_order_relaxed) + 1) % sample_every_ == 0) {
+    if (r.id % sample_every_ == 0) {
         push_sample(r);
     }
 }
@@ -146,7 +146,6 @@ stats_shards::stats_shards(std::size_t count, mono_ns t0, mono_ns window_ns,
                            std::size_t sample_every) {
     for (std::size_t i = 0; i < std::max<std::size_t>(count, 1); ++i) {
         shards_.push_back(std::make_unique<stats>(t0, window_ns, sample_every));
-        shards_.back()->completed_all_ = &completed_;
     }
 }
 

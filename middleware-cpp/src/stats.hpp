@@ -100,7 +100,9 @@ public:
     /// Writer: bracket a batch of records; now_ns() for "written" must be taken after begin.
     void begin_batch() { batch_.store(batch_.load(std::memory_order_relaxed) + 1); }
     void end_batch() { batch_.store(batch_.load(std::memory_order_relaxed) + 1); }
-    /// Writer: account one completed request (r.t.written set).
+    /// Writer: account one completed request (r.t.written set). It goes to the sampled log when
+    /// r.id is a multiple of sample_every (ids are given in parse order by the network thread,
+    /// so the rate is exact across all writer threads without a shared counter).
     void record(const request& r);
 
     /// Reporter: values of window w once it has ended (waits for an in-progress batch).
@@ -142,12 +144,6 @@ private:
     std::array<slot, kSlots> slots_;
     std::array<type_totals, kRequestTypeCount> totals_{};
     std::array<std::array<histogram, 3>, kRequestTypeCount> hists_{};
-    /// Completed requests for "every Nth" sampling: shared by all shards of a process (one
-    /// relaxed fetch_add per request), so the sample rate is exact across writer threads.
-    std::atomic<std::uint64_t> own_completed_{0};
-    std::atomic<std::uint64_t>* completed_all_ = &own_completed_;
-
-    friend class stats_shards;
 
     std::array<sample, kSampleRing> ring_{};
     std::atomic<std::size_t> ring_head_{0};  ///< written by the writer
@@ -176,7 +172,6 @@ public:
 
 private:
     std::vector<std::unique_ptr<stats>> shards_;
-    std::atomic<std::uint64_t> completed_{0};  ///< the shards' common sampling counter
 };
 
 }  // namespace mcscope

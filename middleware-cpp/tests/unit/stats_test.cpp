@@ -13,7 +13,9 @@ constexpr mono_ns kWindow = 1'000'000 * kUs;  // 1 s
 
 request make(request_type type, std::size_t keys, mono_ns arrival, mono_ns queue_us,
              mono_ns server_us, mono_ns total_us) {
+    static std::uint64_t next_id = 0;
     request r;
+    r.id = ++next_id;  // as the network thread numbers requests in parse order
     r.type = type;
     r.keys.resize(keys);
     r.t.arrival = arrival;
@@ -40,6 +42,9 @@ TEST(Stats, WindowsAttributeByWrittenTime) {
     request c = make(request_type::multiget, 9, t0 + kWindow - 10 * kUs, 0, 20, 100);
     c.server_mask = 0b111;
     c.error = true;
+    a.id = 1;  // parse order; with sample_every 2 only b is sampled
+    b.id = 2;
+    c.id = 3;
     st.begin_batch();
     st.record(a);
     st.record(b);
@@ -79,6 +84,53 @@ TEST(Stats, WindowsAttributeByWrittenTime) {
     st.drain_samples(samples);
     ASSERT_EQ(samples.size(), 1u);  // every 2nd request
     EXPECT_EQ(samples[0].t.written, b.t.written);
+}
+
+TEST(Stats, ShardsMergeAsOneWriter) {
+    // Two writer threads' blocks read together equal one block that recorded everything.
+    mono_ns t0 = 1'000'000'000;
+    stats_shards shards(2, t0, kWindow, 1);
+    stats single(t0, kWindow, 1);
+    std::vector<request> reqs = {
+        make(request_type::get, 1, t0 + 100 * kUs, 50, 200, 300),
+        make(request_type::get, 1, t0 + 300 * kUs, 400, 100, 900),
+        make(request_type::set, 1, t0 + 500 * kUs, 10, 20, 40),
+        make(request_type::multiget, 9, t0 + 20 * kUs, 0, 900, 2'000),
+    };
+    reqs[0].server_mask = 0b01;
+    reqs[1].server_mask = 0b10;
+    reqs[2].server_mask = 0b11;
+    reqs[3].misses = 2;
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+        stats& s = shards.shard(i % 2);
+        s.begin_batch();
+        s.record(reqs[i]);
+        s.end_batch();
+        single.begin_batch();
+        single.record(reqs[i]);
+        single.end_batch();
+    }
+    window_values merged = shards.read_window(0);
+    window_values one = single.read_window(0);
+    for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
+        for (std::size_t m = 0; m < kMetricCount; ++m) {
+            EXPECT_DOUBLE_EQ(merged.v[t][m], one.v[t][m]) << kTypeNames[t] << " " << kMetrics[m].name;
+        }
+    }
+    EXPECT_DOUBLE_EQ(get(merged, request_type::get, metric::total_max), 900.0);
+    EXPECT_EQ(merged.per_server[0], 2u);
+    EXPECT_EQ(merged.per_server[1], 2u);
+    EXPECT_EQ(shards.totals(request_type::get).completed, 2u);
+    EXPECT_EQ(shards.totals(request_type::multiget).misses, 2u);
+    EXPECT_EQ(shards.hist(request_type::get, stats::kHistTotal).total(), 2u);
+    EXPECT_EQ(shards.hist(request_type::get, stats::kHistTotal).count(9), 1u);  // 900 us
+
+    std::vector<sample> samples;
+    shards.drain_samples(samples);
+    ASSERT_EQ(samples.size(), 4u);  // sample_every 1: all, ordered by written time
+    for (std::size_t i = 1; i < samples.size(); ++i) {
+        EXPECT_LE(samples[i - 1].t.written, samples[i].t.written);
+    }
 }
 
 TEST(Stats, HistogramBucketsAndOverflow) {
