@@ -130,33 +130,57 @@ def twemproxy(server_port: int, workdir: Path) -> Proc:
     return Proc(argv, port).start()
 
 
+def ratio_cells(r: dict[str, Result], label: str) -> str:
+    """mw/direct, mw/twemproxy and added mean latency over direct (us) for one middleware."""
+    mw, direct, tw = r[label], r["direct"], r["tw"]
+    return (
+        f"{mw.ops_per_s / direct.ops_per_s:6.2f} {mw.ops_per_s / tw.ops_per_s:7.2f} "
+        f"{mw.mean_us - direct.mean_us:8.0f}"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=int, default=5, help="length of each run")
-    ap.add_argument("--workers", type=int, default=8, help="middleware worker threads")
+    ap.add_argument(
+        "--workers",
+        default="2,8",
+        help="middleware worker counts to measure, comma-separated (one column each)",
+    )
     args = ap.parse_args()
+    try:
+        counts = [int(w) for w in args.workers.split(",") if w.strip()]
+    except ValueError:
+        ap.error(f"--workers: comma-separated integers expected, got {args.workers!r}")
+    if not counts or min(counts) < 1:
+        ap.error("--workers: at least one count, each >= 1")
     tools = ["memcaslap"] + (["memtier"] if shutil.which("memtier_benchmark") else [])
     runners = {"memcaslap": run_memcaslap, "memtier": run_memtier}
+    labels = [f"mw-t{w}" for w in counts]
     print(
         f"tools: {', '.join(tools)}; each run {args.seconds}s; 1 memcached -t 1; "
-        f"middleware -t {args.workers}; all on {HOST}"
+        f"middleware -t {', '.join(map(str, counts))}; twemproxy; all on {HOST}"
     )
     header = (
-        f"{'tool':9} {'workload':9} {'size':>5} | {'direct':>20} | {'middleware':>20} | "
-        f"{'twemproxy':>20} | {'mw/dir':>6} {'mw/twem':>7} {'+mean mw':>8} {'+mean tw':>8}"
+        f"{'tool':9} {'workload':9} {'size':>5} | {'direct':>20} | "
+        + " | ".join(f"{label:>20}" for label in labels)
+        + f" | {'twemproxy':>20} | {'+mean tw':>8} | "
+        + " | ".join(f"{label + ': /dir /twem +mean':>24}" for label in labels)
     )
     print(header + "\n" + "-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
         mc = memcached()
-        mw = middleware([mc.port], workers=args.workers)
-        tw = twemproxy(mc.port, Path(tmp))
+        targets: dict[str, Proc] = {"direct": mc}
+        for w, label in zip(counts, labels, strict=True):
+            targets[label] = middleware([mc.port], workers=w)
+        targets["tw"] = twemproxy(mc.port, Path(tmp))
         try:
             for tool in tools:
                 for name, share in WORKLOADS.items():
                     for size in SIZES:
                         r = {
                             label: runners[tool](p.port, size, share, args.seconds)
-                            for label, p in (("direct", mc), ("mw", mw), ("tw", tw))
+                            for label, p in targets.items()
                         }
                         cell = {
                             k: f"{v.ops_per_s:8.0f}/s {v.mean_us:5.0f}/{v.p99_us:5.0f}us"
@@ -164,19 +188,19 @@ def main() -> int:
                         }
                         print(
                             f"{tool:9} {name:9} {size:5} | {cell['direct']:>20} | "
-                            f"{cell['mw']:>20} | {cell['tw']:>20} | "
-                            f"{r['mw'].ops_per_s / r['direct'].ops_per_s:6.2f} "
-                            f"{r['mw'].ops_per_s / r['tw'].ops_per_s:7.2f} "
-                            f"{r['mw'].mean_us - r['direct'].mean_us:8.0f} "
-                            f"{r['tw'].mean_us - r['direct'].mean_us:8.0f}",
+                            + " | ".join(f"{cell[label]:>20}" for label in labels)
+                            + f" | {cell['tw']:>20} | "
+                            + f"{r['tw'].mean_us - r['direct'].mean_us:8.0f} | "
+                            + " | ".join(f"{ratio_cells(r, label):>24}" for label in labels),
                             flush=True,
                         )
         finally:
-            for p in (tw, mw, mc):
+            for p in reversed(list(targets.values())):
                 p.stop()
     print(
         "cells: ops/s mean/p99 latency (memcaslap p99 is the upper bound of its log2 bucket); "
-        "+mean = added mean latency over direct, us"
+        "/dir and /twem are throughput ratios; +mean = added mean latency over direct, us. "
+        "Single runs vary by +-15 % here: scripts/bench_ab.py alternates repeated runs."
     )
     return 0
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench-middleware`: throughput and latency of memcached direct vs middleware vs twemproxy.
-# Usage: scripts/bench.sh [--seconds N] [--workers N]   (traffic only on 127.0.0.1)
+# Usage: scripts/bench.sh [--seconds N] [--workers 2,8]   (traffic only on 127.0.0.1)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
