@@ -93,3 +93,32 @@ def read_histograms(
         make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
         for h in session.scalars(stmt)
     ]
+
+
+def read_histograms_by_configuration(
+    *,
+    session: Session,
+    experiment_id: int,
+    source: SourceKind,
+    request_type: RequestType,
+    metric: HistogramMetric,
+) -> dict[int, list[Histogram]]:
+    """Per configuration id, the histograms of its succeeded runs (one query for the grid)."""
+    stmt = (
+        select(Run.configuration_id, RunHistogram)
+        .join(Run, Run.id == RunHistogram.run_id)
+        .where(
+            Run.experiment_id == experiment_id,
+            Run.status == RunStatus.SUCCEEDED,
+            RunHistogram.request_type == request_type,
+            RunHistogram.metric == metric,
+            RunHistogram.source.like(f"{source}:%"),
+        )
+        .order_by(RunHistogram.id)
+    )
+    out: dict[int, list[Histogram]] = {}
+    for config_id, h in session.execute(stmt):
+        out.setdefault(config_id, []).append(
+            make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
+        )
+    return out

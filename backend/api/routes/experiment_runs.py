@@ -1,17 +1,25 @@
-"""Running an experiment: start or resume, cancel, list its runs, read aggregated results."""
+"""Running an experiment: start or resume, cancel, list its runs, read results and run series."""
 
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import BaseModel
 
+from backend.analysis.series import InstanceSeries, combine_instances, offset_s
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
 from backend.core.queue import enqueue_runs
 from backend.crud.results import aggregate_by_configuration, aggregate_window_by_configuration
 from backend.crud.run import cancel_runs, list_runs, queue_runs
+from backend.crud.series import list_run_series, read_load_start_unix, read_stored_window
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.schemas.run import RunPublic, RunsPublic, StartResult
+from backend.schemas.series import (
+    SERIES_UNITS,
+    CombinedSeriesPublic,
+    InstanceSeriesPublic,
+    RunSeriesPublic,
+)
 
 router = APIRouter(prefix="/experiments", tags=["experiment-runs"])
 runs_router = APIRouter(prefix="/runs", tags=["runs"])
@@ -135,6 +143,71 @@ def read_results(
         request_type=request_type,
         units={"throughput": "ops/s", "response_time": "us", "keys_per_s": "keys/s"},
         data=[ConfigurationResultPublic(**r.__dict__) for r in rows],
+    )
+
+
+@router.get("/{experiment_id}/runs/{run_id}/series", response_model=RunSeriesPublic)
+def read_run_series(
+    session: SessionDep,
+    experiment_id: int,
+    run_id: int,
+    source: Literal["client", "middleware"] = "client",
+    request_type: RequestType = RequestType.ALL,
+) -> RunSeriesPublic:
+    """Per-second throughput and response time of one run, with its stable window."""
+    exp = _load(session, experiment_id)
+    run = session.get(Run, run_id)
+    if run is None or run.experiment_id != experiment_id:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
+    rows = list_run_series(session=session, run_id=run_id, source=source, request_type=request_type)
+    instances = [
+        InstanceSeries(
+            r.source,
+            r.start_unix,
+            r.throughput,
+            r.response_time_us,
+            r.queue_time_us,
+            r.server_time_us,
+            r.queue_length,
+        )
+        for r in rows
+    ]
+    # Windows count from the load generators' start; a middleware-only run falls back to its own.
+    t0 = read_load_start_unix(session=session, run_id=run_id)
+    if t0 is None and instances:
+        t0 = min(i.start_unix for i in instances)
+    stored = read_stored_window(session=session, run_id=run_id)
+    lo, hi = stored or (exp.warmup_s, exp.run_time_s - exp.cooldown_s)
+    combined = combine_instances(instances, t0 if t0 is not None else 0.0)
+    return RunSeriesPublic(
+        run_id=run.id,
+        experiment_id=experiment_id,
+        configuration_id=run.configuration_id,
+        repetition=run.repetition,
+        source=source,
+        request_type=request_type,
+        start_unix=t0,
+        window_start_s=lo,
+        window_end_s=hi,
+        window_stored=stored is not None,
+        units=SERIES_UNITS,
+        combined=CombinedSeriesPublic(
+            time_s=combined.time_s,
+            throughput=combined.throughput,
+            response_time_us=combined.response_time_us,
+        ),
+        instances=[
+            InstanceSeriesPublic(
+                source=i.source,
+                offset_s=offset_s(i, t0 if t0 is not None else i.start_unix),
+                throughput=list(i.throughput),
+                response_time_us=list(i.response_time_us),
+                queue_time_us=i.queue_time_us,
+                server_time_us=i.server_time_us,
+                queue_length=i.queue_length,
+            )
+            for i in instances
+        ],
     )
 
 

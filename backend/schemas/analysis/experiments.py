@@ -9,6 +9,7 @@ from backend.schemas.analysis.mva import (
     ModelRowPublic,
 )
 from backend.schemas.analysis.statistics import (
+    HistogramPercentilePublic,
     SourceKind,
 )
 
@@ -108,3 +109,17 @@ class LittleRowPublic(ConfigRef):
 
 class ExperimentLittlePublic(Units):
     data: list[LittleRowPublic]
+
+
+class ConfigPercentilesPublic(ConfigRef):
+    """Percentiles of one configuration's merged histograms; empty when none is stored."""
+
+    total: float
+    percentiles: list[HistogramPercentilePublic]
+
+
+class ExperimentPercentilesPublic(Units):
+    metric: str
+    source: SourceKind
+    percentiles: list[float]
+    data: list[ConfigPercentilesPublic]

@@ -7,9 +7,10 @@ The math lives in backend/analysis, the queries in backend/crud/analysis.py.
 
 from fastapi import APIRouter
 
-from backend.api.routes.analysis import experiments, models, statistics
+from backend.api.routes.analysis import experiments, models, percentiles, statistics
 
 router = APIRouter(prefix="/analysis", tags=["analysis"])
 router.include_router(models.router)
 router.include_router(statistics.router)
 router.include_router(experiments.router)
+router.include_router(percentiles.router)

@@ -47,6 +47,23 @@ def respond(model: type[M], data: Any, **extra: Any) -> M:
     return model.model_validate(payload)
 
 
+def parse_percentiles(text: str) -> tuple[float, ...]:
+    """ "50,90,99" as numbers; anything else is a 422 on the `percentiles` query field."""
+    try:
+        qs = tuple(float(q) for q in text.split(","))
+    except ValueError as err:
+        raise unprocessable(
+            ("percentiles",), "comma-separated numbers", text, location="query"
+        ) from err
+    # Checked here too, so a grid without histograms still rejects q = 150.
+    for q in qs:
+        if not 0.0 <= q <= 100.0:
+            raise unprocessable(
+                ("percentiles",), f"each must lie in [0, 100], got {q}", text, location="query"
+            )
+    return qs
+
+
 @contextmanager
 def analysis_errors(location: Literal["body", "query"] = "body") -> Iterator[None]:
     """Turn AnalysisError into FastAPI's 422 shape with the field in `loc`."""

@@ -33,8 +33,7 @@ from backend.analysis.percentiles import (
 from backend.analysis.plain import plain
 from backend.analysis.saturation import saturation
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
-from backend.api.routes.analysis.common import analysis_errors, respond
+from backend.api.routes.analysis.common import analysis_errors, parse_percentiles, respond
 from backend.crud.analysis import read_configurations, read_histograms, read_source_rows
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import resolve_replication
@@ -259,12 +258,7 @@ def read_experiment_histogram(
     configs = load_configs(session, experiment_id)
     if configuration_id not in {c.id for c in configs}:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Configuration not found")
-    try:
-        qs = tuple(float(q) for q in percentiles.split(","))
-    except ValueError as err:
-        raise unprocessable(
-            ("percentiles",), "comma-separated numbers", percentiles, location="query"
-        ) from err
+    qs = parse_percentiles(percentiles)
     hists = read_histograms(
         session=session,
         experiment_id=experiment_id,

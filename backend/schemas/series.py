@@ -1,0 +1,58 @@
+"""Per-second series of one run, as served to the time-series view."""
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from backend.models.enums import RequestType
+
+SERIES_UNITS = {
+    "time_s": "s",
+    "offset_s": "s",
+    "window_start_s": "s",
+    "window_end_s": "s",
+    "throughput": "ops/s",
+    "response_time_us": "us",
+    "queue_time_us": "us",
+    "server_time_us": "us",
+    "queue_length": "requests",
+}
+
+
+class InstanceSeriesPublic(BaseModel):
+    """One source instance; element i covers [offset_s + i, offset_s + i + 1)."""
+
+    source: str
+    offset_s: float
+    throughput: list[float | None]
+    response_time_us: list[float | None]
+    queue_time_us: list[float | None] | None
+    server_time_us: list[float | None] | None
+    queue_length: list[float | None] | None
+
+
+class CombinedSeriesPublic(BaseModel):
+    """Instances combined per second: throughput summed, response time throughput-weighted."""
+
+    time_s: list[float]
+    throughput: list[float]
+    response_time_us: list[float | None]
+
+
+class RunSeriesPublic(BaseModel):
+    run_id: int
+    experiment_id: int
+    configuration_id: int
+    repetition: int
+    source: Literal["client", "middleware"]
+    request_type: RequestType
+    # Unix time of second 0 (the load generators' start); None when nothing was stored.
+    start_unix: float | None
+    # The stable window [start, end) in seconds after start_unix.
+    window_start_s: int
+    window_end_s: int
+    # True when read from the run's stored summaries, False when from the experiment's design.
+    window_stored: bool
+    units: dict[str, str]
+    combined: CombinedSeriesPublic
+    instances: list[InstanceSeriesPublic]
