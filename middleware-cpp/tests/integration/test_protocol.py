@@ -208,3 +208,27 @@ def test_noreply_and_oversized_value(start_middleware: MiddlewareFactory) -> Non
         s.sendall(set_cmd("huge", big) + b"get nr\r\n")
         expect = b"SERVER_ERROR object too large for cache\r\n" + expect
         assert read_exactly(s, len(expect)) == expect
+
+
+def test_slow_reader_gets_every_large_reply_in_order(start_middleware: MiddlewareFactory) -> None:
+    # 40 pipelined gets of a 400 KB value (16 MB of replies) from a client that does not read at
+    # first: the socket buffers fill, so workers' non-blocking sends fall short and the network
+    # thread finishes the writes. Small gets in between must keep their places, and another
+    # client must be served meanwhile.
+    mw = start_middleware(workers=4)
+    big, small = bytes(range(256)) * 1600, b"tiny"
+    c = client(mw)
+    c.set("slow:big", big, noreply=False)
+    c.set("slow:small", small, noreply=False)
+    batch, expect = b"", b""
+    for i in range(40):
+        key, value = ("slow:big", big) if i % 3 != 1 else ("slow:small", small)
+        batch += f"get {key}\r\n".encode()
+        expect += value_block(key, value) + b"END\r\n"
+    with connect(mw.port, timeout=30) as s:
+        s.sendall(batch)
+        for i in range(20):  # the stalled client does not hold up the others
+            c.set(f"slow:other:{i}", b"x", noreply=False)
+            assert c.get(f"slow:other:{i}") == b"x"
+        got = read_exactly(s, len(expect))
+    assert got == expect
