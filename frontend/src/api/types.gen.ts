@@ -211,6 +211,26 @@ export type ClassIn = {
 };
 
 /**
+ * CombinedSeriesPublic
+ *
+ * Instances combined per second: throughput summed, response time throughput-weighted.
+ */
+export type CombinedSeriesPublic = {
+    /**
+     * Time S
+     */
+    time_s: Array<number>;
+    /**
+     * Throughput
+     */
+    throughput: Array<number>;
+    /**
+     * Response Time Us
+     */
+    response_time_us: Array<number | null>;
+};
+
+/**
  * ConfidenceIntervalPublic
  */
 export type ConfidenceIntervalPublic = {
@@ -238,6 +258,36 @@ export type ConfidenceIntervalPublic = {
      * Dof
      */
     dof: number;
+};
+
+/**
+ * ConfigPercentilesPublic
+ *
+ * Percentiles of one configuration's merged histograms; empty when none is stored.
+ */
+export type ConfigPercentilesPublic = {
+    /**
+     * Configuration Id
+     */
+    configuration_id: number;
+    /**
+     * Index
+     */
+    index: number;
+    /**
+     * Values
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Total
+     */
+    total: number;
+    /**
+     * Percentiles
+     */
+    percentiles: Array<HistogramPercentilePublic>;
 };
 
 /**
@@ -537,6 +587,34 @@ export type ExperimentModelPublic = {
      * Data
      */
     data: Array<ModelGroupPublic>;
+};
+
+/**
+ * ExperimentPercentilesPublic
+ */
+export type ExperimentPercentilesPublic = {
+    /**
+     * Units
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Metric
+     */
+    metric: string;
+    /**
+     * Source
+     */
+    source: 'client' | 'middleware';
+    /**
+     * Percentiles
+     */
+    percentiles: Array<number>;
+    /**
+     * Data
+     */
+    data: Array<ConfigPercentilesPublic>;
 };
 
 /**
@@ -1088,6 +1166,42 @@ export type HostPublic = {
  * HostRole
  */
 export type HostRole = 'client' | 'middleware' | 'server';
+
+/**
+ * InstanceSeriesPublic
+ *
+ * One source instance; element i covers [offset_s + i, offset_s + i + 1).
+ */
+export type InstanceSeriesPublic = {
+    /**
+     * Source
+     */
+    source: string;
+    /**
+     * Offset S
+     */
+    offset_s: number;
+    /**
+     * Throughput
+     */
+    throughput: Array<number | null>;
+    /**
+     * Response Time Us
+     */
+    response_time_us: Array<number | null>;
+    /**
+     * Queue Time Us
+     */
+    queue_time_us: Array<number | null> | null;
+    /**
+     * Server Time Us
+     */
+    server_time_us: Array<number | null> | null;
+    /**
+     * Queue Length
+     */
+    queue_length: Array<number | null> | null;
+};
 
 /**
  * InstancesPublic
@@ -2046,6 +2160,60 @@ export type RunPublic = {
     commands: Array<{
         [key: string]: unknown;
     }>;
+};
+
+/**
+ * RunSeriesPublic
+ */
+export type RunSeriesPublic = {
+    /**
+     * Run Id
+     */
+    run_id: number;
+    /**
+     * Experiment Id
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     */
+    repetition: number;
+    /**
+     * Source
+     */
+    source: 'client' | 'middleware';
+    request_type: RequestType;
+    /**
+     * Start Unix
+     */
+    start_unix: number | null;
+    /**
+     * Window Start S
+     */
+    window_start_s: number;
+    /**
+     * Window End S
+     */
+    window_end_s: number;
+    /**
+     * Window Stored
+     */
+    window_stored: boolean;
+    /**
+     * Units
+     */
+    units: {
+        [key: string]: string;
+    };
+    combined: CombinedSeriesPublic;
+    /**
+     * Instances
+     */
+    instances: Array<InstanceSeriesPublic>;
 };
 
 /**
@@ -3147,6 +3315,46 @@ export type GetApiV1ExperimentsByExperimentIdResultsResponses = {
 
 export type GetApiV1ExperimentsByExperimentIdResultsResponse = GetApiV1ExperimentsByExperimentIdResultsResponses[keyof GetApiV1ExperimentsByExperimentIdResultsResponses];
 
+export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         */
+        experiment_id: number;
+        /**
+         * Run Id
+         */
+        run_id: number;
+    };
+    query?: {
+        /**
+         * Source
+         */
+        source?: 'client' | 'middleware';
+        request_type?: RequestType;
+    };
+    url: '/api/v1/experiments/{experiment_id}/runs/{run_id}/series';
+};
+
+export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesError = GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors[keyof GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunSeriesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponse = GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses[keyof GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses];
+
 export type GetApiV1RunsByRunIdData = {
     body?: never;
     path: {
@@ -4001,6 +4209,47 @@ export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses = {
 };
 
 export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponse = PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses[keyof PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         */
+        experiment_id: number;
+    };
+    query?: {
+        metric?: HistogramMetric;
+        /**
+         * Source
+         */
+        source?: 'client' | 'middleware';
+        request_type?: RequestType;
+        /**
+         * Percentiles
+         */
+        percentiles?: string;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/percentiles';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesError = GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentPercentilesPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponse = GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdEventsData = {
     body?: never;

@@ -1,5 +1,5 @@
 // The one query key factory: every server-state key is built here, so invalidation is exact.
-import type { ExperimentCreate, RequestType, RunStatus } from "@/api";
+import type { ExperimentCreate, HistogramMetric, RequestType, RunStatus } from "@/api";
 
 export interface ExperimentListParams {
   skip: number;
@@ -38,6 +38,42 @@ export const queryKeys = {
       requestType: RequestType,
       multiplicative: boolean,
     ) => ["experiments", "detail", id, "factorial", source, requestType, multiplicative] as const,
+    runSeries: (id: number, runId: number, source: ResultSource, requestType: RequestType) =>
+      ["experiments", "detail", id, "runs", runId, "series", source, requestType] as const,
+    histogram: (
+      id: number,
+      configurationId: number,
+      source: ResultSource,
+      requestType: RequestType,
+      metric: HistogramMetric,
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "histogram",
+        configurationId,
+        source,
+        requestType,
+        metric,
+      ] as const,
+    percentiles: (
+      id: number,
+      source: ResultSource,
+      requestType: RequestType,
+      metric: HistogramMetric,
+      percentiles: readonly number[],
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "percentiles",
+        source,
+        requestType,
+        metric,
+        percentiles,
+      ] as const,
     preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
   },
 } as const;

@@ -148,7 +148,7 @@ describe("results", () => {
   it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {
     const [csv] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: "CSV" }).click(),
+      page.getByTestId("table-exports").getByRole("button", { name: "CSV" }).click(),
     ]);
     expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-middleware-all.csv`);
     const lines = readFileSync(await csv.path(), "utf8").split("\r\n");
@@ -158,7 +158,7 @@ describe("results", () => {
     expect(lines[1]?.startsWith("8,1,3,398,3.98")).toBe(true);
     const [tex] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: "LaTeX" }).click(),
+      page.getByTestId("table-exports").getByRole("button", { name: "LaTeX" }).click(),
     ]);
     expect(readFileSync(await tex.path(), "utf8")).toContain("8 & 1 & 3 & 398.0 $\\pm$ 4.0");
     const [png] = await Promise.all([

@@ -13,7 +13,7 @@ export interface TableExportButtonsProps {
 
 export function TableExportButtons({ name, rows, factors, units }: TableExportButtonsProps) {
   return (
-    <div className="actions">
+    <div className="actions" data-testid="table-exports">
       <button
         type="button"
         onClick={() =>

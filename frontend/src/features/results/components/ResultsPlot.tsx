@@ -1,8 +1,9 @@
 // A metric vs a factor, one line per series, error bars = std over repetitions; PNG/SVG export.
 import type { Config } from "plotly.js";
 import { memo, useMemo, useRef } from "react";
-import { handleError } from "@/components/common/handleError";
-import { downloadFigure, LazyPlot } from "@/components/common/LazyPlot";
+import { LazyPlot } from "@/components/common/LazyPlot";
+import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
+import type { SummaryTable } from "@/features/export/utils/table";
 import type { Series } from "../utils/series";
 import { isCategorical, plotLayout, toTraces } from "./ResultsPlot.utils";
 
@@ -16,6 +17,8 @@ export interface ResultsPlotProps {
   yTitle: string;
   /** Base of the exported file names. */
   filename: string;
+  /** The plotted numbers for the CSV export; no CSV button without it. */
+  table?: SummaryTable;
 }
 
 export const ResultsPlot = memo(function ResultsPlot({
@@ -24,6 +27,7 @@ export const ResultsPlot = memo(function ResultsPlot({
   xTitle,
   yTitle,
   filename,
+  table,
 }: ResultsPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
   const traces = useMemo(() => toTraces(series), [series]);
@@ -31,22 +35,11 @@ export const ResultsPlot = memo(function ResultsPlot({
     () => plotLayout(xTitle, yTitle, isCategorical(series)),
     [xTitle, yTitle, series],
   );
-  const save = (format: "png" | "svg") => {
-    if (!graphDiv.current) return;
-    downloadFigure(graphDiv.current, format, filename).catch(handleError);
-  };
   return (
     <div className="card figure" data-testid={`figure-${filename}`}>
       <div className="section-header">
         <h3>{title}</h3>
-        <div className="actions">
-          <button type="button" onClick={() => save("png")}>
-            PNG
-          </button>
-          <button type="button" onClick={() => save("svg")}>
-            SVG
-          </button>
-        </div>
+        <FigureExportButtons graphDiv={graphDiv} filename={filename} table={table} />
       </div>
       {series.length === 0 ? (
         <p className="hint">No measurements for this selection yet.</p>

@@ -1,4 +1,5 @@
-// Results of one experiment: throughput and response time vs a chosen factor, and the summary table.
+// Results of one experiment: throughput and response time vs a chosen factor, the summary table,
+// percentiles, histograms and per-run time series.
 import { useEffect, useMemo, useState } from "react";
 import type { ParameterPublic, RequestType } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
@@ -13,9 +14,12 @@ import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { FactorSelect } from "./FactorSelect";
+import { HistogramPanel } from "./HistogramPanel";
+import { PercentilesPanel } from "./PercentilesPanel";
 import { ResultSelectors } from "./ResultSelectors";
 import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
+import { TimeSeriesPanel } from "./TimeSeriesPanel";
 import { WindowPicker } from "./WindowPicker";
 
 /** Props of ResultsView. */
@@ -143,6 +147,35 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             />
           </div>
           <SummaryTable rows={rows} factors={factors} units={units} />
+          <div className="figures">
+            <PercentilesPanel
+              experimentId={experimentId}
+              name={name}
+              source={source}
+              requestType={requestType}
+              x={x}
+              xTitle={axisTitle(x, unit(x))}
+              filters={filters}
+              line={line}
+              lineLevels={levelsOf(rows, line).map(formatValue)}
+            />
+            <HistogramPanel
+              experimentId={experimentId}
+              name={name}
+              source={source}
+              requestType={requestType}
+              configurations={rows}
+            />
+          </div>
+          <TimeSeriesPanel
+            experimentId={experimentId}
+            name={name}
+            source={source}
+            requestType={requestType}
+            configurations={rows}
+            cut={cut}
+            poll={poll}
+          />
           <AnalysisPanel
             experimentId={experimentId}
             name={name}

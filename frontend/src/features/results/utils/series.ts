@@ -27,7 +27,8 @@ export function factorNames(rows: ConfigurationResultPublic[]): string[] {
   return [...names];
 }
 
-function compareLevels(a: unknown, b: unknown): number {
+/** Numeric order for numbers, natural text order otherwise (levels of a factor). */
+export function compareLevels(a: unknown, b: unknown): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   return formatValue(a).localeCompare(formatValue(b), "en", { numeric: true });
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { HistogramPublic } from "@/api";
+import {
+  buckets,
+  histogramTable,
+  histogramTraces,
+  percentileLabel,
+  percentileMarkers,
+} from "./HistogramPlot.utils";
+
+const HIST: HistogramPublic = {
+  units: { upper_bounds_us: "us", value_us: "us" },
+  upper_bounds_us: [100, 200, 400],
+  counts: [10, 30, 20],
+  overflow: 5,
+  total: 65,
+  percentiles: [
+    { q: 50, value_us: 175, in_overflow: false },
+    { q: 99.9, value_us: 400, in_overflow: true },
+  ],
+};
+
+describe("histogram bars", () => {
+  it("puts one bar per bucket at its centre, as wide as the bucket", () => {
+    expect(buckets(HIST)).toEqual([
+      { lowerUs: 0, upperUs: 100, count: 10 },
+      { lowerUs: 100, upperUs: 200, count: 30 },
+      { lowerUs: 200, upperUs: 400, count: 20 },
+    ]);
+    const [bars] = histogramTraces(HIST);
+    expect(bars).toMatchObject({ type: "bar", x: [50, 150, 300], y: [10, 30, 20] });
+    expect(bars && "width" in bars ? bars.width : []).toEqual([100, 100, 200]);
+  });
+});
+
+describe("percentileMarkers", () => {
+  it("draws a vertical line per percentile and marks an overflow value as a lower bound", () => {
+    const { shapes, annotations } = percentileMarkers(HIST.percentiles);
+    expect(shapes.map((s) => [s.x0, s.x1, s.yref])).toEqual([
+      [175, 175, "paper"],
+      [400, 400, "paper"],
+    ]);
+    expect(annotations.map((a) => a.text)).toEqual(["p50", "≥p99.9"]);
+    expect(percentileLabel(99.99)).toBe("p99.99");
+  });
+});
+
+describe("histogramTable", () => {
+  it("lists bucket bounds with units and the overflow as an open last bucket", () => {
+    const table = histogramTable(HIST);
+    expect(table.header).toEqual(["lower bound (us)", "upper bound (us)", "count"]);
+    expect(table.rows).toEqual([
+      [0, 100, 10],
+      [100, 200, 30],
+      [200, 400, 20],
+      [400, null, 5],
+    ]);
+  });
+});

@@ -1,0 +1,92 @@
+// Percentiles of response time (p50, p90, p99) against the x factor, one line per percentile.
+import { useMemo, useState } from "react";
+import type { HistogramMetric, RequestType } from "@/api";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { slug } from "@/features/export/utils/download";
+import type { ResultSource } from "@/lib/queryKeys";
+import { useGetPercentilesQuery } from "../hooks/useGetPercentilesQuery";
+import { axisTitle } from "../utils/series";
+import { percentileSeries, percentilesTable } from "./PercentilesPlot.utils";
+import { ResultsPlot } from "./ResultsPlot";
+
+const PERCENTILES = [50, 90, 99];
+const METRIC_OF: Record<ResultSource, HistogramMetric> = { client: "client", middleware: "total" };
+
+/** Props of PercentilesPanel. */
+export interface PercentilesPanelProps {
+  experimentId: number;
+  name: string;
+  source: ResultSource;
+  requestType: RequestType;
+  x: string;
+  xTitle: string;
+  /** Factors pinned to one level by the results toolbar. */
+  filters: Record<string, string>;
+  /** The results' "one line per" factor: pinned here, since lines are percentiles. */
+  line: string;
+  lineLevels: string[];
+}
+
+export function PercentilesPanel({
+  experimentId,
+  name,
+  source,
+  requestType,
+  x,
+  xTitle,
+  filters,
+  line,
+  lineLevels,
+}: PercentilesPanelProps) {
+  const [levelChoice, setLevel] = useState("");
+  const level = lineLevels.includes(levelChoice) ? levelChoice : (lineLevels[0] ?? "");
+  const { percentiles, isLoading, error } = useGetPercentilesQuery(
+    experimentId,
+    source,
+    requestType,
+    METRIC_OF[source],
+    PERCENTILES,
+  );
+  const pins = useMemo(
+    () => (line ? { ...filters, [line]: level } : filters),
+    [filters, line, level],
+  );
+  const series = useMemo(
+    () => percentileSeries(percentiles?.data ?? [], PERCENTILES, x, pins),
+    [percentiles, x, pins],
+  );
+  const unit = percentiles?.units?.value_us ?? "us";
+  const shown = series.filter((s) => s.x.length > 0);
+  const table = useMemo(() => percentilesTable(series, xTitle, unit), [series, xTitle, unit]);
+
+  return (
+    <div data-testid="percentiles-view">
+      {line && (
+        <div className="toolbar">
+          <label>
+            percentiles at {line} =
+            <select value={level} onChange={(e) => setLevel(e.target.value)}>
+              {lineLevels.map((l) => (
+                <option key={l}>{l}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {isLoading ? (
+        <PendingBlock label="Loading percentiles" />
+      ) : error ? (
+        <p className="hint">Percentiles not available: {error.message}</p>
+      ) : (
+        <ResultsPlot
+          title="Response-time percentiles"
+          series={shown}
+          xTitle={xTitle}
+          yTitle={axisTitle("response time", unit)}
+          filename={`${slug(name)}-percentiles-${source}-${requestType}`}
+          table={shown.length ? table : undefined}
+        />
+      )}
+    </div>
+  );
+}

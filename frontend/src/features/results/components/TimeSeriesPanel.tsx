@@ -1,0 +1,112 @@
+// Time series of one run: per-second throughput and response time, stable window shaded.
+import type { Config } from "plotly.js";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { ConfigurationResultPublic, RequestType } from "@/api";
+import { handleError } from "@/components/common/handleError";
+import { LazyPlot } from "@/components/common/LazyPlot";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
+import { slug } from "@/features/export/utils/download";
+import { useGetRunsQuery } from "@/features/runs/hooks/useGetRunsQuery";
+import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
+import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
+import { configLabel } from "./BreakdownPlot.utils";
+import { timeSeriesLayout, timeSeriesTable, timeSeriesTraces } from "./TimeSeriesPlot.utils";
+
+const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+
+/** Props of TimeSeriesPanel. */
+export interface TimeSeriesPanelProps {
+  experimentId: number;
+  name: string;
+  source: ResultSource;
+  requestType: RequestType;
+  /** The grid, for labelling runs by their configuration. */
+  configurations: ConfigurationResultPublic[];
+  /** The window the results are re-cut to, drawn over the stored one. */
+  cut?: ResultWindow;
+  poll: boolean;
+}
+
+export function TimeSeriesPanel({
+  experimentId,
+  name,
+  source,
+  requestType,
+  configurations,
+  cut,
+  poll,
+}: TimeSeriesPanelProps) {
+  const { runs, error: runsError } = useGetRunsQuery(experimentId, { status: "succeeded", poll });
+  const runList = runs?.data ?? [];
+  const [choice, setChoice] = useState<number>();
+  const runId = runList.some((r) => r.id === choice) ? choice : runList[0]?.id;
+  const { series, isLoading, error } = useGetRunSeriesQuery(
+    experimentId,
+    runId,
+    source,
+    requestType,
+  );
+  useEffect(() => {
+    const failure = runsError ?? error;
+    if (failure) handleError(failure);
+  }, [runsError, error]);
+  const graphDiv = useRef<HTMLElement | null>(null);
+  const traces = useMemo(() => (series ? timeSeriesTraces(series) : []), [series]);
+  const layout = useMemo(() => (series ? timeSeriesLayout(series, cut) : {}), [series, cut]);
+  const table = useMemo(() => (series ? timeSeriesTable(series) : undefined), [series]);
+  const labelOf = (configurationId: number) => {
+    const c = configurations.find((x) => x.configuration_id === configurationId);
+    return c ? `#${c.index} ${configLabel(c.values)}` : `configuration ${configurationId}`;
+  };
+  const empty = !series || series.combined.time_s.length === 0;
+
+  return (
+    <div className="card figure" data-testid="figure-time-series">
+      <div className="section-header">
+        <h3>Time series of one run</h3>
+        <FigureExportButtons
+          graphDiv={graphDiv}
+          filename={`${slug(name)}-series-run-${runId ?? "none"}-${source}-${requestType}`}
+          table={empty ? undefined : table}
+        />
+      </div>
+      <div className="toolbar">
+        <label>
+          Run
+          <select value={runId ?? ""} onChange={(e) => setChoice(Number(e.target.value))}>
+            {runList.map((r) => (
+              <option key={r.id} value={r.id}>
+                {labelOf(r.configuration_id)} · repetition {r.repetition}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {runId === undefined ? (
+        <p className="hint">No finished run yet.</p>
+      ) : isLoading ? (
+        <PendingBlock label="Loading series" />
+      ) : empty ? (
+        <p className="hint">No per-second series stored for this run and selection.</p>
+      ) : (
+        <>
+          <LazyPlot
+            data={traces}
+            layout={layout}
+            config={PLOT_CONFIG}
+            height={460}
+            onInitialized={(gd) => {
+              graphDiv.current = gd;
+            }}
+          />
+          <p className="hint" data-testid="series-window">
+            Shaded: stable window {series.window_start_s}–{series.window_end_s} s
+            {series.window_stored ? "" : " (from the design; the run stored no summary)"}. Re-cut
+            the results above to measure another window.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
