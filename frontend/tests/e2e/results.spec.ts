@@ -1,56 +1,16 @@
 // End-to-end: results of finished runs (seeded in the database), figures, exports, compare.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic } from "@/api";
-import { api, BASE_URL, launch, screenshot } from "./browser";
+import { BASE_URL, launch, screenshot } from "./browser";
+import { createSeeded } from "./seed";
 
 let browser: Browser;
 let page: Page;
 const stamp = Date.now();
 let first: ExperimentPublic;
 let second: ExperimentPublic;
-
-async function createSeeded(
-  name: string,
-  workers: number[],
-  clients = [1, 4, 8, 16],
-): Promise<ExperimentPublic> {
-  const exp = await api<ExperimentPublic>("/experiments", {
-    method: "POST",
-    body: JSON.stringify({
-      name,
-      template: "write_throughput",
-      factors: { workers, clients_per_thread: clients },
-      // 3 machines x 2 threads: N = 6 x clients_per_thread, as seed_results.sql assumes.
-      fixed: {
-        servers: 3,
-        middlewares: 2,
-        ratio: "1:0",
-        client_machines: 3,
-        threads_per_instance: 2,
-      },
-      repetitions: 3,
-    }),
-  });
-  const db = process.env.E2E_DATABASE;
-  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
-  execFileSync("psql", [
-    "-h",
-    "127.0.0.1",
-    "-U",
-    "postgres",
-    "-d",
-    db,
-    "-q",
-    "-v",
-    `exp=${exp.id}`,
-    "-f",
-    "tests/e2e/seed_results.sql",
-  ]);
-  return exp;
-}
 
 function traceCount(testId: string) {
   return page.getByTestId(testId).locator(".scatterlayer .trace").count();

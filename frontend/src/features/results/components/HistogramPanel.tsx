@@ -11,6 +11,7 @@ import type { ResultSource } from "@/lib/queryKeys";
 import { useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
 import { configLabel } from "./BreakdownPlot.utils";
 import {
+  histogramRange,
   histogramTable,
   histogramTraces,
   percentileLabel,
@@ -64,7 +65,10 @@ export function HistogramPanel({
       margin: { l: 70, r: 20, t: 40, b: 50 },
       bargap: 0,
       showlegend: false,
-      xaxis: { title: { text: `response time (${histogram?.units?.upper_bounds_us ?? "us"})` } },
+      xaxis: {
+        title: { text: `response time (${histogram?.units?.upper_bounds_us ?? "us"})` },
+        range: histogram ? histogramRange(histogram) : undefined,
+      },
       yaxis: { title: { text: "requests" } },
       paper_bgcolor: "white",
       plot_bgcolor: "white",

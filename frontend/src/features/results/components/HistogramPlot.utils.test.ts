@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistogramPublic } from "@/api";
 import {
   buckets,
+  histogramRange,
   histogramTable,
   histogramTraces,
   percentileLabel,
@@ -55,5 +56,19 @@ describe("histogramTable", () => {
       [200, 400, 20],
       [400, null, 5],
     ]);
+  });
+});
+
+describe("histogramRange", () => {
+  it("spans the non-empty buckets and the percentiles, padded, never below zero", () => {
+    const sparse: HistogramPublic = {
+      ...HIST,
+      upper_bounds_us: [100, 200, 300, 400, 500],
+      counts: [0, 0, 4, 6, 0],
+      percentiles: [{ q: 50, value_us: 350, in_overflow: false }],
+    };
+    expect(histogramRange(sparse)).toEqual([190, 410]);
+    expect(histogramRange({ ...HIST, percentiles: [] })?.[0]).toBe(0);
+    expect(histogramRange({ ...sparse, counts: [0, 0, 0, 0, 0] })).toBeUndefined();
   });
 });

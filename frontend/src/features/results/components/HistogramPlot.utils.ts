@@ -33,7 +33,8 @@ export function histogramTraces(h: HistogramPublic): Data[] {
       x: bs.map((b) => (b.lowerUs + b.upperUs) / 2),
       y: bs.map((b) => b.count),
       width: bs.map((b) => b.upperUs - b.lowerUs),
-      marker: { color: "#2272b4" },
+      // A hairline between bars keeps the buckets visible where counts are level.
+      marker: { color: "#2272b4", line: { color: "white", width: 0.5 } },
       hovertemplate: "%{x} us: %{y}<extra></extra>",
     },
   ];
@@ -66,6 +67,22 @@ export function percentileMarkers(percentiles: HistogramPercentilePublic[]): {
       font: { size: 11, color: "#c82d4c" },
     })),
   };
+}
+
+/**
+ * The x range worth showing: from the first to the last non-empty bucket (and every percentile),
+ * padded by 5 %; long runs of empty 100 us buckets otherwise squeeze the data into one bar.
+ */
+export function histogramRange(h: HistogramPublic): [number, number] | undefined {
+  const filled = buckets(h).filter((b) => b.count > 0);
+  const first = filled[0];
+  const last = filled[filled.length - 1];
+  if (!first || !last) return undefined;
+  const values = h.percentiles.map((p) => p.value_us);
+  const lo = Math.min(first.lowerUs, ...values);
+  const hi = Math.max(last.upperUs, ...values);
+  const pad = 0.05 * (hi - lo);
+  return [Math.max(0, lo - pad), hi + pad];
 }
 
 /** Bucket bounds and counts, the overflow as a last open bucket. */

@@ -61,18 +61,6 @@ export function PercentilesPanel({
 
   return (
     <div data-testid="percentiles-view">
-      {line && (
-        <div className="toolbar">
-          <label>
-            percentiles at {line} =
-            <select value={level} onChange={(e) => setLevel(e.target.value)}>
-              {lineLevels.map((l) => (
-                <option key={l}>{l}</option>
-              ))}
-            </select>
-          </label>
-        </div>
-      )}
       {isLoading ? (
         <PendingBlock label="Loading percentiles" />
       ) : error ? (
@@ -85,6 +73,18 @@ export function PercentilesPanel({
           yTitle={axisTitle("response time", unit)}
           filename={`${slug(name)}-percentiles-${source}-${requestType}`}
           table={shown.length ? table : undefined}
+          controls={
+            line && (
+              <label>
+                percentiles at {line} =
+                <select value={level} onChange={(e) => setLevel(e.target.value)}>
+                  {lineLevels.map((l) => (
+                    <option key={l}>{l}</option>
+                  ))}
+                </select>
+              </label>
+            )
+          }
         />
       )}
     </div>

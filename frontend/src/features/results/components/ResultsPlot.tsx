@@ -1,6 +1,6 @@
 // A metric vs a factor, one line per series, error bars = std over repetitions; PNG/SVG export.
 import type { Config } from "plotly.js";
-import { memo, useMemo, useRef } from "react";
+import { memo, type ReactNode, useMemo, useRef } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
 import type { SummaryTable } from "@/features/export/utils/table";
@@ -19,6 +19,8 @@ export interface ResultsPlotProps {
   filename: string;
   /** The plotted numbers for the CSV export; no CSV button without it. */
   table?: SummaryTable;
+  /** Selectors shown under the title (e.g. a level the figure is pinned to). */
+  controls?: ReactNode;
 }
 
 export const ResultsPlot = memo(function ResultsPlot({
@@ -28,6 +30,7 @@ export const ResultsPlot = memo(function ResultsPlot({
   yTitle,
   filename,
   table,
+  controls,
 }: ResultsPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
   const traces = useMemo(() => toTraces(series), [series]);
@@ -41,6 +44,7 @@ export const ResultsPlot = memo(function ResultsPlot({
         <h3>{title}</h3>
         <FigureExportButtons graphDiv={graphDiv} filename={filename} table={table} />
       </div>
+      {controls && <div className="toolbar">{controls}</div>}
       {series.length === 0 ? (
         <p className="hint">No measurements for this selection yet.</p>
       ) : (
