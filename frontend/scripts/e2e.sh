@@ -20,7 +20,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[[ -f "$here/dist/index.html" ]] || (cd "$here" && npx vite build >/dev/null)
+# Build when dist is missing or older than any source, so the tests never drive a stale UI.
+stale="$(find "$here/src" "$here/index.html" "$here"/vite.config.* "$here/package.json" \
+  -newer "$here/dist/index.html" -print -quit 2>/dev/null || true)"
+if [[ ! -f "$here/dist/index.html" || -n "$stale" ]]; then
+  (cd "$here" && npx vite build >/dev/null)
+fi
 
 psql -h 127.0.0.1 -U postgres -q -c "CREATE DATABASE $db" >/dev/null
 export MCSCOPE_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:5432/$db"

@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic, RunsPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { runSeedSql } from "./seed";
 
 const REDIS_URL = process.env.E2E_REDIS_URL;
 let browser: Browser;
@@ -33,20 +34,7 @@ describe.skipIf(!REDIS_URL)("live progress", () => {
         repetitions: 1,
       }),
     });
-    const db = process.env.E2E_DATABASE ?? "";
-    execFileSync("psql", [
-      "-h",
-      "127.0.0.1",
-      "-U",
-      "postgres",
-      "-d",
-      db,
-      "-q",
-      "-v",
-      `exp=${exp.id}`,
-      "-f",
-      "tests/e2e/seed_running.sql",
-    ]);
+    runSeedSql(exp.id, "tests/e2e/seed_running.sql");
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
   });

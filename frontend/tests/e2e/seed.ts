@@ -4,6 +4,14 @@ import { execFileSync } from "node:child_process";
 import type { ExperimentPublic } from "@/api";
 import { api } from "./browser";
 
+/** Runs a seed script against the e2e database with :exp set to the experiment id. */
+export function runSeedSql(experimentId: number, file: string): void {
+  const db = process.env.E2E_DATABASE;
+  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
+  const args = ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q"];
+  execFileSync("psql", [...args, "-v", `exp=${experimentId}`, "-f", file]);
+}
+
 export async function createSeeded(
   name: string,
   workers: number[],
@@ -26,20 +34,6 @@ export async function createSeeded(
       repetitions: 3,
     }),
   });
-  const db = process.env.E2E_DATABASE;
-  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
-  execFileSync("psql", [
-    "-h",
-    "127.0.0.1",
-    "-U",
-    "postgres",
-    "-d",
-    db,
-    "-q",
-    "-v",
-    `exp=${exp.id}`,
-    "-f",
-    "tests/e2e/seed_results.sql",
-  ]);
+  runSeedSql(exp.id, "tests/e2e/seed_results.sql");
   return exp;
 }
