@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the scripts that source it
 # Shared by the local set-up scripts: paths, sudo when not root, PID-file helpers.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VAR="$ROOT/var"

@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES=(postgresql redis-server memcached libmemcached-tools openssh-server iproute2
   cmake g++ make libboost-all-dev googletest libgtest-dev libgmock-dev clang libclang-rt-14-dev
-  nutcracker chromium python3-venv docker-compose)
+  nutcracker chromium python3-venv docker-compose shellcheck)
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
 missing=()
@@ -29,6 +29,6 @@ fi
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing Python dependencies"
   "$PY" -m pip install -q --upgrade pip
-  "$PY" -m pip install -q -e "$ROOT[dev]"
+  "$PY" -m pip install -q -e "${ROOT}[dev]"
   echo "$want" > "$stamp"
 fi
