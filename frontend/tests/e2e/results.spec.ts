@@ -105,7 +105,7 @@ describe("results", () => {
     await page.getByTestId("summary-table").waitFor();
   });
 
-  it("exports the summary as CSV and LaTeX and the figure as PNG", async () => {
+  it("exports the summary as CSV and LaTeX and the figure as PNG and PDF", async () => {
     const [csv] = await Promise.all([
       page.waitForEvent("download"),
       page.getByTestId("table-exports").getByRole("button", { name: "CSV" }).click(),
@@ -134,6 +134,22 @@ describe("results", () => {
         .subarray(1, 4)
         .toString(),
     ).toBe("PNG");
+    const [pdf] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByTestId(`figure-seeded-a-${stamp}-throughput-middleware-all`)
+        .getByRole("button", { name: "PDF", exact: true })
+        .click(),
+    ]);
+    expect(pdf.suggestedFilename()).toBe(`seeded-a-${stamp}-throughput-middleware-all.pdf`);
+    const bytes = readFileSync(await pdf.path());
+    const body = bytes.toString("latin1");
+    expect(body.startsWith("%PDF-1.4")).toBe(true);
+    expect(body.trimEnd().endsWith("%%EOF")).toBe(true);
+    // The page holds Plotly's JPEG rendering: a JPEG start-of-image marker right after "stream".
+    const image = body.indexOf("stream\n", body.indexOf("/DCTDecode")) + "stream\n".length;
+    expect([bytes[image], bytes[image + 1]]).toEqual([0xff, 0xd8]);
+    expect(bytes.length).toBeGreaterThan(20_000);
   });
 
   it("overlays two experiments on the compare page", async () => {

@@ -59,12 +59,47 @@ export function LazyPlot({ data, layout, config, onInitialized, height = 380 }: 
   );
 }
 
-/** Save a drawn figure as PNG or SVG through Plotly's own exporter. */
+/** Formats a figure can be saved in. */
+export type FigureFormat = "png" | "svg" | "pdf";
+export const FIGURE_FORMATS: readonly FigureFormat[] = ["png", "svg", "pdf"];
+
+const EXPORT_WIDTH = 900;
+const EXPORT_HEIGHT = 500;
+const PDF_SCALE = 3; // print resolution: 2700 x 1500 px on a 9.4 x 5.2 in page
+
+/** Save a drawn figure: PNG or SVG through Plotly's own exporter; PDF as a page around a
+ * high-resolution JPEG rendering (Plotly has no PDF output in the browser). */
 export async function downloadFigure(
   graphDiv: HTMLElement,
-  format: "png" | "svg",
+  format: FigureFormat,
   filename: string,
 ): Promise<void> {
   const { default: Plotly } = await import("plotly.js-dist-min");
-  await Plotly.downloadImage(graphDiv, { format, filename, width: 900, height: 500 });
+  if (format !== "pdf") {
+    await Plotly.downloadImage(graphDiv, {
+      format,
+      filename,
+      width: EXPORT_WIDTH,
+      height: EXPORT_HEIGHT,
+    });
+    return;
+  }
+  const [{ dataUrlBytes, jpegToPdf }, { downloadBytes }] = await Promise.all([
+    import("@/features/export/utils/pdf"),
+    import("@/features/export/utils/download"),
+  ]);
+  const jpeg = await Plotly.toImage(graphDiv, {
+    format: "jpeg",
+    width: EXPORT_WIDTH,
+    height: EXPORT_HEIGHT,
+    scale: PDF_SCALE,
+  });
+  const pdf = jpegToPdf({
+    jpeg: dataUrlBytes(jpeg),
+    widthPx: EXPORT_WIDTH * PDF_SCALE,
+    heightPx: EXPORT_HEIGHT * PDF_SCALE,
+    pageWidthCssPx: EXPORT_WIDTH,
+    pageHeightCssPx: EXPORT_HEIGHT,
+  });
+  downloadBytes(`${filename}.pdf`, pdf, "application/pdf");
 }

@@ -1,7 +1,7 @@
-// PNG and SVG of a drawn figure, and optionally its data as CSV: the export row of every plot.
+// PNG, SVG and PDF of a drawn figure, and optionally its data as CSV: the export row of every plot.
 import type { RefObject } from "react";
 import { handleError } from "@/components/common/handleError";
-import { downloadFigure } from "@/components/common/LazyPlot";
+import { downloadFigure, FIGURE_FORMATS, type FigureFormat } from "@/components/common/LazyPlot";
 import { downloadText } from "../utils/download";
 import { type SummaryTable, toCsv } from "../utils/table";
 
@@ -16,18 +16,17 @@ export interface FigureExportButtonsProps {
 }
 
 export function FigureExportButtons({ graphDiv, filename, table }: FigureExportButtonsProps) {
-  const save = (format: "png" | "svg") => {
+  const save = (format: FigureFormat) => {
     if (!graphDiv.current) return;
     downloadFigure(graphDiv.current, format, filename).catch(handleError);
   };
   return (
     <div className="actions">
-      <button type="button" onClick={() => save("png")}>
-        PNG
-      </button>
-      <button type="button" onClick={() => save("svg")}>
-        SVG
-      </button>
+      {FIGURE_FORMATS.map((f) => (
+        <button key={f} type="button" onClick={() => save(f)}>
+          {f.toUpperCase()}
+        </button>
+      ))}
       {table && (
         <button
           type="button"

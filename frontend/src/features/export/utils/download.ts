@@ -1,7 +1,15 @@
-// Saving generated text (CSV, LaTeX) as a file download in the browser.
+// Saving generated files (CSV, LaTeX, PDF) as a download in the browser.
 
 export function downloadText(filename: string, text: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  downloadBlob(filename, new Blob([text], { type: mime }));
+}
+
+export function downloadBytes(filename: string, bytes: Uint8Array, mime: string): void {
+  downloadBlob(filename, new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
+}
+
+function downloadBlob(filename: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = filename;

@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import type { MvaPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import { handleError } from "@/components/common/handleError";
-import { downloadFigure, LazyPlot } from "@/components/common/LazyPlot";
+import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { fieldErrors } from "@/lib/apiError";
 import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
@@ -136,7 +136,7 @@ export function MvaCalculator() {
           <div className="section-header">
             <h3>X and R vs N</h3>
             <div className="actions">
-              {(["png", "svg"] as const).map((f) => (
+              {FIGURE_FORMATS.map((f) => (
                 <button
                   key={f}
                   type="button"

@@ -3,7 +3,7 @@ import type { Config } from "plotly.js";
 import { memo, useMemo, useRef } from "react";
 import type { BreakdownRowPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
-import { downloadFigure, LazyPlot } from "@/components/common/LazyPlot";
+import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
 import { breakdownTraces } from "./BreakdownPlot.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
@@ -22,7 +22,7 @@ export const BreakdownPlot = memo(function BreakdownPlot({ rows, filename }: Bre
       <div className="section-header">
         <h3>Response-time breakdown</h3>
         <div className="actions">
-          {(["png", "svg"] as const).map((f) => (
+          {FIGURE_FORMATS.map((f) => (
             <button
               key={f}
               type="button"
