@@ -121,26 +121,22 @@ describe("results", () => {
       page.getByTestId("table-exports").getByRole("button", { name: "LaTeX" }).click(),
     ]);
     expect(readFileSync(await tex.path(), "utf8")).toContain("8 & 1 & 3 & 398.0 $\\pm$ 4.0");
-    const [png] = await Promise.all([
-      page.waitForEvent("download"),
-      page
-        .getByTestId(`figure-seeded-a-${stamp}-throughput-middleware-all`)
-        .getByRole("button", { name: "PNG", exact: true })
-        .click(),
-    ]);
+    const figure = `figure-seeded-a-${stamp}-throughput-middleware-all`;
+    const exportFigure = async (format: "PNG" | "PDF") => {
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId(figure).getByRole("button", { name: format, exact: true }).click(),
+      ]);
+      return download;
+    };
+    const png = await exportFigure("PNG");
     expect(png.suggestedFilename()).toBe(`seeded-a-${stamp}-throughput-middleware-all.png`);
     expect(
       readFileSync(await png.path())
         .subarray(1, 4)
         .toString(),
     ).toBe("PNG");
-    const [pdf] = await Promise.all([
-      page.waitForEvent("download"),
-      page
-        .getByTestId(`figure-seeded-a-${stamp}-throughput-middleware-all`)
-        .getByRole("button", { name: "PDF", exact: true })
-        .click(),
-    ]);
+    const pdf = await exportFigure("PDF");
     expect(pdf.suggestedFilename()).toBe(`seeded-a-${stamp}-throughput-middleware-all.pdf`);
     const bytes = readFileSync(await pdf.path());
     const body = bytes.toString("latin1");
