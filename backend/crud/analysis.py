@@ -2,7 +2,7 @@
 
 from typing import Literal
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from backend.analysis.experiment import SourceRow
@@ -76,23 +76,10 @@ def read_histograms(
     metric: HistogramMetric,
 ) -> list[Histogram]:
     """Histograms of every succeeded run of one configuration, all matching sources."""
-    stmt = (
-        select(RunHistogram)
-        .join(Run, Run.id == RunHistogram.run_id)
-        .where(
-            Run.experiment_id == experiment_id,
-            Run.configuration_id == configuration_id,
-            Run.status == RunStatus.SUCCEEDED,
-            RunHistogram.request_type == request_type,
-            RunHistogram.metric == metric,
-            RunHistogram.source.like(f"{source}:%"),
-        )
-        .order_by(RunHistogram.id)
+    stmt = _succeeded_histograms(experiment_id, source, request_type, metric).where(
+        Run.configuration_id == configuration_id
     )
-    return [
-        make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
-        for h in session.scalars(stmt)
-    ]
+    return [_as_histogram(h) for h in session.scalars(stmt)]
 
 
 def read_histograms_by_configuration(
@@ -104,8 +91,21 @@ def read_histograms_by_configuration(
     metric: HistogramMetric,
 ) -> dict[int, list[Histogram]]:
     """Per configuration id, the histograms of its succeeded runs (one query for the grid)."""
-    stmt = (
-        select(Run.configuration_id, RunHistogram)
+    stmt = _succeeded_histograms(experiment_id, source, request_type, metric).add_columns(
+        Run.configuration_id
+    )
+    out: dict[int, list[Histogram]] = {}
+    for h, config_id in session.execute(stmt):
+        out.setdefault(config_id, []).append(_as_histogram(h))
+    return out
+
+
+def _succeeded_histograms(
+    experiment_id: int, source: SourceKind, request_type: RequestType, metric: HistogramMetric
+) -> Select[tuple[RunHistogram]]:
+    """Stored histograms of an experiment's succeeded runs for one source kind, type and metric."""
+    return (
+        select(RunHistogram)
         .join(Run, Run.id == RunHistogram.run_id)
         .where(
             Run.experiment_id == experiment_id,
@@ -116,9 +116,7 @@ def read_histograms_by_configuration(
         )
         .order_by(RunHistogram.id)
     )
-    out: dict[int, list[Histogram]] = {}
-    for config_id, h in session.execute(stmt):
-        out.setdefault(config_id, []).append(
-            make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
-        )
-    return out
+
+
+def _as_histogram(h: RunHistogram) -> Histogram:
+    return make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))

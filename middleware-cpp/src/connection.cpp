@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "connection_manager.hpp"
+#include "iov.hpp"
 #include "log.hpp"
 
 namespace mcscope {
@@ -279,18 +280,8 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
                 return flushed::failed;
             }
             sent += static_cast<std::size_t>(n);
-            // Drop the fully sent buffers and trim the partly sent one for a retry.
-            auto left = static_cast<std::size_t>(n);
-            std::size_t i = 0;
-            while (i < iov_.size() && left >= iov_[i].iov_len) {
-                left -= iov_[i].iov_len;
-                ++i;
-            }
-            iov_.erase(iov_.begin(), iov_.begin() + static_cast<std::ptrdiff_t>(i));
-            if (!iov_.empty()) {
-                iov_.front().iov_base = static_cast<char*>(iov_.front().iov_base) + left;
-                iov_.front().iov_len -= left;
-            }
+            std::size_t done = advance_iov(iov_, static_cast<std::size_t>(n));
+            iov_.erase(iov_.begin(), iov_.begin() + static_cast<std::ptrdiff_t>(done));
         }
         if (sent < total) {
             writing_ = true;  // the socket buffer is full: the network thread finishes it

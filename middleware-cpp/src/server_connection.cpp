@@ -15,6 +15,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/socket_base.hpp>
 
+#include "iov.hpp"
 #include "log.hpp"
 
 namespace mcscope {
@@ -107,28 +108,13 @@ bool server_connection::ensure_connected() {
 }
 
 bool server_connection::send(std::string_view data, mono_ns deadline) {
-    len_ = head_ = reply_len_ = 0;  // every earlier reply was read: nothing here is needed
-    while (!data.empty()) {
-        ssize_t n = ::send(socket_.native_handle(), data.data(), data.size(), MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            fail(errno == EAGAIN || errno == EWOULDBLOCK ? "send timeout" : "send failed");
-            return false;
-        }
-        data.remove_prefix(static_cast<std::size_t>(n));
-        if (!data.empty() && now_ns() > deadline) {
-            fail("send timeout");
-            return false;
-        }
-    }
-    return true;
+    iovec one{const_cast<char*>(data.data()), data.size()};  // sendmsg never writes through it
+    return send(std::span<iovec>(&one, 1), deadline);
 }
 
-bool server_connection::send(std::vector<iovec>& iov, mono_ns deadline) {
-    len_ = head_ = reply_len_ = 0;
-    std::size_t first = 0;  // iov[first..] is still to send
+bool server_connection::send(std::span<iovec> iov, mono_ns deadline) {
+    len_ = head_ = reply_len_ = 0;  // every earlier reply was read: nothing here is needed
+    std::size_t first = 0;          // iov[first..] is still to send
     while (first < iov.size()) {
         msghdr msg{};
         msg.msg_iov = iov.data() + first;
@@ -141,18 +127,10 @@ bool server_connection::send(std::vector<iovec>& iov, mono_ns deadline) {
             fail(errno == EAGAIN || errno == EWOULDBLOCK ? "send timeout" : "send failed");
             return false;
         }
-        auto left = static_cast<std::size_t>(n);
-        while (first < iov.size() && left >= iov[first].iov_len) {
-            left -= iov[first].iov_len;
-            ++first;
-        }
-        if (first < iov.size()) {
-            iov[first].iov_base = static_cast<char*>(iov[first].iov_base) + left;
-            iov[first].iov_len -= left;
-            if (now_ns() > deadline) {
-                fail("send timeout");
-                return false;
-            }
+        first += advance_iov(iov.subspan(first), static_cast<std::size_t>(n));
+        if (first < iov.size() && now_ns() > deadline) {
+            fail("send timeout");
+            return false;
         }
     }
     return true;

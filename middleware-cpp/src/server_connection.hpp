@@ -5,6 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,7 @@ public:
     bool send(std::string_view data, mono_ns deadline);
     /// The same for pipelined requests sent straight from their own buffers (one gathered
     /// send, no copy into a staging string). Consumes iov.
-    bool send(std::vector<iovec>& iov, mono_ns deadline);
+    bool send(std::span<iovec> iov, mono_ns deadline);
     /// Reads one complete reply of kind k; reply() and parser() describe it afterwards. more:
     /// further replies were requested (pipelining), so bytes after this reply are kept for the
     /// next call instead of meaning the stream is out of step.

@@ -111,26 +111,11 @@ bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
 }
 
 request_ptr work_queue::pop() {
-    request_ptr r;
-    bool space = false;
-    {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wait_for_items(lock);
-        if (stopped_) {
-            return nullptr;
-        }
-        mono_ns now = now_ns();
-        advance(now);
-        r = std::move(items_.front());
-        items_.pop_front();
-        r->t.dequeue = now;
-        space = refused_;
-        refused_ = false;
+    std::vector<request_ptr> one;
+    if (!pop_batch(one, 1, 0)) {  // a batch of one always takes its request, whatever its size
+        return nullptr;
     }
-    if (space && on_space_) {
-        on_space_();
-    }
-    return r;
+    return std::move(one.front());
 }
 
 void work_queue::stop() {

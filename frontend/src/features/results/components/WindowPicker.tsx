@@ -15,28 +15,20 @@ export function WindowPicker({ value, errors, onChange }: WindowPickerProps) {
   const [end, setEnd] = useState(value ? String(value.end) : "");
   return (
     <div className="window-picker">
-      <label>
-        window from (s)
-        <input
-          type="number"
-          name="window_start_s"
-          value={start}
-          placeholder="stored"
-          aria-invalid={Boolean(errors.window_start_s)}
-          onChange={(e) => setStart(e.target.value)}
-        />
-      </label>
-      <label>
-        to (s)
-        <input
-          type="number"
-          name="window_end_s"
-          value={end}
-          placeholder="stored"
-          aria-invalid={Boolean(errors.window_end_s)}
-          onChange={(e) => setEnd(e.target.value)}
-        />
-      </label>
+      <SecondsField
+        label="window from (s)"
+        name="window_start_s"
+        value={start}
+        invalid={Boolean(errors.window_start_s)}
+        onChange={setStart}
+      />
+      <SecondsField
+        label="to (s)"
+        name="window_end_s"
+        value={end}
+        invalid={Boolean(errors.window_end_s)}
+        onChange={setEnd}
+      />
       <button type="button" onClick={() => onChange({ start: Number(start), end: Number(end) })}>
         Re-cut
       </button>
@@ -54,5 +46,28 @@ export function WindowPicker({ value, errors, onChange }: WindowPickerProps) {
       </button>
       <FieldError message={errors.window_start_s ?? errors.window_end_s} testId="error-window" />
     </div>
+  );
+}
+
+/** One bound of the window: a number of seconds, empty meaning "the stored window". */
+function SecondsField(props: {
+  label: string;
+  name: string;
+  value: string;
+  invalid: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        type="number"
+        name={props.name}
+        value={props.value}
+        placeholder="stored"
+        aria-invalid={props.invalid}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </label>
   );
 }
