@@ -6,7 +6,8 @@ PY := .venv/bin/python
 LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
-        test test-cpp test-python test-frontend lint bench-db bench-analysis bench-middleware \
+        test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
+        bench-middleware bench-runs fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -60,11 +61,23 @@ lint:  ## ruff and mypy --strict on the Python code
 bench-db: setup  ## aggregation queries on a synthetic 2,000-run experiment
 	@$(PY) -m backend.scripts.bench_db
 
+bench-compare: setup  ## compare endpoints on two seeded experiments of 2,000 runs each
+	@$(PY) -m backend.scripts.bench_compare
+
 bench-analysis: deps  ## queueing models, factorial design and aggregation timings
 	@$(PY) -m backend.analysis.bench
 
-bench-middleware: build-middleware  ## middleware vs direct memcached vs twemproxy
-	@bash middleware-cpp/scripts/bench.sh
+bench-runs: setup build-middleware  ## per-phase wall time and overhead per run of a small local experiment
+	@$(PY) -m worker.scripts.bench_runs
+
+bench-figures: deps  ## static figure rendering: cold browser start vs the warm renderer
+	@$(PY) -m backend.figures.bench
+
+bench-middleware: build-middleware  ## middleware vs direct vs twemproxy (BENCH_ARGS="--cells 128-1:1 --reps 2")
+	@bash middleware-cpp/scripts/bench.sh $(BENCH_ARGS)
+
+fuzz-middleware:  ## libFuzzer on the request and reply parsers (FUZZ_SECONDS, default 600)
+	@bash middleware-cpp/scripts/fuzz.sh $${FUZZ_SECONDS:-600}
 
 compose-check:  ## validate docker-compose.yml (docker compose, or Debian's docker-compose)
 	@if docker compose version >/dev/null 2>&1; then docker compose config -q; \

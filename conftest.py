@@ -20,6 +20,12 @@ os.environ["MCSCOPE_DATABASE_URL"] = (
     _ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{TEST_DB}"
 )
 os.environ["MCSCOPE_RUNS_QUEUE"] = f"runs-test-{_SUFFIX}"
+# The API tests run without authentication (test_auth turns it on for itself) and talk to
+# TestClient's "testserver" host, which the trusted-host allowlist must then accept.
+os.environ.pop("MCSCOPE_ADMIN_TOKEN", None)
+os.environ["MCSCOPE_ALLOWED_HOSTS"] = '["127.0.0.1", "localhost", "testserver"]'
+# No browser per test module: figure tests start the renderer when they first render.
+os.environ["MCSCOPE_FIGURE_WARM_START"] = "false"
 
 
 def _free_port() -> int:
@@ -32,6 +38,13 @@ def _free_port() -> int:
 # depend on nor collide with a `make up` sshd (or another checkout's) on the default port.
 os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
 os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-sshd-")
+# Raw run files of this session's runs: run ids restart in every test database, and deleting a
+# test experiment removes var/runs/<run>, which must never be a dev instance's run.
+os.environ["MCSCOPE_VAR_DIR"] = tempfile.mkdtemp(prefix="mcscope-var-")
+# Host keys pinned by this session's workers (test sshds get fresh keys every session).
+os.environ["MCSCOPE_SSH_KNOWN_HOSTS"] = os.path.join(
+    tempfile.mkdtemp(prefix="mcscope-known-hosts-"), "known_hosts"
+)
 
 from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402

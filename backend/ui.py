@@ -7,7 +7,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 # Paths the UI must never shadow: an unknown /api/... is a JSON 404, not the app shell.
-_RESERVED = ("api/", "docs", "redoc")
+_RESERVED = ("api/", "docs", "redoc", "swagger-ui/")
 
 
 def mount_ui(app: FastAPI, dist: Path) -> None:

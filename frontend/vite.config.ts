@@ -1,14 +1,37 @@
 /// <reference types="vitest/config" />
 // Vite build, dev proxy to the FastAPI app, and the Vitest unit-test setup.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath, URL } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+// Swagger UI's assets (npm swagger-ui-dist) go into dist/swagger-ui, where the API's /docs
+// page loads them from: the API docs work without any network beyond this server.
+const SWAGGER_FILES = ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png"];
+function swaggerUiAssets(): Plugin {
+  const root = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  return {
+    name: "mcscope-swagger-ui-assets",
+    apply: "build",
+    generateBundle() {
+      for (const file of SWAGGER_FILES) {
+        this.emitFile({
+          type: "asset",
+          fileName: `swagger-ui/${file}`,
+          source: readFileSync(join(root, file)),
+        });
+      }
+    },
+  };
+}
 
 // The FastAPI app, for the dev server (and the e2e fallback) to proxy /api to.
 const API_URL = process.env.MCSCOPE_API_URL ?? "http://127.0.0.1:8000";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), swaggerUiAssets()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: { host: "127.0.0.1", proxy: { "/api": API_URL } },
   // Only used by scripts/e2e.sh when the backend cannot serve dist itself.

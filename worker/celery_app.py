@@ -1,9 +1,13 @@
-"""The Celery application: Redis broker, late acks, one task at a time per worker process."""
+"""The Celery application: Redis broker, late acks, one task at a time per worker process.
+
+Two consumers: the run worker (runs queue, concurrency 1) and the maintenance worker with the
+beat scheduler embedded (`-B`), which runs the periodic recovery while runs are going on.
+"""
 
 from celery import Celery
 
 from backend.core.config import settings
-from backend.core.queue import RUNS_QUEUE
+from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, RUNS_QUEUE
 
 # A run can last an hour (stability trace) plus set-up; an unacked task is redelivered only
 # after this, so it must exceed the longest run or a live run would be started twice.
@@ -19,4 +23,11 @@ app.conf.update(
     broker_connection_retry_on_startup=True,
     broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT_S},
     worker_hijack_root_logger=False,
+    beat_schedule={
+        "recover-runs": {
+            "task": RECOVER_TASK,
+            "schedule": settings.RECOVERY_EVERY_S,
+            "options": {"queue": MAINTENANCE_QUEUE, "expires": settings.RECOVERY_EVERY_S},
+        }
+    },
 )

@@ -14,7 +14,15 @@ from backend.analysis.factorial import factorial
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.multiclass import ClassSpec, lattice_size, solve_multiclass
 from backend.analysis.mva.network import Station, StationKind
-from backend.analysis.stats import aggregate_runs, summarize_groups
+from backend.results.aggregate import (
+    RunValues,
+    SourceSeries,
+    Window,
+    by_configuration,
+    combine_run,
+    run_windows,
+    summarize,
+)
 
 
 def _best_of(fn: Callable[[], object], repeats: int = 3) -> float:
@@ -71,16 +79,28 @@ def bench_factorial() -> str:
 
 
 def bench_aggregation() -> str:
+    """backend/results/aggregate.py in memory: window, instances, repetitions."""
     runs, sources, seconds = 2000, 10, 300
     rng = np.random.default_rng(3)
     x = rng.uniform(1000, 2000, (runs, sources, seconds))
     r = rng.uniform(500, 5000, (runs, sources, seconds))
-    configs = np.repeat(np.arange(runs // 5), 5)
+    series = [
+        [
+            SourceSeries(f"client:{j}", 1.7e9, {"throughput": x[i, j], "response_time_us": r[i, j]})
+            for j in range(sources)
+        ]
+        for i in range(runs)
+    ]
+    names = ("throughput_per_s", "response_time_us")
 
     def run() -> None:
-        agg = aggregate_runs(x, r, 10, 10)
-        summarize_groups(agg.throughput_per_s, configs)
-        summarize_groups(agg.response_time_us, configs)
+        values = [
+            RunValues(i, i // 5, i % 5, combine_run(run_windows(s, Window(10, 290)), names))
+            for i, s in enumerate(series)
+        ]
+        for name in names:
+            for ys in by_configuration(values, name).values():
+                summarize(ys)
 
     t = _best_of(run)
     return f"aggregation, 2,000 runs x 10 sources x 300 s (6M samples x 2): {t * 1e3:8.1f} ms"

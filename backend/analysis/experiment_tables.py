@@ -5,13 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from backend.analysis.breakdown import breakdown
 from backend.analysis.errors import AnalysisError, require
-from backend.analysis.experiment import RunMetrics, by_configuration, total_clients
+from backend.analysis.experiment import total_clients, write_fraction
 from backend.analysis.factorial import FactorialResult, factorial
 from backend.analysis.factorial_grid import design_from_grid
-from backend.analysis.laws import estimate_think_time, interactive_throughput
+from backend.analysis.laws import estimate_think_time, interactive_throughput, little_check
+from backend.analysis.network_builder import SystemConfig, model_vs_measurement
+from backend.analysis.plain import plain
 from backend.analysis.saturation import Series
-from backend.analysis.stats import confidence_interval, summarize
+from backend.domain.parameters import resolve_replication
+from backend.results.aggregate import (
+    RunValues,
+    by_configuration,
+    confidence_interval,
+    summarize,
+)
+from backend.results.metrics import MetricName
 
 
 @dataclass(frozen=True)
@@ -39,7 +49,7 @@ class StatRow:
 
 
 def summary_rows(
-    configs: list[Config], runs: list[RunMetrics], metric: str, confidence: float | None
+    configs: list[Config], runs: list[RunValues], metric: str, confidence: float | None
 ) -> list[StatRow]:
     """One row per configuration; CIs need >= 2 repetitions wherever there is data."""
     data = by_configuration(runs, metric)
@@ -70,7 +80,7 @@ def mean_of(data: dict[int, list[float]], config_id: int) -> float | None:
 
 
 def interactive_rows(
-    configs: list[Config], runs: list[RunMetrics], think_time_s: float | None
+    configs: list[Config], runs: list[RunValues], think_time_s: float | None
 ) -> tuple[float, bool, list[dict[str, Any]]]:
     """Interactive law per configuration: N from the grid, R and X measured by the clients.
 
@@ -109,7 +119,7 @@ def interactive_rows(
 
 def saturation_series(
     configs: list[Config],
-    runs: list[RunMetrics],
+    runs: list[RunValues],
     series_factor: str,
     load_factor: str,
     metric: str,
@@ -138,7 +148,7 @@ def saturation_series(
 
 
 def relative_rows(
-    configs: list[Config], runs: list[RunMetrics], metric: str, factor: str, base: Any
+    configs: list[Config], runs: list[RunValues], metric: str, factor: str, base: Any
 ) -> list[dict[str, Any]]:
     """Each configuration against the one equal to it except `factor` = `base`."""
     data = by_configuration(runs, metric)
@@ -171,11 +181,12 @@ def relative_rows(
 
 def factorial_from_experiment(
     configs: list[Config],
-    runs: list[RunMetrics],
+    runs: list[RunValues],
     metric: str,
     factors: tuple[str, ...] | None,
     confidence: float | None,
     multiplicative: bool,
+    t_critical: float | None = None,
 ) -> tuple[FactorialResult, dict[str, tuple[Any, Any]]]:
     """2^k r analysis of one metric over the experiment's grid (repetitions = replications)."""
     data = by_configuration(runs, metric)
@@ -183,5 +194,97 @@ def factorial_from_experiment(
     if missing:
         raise AnalysisError("experiment", f"configurations {missing} have no succeeded runs")
     design = design_from_grid([c.values for c in configs], [data[c.id] for c in configs], factors)
-    result = factorial(design.factors, design.y, confidence, multiplicative)
+    result = factorial(design.factors, design.y, confidence, multiplicative, t_critical)
     return result, design.levels
+
+
+BREAKDOWN_MW: tuple[MetricName, ...] = ("response_time_us", "queue_time_us", "server_time_us")
+LITTLE_METRICS: tuple[MetricName, ...] = ("queue_length", "throughput_per_s", "queue_time_us")
+
+
+def breakdown_table(
+    configs: list[Config], client: list[RunValues], middleware: list[RunValues]
+) -> list[dict[str, Any]]:
+    """Response-time breakdown per configuration measured on both sides."""
+    r_client = by_configuration(client, "response_time_us")
+    mw = {k: by_configuration(middleware, k) for k in BREAKDOWN_MW}
+    rows = []
+    for c in configs:
+        parts = [mean_of(r_client, c.id)] + [mean_of(mw[k], c.id) for k in BREAKDOWN_MW]
+        if any(p is None for p in parts):
+            continue
+        b = breakdown(*(float(p) for p in parts if p is not None))
+        rows.append({"configuration_id": c.id, "index": c.index, "values": c.values, **plain(b)})
+    if not rows:
+        raise AnalysisError(
+            "experiment",
+            "no configuration has both client and middleware "
+            "measurements with queue and server times",
+        )
+    return rows
+
+
+def little_table(configs: list[Config], middleware: list[RunValues]) -> list[dict[str, Any]]:
+    """Little's law in the middleware per configuration: L against X x queue time."""
+    data = {k: by_configuration(middleware, k) for k in LITTLE_METRICS}
+    rows = []
+    for c in configs:
+        length, x, w = (mean_of(data[k], c.id) for k in LITTLE_METRICS)
+        if length is None or x is None or w is None:
+            continue
+        check = little_check(length, x, w / 1e6)
+        rows.append(
+            {"configuration_id": c.id, "index": c.index, "values": c.values, **plain(check)}
+        )
+    if not rows:
+        raise AnalysisError("experiment", "no middleware queue length and queue time stored")
+    return rows
+
+
+_CLIENT_PARAMS = (
+    "client_machines",
+    "instances_per_machine",
+    "threads_per_instance",
+    "clients_per_thread",
+)
+
+
+def network_model_table(
+    configs: list[Config], client: list[RunValues], service_times: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """MVA of DOMAIN.md's network per group of configurations differing only in clients."""
+    xs = by_configuration(client, "throughput_per_s")
+    rs = by_configuration(client, "response_time_us")
+    groups: dict[str, tuple[dict[str, Any], list[tuple[int, float, float | None]]]] = {}
+    for c in configs:
+        x = mean_of(xs, c.id)
+        if x is None:
+            continue
+        key = {k: v for k, v in c.values.items() if k not in _CLIENT_PARAMS}
+        r = mean_of(rs, c.id)
+        point = (total_clients(c.params), x, r / 1e6 if r is not None else None)
+        groups.setdefault(repr(sorted(key.items())), (key, []))[1].append(point)
+    if not groups:
+        raise AnalysisError("experiment", "no succeeded runs with client measurements")
+    out = []
+    for key, points in groups.values():
+        params = next(c.params for c in configs if {k: c.values.get(k) for k in key} == key)
+        if params["middlewares"] < 1:
+            raise AnalysisError("middlewares", "the network model needs a middleware")
+        cfg = SystemConfig(
+            servers=params["servers"],
+            middlewares=params["middlewares"],
+            workers=params["workers"],
+            replication=resolve_replication(params["replication"], params["servers"]),
+            write_fraction=write_fraction(params["ratio"]),
+            **service_times,
+        )
+        points.sort()
+        _, rows = model_vs_measurement(
+            cfg,
+            tuple(p[0] for p in points),
+            tuple(p[1] for p in points),
+            tuple(p[2] for p in points),
+        )
+        out.append({"group": key, "rows": rows})
+    return out

@@ -61,12 +61,14 @@ class FactorialResult:
     error_variance: float | None  # s_e^2 = SSE / (2^k (r - 1))
     effect_std: float | None  # s_q = s_e / sqrt(2^k r)
     confidence: float | None
+    t_critical: float | None  # the t value of the intervals: exact quantile, or as given
+    t_given: bool  # True when the caller gave t (e.g. a table value), not the exact quantile
     cell_means: FloatArray  # (2^k,), on the model's scale
     predicted: FloatArray  # (2^k, r)
     residuals: FloatArray  # (2^k, r)
     qq_residuals: FloatArray  # sorted residuals
     qq_normal_quantiles: FloatArray
-    lenth: LenthAnalysis | None
+    lenth: LenthAnalysis | None  # always computed; used for significance only when r = 1
     main_effects: dict[str, tuple[float, float]]  # factor -> (mean at -1, mean at +1)
     interactions: dict[str, tuple[float, float, float, float]]  # "A:B" -> (--, +-, -+, ++)
 
@@ -91,8 +93,13 @@ def factorial(
     y: npt.ArrayLike,
     confidence: float | None = 0.90,
     multiplicative: bool = False,
+    t_critical: float | None = None,
 ) -> FactorialResult:
-    """Analyse responses y of shape (2^k, r) in standard order; see the module docstring."""
+    """Analyse responses y of shape (2^k, r) in standard order; see the module docstring.
+
+    Intervals use t[1 - alpha/2; 2^k (r - 1)] for `confidence`, or `t_critical` when given
+    (reports quote table values, e.g. 1.86 for 90% and 8 degrees of freedom).
+    """
     k = len(factors)
     require(MIN_FACTORS <= k <= MAX_FACTORS, "factors", f"need {MIN_FACTORS}..{MAX_FACTORS}")
     require(len(set(factors)) == k, "factors", "factor names must be unique")
@@ -101,6 +108,9 @@ def factorial(
     require(data.shape[1] >= 1, "y", "needs at least one replication")
     require(bool(np.all(np.isfinite(data))), "y", "contains NaN or infinite values")
     r = data.shape[1]
+    if t_critical is not None:
+        require(math.isfinite(t_critical) and t_critical > 0, "t_critical", "must be positive")
+        require(r >= 2, "t_critical", "confidence intervals need r >= 2 replications")
     if confidence is not None:
         require(0.0 < confidence < 1.0, "confidence", "must lie strictly between 0 and 1")
         if r < 2:
@@ -124,16 +134,22 @@ def factorial(
     pct = 100.0 * ss / sst if sst > 0 else np.zeros_like(ss)
     s_e2 = sse / (n_cells * (r - 1)) if r > 1 else None
     s_q = math.sqrt(s_e2 / (n_cells * r)) if s_e2 is not None else None
-    half = None
-    if confidence is not None and s_q is not None:
-        half = float(sps.t.ppf(0.5 + confidence / 2.0, n_cells * (r - 1))) * s_q
-    lenth = _lenth(names[1:], q[1:]) if r == 1 else None
+    half = t_used = None
+    if s_q is not None and t_critical is not None:
+        t_used = t_critical
+    elif s_q is not None and confidence is not None:
+        t_used = float(sps.t.ppf(0.5 + confidence / 2.0, n_cells * (r - 1)))
+    if t_used is not None and s_q is not None:
+        half = t_used * s_q
+    # Half-normal plot data for every design; Lenth's margins judge significance only at r = 1
+    # (with replications the t intervals do).
+    lenth = _lenth(names[1:], q[1:])
     effects = []
     for col, name in enumerate(names):
         sig: bool | None = None
         if half is not None:
             sig = bool(abs(q[col]) > half)
-        elif lenth is not None and col > 0:
+        elif r == 1 and col > 0:
             sig = bool(abs(q[col]) > lenth.margin_of_error)
         effects.append(
             Effect(
@@ -160,7 +176,9 @@ def factorial(
         error_percent=100.0 * sse / sst if sst > 0 else 0.0,
         error_variance=s_e2,
         effect_std=s_q,
-        confidence=confidence if half else None,
+        confidence=confidence if half is not None else None,
+        t_critical=t_used,
+        t_given=t_critical is not None,
         cell_means=means,
         predicted=predicted,
         residuals=residuals,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +32,17 @@ class Histogram:
 
 @dataclass(frozen=True)
 class HistogramPercentile:
-    """A percentile read off a histogram; in_overflow means it is only a lower bound."""
+    """A percentile read off a histogram.
+
+    bound says when the histogram cannot resolve it: "above" (in the overflow bucket: value_us
+    is a lower bound, shown "≥ value") or "below" (in the first bucket, which starts at 0:
+    value_us is its upper edge, shown "< value", never digits interpolated from 0).
+    """
 
     q: float
     value_us: float
     in_overflow: bool
+    bound: Literal["below", "above"] | None = None
 
 
 def make_histogram(
@@ -77,12 +84,15 @@ def percentiles_from_histogram(hist: Histogram, qs: tuple[float, ...]) -> list[H
     for q in qs:
         target = q / 100.0 * total
         if target > cum[-1]:
-            out.append(HistogramPercentile(q, float(hist.upper_bounds_us[-1]), True))
+            out.append(HistogramPercentile(q, float(hist.upper_bounds_us[-1]), True, "above"))
             continue
         # side="left" finds the first bucket reaching the target; for q = 0 that must also
         # be a bucket holding samples, so empty leading buckets are skipped.
         i = int(np.searchsorted(cum, target, side="left" if target > 0 else "right"))
-        before = cum[i - 1] if i > 0 else 0.0
+        if i == 0:
+            out.append(HistogramPercentile(q, float(hist.upper_bounds_us[0]), False, "below"))
+            continue
+        before = cum[i - 1]
         frac = (target - before) / hist.counts[i] if hist.counts[i] > 0 else 1.0
         value = lowers[i] + frac * (hist.upper_bounds_us[i] - lowers[i])
         out.append(HistogramPercentile(q, float(value), False))

@@ -1,23 +1,41 @@
-"""The v1 API router: one include per resource."""
+"""The v1 API router: one include per resource. Everything but health and login sits behind
+the bearer-token dependency, set once on the protected router so no route can forget it."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
+from backend.api.path_ids import check_path_ids
 from backend.api.routes import (
     analysis,
+    auth,
+    compare,
     experiment_runs,
     experiments,
+    figures,
     health,
     live,
     parameters,
+    reports,
+    tables,
     testbeds,
+    views,
 )
+from backend.api.security import Authenticated
+
+protected = APIRouter(dependencies=[Authenticated, Depends(check_path_ids)])
+protected.include_router(parameters.router)
+protected.include_router(testbeds.router)
+protected.include_router(experiments.router)
+protected.include_router(experiment_runs.router)
+protected.include_router(experiment_runs.runs_router)
+protected.include_router(analysis.router)
+protected.include_router(figures.router)
+protected.include_router(tables.router)
+protected.include_router(reports.router)
+protected.include_router(live.router)
+protected.include_router(compare.router)
+protected.include_router(views.router)
 
 api_router = APIRouter()
 api_router.include_router(health.router)
-api_router.include_router(parameters.router)
-api_router.include_router(testbeds.router)
-api_router.include_router(experiments.router)
-api_router.include_router(experiment_runs.router)
-api_router.include_router(experiment_runs.runs_router)
-api_router.include_router(analysis.router)
-api_router.include_router(live.router)
+api_router.include_router(auth.router)
+api_router.include_router(protected)

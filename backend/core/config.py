@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +21,13 @@ class Settings(BaseSettings):
     # Guards against a typo turning into a month of machine time.
     GRID_MAX_CONFIGURATIONS: int = Field(default=5_000, ge=1)
     GRID_MAX_RUNS: int = Field(default=20_000, ge=1)
+    # How often the beat scheduler runs recovery (dead workers' runs, lost queue messages).
+    RECOVERY_EVERY_S: float = Field(default=20.0, gt=0)
+    # A queued run without a live message for this long is re-sent by recovery.
+    RESEND_AFTER_S: float = Field(default=30.0, ge=0)
+    # Most memcached memory one server may need (key_maximum x value_size); None: half of
+    # this machine's physical memory (the local testbed's host).
+    MEMCACHED_MAX_MEMORY_MB: int | None = Field(default=None, ge=64)
     # Fixed cost of one run beyond its run time (start servers, populate, collect).
     RUN_OVERHEAD_S: int = Field(default=8, ge=0)
     # The local testbed's own sshd (infra/local/sshd.sh): loopback port and state directory
@@ -29,7 +36,47 @@ class Settings(BaseSettings):
     LOCAL_SSH_DIR: Path = REPO_ROOT / "var" / "ssh"
     # The built UI, served at "/" when present so the product is one URL.
     UI_DIST: Path = REPO_ROOT / "frontend" / "dist"
+    # The Chromium kaleido drives to render static figures (Debian's; never downloaded).
+    BROWSER_PATH: Path = Path("/usr/bin/chromium")
+    # Start that browser with the app (in the background), so the first export is warm too.
+    FIGURE_WARM_START: bool = True
     CORS_ORIGINS: list[str] = ["http://127.0.0.1:5173", "http://localhost:5173"]
+
+    # --- Exposure and authentication (README "Security") ---
+    # The address uvicorn binds (infra/local/start.sh passes it as --host). Anything but a
+    # loopback address requires authentication to be configured, or the API refuses to start.
+    API_HOST: str = "127.0.0.1"
+    # Bearer token accepted besides the tokens of `python -m backend.cli token create`; meant for
+    # the first start. At least 32 characters: it is compared by its SHA-256 digest.
+    ADMIN_TOKEN: SecretStr | None = Field(default=None, min_length=32)
+    # Host header allowlist (DNS rebinding): loopback names by default, add the public name
+    # when exposing the API.
+    ALLOWED_HOSTS: list[str] = ["127.0.0.1", "localhost", "[::1]"]
+    # Largest request body accepted (413 beyond it).
+    MAX_BODY_BYTES: int = Field(default=1_048_576, ge=1_024)
+    # Live event streams: at most this many open per client address and in all, each closed
+    # after STREAM_MAX_S seconds (the browser reconnects).
+    STREAMS_PER_CLIENT: int = Field(default=8, ge=1)
+    STREAMS_TOTAL: int = Field(default=64, ge=1)
+    STREAM_MAX_S: float = Field(default=900.0, gt=0)
+
+    # --- Testbed hosts ---
+    # Registered hosts' key_path must name a regular file under this folder, of at most
+    # SSH_KEY_MAX_BYTES bytes (private keys are a few KiB).
+    SSH_KEY_DIR: Path = Path.home() / ".ssh"
+    SSH_KEY_MAX_BYTES: int = Field(default=16_384, ge=1)
+    # Host keys of remote hosts, pinned at the worker's first contact (known_hosts format).
+    SSH_KNOWN_HOSTS: Path = REPO_ROOT / "var" / "known_hosts"
+    # Caps on one host's archive of outputs: compressed download, members, unpacked bytes.
+    FETCH_MAX_ARCHIVE_BYTES: int = Field(default=512 * 1024 * 1024, ge=1)
+    FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
+    FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
+
+    @field_validator("ADMIN_TOKEN", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        # `MCSCOPE_ADMIN_TOKEN=` (docker compose without the variable) means "not set".
+        return None if value == "" else value
 
 
 settings = Settings()

@@ -1,6 +1,7 @@
 """Runs: creating them for a start or resume, cancelling, listing."""
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -56,6 +57,14 @@ def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], 
     return [r.id for r in queued], untouched
 
 
+def queued_run_ids(session: Session, experiment_id: int) -> list[int]:
+    return list(
+        session.scalars(
+            select(Run.id).where(Run.experiment_id == experiment_id, Run.status == RunStatus.QUEUED)
+        )
+    )
+
+
 def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:
     """Cancel queued runs at once; ask running ones to stop (the worker ends them)."""
     cancelled = session.execute(
@@ -69,6 +78,29 @@ def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:
         .values(cancel_requested=True)
     ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
     return cancelled, stopping
+
+
+def latest_tool_versions(
+    *, session: Session, scan: int = 1000
+) -> list[tuple[int | None, str, str, int, Any]]:
+    """(testbed id, tool, version, run id, when) of the newest run that recorded each tool per
+    testbed (None: the built-in local one), looking at the last `scan` runs that recorded any."""
+    rows = session.execute(
+        select(Experiment.testbed_id, Run.id, Run.tool_versions, Run.started_at)
+        .join(Experiment, Experiment.id == Run.experiment_id)
+        .where(Run.tool_versions != {})
+        .order_by(Run.started_at.desc().nulls_last(), Run.id.desc())
+        .limit(scan)
+    ).all()
+    seen: dict[tuple[int | None, str], tuple[int | None, str, str, int, Any]] = {}
+    for testbed_id, run_id, versions, started_at in rows:
+        for tool, version in (versions or {}).items():
+            seen.setdefault((testbed_id, tool), (testbed_id, tool, version, run_id, started_at))
+    return sorted(seen.values(), key=lambda t: (t[0] or 0, t[1]))
+
+
+def run_ids(*, session: Session, experiment_id: int) -> list[int]:
+    return list(session.scalars(select(Run.id).where(Run.experiment_id == experiment_id)))
 
 
 def has_runs(*, session: Session, experiment_id: int) -> bool:

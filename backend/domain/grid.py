@@ -7,6 +7,10 @@ from typing import Any
 
 from backend.domain.parameters import ParameterError, check_configuration, coerce, defaults
 
+# Levels of one factor: more could never fit a grid anyway (GRID_MAX_CONFIGURATIONS), and
+# the cap keeps a request's checking cost bounded before anything else runs.
+MAX_LEVELS = 1_000
+
 
 class GridError(ValueError):
     """The design as a whole is invalid; `field` is the request field to blame."""
@@ -23,13 +27,16 @@ def normalize_factors(factors: dict[str, list[Any]]) -> dict[str, list[Any]]:
     for name, levels in factors.items():
         if not isinstance(levels, list) or not levels:
             raise ParameterError(name, "a factor needs a non-empty list of levels")
+        if len(levels) > MAX_LEVELS:
+            raise ParameterError(name, f"{len(levels)} levels; the limit is {MAX_LEVELS}")
         coerced = [coerce(name, level) for level in levels]
-        seen: list[Any] = []
+        seen: set[tuple[type, Any]] = set()
         for level in coerced:
-            # bool/int distinction matters here (True == 1), so compare by type and value.
-            if any(type(level) is type(s) and level == s for s in seen):
+            # bool/int distinction matters here (True == 1), so the key is type and value.
+            key = (type(level), level)
+            if key in seen:
                 raise ParameterError(name, f"level {level!r} is listed twice")
-            seen.append(level)
+            seen.add(key)
         out[name] = coerced
     return out
 

@@ -9,6 +9,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from backend.domain.load_generators import AUTO, LOAD_GENERATORS, load_generator_names
+from backend.domain.resources import (
+    MEMCACHED_MAX_CONNECTIONS,
+    MIDDLEWARE_MAX_CONNECTIONS,
+    memory_limit_mb,
+    memory_mb,
+)
+
 
 class ParamKind(StrEnum):
     INT = "int"
@@ -28,6 +36,10 @@ class Parameter:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    # How figures and tables name it: an axis title ("worker threads") and a legend entry
+    # with {v} the value and {s} a plural "s" ("{v} worker thread{s}": "8 worker threads").
+    label: str = ""
+    legend: str = "{v}"
 
 
 _RATIO_RE = re.compile(r"^(\d{1,3}):(\d{1,3})$")
@@ -36,8 +48,28 @@ REPLICATION_WORDS = ("one", "half", "all")
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
-        Parameter("servers", ParamKind.INT, 1, "memcached servers", "servers", 1, 16),
-        Parameter("client_machines", ParamKind.INT, 1, "client machines", "machines", 1, 16),
+        Parameter(
+            "servers",
+            ParamKind.INT,
+            1,
+            "memcached servers",
+            "servers",
+            1,
+            16,
+            label="memcached servers",
+            legend="{v} server{s}",
+        ),
+        Parameter(
+            "client_machines",
+            ParamKind.INT,
+            1,
+            "client machines",
+            "machines",
+            1,
+            16,
+            label="client machines",
+            legend="{v} client machine{s}",
+        ),
         Parameter(
             "instances_per_machine",
             ParamKind.INT,
@@ -46,6 +78,8 @@ PARAMETERS: dict[str, Parameter] = {
             "instances",
             1,
             8,
+            label="instances per client machine",
+            legend="{v} instance{s} per machine",
         ),
         Parameter(
             "threads_per_instance",
@@ -55,6 +89,8 @@ PARAMETERS: dict[str, Parameter] = {
             "threads",
             1,
             64,
+            label="threads per instance",
+            legend="{v} thread{s} per instance",
         ),
         Parameter(
             "clients_per_thread",
@@ -64,6 +100,8 @@ PARAMETERS: dict[str, Parameter] = {
             "clients",
             1,
             1024,
+            label="clients per thread",
+            legend="{v} client{s} per thread",
         ),
         Parameter(
             "middlewares",
@@ -73,9 +111,29 @@ PARAMETERS: dict[str, Parameter] = {
             "middlewares",
             0,
             4,
+            label="middlewares",
+            legend="{v} middleware{s}",
         ),
-        Parameter("workers", ParamKind.INT, 8, "middleware worker threads", "threads", 1, 256),
-        Parameter("ratio", ParamKind.RATIO, "1:9", "SET:GET request ratio", None),
+        Parameter(
+            "workers",
+            ParamKind.INT,
+            8,
+            "middleware worker threads",
+            "threads",
+            1,
+            256,
+            label="worker threads",
+            legend="{v} worker thread{s}",
+        ),
+        Parameter(
+            "ratio",
+            ParamKind.RATIO,
+            "1:9",
+            "SET:GET request ratio",
+            None,
+            label="SET:GET ratio",
+            legend="SET:GET {v}",
+        ),
         Parameter(
             "multiget_size",
             ParamKind.INT,
@@ -84,8 +142,18 @@ PARAMETERS: dict[str, Parameter] = {
             "keys",
             1,
             64,
+            label="keys per get",
+            legend="{v} key{s} per get",
         ),
-        Parameter("sharded", ParamKind.BOOL, False, "split multi-gets across servers", None),
+        Parameter(
+            "sharded",
+            ParamKind.BOOL,
+            False,
+            "split multi-gets across servers",
+            None,
+            label="sharded multi-gets",
+            legend="sharded: {v}",
+        ),
         Parameter(
             "replication",
             ParamKind.REPLICATION,
@@ -94,10 +162,30 @@ PARAMETERS: dict[str, Parameter] = {
             "servers",
             1,
             16,
+            label="replication (servers)",
+            legend="replication: {v}",
         ),
-        Parameter("value_size", ParamKind.INT, 4096, "value size", "bytes", 1, 1_048_576),
         Parameter(
-            "key_maximum", ParamKind.INT, 10_000, "largest key index", "keys", 1, 100_000_000
+            "value_size",
+            ParamKind.INT,
+            4096,
+            "value size",
+            "bytes",
+            1,
+            1_048_576,
+            label="value size (bytes)",
+            legend="{v} B values",
+        ),
+        Parameter(
+            "key_maximum",
+            ParamKind.INT,
+            10_000,
+            "largest key index",
+            "keys",
+            1,
+            100_000_000,
+            label="key range (keys)",
+            legend="{v} keys",
         ),
         Parameter(
             "queue_capacity",
@@ -107,14 +195,20 @@ PARAMETERS: dict[str, Parameter] = {
             "requests",
             1,
             1_000_000,
+            label="queue capacity (requests)",
+            legend="queue capacity {v}",
         ),
         Parameter(
             "load_generator",
             ParamKind.CHOICE,
             "auto",
-            "load generator (auto: memtier_benchmark when installed, else memaslap)",
+            "load generator (auto: the first of "
+            + ", ".join(g.program for g in LOAD_GENERATORS)
+            + " installed on every client host)",
             None,
-            choices=("auto", "memtier", "memaslap"),
+            choices=(AUTO, *load_generator_names()),
+            label="load generator",
+            legend="{v}",
         ),
     )
 }
@@ -211,4 +305,36 @@ def check_configuration(values: dict[str, Any]) -> None:
         raise ParameterError(
             "clients_per_thread",
             f"{total} virtual clients in total exceeds the limit of {MAX_TOTAL_CLIENTS}",
+        )
+    check_resources(values, total)
+
+
+def check_resources(values: dict[str, Any], total_clients: int) -> None:
+    """What the machines must hold: memcached memory, and connections to memcached or to each
+    middleware (the messages name every field that multiplies up)."""
+    need = memory_mb(values["key_maximum"], values["value_size"])
+    limit = memory_limit_mb()
+    if need > limit:
+        raise ParameterError(
+            "key_maximum",
+            f"key_maximum {values['key_maximum']} x value_size {values['value_size']} B needs "
+            f"{need} MiB of memcached memory per server, more than the {limit} MiB limit "
+            "(MCSCOPE_MEMCACHED_MAX_MEMORY_MB, default half this machine's memory)",
+        )
+    clients = (
+        f"client_machines x instances_per_machine x threads_per_instance x clients_per_thread "
+        f"= {total_clients} connections"
+    )
+    middlewares = values["middlewares"]
+    if middlewares == 0 and total_clients > MEMCACHED_MAX_CONNECTIONS:
+        raise ParameterError(
+            "clients_per_thread",
+            f"{clients} straight to memcached (middlewares = 0), more than its "
+            f"{MEMCACHED_MAX_CONNECTIONS}-connection limit (memcached -c)",
+        )
+    if middlewares > 0 and -(-total_clients // middlewares) > MIDDLEWARE_MAX_CONNECTIONS:
+        raise ParameterError(
+            "clients_per_thread",
+            f"{clients} over middlewares = {middlewares}, more than "
+            f"{MIDDLEWARE_MAX_CONNECTIONS} per middleware (its connection cap)",
         )

@@ -3,23 +3,29 @@
 from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
+from backend.models.report import Report
 from backend.models.results import RunHistogram, RunSeries, RunSummary
 from backend.models.run import Run
 from backend.models.testbed import Host, Testbed
+from backend.models.token import ApiToken
+from backend.models.view import SavedView
 
 __all__ = [
+    "ApiToken",
     "Base",
     "Configuration",
     "Experiment",
     "HistogramMetric",
     "Host",
     "HostRole",
+    "Report",
     "RequestType",
     "Run",
     "RunHistogram",
     "RunSeries",
     "RunStatus",
     "RunSummary",
+    "SavedView",
     "Testbed",
     "TestbedKind",
 ]

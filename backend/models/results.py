@@ -41,15 +41,25 @@ class RunSeries(Base):
     # Middleware sources only.
     queue_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    processing_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
-    # Prefix sums (leading 0), computed by PostgreSQL: any stable window's mean throughput and
-    # request-weighted response time is then two array reads per row instead of an unnest.
+    # Prefix sums (leading 0) of the metric table's `fast` metrics, computed by PostgreSQL
+    # (migration 0003; NaN counts as 0 in sums and is left out of time means): any window of
+    # a source is then two array reads per row instead of an unnest. See
+    # backend/results/fast_path.py for the names and backend/results/aggregate.py for the rules.
     throughput_cumsum: Mapped[list[float]] = mapped_column(
         FloatArray, Computed("mcscope_cumsum(throughput)", persisted=True)
     )
-    weighted_latency_cumsum: Mapped[list[float]] = mapped_column(
+    keys_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(keys_per_s)", persisted=True)
+    )
+    response_time_us_wcumsum: Mapped[list[float]] = mapped_column(
         FloatArray,
         Computed("mcscope_weighted_cumsum(throughput, response_time_us)", persisted=True),
+    )
+    response_time_us_weight_cumsum: Mapped[list[float]] = mapped_column(
+        FloatArray,
+        Computed("mcscope_weight_cumsum(throughput, response_time_us)", persisted=True),
     )
 
 
@@ -78,6 +88,9 @@ class RunSummary(Base):
     server_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
     processing_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
     queue_length: Mapped[float | None] = mapped_column(Float(precision=53))
+    # Completions with a measured response time in the window: the weight of this source's
+    # time means when instances are combined (backend/results/aggregate.py, rule 3).
+    weight: Mapped[float | None] = mapped_column(Float(precision=53))
 
 
 class RunHistogram(Base):

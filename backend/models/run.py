@@ -3,7 +3,17 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -43,5 +53,10 @@ class Run(TimestampMixin, Base):
     # Refreshed by the executing worker every few seconds; a stale one means the worker died
     # and the run may be re-queued.
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Seconds per phase of the last attempt (preflight, start, populate, warmup, run, stop,
+    # fetch, parse, store): where the wall time beyond the run time goes.
+    phase_timings: Mapped[dict[str, float]] = mapped_column(
+        JSONB, default=dict, server_default=text("'{}'::jsonb")
+    )
 
     configuration: Mapped[Configuration] = relationship()

@@ -1,26 +1,31 @@
 """Experiment request/response schemas. Parameter values are checked by backend.domain."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from backend.domain.grid import MAX_LEVELS
 from backend.domain.templates import Template
+from backend.schemas.base import RequestModel
+from backend.schemas.limits import INT32_MAX, DbText
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
 
 class ExperimentBase(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
-    description: str = Field(default="", max_length=10_000)
+    name: DbText = Field(min_length=1, max_length=200)
+    description: DbText = Field(default="", max_length=10_000)
     template: Template = Template.CUSTOM
-    factors: dict[str, list[Any]] = Field(default_factory=dict, max_length=16)
+    factors: dict[str, Annotated[list[Any], Field(max_length=MAX_LEVELS)]] = Field(
+        default_factory=dict, max_length=16
+    )
     fixed: dict[str, Any] = Field(default_factory=dict, max_length=32)
     repetitions: int = Field(default=3, ge=1, le=100)
     run_time_s: int = Field(default=90, ge=5, le=86_400, description="seconds per run")
     warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
     cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
-    testbed_id: int | None = None
+    testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
 
     @field_validator("name")
     @classmethod
@@ -30,22 +35,28 @@ class ExperimentBase(BaseModel):
             raise ValueError("must not be blank")
         return v
 
-    @model_validator(mode="after")
-    def window_fits_run(self) -> "ExperimentBase":
-        if self.warmup_s + self.cooldown_s >= self.run_time_s:
+    # On cooldown_s (validated after run_time_s and warmup_s), so the 422 names a field the
+    # form can mark, in the words the form uses.
+    @field_validator("cooldown_s")
+    @classmethod
+    def window_fits_run(cls, cooldown: int, info: ValidationInfo) -> int:
+        run_time, warmup = info.data.get("run_time_s"), info.data.get("warmup_s")
+        if run_time is None or warmup is None:
+            return cooldown  # already reported at its own field
+        if warmup + cooldown >= run_time:
             raise ValueError(
-                f"warmup_s + cooldown_s ({self.warmup_s + self.cooldown_s} s) must be shorter "
-                f"than run_time_s ({self.run_time_s} s), or nothing is left to measure"
+                f"warm-up plus cool-down ({warmup + cooldown} s) must be shorter than the run "
+                f"time ({run_time} s), or nothing is left to measure"
             )
-        return self
+        return cooldown
 
 
-class ExperimentCreate(ExperimentBase):
-    pass
+class ExperimentCreate(ExperimentBase, RequestModel):
+    """A new experiment's design."""
 
 
-class ExperimentUpdate(ExperimentBase):
-    pass
+class ExperimentUpdate(ExperimentBase, RequestModel):
+    """A replacement design (only while the experiment has no runs)."""
 
 
 class GridPreviewPublic(BaseModel):
@@ -88,5 +99,5 @@ class GridPreviewWithPoints(GridPreviewPublic):
     points: list[dict[str, Any]] = Field(description="the first grid points, at most 200")
 
 
-class ExperimentDuplicate(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
+class ExperimentDuplicate(RequestModel):
+    name: DbText = Field(min_length=1, max_length=200)

@@ -25,6 +25,7 @@ class RunPublic(BaseModel):
     hosts: dict[str, Any]
     tool_versions: dict[str, str]
     commands: list[dict[str, Any]]
+    phase_timings: dict[str, float]
 
 
 class RunsPublic(BaseModel):

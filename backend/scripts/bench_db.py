@@ -70,17 +70,23 @@ def _load(
             "run_id, source, request_type, window_start_s, window_end_s, count,"
             " throughput, response_time_us, p50_us, p90_us, p99_us"
         )
+        data: dict[tuple[int, str], tuple[list[float], list[float]]] = {}
         with cur.copy(f"COPY run_series ({series_cols}) FROM STDIN") as cp_series:
             for run_id in run_ids:
                 for src in sources:
                     tp = rng.normal(1000, 50, seconds)
                     rt = rng.normal(800, 40, seconds)
+                    idle = rng.random(seconds) < 0.01  # seconds without completions
+                    tp[idle], rt[idle] = 0.0, np.nan
+                    data[(run_id, src)] = (tp.tolist(), rt.tolist())
                     mw = src.startswith("middleware")
                     extra = [
                         rng.normal(300, 20, seconds).tolist() if mw else None for _ in range(3)
                     ]
+                    # Middlewares start 0.3 s after the load generators (shifted by 0 s).
+                    start = 1.7e9 + (0.3 if mw else 0.0)
                     cp_series.write_row(
-                        (run_id, src, "all", 1.7e9, tp.tolist(), rt.tolist(), *extra)
+                        (run_id, src, "all", start, tp.tolist(), rt.tolist(), *extra)
                     )
         with cur.copy(f"COPY run_summaries ({summary_cols}) FROM STDIN") as cp_sum:
             for run_id in run_ids:
@@ -107,31 +113,43 @@ def _load(
             " throughput float8, response_time_us float8)"
         )
         with cur.copy("COPY narrow FROM STDIN") as cp_narrow:
-            for run_id in run_ids:
-                for src in sources:
-                    tp = rng.normal(1000, 50, seconds)
-                    rt = rng.normal(800, 40, seconds)
-                    for s in range(seconds):
-                        cp_narrow.write_row((run_id, src, s, tp[s], rt[s]))
+            for (run_id, src), (tp_list, rt_list) in data.items():
+                for s in range(seconds):
+                    cp_narrow.write_row((run_id, src, s, tp_list[s], rt_list[s]))
         cur.execute("CREATE INDEX ON narrow (run_id)")
     conn.commit()
     with conn.cursor() as cur:
         cur.execute("ANALYZE")
 
 
+# The straightforward reference: the same rules (backend/results/aggregate.py) over one row
+# per second, so its numbers must equal the results service's.
 NARROW = """
 WITH per_source AS (
-    SELECT run_id, source, avg(throughput) AS tp, avg(response_time_us) AS rt
+    SELECT run_id, source, avg(throughput) AS tp,
+           sum(throughput * response_time_us) FILTER (WHERE response_time_us <> 'NaN') AS xr,
+           sum(throughput) FILTER (WHERE response_time_us <> 'NaN') AS w
     FROM narrow WHERE second >= %(lo)s AND second < %(hi)s AND source LIKE 'client:%%'
     GROUP BY run_id, source
 ), per_run AS (
-    SELECT r.configuration_id, sum(p.tp) AS tp, sum(p.tp * p.rt) / sum(p.tp) AS rt
+    SELECT r.configuration_id, sum(p.tp) AS tp, sum(p.xr) / sum(p.w) AS rt
     FROM per_source p JOIN runs r ON r.id = p.run_id
     WHERE r.experiment_id = %(e)s GROUP BY r.configuration_id, p.run_id
 )
 SELECT configuration_id, avg(tp), stddev_samp(tp), avg(rt), stddev_samp(rt)
-FROM per_run GROUP BY configuration_id
+FROM per_run GROUP BY configuration_id ORDER BY configuration_id
 """
+
+
+def _check_equal(fast: object, reference: object) -> None:
+    """The re-cut table must equal the reference's numbers (same rules): print the worst gap."""
+    worst = 0.0
+    for row, ref in zip(fast, reference, strict=True):  # type: ignore[call-overload]
+        for got, want in ((row.throughput_mean, ref[1]), (row.response_time_us_mean, ref[3])):
+            worst = max(worst, abs(got - want) / abs(want))
+    print(f"largest relative gap re-cut vs reference:   {worst:.2e}")
+    if worst > 1e-9:
+        raise SystemExit("the prefix-sum re-cut disagrees with the reference")
 
 
 def main() -> None:
@@ -157,11 +175,9 @@ def main() -> None:
 
         command.upgrade(Config(str(REPO_ROOT / "alembic.ini")), "head")
         from backend.core.db import SessionLocal, engine
-        from backend.crud.results import (
-            aggregate_by_configuration,
-            aggregate_window_by_configuration,
-        )
-        from backend.models import RequestType
+        from backend.models import Experiment, RequestType
+        from backend.results import service
+        from backend.results.aggregate import Window
 
         sources = args.clients + args.middlewares
         print(
@@ -177,45 +193,51 @@ def main() -> None:
         print(f"loaded in {time.perf_counter() - t0:.1f} s\n")
 
         with SessionLocal() as session, psycopg.connect(url) as conn:
-            exp_id = conn.execute("SELECT id FROM experiments WHERE name = 'bench'").fetchone()[0]  # type: ignore[index]
+            exp = session.query(Experiment).filter_by(name="bench").one()
+            lo, hi = 30, args.seconds - 30  # a re-cut window other than the stored one
 
-            def summary(source: str) -> Callable[[], object]:
-                return lambda: aggregate_by_configuration(
+            def table(source: str, window: Window | None) -> Callable[[], object]:
+                return lambda: service.results_table(
                     session=session,
-                    experiment_id=exp_id,
+                    experiment=exp,
                     source=source,  # type: ignore[arg-type]
                     request_type=RequestType.ALL,
+                    window=window,
                 )
 
-            params = {"e": exp_id, "lo": 10, "hi": args.seconds - 10}
-            rows = [
-                ("per-configuration mean/std, client side (summaries)", summary("client")),
-                ("per-configuration mean/std, middleware side (summaries)", summary("middleware")),
-                (
-                    "same, any window re-cut from per-second prefix sums",
-                    lambda: aggregate_window_by_configuration(
-                        session=session,
-                        experiment_id=exp_id,
-                        source="client",
-                        request_type=RequestType.ALL,
-                        start_s=10,
-                        end_s=args.seconds - 10,
-                    ),
-                ),
+            def slow_metric() -> object:
+                return service.run_values(
+                    session=session,
+                    experiment_id=exp.id,
+                    source="middleware",
+                    request_type=RequestType.ALL,
+                    metrics=["queue_time_us"],
+                    window=Window(lo, hi),
+                )
+
+            params = {"e": exp.id, "lo": lo, "hi": hi}
+            rows: list[tuple[str, Callable[[], object]]] = [
+                ("per-configuration table, client (stored summaries)", table("client", None)),
+                ("per-configuration table, middleware (summaries)", table("middleware", None)),
+                ("same, client, window re-cut (SQL prefix sums)", table("client", Window(lo, hi))),
+                ("window re-cut, middleware queue time (raw arrays)", slow_metric),
                 (
                     "reference: narrow one-row-per-second table",
                     lambda: conn.execute(NARROW, params).fetchall(),
                 ),
             ]
-            results = {}
+            results: dict[str, float] = {}
+            outputs: dict[str, object] = {}
             print(f"{'query':58s} {'median s':>9s} {'rows':>6s}")
             for name, fn in rows:
                 secs, out = _timed(fn, args.repeat)
-                results[name] = secs
+                results[name], outputs[name] = secs, out
                 print(f"{name:58s} {secs:9.4f} {len(out):6d}")  # type: ignore[arg-type]
-            ref = results[rows[3][0]]
-            print(f"\nratio summaries / reference:      {results[rows[0][0]] / ref:.4f}")
-            print(f"ratio prefix-sum re-window / reference:{results[rows[2][0]] / ref:.4f}")
+            ref = results[rows[4][0]]
+            print(f"\nratio summaries / reference:               {results[rows[0][0]] / ref:.4f}")
+            print(f"ratio prefix-sum re-cut / reference:        {results[rows[2][0]] / ref:.4f}")
+            print(f"ratio raw-array re-cut (1 metric) / reference:{results[rows[3][0]] / ref:.4f}")
+            _check_equal(outputs[rows[2][0]], outputs[rows[4][0]])
         engine.dispose()
     finally:
         with psycopg.connect(ADMIN_URL, autocommit=True) as admin:

@@ -8,6 +8,9 @@ py="$root/.venv/bin/python"
 db="mcscope_e2e_$$"
 uvicorn_pid=""
 preview_pid=""
+# Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
+var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
+export MCSCOPE_VAR_DIR="$var_dir" E2E_VAR_DIR="$var_dir"
 
 cleanup() {
   if [[ -n "$uvicorn_pid" ]] && kill -0 "$uvicorn_pid" 2>/dev/null; then
@@ -17,6 +20,7 @@ cleanup() {
     kill "$preview_pid" && wait "$preview_pid" 2>/dev/null || true
   fi
   psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
+  rm -rf "$var_dir"
 }
 trap cleanup EXIT
 
@@ -41,6 +45,10 @@ if ! (cd "$root" && "$py" -c "import backend.main" >/dev/null 2>&1); then
   serve_ui=preview
 fi
 (cd "$root" && "$root/.venv/bin/alembic" upgrade head >/dev/null 2>&1)
+
+# Authentication on, as `make up` leaves it: the specs log in once through tests/e2e/browser.ts.
+E2E_TOKEN="$("$py" -c 'import secrets; print("mcs_" + secrets.token_urlsafe(32))')"
+export E2E_TOKEN MCSCOPE_ADMIN_TOKEN="$E2E_TOKEN"
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"

@@ -2,24 +2,38 @@
 import { createBrowserRouter, Navigate } from "react-router";
 import { EmptyState } from "@/components/common/EmptyState";
 import { Layout } from "@/components/common/Layout";
+import { LoginPage } from "@/features/auth/components/LoginPage";
 import { ComparePage } from "@/features/compare/components/ComparePage";
+import { DesignPage } from "@/features/experiments/components/DesignPage";
 import { ExperimentPage } from "@/features/experiments/components/ExperimentPage";
 import { ExperimentsPage } from "@/features/experiments/components/ExperimentsPage";
-import { NewExperimentPage } from "@/features/experiments/components/NewExperimentPage";
 import { ModelsPage } from "@/features/models/components/ModelsPage";
+import { RunPage } from "@/features/runs/components/RunPage";
+import { TestbedsPage } from "@/features/testbeds/components/TestbedsPage";
+import { UrlStateRoot } from "@/lib/urlState/UrlStateRoot";
 
+// Every route sits under UrlStateRoot, so any page can keep its view in the search params.
 export const router = createBrowserRouter([
+  { path: "/login", element: <LoginPage /> },
   {
-    path: "/",
-    element: <Layout />,
+    element: <UrlStateRoot />,
     children: [
-      { index: true, element: <Navigate to="/experiments" replace /> },
-      { path: "experiments", element: <ExperimentsPage /> },
-      { path: "experiments/new", element: <NewExperimentPage /> },
-      { path: "experiments/:experimentId", element: <ExperimentPage /> },
-      { path: "compare", element: <ComparePage /> },
-      { path: "models", element: <ModelsPage /> },
-      { path: "*", element: <EmptyState title="Page not found" /> },
+      {
+        path: "/",
+        element: <Layout />,
+        children: [
+          { index: true, element: <Navigate to="/experiments" replace /> },
+          { path: "experiments", element: <ExperimentsPage /> },
+          { path: "experiments/new", element: <DesignPage mode="new" /> },
+          { path: "experiments/:experimentId", element: <ExperimentPage /> },
+          { path: "experiments/:experimentId/edit", element: <DesignPage mode="edit" /> },
+          { path: "runs/:runId", element: <RunPage /> },
+          { path: "testbeds", element: <TestbedsPage /> },
+          { path: "compare", element: <ComparePage /> },
+          { path: "models", element: <ModelsPage /> },
+          { path: "*", element: <EmptyState title="Page not found" /> },
+        ],
+      },
     ],
   },
 ]);

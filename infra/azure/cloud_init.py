@@ -12,14 +12,26 @@ from infra.azure.spec import LabSpec, Role
 
 SETUP_SCRIPT = Path(__file__).resolve().parents[1] / "hosts" / "setup-host.sh"
 REMOTE_SCRIPT = "/opt/mcscope/setup-host.sh"
+# setup-host.sh runs the memtier recipe found next to it.
+MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")
 # Azure rejects custom data above 64 KiB after az's base64 encoding (4/3 growth).
 MAX_CUSTOM_DATA = 64 * 1024 * 3 // 4
 
 
+def _file(path: str, source: Path) -> dict[str, str]:
+    # mtime=0 keeps the output byte-identical across runs, so plans are reproducible.
+    payload = base64.b64encode(gzip.compress(source.read_bytes(), mtime=0)).decode("ascii")
+    return {
+        "path": path,
+        "permissions": "0755",
+        "owner": "root:root",
+        "encoding": "gz+b64",
+        "content": payload,
+    }
+
+
 def render(spec: LabSpec, role: Role, script: Path = SETUP_SCRIPT) -> str:
     """The #cloud-config document for one role (JSON is valid YAML, so no YAML writer)."""
-    # mtime=0 keeps the output byte-identical across runs, so plans are reproducible.
-    payload = base64.b64encode(gzip.compress(script.read_bytes(), mtime=0)).decode("ascii")
     env = ["env", "MCSCOPE_SETUP_CONFIRM=yes"]
     if role is Role.MIDDLEWARE and spec.middleware_source is not None:
         env += [
@@ -28,13 +40,8 @@ def render(spec: LabSpec, role: Role, script: Path = SETUP_SCRIPT) -> str:
         ]
     doc = {
         "write_files": [
-            {
-                "path": REMOTE_SCRIPT,
-                "permissions": "0755",
-                "owner": "root:root",
-                "encoding": "gz+b64",
-                "content": payload,
-            }
+            _file(REMOTE_SCRIPT, script),
+            _file(REMOTE_SCRIPT.rsplit("/", 1)[0] + "/" + MEMTIER_RECIPE.name, MEMTIER_RECIPE),
         ],
         # runcmd lists run without a shell; output lands in /var/log/cloud-init-output.log.
         "runcmd": [[*env, "bash", REMOTE_SCRIPT, role.value]],

@@ -4,6 +4,7 @@ VMs' private addresses to the mcscope API as an azure testbed)."""
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,16 @@ from infra.azure.spec import LabSpec
 logger = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
+ADMIN_TOKEN_FILE = Path(__file__).resolve().parents[2] / "var" / "admin-token"
+
+
+def _local_admin_token() -> str | None:
+    try:
+        return ADMIN_TOKEN_FILE.read_text().strip() or None
+    except OSError:
+        return None
+
+
 API_TIMEOUT_S = 30.0
 
 
@@ -133,7 +144,10 @@ def register(
     """POST the lab as a testbed; `client` lets tests pass the app's TestClient."""
     payload = build_testbed_payload(spec, private_ips(spec, runner))
     own = client is None
-    http = client or httpx.Client(base_url=api_url, timeout=API_TIMEOUT_S)
+    # The API token (README: Security): MCSCOPE_TOKEN, or the admin token `make up` wrote.
+    token = os.environ.get("MCSCOPE_TOKEN") or _local_admin_token()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    http = client or httpx.Client(base_url=api_url, timeout=API_TIMEOUT_S, headers=headers)
     try:
         resp = http.post("/api/v1/testbeds", json=payload)
     finally:

@@ -5,20 +5,9 @@
 # (cloud-init on the Azure VMs sets it; the test machine never does).
 set -euo pipefail
 
-# memtier_benchmark is not packaged by Debian/Ubuntu: build a pinned release from source.
-# 2.3.0: the worker's memtier parsers were checked on output of a build from just after
-# this tag, so its JSON/stdout/HDR formats are the ones the worker expects.
-DEFAULT_MEMTIER_VERSION=2.3.0
-DEFAULT_MEMTIER_SHA256=4c3238e28e63b524e6adf31e3c306af911597c5a73da4957b1dd2498d6ae7c74
-MEMTIER_VERSION="${MEMTIER_VERSION:-$DEFAULT_MEMTIER_VERSION}"
-MEMTIER_URL="https://github.com/redis/memtier_benchmark/archive/refs/tags/${MEMTIER_VERSION}.tar.gz"
-# The download is checked before it is unpacked; another version needs its own checksum
-# (MEMTIER_SHA256), or is used unchecked.
-if [ "$MEMTIER_VERSION" = "$DEFAULT_MEMTIER_VERSION" ]; then
-  MEMTIER_SHA256="${MEMTIER_SHA256:-$DEFAULT_MEMTIER_SHA256}"
-else
-  MEMTIER_SHA256="${MEMTIER_SHA256:-}"
-fi
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# memtier_benchmark is built by the one recipe next to this script (cloud-init ships both).
+MEMTIER_RECIPE="$HERE/install-memtier.sh"
 WORK_DIR="${MCSCOPE_WORK_DIR:-/opt/mcscope}"
 # The middleware is built from a copied source tree (scp/rsync) or, if configured, a git clone.
 MIDDLEWARE_SRC="${MIDDLEWARE_SRC:-$WORK_DIR/middleware-cpp}"
@@ -36,7 +25,7 @@ usage() {
 usage: $0 server|middleware|client
   DRY_RUN=1                   print the commands instead of running them
   MCSCOPE_SETUP_CONFIRM=yes   required for a real run (this changes the machine)
-  MEMTIER_VERSION, MEMTIER_SHA256, MIDDLEWARE_SRC, MIDDLEWARE_GIT_URL, MIDDLEWARE_GIT_REF
+  MEMTIER_VERSION, MEMTIER_SHA256 (see install-memtier.sh), MIDDLEWARE_SRC, MIDDLEWARE_GIT_URL, MIDDLEWARE_GIT_REF
 USAGE
   exit 2
 }
@@ -111,32 +100,10 @@ setup_middleware() {
 }
 
 setup_client() {
-  apt_install build-essential autoconf automake libpcre3-dev libevent-dev pkg-config \
-    zlib1g-dev libssl-dev libmemcached-tools
-  # Releases print "memtier_benchmark v=2.3.0 sha=..." (older ones "memtier_benchmark 2.1.1").
-  if ! missing_cmd memtier_benchmark && memtier_benchmark --version 2>&1 \
-    | grep -Fq -e "v=${MEMTIER_VERSION} " -e "memtier_benchmark ${MEMTIER_VERSION}"; then
-    say "memtier_benchmark ${MEMTIER_VERSION} already installed"
-    return 0
-  fi
-  local src="$WORK_DIR/src" tarball="$WORK_DIR/src/memtier_benchmark-${MEMTIER_VERSION}.tar.gz"
-  run mkdir -p "$src"
-  run curl -fsSL --retry 3 --connect-timeout 20 -o "$tarball" "$MEMTIER_URL"
-  if [ -n "$MEMTIER_SHA256" ]; then
-    if dry; then
-      printf '+ check sha256 %s of %q\n' "$MEMTIER_SHA256" "$tarball"
-    else
-      echo "$MEMTIER_SHA256  $tarball" | sha256sum -c - || die "memtier tarball checksum mismatch"
-    fi
-  else
-    say "no MEMTIER_SHA256 for memtier ${MEMTIER_VERSION}: download not verified"
-  fi
-  run tar -xzf "$tarball" -C "$src"
-  local dir="$src/memtier_benchmark-${MEMTIER_VERSION}"
-  run_in "$dir" autoreconf -ivf
-  run_in "$dir" ./configure
-  run_in "$dir" make -j"$(nproc 2>/dev/null || echo 2)"
-  run_in "$dir" make install
+  apt_install libmemcached-tools
+  # The pinned release, checksum checked; a host without it cannot run memtier experiments.
+  env MEMTIER_REQUIRED=1 MEMTIER_SRC_DIR="$WORK_DIR/src" DRY_RUN="$DRY_RUN" \
+    bash "$MEMTIER_RECIPE"
 }
 
 # One line per installed tool, so cloud-init's log shows what the VM ended up with.

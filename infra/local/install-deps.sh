@@ -6,7 +6,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES=(postgresql redis-server memcached libmemcached-tools openssh-server iproute2
   cmake g++ make libboost-all-dev googletest libgtest-dev libgmock-dev clang libclang-rt-14-dev
-  nutcracker chromium python3-venv docker-compose shellcheck)
+  nutcracker chromium python3-venv docker-compose shellcheck
+  fonts-liberation poppler-utils
+  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern)
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
 missing=()
@@ -32,3 +34,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   "$PY" -m pip install -q -e "${ROOT}[dev]"
   echo "$want" > "$stamp"
 fi
+
+# memtier_benchmark (not a Debian package): the one recipe builds the pinned release when it is
+# missing, from $MEMTIER_TARBALL when set, else from the checksummed download; offline with no
+# tarball it says so in one line and the local testbed uses memaslap.
+MEMTIER_QUIET=1 bash "$ROOT/infra/hosts/install-memtier.sh"

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from infra.azure.__main__ import main
-from infra.azure.cloud_init import SETUP_SCRIPT, render
+from infra.azure.cloud_init import MEMTIER_RECIPE, SETUP_SCRIPT, render
 from infra.azure.plan import build_plan
 from infra.azure.runner import command_line
 from infra.azure.spec import LabSpec, Role, load_spec
@@ -105,9 +105,13 @@ def test_cloud_init_carries_the_script_and_runs_it(spec: LabSpec, role: Role) ->
     text = render(spec, role)
     assert text.startswith("#cloud-config\n")
     doc = json.loads(text.split("\n", 1)[1])
-    (file,) = doc["write_files"]
-    assert file["encoding"] == "gz+b64"
-    assert gzip.decompress(base64.b64decode(file["content"])) == SETUP_SCRIPT.read_bytes()
+    setup, recipe = doc["write_files"]
+    assert setup["path"] == "/opt/mcscope/setup-host.sh"
+    assert setup["encoding"] == "gz+b64"
+    assert gzip.decompress(base64.b64decode(setup["content"])) == SETUP_SCRIPT.read_bytes()
+    # setup-host.sh runs the memtier recipe from its own folder.
+    assert recipe["path"] == "/opt/mcscope/install-memtier.sh"
+    assert gzip.decompress(base64.b64decode(recipe["content"])) == MEMTIER_RECIPE.read_bytes()
     assert doc["runcmd"] == [
         ["env", "MCSCOPE_SETUP_CONFIRM=yes", "bash", "/opt/mcscope/setup-host.sh", role.value]
     ]

@@ -16,6 +16,14 @@ from infra.azure.runner import AzRunner
 from infra.azure.spec import LabSpec
 
 
+@pytest.fixture(autouse=True)
+def key_folder(keys: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The API accepts key paths under its key folder only: make it the test keys' folder.
+    from backend.core.config import settings
+
+    monkeypatch.setattr(settings, "SSH_KEY_DIR", keys[0].parent)
+
+
 def _spec(example_data: dict[str, Any], name: str) -> LabSpec:
     # Testbed names are unique in the database the module's tests share.
     return LabSpec.model_validate({**example_data, "name": name})

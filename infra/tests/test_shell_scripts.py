@@ -24,8 +24,9 @@ def test_every_script_is_listed() -> None:
 def test_script_is_clean(script: Path) -> None:
     proc = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
-    if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck not installed (Debian package: shellcheck; make setup installs it)")
+    assert shutil.which("shellcheck"), (
+        "shellcheck not installed (Debian package: shellcheck; make setup installs it)"
+    )
     proc = subprocess.run(
         ["shellcheck", "-S", "warning", "-x", str(script)],
         capture_output=True,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Full middleware test run (part of `make test`): release, ASan+UBSan and TSan builds, GoogleTest
-# and the Python integration tests against each binary, then 30 s of parser fuzzing.
+# (with the fuzz corpus replay) and the Python integration tests against each binary, then 30 s
+# of fuzzing of each parser.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -25,7 +26,7 @@ for flavour in release asan tsan; do
         "$PYTEST" "$HERE/tests/integration" -q -p no:cacheprovider)
 done
 
-echo "== fuzzing the request parser for ${FUZZ_SECONDS}s"
+echo "== fuzzing the request and reply parsers for ${FUZZ_SECONDS}s each"
 "$HERE/scripts/fuzz.sh" "$FUZZ_SECONDS"
 
 echo "middleware-cpp tests passed in $(( $(date +%s) - START ))s"

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string_view>
 
+#include "response_parser.hpp"
 #include "stats.hpp"
 
 namespace mcscope {
@@ -41,6 +42,8 @@ std::string numeric_flag(std::string_view flag, std::string_view value, config& 
     constexpr std::size_t kMaxWorkers = 1024;
     constexpr std::size_t kMaxQueue = 1 << 24;
     constexpr std::uint32_t kMaxMs = 3600 * 1000;
+    constexpr std::uint32_t kMaxClientMs = 24 * 3600 * 1000;
+    constexpr std::size_t kMaxConnections = 1 << 20;
     bool ok = false;
     if (flag == "-p") {
         ok = to_int<std::uint16_t>(value, c.port, 1, 65535);
@@ -57,6 +60,15 @@ std::string numeric_flag(std::string_view flag, std::string_view value, config& 
         ok = to_int<std::size_t>(value, c.queue_capacity, 1, kMaxQueue);
     } else if (flag == "--server-timeout-ms") {
         ok = to_int<std::uint32_t>(value, c.server_timeout_ms, 1, kMaxMs);
+    } else if (flag == "--max-connections") {
+        ok = to_int<std::size_t>(value, c.max_connections, 1, kMaxConnections);
+    } else if (flag == "--max-reply-bytes") {
+        ok = to_int<std::size_t>(value, c.max_reply_bytes, response_parser::kMinMaxReply,
+                                 response_parser::kMaxMaxReply);
+    } else if (flag == "--client-idle-timeout-ms") {
+        ok = to_int<std::uint32_t>(value, c.client_idle_timeout_ms, 0, kMaxClientMs);
+    } else if (flag == "--client-write-timeout-ms") {
+        ok = to_int<std::uint32_t>(value, c.client_write_timeout_ms, 0, kMaxClientMs);
     } else {
         return "unknown flag " + std::string(flag);
     }
@@ -69,7 +81,9 @@ std::string usage() {
     return "usage: mcscope-middleware -l IP -p PORT -t WORKERS -s true|false -m HOST:PORT...\n"
            "                          [-r R] [--stats-dir DIR] [--window-ms 1000]\n"
            "                          [--sample-every 100] [--queue-capacity 1024]\n"
-           "                          [--server-timeout-ms 2000] [--describe-stats] [--help]\n"
+           "                          [--server-timeout-ms 2000] [--max-connections 16384]\n"
+           "                          [--max-reply-bytes 16777216] [--client-idle-timeout-ms 600000]\n"
+           "                          [--client-write-timeout-ms 30000] [--describe-stats] [--help]\n"
            "  -l IP                 listen address (default 127.0.0.1)\n"
            "  -p PORT               listen port (default 11212)\n"
            "  -t N                  worker threads (default 8)\n"
@@ -84,6 +98,14 @@ std::string usage() {
            "  --sample-every N      log every Nth request to requests.csv (default 100)\n"
            "  --queue-capacity N    work queue bound; when full, clients stop being read\n"
            "  --server-timeout-ms N memcached reply timeout before SERVER_ERROR (default 2000)\n"
+           "  --max-connections N   clients served at once; more wait in the listen backlog\n"
+           "                        (default 16384)\n"
+           "  --max-reply-bytes N   largest server reply (all VALUE blocks of one get); a larger\n"
+           "                        one is answered SERVER_ERROR (default 16777216 = 16 MiB)\n"
+           "  --client-idle-timeout-ms N  close a client that sent nothing and awaits no reply\n"
+           "                        for N ms (default 600000; 0: never)\n"
+           "  --client-write-timeout-ms N close a client whose replies could not be written\n"
+           "                        for N ms because it does not read (default 30000; 0: never)\n"
            "  --describe-stats      print the per-type window metrics and exit\n";
 }
 

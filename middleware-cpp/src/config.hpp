@@ -25,6 +25,9 @@ struct config {
     std::size_t queue_capacity = 1024;
     std::uint32_t server_timeout_ms = 2000;  ///< a server reply slower than this is a failure
     std::size_t max_connections = 16384;     ///< further clients wait in the listen backlog
+    std::size_t max_reply_bytes = std::size_t{16} << 20;  ///< one server reply; SERVER_ERROR beyond
+    std::uint32_t client_idle_timeout_ms = 600'000;  ///< close a client silent this long (0: never)
+    std::uint32_t client_write_timeout_ms = 30'000;  ///< close a client not reading its replies
 };
 
 /// Result of parsing argv: either a config, a help/describe request, or an error message.
@@ -37,7 +40,9 @@ struct config_result {
 };
 
 /// Parses "-l ip -p port -t workers -s true|false -m host:port... [-r R] [--stats-dir DIR]
-/// [--window-ms N] [--sample-every N] [--queue-capacity N] [--server-timeout-ms N]".
+/// [--window-ms N] [--sample-every N] [--queue-capacity N] [--server-timeout-ms N]
+/// [--max-connections N] [--max-reply-bytes N] [--client-idle-timeout-ms N]
+/// [--client-write-timeout-ms N]".
 config_result parse_args(int argc, const char* const* argv);
 
 /// Help text for --help and flag errors.

@@ -5,6 +5,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -27,6 +28,7 @@ connection::connection(asio::ip::tcp::socket socket, connection_manager& manager
     : socket_(std::move(socket)), manager_(manager), ctx_(ctx), parser_(ctx.limits) {}
 
 void connection::start() {
+    last_read_ = now_ns();  // the idle clock starts at accept
     boost::system::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
     fd_ = socket_.native_handle();
@@ -285,6 +287,7 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
         }
         if (sent < total) {
             writing_ = true;  // the socket buffer is full: the network thread finishes it
+            write_since_ = now_ns();
             written_offset_ = sent;
             return flushed::async;
         }
@@ -409,8 +412,10 @@ void connection::on_written() {
 
 void connection::linger() {
     // Closing with unread input makes the kernel send RST, which can destroy the last reply in
-    // flight. Send FIN instead and discard input until the client closes its side.
+    // flight. Send FIN instead and discard input until the client closes its side (or the
+    // idle timeout closes it).
     lingering_ = true;
+    last_read_ = now_ns();
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
     if (buf_.size() < kReadChunk) {
@@ -427,6 +432,23 @@ void connection::linger() {
                                 }
                                 self->linger();
                             });
+}
+
+bool connection::timed_out(mono_ns now, mono_ns idle_ns, mono_ns write_ns) {
+    if (closed_) {
+        return false;
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (writing_) {
+            return write_ns > 0 && now - write_since_ > write_ns;
+        }
+        if (!order_.empty() || blocked_) {
+            busy_seen_ = now;  // waiting for the middleware is not idling
+            return false;
+        }
+    }
+    return idle_ns > 0 && now - std::max(last_read_, busy_seen_) > idle_ns;
 }
 
 void connection::maybe_close() {

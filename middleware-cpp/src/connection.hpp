@@ -54,6 +54,10 @@ public:
     static void complete(request_ptr r, stats& st);
     /// The work queue has room again: retry the refused request and resume parsing.
     void on_space();
+    /// Network thread, from the periodic sweep: true when the client should be closed, because
+    /// it sent nothing and awaited no reply for idle_ns, or a write of its replies has not
+    /// finished for write_ns (it does not read). 0 disables either rule.
+    bool timed_out(mono_ns now, mono_ns idle_ns, mono_ns write_ns);
 
 private:
     /// A reply position: ready once its request came back (or was answered locally).
@@ -91,6 +95,7 @@ private:
     std::size_t start_ = 0;  ///< first unparsed byte
     std::size_t end_ = 0;    ///< end of received bytes
     mono_ns last_read_ = 0;
+    mono_ns busy_seen_ = 0;  ///< last sweep that found requests or a write outstanding
     mono_ns pending_arrival_ = 0;  ///< arrival time of the request at start_
     std::uint64_t next_seq_ = 0;
     request_ptr spare_;    ///< parse target, reused while a request is incomplete
@@ -106,6 +111,7 @@ private:
     std::size_t inflight_ = 0;     ///< requests handed to workers, not yet back
     bool write_inflight_ = false;  ///< the request in flight is a set/delete
     bool writing_ = false;         ///< the network thread owns an unfinished write
+    mono_ns write_since_ = 0;      ///< when writing_ was set
     std::vector<request_ptr> written_;  ///< the replies of the write in progress
     std::size_t written_offset_ = 0;    ///< bytes of them already sent
     std::vector<iovec> iov_;

@@ -3,6 +3,8 @@
 
 #include "connection.hpp"
 
+#include <vector>
+
 namespace mcscope {
 
 void connection_manager::start(const std::shared_ptr<connection>& c) {
@@ -16,6 +18,18 @@ void connection_manager::stop(const std::shared_ptr<connection>& c) {
         if (on_close_) {
             on_close_();
         }
+    }
+}
+
+void connection_manager::stop_if(const std::function<bool(connection&)>& expired) {
+    std::vector<std::shared_ptr<connection>> doomed;
+    for (const auto& c : connections_) {
+        if (expired(*c)) {
+            doomed.push_back(c);
+        }
+    }
+    for (const auto& c : doomed) {
+        stop(c);
     }
 }
 

@@ -20,6 +20,8 @@ public:
     void start(const std::shared_ptr<connection>& c);
     void stop(const std::shared_ptr<connection>& c);
     void stop_all();
+    /// Stops every connection for which expired(connection) is true (the timeout sweep).
+    void stop_if(const std::function<bool(connection&)>& expired);
     std::size_t size() const { return connections_.size(); }
     /// Called after a connection closed (the server resumes accepting if it paused).
     void set_on_close(std::function<void()> cb) { on_close_ = std::move(cb); }

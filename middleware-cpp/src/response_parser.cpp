@@ -41,6 +41,7 @@ void response_parser::reset(kind k) {
     pos_ = 0;
     scanned_ = 0;
     error_line_ = false;
+    too_large_ = false;
     values_.clear();
 }
 
@@ -55,21 +56,32 @@ parse_result response_parser::parse(const char* begin, const char* end) {
             return avail > kMaxReplyLine ? parse_result::bad : parse_result::indeterminate;
         }
         std::size_t line_len = static_cast<std::size_t>(static_cast<const char*>(nl) - line) + 1;
+        if (line_len > kMaxReplyLine + 1) {
+            return parse_result::bad;  // the newline came, but far too late
+        }
         std::string_view text(line, line_len - 1);
         if (!text.empty() && text.back() == '\r') {
             text.remove_suffix(1);
         }
         if (kind_ == kind::line || !text.starts_with(kValuePrefix)) {
             error_line_ = is_error_reply(text);
-            bool ok = kind_ == kind::line || text == "END" || error_line_;
+            if (kind_ != kind::line && text != "END" && !error_line_) {
+                return parse_result::bad;  // consumed() stays at the last complete block
+            }
             pos_ += line_len;
             scanned_ = 0;
-            return ok ? parse_result::good : parse_result::bad;
+            return parse_result::good;
         }
         std::size_t key_off = 0;
         std::size_t key_len = 0;
         std::size_t bytes = 0;
         if (!parse_value_line(text, key_off, key_len, bytes)) {
+            return parse_result::bad;
+        }
+        // pos_ <= max_reply_ and line_len <= kMaxReplyLine + 1, so after the first test the sum
+        // cannot wrap; the second keeps the whole reply (every block, then END) within the cap.
+        if (bytes > max_reply_ || line_len + bytes + 2 > max_reply_ - pos_) {
+            too_large_ = true;
             return parse_result::bad;
         }
         std::size_t block = line_len + bytes + 2;

@@ -37,6 +37,7 @@ public:
 private:
     void do_accept();
     void do_await_stop();
+    void sweep_timeouts();
     void resume_waiters();
     void shutdown();
 
@@ -45,6 +46,7 @@ private:
     boost::asio::signal_set signals_;
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer accept_timer_;
+    boost::asio::steady_timer sweep_timer_;  ///< client idle and write timeouts
     bool accept_paused_ = false;
     connection_manager manager_;
     mono_ns t0_;

@@ -32,8 +32,12 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 server_connection::server_connection(asio::io_context& ctx, server_address addr,
-                                     mono_ns timeout_ns)
-    : socket_(ctx), addr_(std::move(addr)), timeout_ns_(timeout_ns), buf_(kReadChunk) {
+                                     mono_ns timeout_ns, std::size_t max_reply)
+    : socket_(ctx),
+      addr_(std::move(addr)),
+      timeout_ns_(timeout_ns),
+      buf_(kReadChunk),
+      parser_(max_reply) {
     boost::system::error_code ec;
     tcp::resolver resolver(ctx);
     auto results = resolver.resolve(addr_.host, std::to_string(addr_.port), ec);
@@ -155,7 +159,12 @@ bool server_connection::read_reply(response_parser::kind k, mono_ns deadline, bo
                 return true;
             }
             if (res == parse_result::bad) {
-                fail("malformed reply");
+                // The rest of the reply is not read: the stream is out of step either way.
+                if (parser_.too_large()) {
+                    fail("reply too large", false);
+                } else {
+                    fail("malformed reply");
+                }
                 return false;
             }
             if (now_ns() > deadline) {
@@ -191,11 +200,11 @@ void server_connection::make_room() {
     }
 }
 
-void server_connection::fail(const char* why) {
+void server_connection::fail(const char* why, bool backoff) {
     last_error_ = why;
     boost::system::error_code ec;
     socket_.close(ec);
-    if (reused_ && received() == 0) {
+    if (!backoff || (reused_ && received() == 0)) {
         // A reused socket that failed before any reply byte was most likely left stale by a
         // server restart: allow one immediate reconnect instead of backing off.
         reused_ = false;

@@ -20,7 +20,9 @@ namespace mcscope {
 /// so a hung or dead server costs at most the timeout, and a worker is never stuck.
 class server_connection {
 public:
-    server_connection(boost::asio::io_context& ctx, server_address addr, mono_ns timeout_ns);
+    /// max_reply: the cap on one reply (--max-reply-bytes); a larger one fails the request.
+    server_connection(boost::asio::io_context& ctx, server_address addr, mono_ns timeout_ns,
+                      std::size_t max_reply = response_parser::kDefaultMaxReply);
     server_connection(const server_connection&) = delete;
     server_connection& operator=(const server_connection&) = delete;
 
@@ -43,8 +45,9 @@ public:
     /// Bytes of the current reply received so far (0: the server never answered).
     std::size_t received() const { return len_ - head_; }
 
-    /// Drops the connection and schedules a reconnect with exponential backoff.
-    void fail(const char* why);
+    /// Drops the connection and schedules a reconnect with exponential backoff (none when the
+    /// server did nothing wrong, e.g. a reply over the cap).
+    void fail(const char* why, bool backoff = true);
     /// "SERVER_ERROR ...\r\n" describing the last failure.
     std::string error_line() const;
 

@@ -26,20 +26,32 @@ void work_queue::advance(mono_ns now) {
 }
 
 bool work_queue::claim_sleeper() {
-    if (sleepers_ == 0 || items_.empty()) {
+    if (sleepers_ == 0 || items_.empty() || spare_ > 0) {
         return false;
     }
     --sleepers_;
+    ++spare_;  // on its way to the queue: later pushes leave the other sleepers alone
+    ++wakeups_;
     return true;
 }
 
-void work_queue::wait_for_items(std::unique_lock<std::mutex>& lock) {
+void work_queue::wait_for_items(std::unique_lock<std::mutex>& lock, bool& spare) {
     while (!stopped_ && items_.empty()) {
+        if (spare) {
+            --spare_;  // nothing to take after all: going to sleep
+            spare = false;
+        }
         ++sleepers_;
         lock.unlock();
-        tokens_.acquire();  // a waker decremented sleepers_ for us
+        tokens_.acquire();  // a waker moved us from sleepers_ to spare_
         lock.lock();
+        spare = !stopped_;  // stop() hands out tokens without counting spares
     }
+}
+
+void work_queue::serving_done() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++spare_;
 }
 
 bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
@@ -75,12 +87,15 @@ void work_queue::wake() {
 }
 
 bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
-                           std::size_t max_bytes) {
+                           std::size_t max_bytes, bool spare) {
     bool space = false;
     bool more = false;
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        wait_for_items(lock);
+        wait_for_items(lock, spare);
+        if (spare) {
+            --spare_;  // busy from here on
+        }
         if (stopped_) {
             return false;
         }
@@ -95,8 +110,9 @@ bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
             items_.front()->t.dequeue = now;
             out.push_back(std::move(items_.front()));
             items_.pop_front();
+            ++dequeued_;
         }
-        // More than one batch waiting: pass the wake-up on so another worker shares the load.
+        // More than one batch waiting and no spare worker: pass the wake-up on.
         more = claim_sleeper();
         space = refused_;
         refused_ = false;
@@ -116,6 +132,21 @@ request_ptr work_queue::pop() {
         return nullptr;
     }
     return std::move(one.front());
+}
+
+std::uint64_t work_queue::wakeups() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return wakeups_;
+}
+
+std::uint64_t work_queue::dequeued() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return dequeued_;
+}
+
+std::size_t work_queue::sleepers() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return sleepers_;
 }
 
 void work_queue::stop() {

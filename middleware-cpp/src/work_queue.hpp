@@ -65,8 +65,14 @@ public:
     request_ptr pop();
     /// Blocks until a request is available, then moves up to limit of them, and no more than
     /// max_bytes of request bytes unless it is one request, into out (appended, FIFO order, all
-    /// with the same dequeue time). False after stop().
-    bool pop_batch(std::vector<request_ptr>& out, std::size_t limit, std::size_t max_bytes);
+    /// with the same dequeue time). False after stop(). spare: the caller announced with
+    /// serving_done() that it is coming back (it stops counting as spare here).
+    bool pop_batch(std::vector<request_ptr>& out, std::size_t limit, std::size_t max_bytes,
+                   bool spare = false);
+    /// A worker has read every server reply of its batch and only writes client replies before
+    /// popping again: until then it counts as spare, and requests pushed meanwhile wake nobody
+    /// (they are handed to it instead of to a sleeping worker).
+    void serving_done();
     /// Wakes all workers; later pops return nullptr, queued requests are dropped.
     void stop();
     /// Callback run by a worker (outside the lock) when a refused push can be retried.
@@ -76,6 +82,12 @@ public:
     /// the window's nominal end for the last, partial window).
     queue_window close_window(std::int64_t w, mono_ns end);
     std::size_t capacity() const { return capacity_; }
+    /// Sleeping workers woken so far (the cost the wake-up policy keeps at <= 1 per request).
+    std::uint64_t wakeups();
+    /// Requests taken off the queue so far.
+    std::uint64_t dequeued();
+    /// Workers asleep with no wake-up claimed (for tests).
+    std::size_t sleepers();
 
 private:
     static constexpr std::size_t kSlots = 8;  ///< windows kept open for a late reporter
@@ -91,9 +103,11 @@ private:
     std::size_t capacity_;
     mono_ns t0_;
     mono_ns window_ns_;
-    /// Under mutex_: waits until a request is queued (or stop). Unlocks while asleep.
-    void wait_for_items(std::unique_lock<std::mutex>& lock);
-    /// Under mutex_: claims a sleeper to wake (released after unlocking); false if none.
+    /// Under mutex_: waits until a request is queued (or stop). Unlocks while asleep. spare:
+    /// whether the caller is counted in spare_ (updated: a woken sleeper is counted).
+    void wait_for_items(std::unique_lock<std::mutex>& lock, bool& spare);
+    /// Under mutex_: claims a sleeper to wake (released after unlocking) when requests wait
+    /// that no spare worker will take; false if none.
     bool claim_sleeper();
 
     std::mutex mutex_;
@@ -102,6 +116,11 @@ private:
     bool stopped_ = false;
     bool refused_ = false;  ///< a push was refused since the last on_space call
     std::size_t sleepers_ = 0;  ///< workers asleep (or about to be) with no token claimed yet
+    /// Workers awake that will pop before sleeping: woken ones on their way, and ones that
+    /// announced serving_done(). While one exists, a push wakes nobody.
+    std::size_t spare_ = 0;
+    std::uint64_t wakeups_ = 0;
+    std::uint64_t dequeued_ = 0;
     mono_ns last_ = 0;
     std::array<slot, kSlots> slots_{};
     std::function<void()> on_space_;

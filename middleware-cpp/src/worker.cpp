@@ -17,7 +17,8 @@ worker::worker(const config& cfg, server_pool& pool, work_queue& queue, reply_si
     : cfg_(cfg), pool_(pool), queue_(queue), sink_(std::move(sink)) {
     for (const server_address& a : cfg_.servers) {
         conns_.push_back(std::make_unique<server_connection>(
-            io_, a, static_cast<mono_ns>(cfg_.server_timeout_ms) * kNsPerMs));
+            io_, a, static_cast<mono_ns>(cfg_.server_timeout_ms) * kNsPerMs,
+            cfg_.max_reply_bytes));
     }
     out_.resize(conns_.size());
     state_.resize(conns_.size());
@@ -25,8 +26,13 @@ worker::worker(const config& cfg, server_pool& pool, work_queue& queue, reply_si
 
 void worker::run() {
     std::vector<request_ptr> batch;
-    while (queue_.pop_batch(batch, kMaxBatch, kMaxBatchBytes)) {
+    bool spare = false;
+    while (queue_.pop_batch(batch, kMaxBatch, kMaxBatchBytes, spare)) {
         handle_batch(batch);
+        // Only client writes are left: requests arriving now wait for us instead of waking a
+        // sleeping worker (a wake-up and a context switch per small batch at -t 8..64).
+        queue_.serving_done();
+        spare = true;
         sink_(batch);
         batch.clear();
     }
@@ -220,7 +226,8 @@ void worker::fan_out(request& r, std::vector<leg>& legs, response_parser::kind k
         if (l.ok) {
             l.ok = c.read_reply(k, deadline);
         }
-        if (!l.ok && (l.reused || c.reused())) {
+        // Only a connection that failed before any reply byte may be stale: retry it once.
+        if (!l.ok && (l.reused || c.reused()) && c.received() == 0) {
             l.ok = exchange(l, k, deadline);
         }
         pool_.end(l.server);
@@ -271,22 +278,39 @@ void worker::finish_sharded(job& j) {
     for (std::size_t i = 0; i < r.keys.size(); ++i) {
         keys_.push_back(r.key(i));
     }
+    // A shard that failed (down, timed out, or an error line) contributes no values: its keys
+    // are answered as misses and the request counts as an error. Only when every shard failed
+    // does the client get the first failure itself.
+    static const std::vector<value_block> kNoValues;
     std::vector<shard_reply> shards;
+    std::string first_failure;
+    std::size_t failed = 0;
+    std::size_t bytes = 0;
     for (const leg& l : j.legs) {
         const server_connection& c = *conns_[l.server];
-        if (!l.ok) {
-            set_reply(r, c.error_line());
-            return;
+        if (!l.ok || c.parser().error_line()) {
+            if (failed++ == 0) {
+                first_failure = l.ok ? std::string(c.reply()) : c.error_line();
+            }
+            shards.push_back(shard_reply{std::string_view(), &kNoValues});
+            continue;
         }
-        if (c.parser().error_line()) {
-            set_reply(r, std::string(c.reply()));
-            return;
-        }
+        bytes += c.reply().size();
         shards.push_back(shard_reply{c.reply(), &c.parser().values()});
     }
+    if (failed == j.legs.size()) {
+        set_reply(r, std::move(first_failure));
+        return;
+    }
+    if (bytes > cfg_.max_reply_bytes) {  // each shard is within the cap; the merge must be too
+        set_reply(r, "SERVER_ERROR reply too large\r\n");
+        return;
+    }
     std::string out;
+    out.reserve(bytes);
     r.misses = merge_multiget(keys_, j.shard_of_key, shards, out);
     set_reply(r, std::move(out));
+    r.error = failed > 0;
 }
 
 }  // namespace mcscope

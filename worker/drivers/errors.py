@@ -34,5 +34,9 @@ class PortInUseError(DriverError):
     pass
 
 
+class ArchiveError(DriverError):
+    """The run's outputs could not be archived on the worker (disk full); they stay on the host."""
+
+
 class ProcessDiedError(DriverError):
     """A process the run depends on exited before it should have."""

@@ -5,6 +5,7 @@ whenever the local one is. Every call has a connect timeout and a command timeou
 """
 
 import base64
+import errno
 import logging
 import shlex
 import socket
@@ -17,7 +18,15 @@ import paramiko
 from fabric import Connection
 from invoke.exceptions import CommandTimedOut
 
+from backend.core.config import settings
+from worker.drivers.archive import ArchiveError, extract_outputs
 from worker.drivers.errors import CommandError, HostUnreachableError, ProcessDiedError
+from worker.drivers.host_keys import (
+    HostKeyMismatchError,
+    known_hosts_name,
+    mismatch_message,
+    pin_host_keys,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +34,8 @@ CONNECT_TIMEOUT_S = 10
 COMMAND_TIMEOUT_S = 30
 STOP_GRACE_S = 10.0
 _SSH_ERRORS = (paramiko.SSHException, socket.error, EOFError)
+# Errors of writing on the worker's own disk (socket.error is OSError, so tell them apart).
+LOCAL_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,8 @@ class HostSpec:
     user: str
     port: int
     key_path: str
+    # The host's expected public key ("ssh-ed25519 AAAA..."); None: pinned at first contact.
+    host_key: str | None = None
 
 
 @dataclass
@@ -75,6 +88,8 @@ class Host:
     def __init__(self, spec: HostSpec) -> None:
         self.spec = spec
         self._conn: Connection | None = None
+        # Tool binaries found on this host (tool -> path), so each is looked up once.
+        self.located: dict[str, str] = {}
 
     @property
     def label(self) -> str:
@@ -95,7 +110,17 @@ class Host:
                     "auth_timeout": CONNECT_TIMEOUT_S,
                 },
             )
+            pin_host_keys(
+                self._conn.client,
+                known_hosts_name(self.spec.address, self.spec.port),
+                self.spec.host_key,
+                settings.SSH_KNOWN_HOSTS,
+            )
         return self._conn
+
+    def connected(self) -> bool:
+        """True when a connection is open and its transport alive."""
+        return self._conn is not None and bool(self._conn.is_connected)
 
     def close(self) -> None:
         if self._conn is not None:
@@ -110,6 +135,11 @@ class Host:
             )
         except CommandTimedOut as exc:
             raise CommandError(self.label, command, None, str(exc.result.stderr)) from exc
+        except paramiko.BadHostKeyException as exc:
+            self.close()
+            raise HostKeyMismatchError(
+                mismatch_message(self.label, exc, settings.SSH_KNOWN_HOSTS)
+            ) from exc
         except _SSH_ERRORS as exc:
             self.close()
             raise HostUnreachableError(f"{self.label}: SSH failed: {exc}") from exc
@@ -131,14 +161,12 @@ class Host:
             f"{shlex.join(argv)} > {q(base + '.out')} 2> {q(base + '.err')} < /dev/null & "
             f"echo $! > {q(base + '.pid')}; wait $!; echo $? > {q(base + '.rc')}"
         )
-        self.run(
-            # `&` must apply to nohup alone: a backgrounded `a && b` list would be a subshell
-            # still holding the SSH channel's stdout, and the call would wait for the tool.
-            f"cd {q(workdir)} || exit 1; rm -f {q(base + '.pid')} {q(base + '.rc')}; "
-            f"nohup sh -c {q(script)} > /dev/null 2>&1 < /dev/null &"
-        )
+        # One round trip: `&` applies to nohup alone, whose output goes to /dev/null, so the
+        # SSH channel is not held by the tool; then wait for the PID file and read it.
         out = self.run(
-            f"for i in $(seq 100); do [ -s {q(base + '.pid')} ] && break; sleep 0.05; done; "
+            f"cd {q(workdir)} || exit 1; rm -f {q(base + '.pid')} {q(base + '.rc')}; "
+            f"nohup sh -c {q(script)} > /dev/null 2>&1 < /dev/null & "
+            f"for i in $(seq 200); do [ -s {q(base + '.pid')} ] && break; sleep 0.02; done; "
             f"cat {q(base + '.pid')} {q(base + '.start')}"
         ).split()
         if len(out) < 2:
@@ -184,6 +212,41 @@ class Host:
         text = self.run(f"cat {shlex.quote(proc.path('rc'))} 2>/dev/null || true").strip()
         return int(text) if text.lstrip("-").isdigit() else None
 
+    def stop_in_order(self, pids: list[tuple[int, float]]) -> None:
+        """Stop several processes one after the other (SIGTERM, up to its grace, SIGKILL), in
+        one round trip."""
+        parts = []
+        for pid, grace_s in pids:
+            steps = max(1, int(grace_s / 0.05))
+            parts.append(
+                f"p={int(pid)}; if kill -TERM $p 2>/dev/null; then "
+                f"for i in $(seq {steps}); do kill -0 $p 2>/dev/null || break; sleep 0.05; done; "
+                f"kill -0 $p 2>/dev/null && kill -KILL $p 2>/dev/null && echo killed $p; fi"
+            )
+        if not parts:
+            return
+        total = sum(g for _, g in pids)
+        out = self.run("; ".join(parts) + "; true", timeout=total + COMMAND_TIMEOUT_S)
+        for line in out.splitlines():
+            if line.startswith("killed "):
+                logger.warning("process.killed", extra={"host": self.spec.name, "pid": line[7:]})
+
+    def wait_exit(self, proc: RemoteProcess, within_s: float) -> int | None:
+        """Wait up to within_s for the process to end, in one round trip; its exit code, or
+        None while it still runs."""
+        q = shlex.quote
+        steps = max(1, int(within_s / 0.05))
+        out = self.run(
+            f"for i in $(seq {steps}); do kill -0 {int(proc.pid)} 2>/dev/null || break; "
+            f"sleep 0.05; done; kill -0 {int(proc.pid)} 2>/dev/null && echo running || "
+            f"{{ for i in $(seq 40); do [ -s {q(proc.path('rc'))} ] && break; sleep 0.05; done; "
+            f"cat {q(proc.path('rc'))} 2>/dev/null || echo unknown; }}",
+            timeout=within_s + COMMAND_TIMEOUT_S,
+        ).strip()
+        if out == "running":
+            return None
+        return int(out) if out.lstrip("-").isdigit() else -1
+
     def stop(self, pid: int, grace_s: float = STOP_GRACE_S) -> bool:
         """SIGTERM, wait up to grace_s, then SIGKILL. True when it ended within the grace."""
         steps = max(1, int(grace_s / 0.1))
@@ -209,6 +272,11 @@ class Host:
         local.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._connection().get(remote, str(local))
+        except OSError as exc:
+            if exc.errno in LOCAL_DISK_FULL:  # our disk, not the host: not worth a retry
+                raise
+            self.close()
+            raise HostUnreachableError(f"{self.label}: fetching {remote} failed: {exc}") from exc
         except _SSH_ERRORS as exc:
             self.close()
             raise HostUnreachableError(f"{self.label}: fetching {remote} failed: {exc}") from exc
@@ -217,14 +285,32 @@ class Host:
         """Copy a whole remote directory in one archive (one transfer, not one per file)."""
         q = shlex.quote
         tarball = f"{directory}.fetch.tgz"
-        self.run(f"tar -C {q(directory)} -czf {q(tarball)} .", timeout=300)
+        size = self.run(
+            f"tar -C {q(directory)} -czf {q(tarball)} . && stat -c %s {q(tarball)}", timeout=300
+        )
+        if int(size.strip() or 0) > settings.FETCH_MAX_ARCHIVE_BYTES:
+            self.run(f"rm -f {q(tarball)}")
+            raise ArchiveError(
+                f"{self.label}: outputs archive of {size.strip()} bytes is over the "
+                f"{settings.FETCH_MAX_ARCHIVE_BYTES}-byte cap; the files stay in {directory}"
+            )
         local.mkdir(parents=True, exist_ok=True)
         target = local / ".fetch.tgz"
         self.get(tarball, target)
         self.run(f"rm -f {q(tarball)}")
-        with tarfile.open(target) as tar:
-            tar.extractall(local, filter="data")
-        target.unlink()
+        try:
+            extract_outputs(
+                target,
+                local,
+                max_members=settings.FETCH_MAX_MEMBERS,
+                max_bytes=settings.FETCH_MAX_UNPACKED_BYTES,
+            )
+        except (ArchiveError, tarfile.TarError) as exc:
+            raise ArchiveError(
+                f"{self.label}: outputs archive of {directory} refused: {exc}"
+            ) from exc
+        finally:
+            target.unlink(missing_ok=True)
 
     def list_files(self, directory: str) -> list[str]:
         out = self.run(f"find {shlex.quote(directory)} -type f 2>/dev/null || true")
@@ -234,17 +320,24 @@ class Host:
         return parse_ss(self.run("ss -Htln"))
 
     def wait_listening(self, proc: RemoteProcess, port: int, timeout_s: float = 15) -> None:
-        """Until something listens on port; fails early if the process exits."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if port in self.listening_ports():
-                return
-            if not self.alive(proc.pid):
-                raise ProcessDiedError(
-                    f"{self.label}: {proc.name} exited before listening on port {port}: "
-                    f"{self.tail(proc.path('err'))}"
-                )
-            time.sleep(0.1)
+        """Until something listens on port (polled on the host, one round trip); fails early
+        if the process exits."""
+        steps = max(1, int(timeout_s / 0.02))
+        # ss prints the local address as ADDR:PORT; match the port at the end of field 4.
+        out = self.run(
+            f"for i in $(seq {steps}); do "
+            f"ss -Htln | awk '{{print $4}}' | grep -q ':{int(port)}$' && {{ echo up; exit 0; }}; "
+            f"kill -0 {int(proc.pid)} 2>/dev/null || {{ echo died; exit 0; }}; sleep 0.02; done; "
+            "echo timeout",
+            timeout=timeout_s + COMMAND_TIMEOUT_S,
+        ).strip()
+        if out == "up":
+            return
+        if out == "died":
+            raise ProcessDiedError(
+                f"{self.label}: {proc.name} exited before listening on port {port}: "
+                f"{self.tail(proc.path('err'))}"
+            )
         raise ProcessDiedError(
             f"{self.label}: {proc.name} not listening on port {port} after {timeout_s} s"
         )

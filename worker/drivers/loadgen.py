@@ -1,12 +1,20 @@
-"""What the pipeline needs from a load generator, whichever tool it is."""
+"""What the pipeline needs from a load generator, whichever tool it is.
+
+Each tool is a subclass bound to its entry of the registry (backend.domain.load_generators),
+from which it takes its binary names and version probe; worker.drivers.registry resolves the
+entries to these classes.
+"""
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
+from backend.domain.load_generators import LoadGeneratorSpec
 from worker.drivers.host import RemoteProcess
 from worker.drivers.tool import ToolDriver
-from worker.parsers import ClientResult
-from worker.parsers.progress import MemaslapProgressParser, MemtierProgressParser
+from worker.parsers import ClientResult, ProgressParser
+
+POPULATE_TIMEOUT_S = 600
 
 
 @dataclass(frozen=True)
@@ -29,10 +37,19 @@ class LoadSpec:
 
 
 class LoadGenerator(ToolDriver):
-    """start() runs the tool for run_time_s; collect() names the files to fetch."""
+    """start() runs the tool for run_time_s; parse() reads its fetched outputs."""
 
-    tool_name = "memaslap"
-    progress_suffix = "out"  # the stream carrying per-second progress
+    spec: ClassVar[LoadGeneratorSpec]
+    progress_suffix: ClassVar[str] = "out"  # the stream carrying per-second progress
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.tool = cls.spec.program
+        cls.tool_name = cls.spec.name
+        cls.candidates = cls.spec.candidates
+        cls.version_args = cls.spec.version_args
+
+    tool_name: ClassVar[str]
 
     def prepare(self, spec: LoadSpec, workdir: str, name: str) -> None:
         """Write any input file the tool needs (nothing by default)."""
@@ -46,12 +63,15 @@ class LoadGenerator(ToolDriver):
         # in 4 KB blocks (stdbuf is part of coreutils).
         return self.launch(["stdbuf", "-oL", *self.argv(spec, workdir, name)], workdir, name)
 
-    def outputs(self, name: str) -> list[str]:
-        """File names (in the workdir) holding this instance's results."""
-        return [f"{name}.out", f"{name}.err"]
-
     def parse(self, local_dir: Path, name: str) -> ClientResult:
         raise NotImplementedError
 
-    def progress_parser(self) -> MemaslapProgressParser | MemtierProgressParser:
+    def progress_parser(self) -> ProgressParser:
         raise NotImplementedError
+
+    def populate_argv(self, spec: LoadSpec) -> list[str]:
+        """Tools whose registry entry says `populates`: write every key of the key space once."""
+        raise NotImplementedError(f"{self.tool} cannot populate servers")
+
+    def populate(self, spec: LoadSpec, workdir: str, name: str) -> RemoteProcess:
+        return self.launch(self.populate_argv(spec), workdir, name)

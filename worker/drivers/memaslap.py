@@ -3,6 +3,7 @@
 import shlex
 from pathlib import Path
 
+from backend.domain.load_generators import load_generator_spec
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
 from worker.parsers import ClientResult, client_result_from_memaslap, parse_memaslap
 from worker.parsers.progress import MemaslapProgressParser
@@ -22,9 +23,7 @@ def config_text(spec: LoadSpec) -> str:
 
 
 class MemaslapDriver(LoadGenerator):
-    tool = "memaslap"
-    tool_name = "memaslap"
-    candidates = ("memaslap", "memcaslap")
+    spec = load_generator_spec("memaslap")
     progress_suffix = "out"
 
     def prepare(self, spec: LoadSpec, workdir: str, name: str) -> None:
@@ -56,9 +55,6 @@ class MemaslapDriver(LoadGenerator):
         if spec.multiget_size > 1:
             argv += ["-d", str(spec.multiget_size)]
         return argv
-
-    def outputs(self, name: str) -> list[str]:
-        return [f"{name}.out", f"{name}.err", f"{name}.cfg"]
 
     def parse(self, local_dir: Path, name: str) -> ClientResult:
         text = (local_dir / f"{name}.out").read_text(errors="replace")

@@ -1,19 +1,10 @@
 """memcached servers: one worker thread (`-t 1`), memory sized for the key space."""
 
-import math
-
+from backend.domain.resources import MEMCACHED_MAX_CONNECTIONS, memory_mb
 from worker.drivers.host import RemoteProcess
 from worker.drivers.tool import ToolDriver
 
-# Per-item overhead of memcached's slab allocator and item header, generously rounded.
-ITEM_OVERHEAD_B = 128
-MIN_MEMORY_MB = 64
-
-
-def memory_mb(key_maximum: int, value_size: int) -> int:
-    """Enough memory that the whole key space fits without evictions (+25% for slab waste)."""
-    need = key_maximum * (value_size + ITEM_OVERHEAD_B) * 1.25 / (1024 * 1024)
-    return max(MIN_MEMORY_MB, math.ceil(need))
+__all__ = ["MemcachedDriver", "memory_mb"]
 
 
 class MemcachedDriver(ToolDriver):
@@ -23,7 +14,7 @@ class MemcachedDriver(ToolDriver):
 
     def argv(self, *, listen: str, port: int, memory: int, as_root: bool) -> list[str]:
         argv = [self.binary, "-l", listen, "-p", str(port), "-t", "1", "-m", str(memory)]
-        argv += ["-U", "0", "-c", "4096"]
+        argv += ["-U", "0", "-c", str(MEMCACHED_MAX_CONNECTIONS)]
         # memcached refuses to run as root unless told which user to stay.
         return argv + (["-u", "root"] if as_root else [])
 

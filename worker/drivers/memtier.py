@@ -2,19 +2,16 @@
 
 from pathlib import Path
 
-from worker.drivers.host import RemoteProcess
+from backend.domain.load_generators import load_generator_spec
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
 from worker.parsers import ClientResult, client_result_from_memtier, parse_memtier_json
 from worker.parsers.progress import MemtierProgressParser
 
 PERCENTILES = "50,90,99,99.9"
-POPULATE_TIMEOUT_S = 600
 
 
 class MemtierDriver(LoadGenerator):
-    tool = "memtier_benchmark"
-    tool_name = "memtier"
-    candidates = ("memtier_benchmark",)
+    spec = load_generator_spec("memtier")
     progress_suffix = "err"
 
     def _common(self, spec: LoadSpec) -> list[str]:
@@ -54,12 +51,6 @@ class MemtierDriver(LoadGenerator):
             "--key-pattern=S:S",
             f"--requests={spec.key_maximum}",
         ]
-
-    def populate(self, spec: LoadSpec, workdir: str, name: str) -> RemoteProcess:
-        return self.launch(self.populate_argv(spec), workdir, name)
-
-    def outputs(self, name: str) -> list[str]:
-        return [f"{name}.out", f"{name}.err", f"{name}.json"]
 
     def parse(self, local_dir: Path, name: str) -> ClientResult:
         text = (local_dir / f"{name}.json").read_text(errors="replace")

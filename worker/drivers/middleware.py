@@ -21,6 +21,10 @@ class MiddlewareDriver(ToolDriver):
             raise ToolMissingError(f"{self.host.label}: {self.tool} not found at {self.binary}")
         return f"sha256:{out[0][:16]}"
 
+    def version_shell(self) -> str:
+        # The binary may not print a version; its content hash identifies the build.
+        return 'echo "sha256:$(sha256sum "$b" | cut -c1-16)"'
+
     def version(self) -> str:
         # The binary may not print a version; its content hash identifies the build.
         out = self.host.run(f"sha256sum {shlex.quote(self.binary)}", check=False).split()

@@ -48,7 +48,9 @@ def progress(
     ops_per_sec: float,
     mean_latency_us: float | None,
     run_time_s: int,
+    instances: int = 1,
 ) -> None:
+    """One second of a run's live line; source "clients" is all instances combined."""
     publish(
         experiment_id,
         {
@@ -59,5 +61,6 @@ def progress(
             "run_time_s": run_time_s,
             "ops_per_sec": ops_per_sec,
             "mean_latency_us": mean_latency_us,
+            "instances": instances,
         },
     )

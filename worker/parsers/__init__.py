@@ -17,6 +17,7 @@ from worker.parsers.normalize import client_result_from_memaslap, client_result_
 from worker.parsers.progress import (
     MemaslapProgressParser,
     MemtierProgressParser,
+    ProgressParser,
     ProgressTick,
     Status,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "MemtierProgressParser",
     "MiddlewareStats",
     "ParseError",
+    "ProgressParser",
     "ProgressTick",
     "SecondSample",
     "Status",

@@ -9,6 +9,7 @@ because a silently misread middleware stat would corrupt every analysis.
 from __future__ import annotations
 
 import csv
+import dataclasses
 from typing import Any
 
 from worker.parsers._json import JsonDoc
@@ -35,16 +36,12 @@ _WINDOW_KEYS = {
     "requests_per_server",
     "types",
 }
-_COUNT_FIELDS = ("completed", "errors", "misses", "keys")
-_TIME_FIELDS = (
-    "queue_us_mean",
-    "queue_us_max",
-    "server_us_mean",
-    "server_us_max",
-    "total_us_mean",
-    "total_us_max",
-    "processing_us_mean",
-)
+# Per-type window metrics by name: the WindowTypeStats fields, named as the middleware's
+# --describe-stats lists them (a test holds the two equal); ints are counters, floats times.
+_WINDOW_TYPE_FIELDS = {f.name: f.type for f in dataclasses.fields(WindowTypeStats)}
+_COUNT_FIELDS = tuple(k for k, t in _WINDOW_TYPE_FIELDS.items() if t in ("int", int))
+_TIME_FIELDS = tuple(k for k, t in _WINDOW_TYPE_FIELDS.items() if t in ("float", float))
+WINDOW_METRIC_NAMES: tuple[str, ...] = tuple(_WINDOW_TYPE_FIELDS)
 _HIST_KINDS = ("total", "queue", "server")
 _REQUEST_HEADER = [
     "type",
@@ -91,9 +88,9 @@ def _types_obj(doc: JsonDoc, value: Any, path: tuple[str, ...]) -> dict[str, Any
 def _window_type(doc: JsonDoc, value: Any, path: tuple[str, ...]) -> WindowTypeStats:
     obj = doc.obj(value, path)
     doc.exact_keys(obj, set(_COUNT_FIELDS + _TIME_FIELDS), path)
-    counts = [doc.count(obj, k, path) for k in _COUNT_FIELDS]
-    times = [doc.nonneg(obj, k, path) for k in _TIME_FIELDS]
-    stats = WindowTypeStats(*counts, *times)
+    values: dict[str, int | float] = {k: doc.count(obj, k, path) for k in _COUNT_FIELDS}
+    values |= {k: doc.nonneg(obj, k, path) for k in _TIME_FIELDS}
+    stats = WindowTypeStats(**values)  # type: ignore[arg-type]
     # Impossible combinations mean a middleware bug (e.g. swapped fields): refuse them.
     if stats.misses > stats.keys:
         raise doc.error((*path, "misses"), f"{stats.misses} misses for {stats.keys} keys")
@@ -101,7 +98,7 @@ def _window_type(doc: JsonDoc, value: Any, path: tuple[str, ...]) -> WindowTypeS
         mean, peak = getattr(stats, f"{name}_us_mean"), getattr(stats, f"{name}_us_max")
         if mean > peak * (1 + _SLACK) + _SLACK:
             raise doc.error((*path, f"{name}_us_mean"), f"mean {mean} above max {peak}")
-    if stats.completed == 0 and any(times):
+    if stats.completed == 0 and any(getattr(stats, k) for k in _TIME_FIELDS):
         raise doc.error((*path, "completed"), "non-zero times for 0 completed requests")
     return stats
 
@@ -260,7 +257,7 @@ def parse_middleware_summary(text: str) -> MiddlewareSummary:
         tpath = ("totals", kind)
         t = doc.obj(totals_obj[kind], tpath)
         doc.exact_keys(t, set(_COUNT_FIELDS), tpath)
-        totals[kind] = TypeTotals(*(doc.count(t, k, tpath) for k in _COUNT_FIELDS))
+        totals[kind] = TypeTotals(**{k: doc.count(t, k, tpath) for k in _COUNT_FIELDS})
     started, stopped = doc.num(obj, "started_unix", ()), doc.num(obj, "stopped_unix", ())
     if stopped < started:
         raise doc.error(("stopped_unix",), "stopped before it started")

@@ -81,11 +81,12 @@ class TypeResult:
 class ClientResult:
     """One load generator's result, whatever the tool.
 
-    tool: "memtier" or "memaslap"; duration_s: measured run time in seconds;
+    tool: the load generator's registered name (backend.domain.load_generators);
+    duration_s: measured run time in seconds;
     types: per request type ("all", "get", "set"), only types that ran.
     """
 
-    tool: Literal["memtier", "memaslap"]
+    tool: str
     duration_s: float
     types: Mapping[ClientType, TypeResult]
 

@@ -53,7 +53,7 @@ class ProgressTick:
     avg_ops_per_sec: float | None = None  # memtier: average since the run started
 
 
-class _RecordParser:
+class ProgressParser:
     """Splits a byte stream into records at CR or LF and tracks file line numbers."""
 
     def __init__(self, *, strict: bool = False) -> None:
@@ -115,7 +115,7 @@ class _RecordParser:
         raise NotImplementedError
 
 
-class MemtierProgressParser(_RecordParser):
+class MemtierProgressParser(ProgressParser):
     """memtier stderr: "[RUN #1 40%,   2 secs]  1 threads  2 conns: ... ops/sec, ... latency"."""
 
     def parse_record(self, text: str) -> ProgressTick | None:
@@ -136,7 +136,7 @@ class MemtierProgressParser(_RecordParser):
         )
 
 
-class MemaslapProgressParser(_RecordParser):
+class MemaslapProgressParser(ProgressParser):
     """memaslap stdout: one tick per periodic "Total Statistics" table (Period
     row over the interval, elapsed time from the Global row)."""
 

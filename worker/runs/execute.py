@@ -6,6 +6,7 @@ Returns how long to wait before retrying (testbed busy, transient SSH trouble), 
 import logging
 import traceback
 
+from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session
 
 from backend.core.db import SessionLocal
@@ -14,8 +15,9 @@ from worker.drivers.errors import DriverError, TransientDriverError
 from worker.live import publish
 from worker.parsers import ParseError
 from worker.runs import lifecycle
+from worker.runs.heartbeat import Heartbeat, LockLost, RunCancelled, RunLost
 from worker.runs.lock import testbed_lock
-from worker.runs.pipeline import RunCancelled, RunExecution, RunLost
+from worker.runs.pipeline import RunExecution
 from worker.runs.plan import PlanError
 from worker.runs.testbed import load_testbed
 
@@ -36,8 +38,8 @@ def execute_run(run_id: int) -> float | None:
         experiment = session.get(Experiment, run.experiment_id)
         assert experiment is not None
         layout = load_testbed(session, experiment.testbed_id)
-        with testbed_lock(layout.lock_key) as held:
-            if not held:
+        with testbed_lock(layout.lock_key) as lock:
+            if not lock.acquired:
                 logger.info("run.testbed_busy", extra={"run_id": run_id, "testbed": layout.name})
                 return BUSY_RETRY_S
             attempt = lifecycle.claim_run(session, run_id)
@@ -46,12 +48,29 @@ def execute_run(run_id: int) -> float | None:
             session.refresh(run)
             publish.run_state(experiment.id, run_id, "running")
             logger.info("run.started", extra={"run_id": run_id, "attempt": attempt})
-            return _attempt(session, RunExecution(session, run, experiment, layout, attempt))
+            # The heartbeat beats from the claim to the final state, through stop/fetch/parse.
+            with Heartbeat(run_id, attempt, lock) as heartbeat:
+                ex = RunExecution(session, run, experiment, layout, attempt, heartbeat)
+                try:
+                    return _attempt(session, ex)
+                finally:
+                    lifecycle.save_phase_timings(session, run_id, attempt, ex.phase_timings())
 
 
 def _finish(ex: RunExecution, status: RunStatus, error: str | None) -> None:
     if lifecycle.finish_run(ex.session, ex.run_id, status, error, attempt=ex.attempt):
         publish.run_state(ex.experiment.id, ex.run_id, status.value, error)
+
+
+def _retry_or_fail(session: Session, ex: RunExecution, reason: str) -> float | None:
+    """Transient trouble: re-queue for a later attempt, or fail past MAX_ATTEMPTS."""
+    session.rollback()
+    if ex.attempt < MAX_ATTEMPTS:
+        lifecycle.requeue_run(session, ex.run_id, ex.attempt, f"retrying: {reason}")
+        publish.run_state(ex.experiment.id, ex.run_id, "queued", reason)
+        return TRANSIENT_RETRY_S * ex.attempt
+    _finish(ex, RunStatus.FAILED, f"{reason} (gave up after {ex.attempt} attempts)")
+    return None
 
 
 def _attempt(session: Session, ex: RunExecution) -> float | None:
@@ -63,13 +82,11 @@ def _attempt(session: Session, ex: RunExecution) -> float | None:
     except RunCancelled:
         _finish(ex, RunStatus.CANCELLED, "cancelled by request; raw files kept")
         return None
-    except TransientDriverError as exc:
+    except (TransientDriverError, LockLost) as exc:
+        return _retry_or_fail(session, ex, str(exc))
+    except SoftTimeLimitExceeded:
         session.rollback()
-        if ex.attempt < MAX_ATTEMPTS:
-            lifecycle.requeue_run(session, ex.run_id, ex.attempt, f"retrying: {exc}")
-            publish.run_state(ex.experiment.id, ex.run_id, "queued", str(exc))
-            return TRANSIENT_RETRY_S * ex.attempt
-        _finish(ex, RunStatus.FAILED, f"{exc} (gave up after {ex.attempt} attempts)")
+        _finish(ex, RunStatus.FAILED, "stopped: the run task exceeded its time limit")
         return None
     except (DriverError, ParseError, PlanError, LookupError) as exc:
         session.rollback()

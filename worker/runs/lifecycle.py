@@ -102,3 +102,14 @@ def requeue_run(session: Session, run_id: int, attempt: int, reason: str) -> boo
     session.commit()
     logger.info("run.requeued", extra={"run_id": run_id, "reason": reason})
     return bool(done)
+
+
+def save_phase_timings(
+    session: Session, run_id: int, attempt: int, timings: dict[str, float]
+) -> None:
+    """Record how long each phase of this attempt took, whatever its outcome."""
+    session.rollback()  # a failed transaction must not block this write
+    session.execute(
+        update(Run).where(Run.id == run_id, Run.attempt == attempt).values(phase_timings=timings)
+    )
+    session.commit()

@@ -1,8 +1,10 @@
 """The run pipeline: preflight, start servers, populate, middlewares, load generators, watch,
 stop by PID, fetch every output, parse, and store in one transaction.
 
-Raises DriverError / ParseError (the run fails with that message), RunCancelled or RunLost;
-whatever happens, every process it started is stopped and raw files are archived.
+Raises DriverError / ParseError (the run fails with that message), RunCancelled, RunLost or
+LockLost; whatever happens, every process it started is stopped and raw files are archived
+(or, when archiving fails, kept on the host). The wall time of each phase is recorded on the
+run (Run.phase_timings).
 """
 
 import logging
@@ -10,47 +12,57 @@ import random
 import shlex
 import time
 import uuid
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from backend.core.config import settings
+from backend.core.run_files import run_archive_dir
 from backend.domain.grid import effective_parameters
 from backend.models import Experiment, Run
-from worker.drivers.errors import DriverError, ProcessDiedError
-from worker.drivers.host import Host, HostSpec, RemoteProcess
-from worker.drivers.loadgen import LoadGenerator
+from worker.drivers.errors import ArchiveError, DriverError, ProcessDiedError
+from worker.drivers.host import LOCAL_DISK_FULL, STOP_GRACE_S, Host, HostSpec, RemoteProcess
+from worker.drivers.loadgen import POPULATE_TIMEOUT_S, LoadGenerator
 from worker.drivers.memcached import MemcachedDriver
-from worker.drivers.memtier import POPULATE_TIMEOUT_S, MemtierDriver
-from worker.drivers.middleware import MiddlewareDriver
+from worker.drivers.middleware import STATS_GRACE_S, MiddlewareDriver
+from worker.drivers.pool import host_for, on_each
+from worker.drivers.registry import populator
 from worker.live import publish
 from worker.parsers import ParseError, parse_middleware_dir
 from worker.runs import lifecycle
+from worker.runs.heartbeat import Heartbeat, RunLost
 from worker.runs.plan import RunPlan, build_plan
-from worker.runs.preflight import check_tools, choose_load_generator, free_port, inspect_host
+from worker.runs.preflight import (
+    HostFacts,
+    check_tools,
+    choose_load_generator,
+    free_port,
+    inspect_host,
+    probe_host,
+)
 from worker.runs.store import store_results
 from worker.runs.summarize import ResultRows, StableWindow, client_rows, middleware_rows
 from worker.runs.testbed import TestbedLayout
+from worker.runs.watch import Started, watch
 
 logger = logging.getLogger(__name__)
 
-
-class RunCancelled(Exception):
-    """The user asked to cancel the run."""
-
-
-class RunLost(Exception):
-    """The run is no longer ours (re-queued after we were presumed dead)."""
-
-
-@dataclass
-class Started:
-    role: str
-    source: str
-    proc: RemoteProcess
-    local_start: float
-    stopped: bool = False
+# Waiting for a process to end is one remote loop this long, then a cancel check.
+WAIT_SLICE_S = 5.0
+# The phases whose wall time is recorded on each run, in pipeline order.
+PHASES = (
+    "preflight",
+    "start",
+    "populate",
+    "warmup",
+    "run",
+    "stop",
+    "fetch",
+    "parse",
+    "store",
+)
 
 
 class RunExecution:
@@ -63,8 +75,10 @@ class RunExecution:
         experiment: Experiment,
         layout: TestbedLayout,
         attempt: int,
+        heartbeat: Heartbeat,
     ) -> None:
         self.session = session
+        self.heartbeat = heartbeat
         self.run_id = run.id
         self.experiment = experiment
         self.attempt = attempt
@@ -76,29 +90,37 @@ class RunExecution:
         # from sharing a work or archive directory on the same machine.
         token = uuid.uuid4().hex[:8]
         self.workdir = f"{layout.workroot}/run-{run.id}-a{attempt}-{token}"
-        self.archive_root = settings.VAR_DIR / "runs" / str(run.id)
+        self.archive_root = run_archive_dir(run.id)
         self.archive = self.archive_root / f"attempt-{attempt}-{token}"
         self.hosts: dict[HostSpec, Host] = {}
         self.started: list[Started] = []
         self.fetched = False
+        self.keep_on_hosts = False
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Add the wall time of the block to phase `name`."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.monotonic() - start
 
     # ------------------------------------------------------------------ helpers
 
     def host(self, spec: HostSpec) -> Host:
         if spec not in self.hosts:
-            self.hosts[spec] = Host(spec)
+            self.hosts[spec] = host_for(spec)  # the connection kept from the previous run
         return self.hosts[spec]
 
     def _record(self, **values: Any) -> None:
         if not lifecycle.record(self.session, self.run_id, self.attempt, **values):
             raise RunLost()
 
-    def _beat(self) -> None:
-        cancel = lifecycle.heartbeat(self.session, self.run_id, self.attempt)
-        if cancel is None:
-            raise RunLost()
-        if cancel:
-            raise RunCancelled()
+    def _check(self) -> None:
+        """Raise what the heartbeat thread found (lost, lock lost, cancelled)."""
+        self.heartbeat.check()
 
     def _launched(self, role: str, source: str, proc: RemoteProcess) -> None:
         self.started.append(Started(role, source, proc, time.time()))
@@ -133,11 +155,31 @@ class RunExecution:
             + list(lay.middlewares[: p["middlewares"]])
             + list(lay.clients[: p["client_machines"]])
         )
-        facts = {}
-        for spec in dict.fromkeys(used):
-            facts[spec] = inspect_host(self.host(spec), self.workdir)
+        roles = {
+            "server": set(lay.servers[: p["servers"]]),
+            "middleware": set(lay.middlewares[: p["middlewares"]]),
+            "client": set(lay.clients[: p["client_machines"]]),
+        }
+
+        def look(spec: HostSpec) -> tuple[HostFacts, dict[str, str | None]]:
+            host = self.host(spec)
+            facts = inspect_host(host, self.workdir)
+            found = probe_host(
+                host,
+                server=spec in roles["server"],
+                middleware=spec in roles["middleware"],
+                client=spec in roles["client"],
+                middleware_binary=lay.middleware_binary,
+            )
+            return facts, found
+
+        # Two round trips per host, all hosts at once.
+        specs = list(dict.fromkeys(used))
+        looked = dict(zip(specs, on_each(specs, look), strict=True))
+        facts = {s: f for s, (f, _) in looked.items()}
+        found = {self.host(s): v for s, (_, v) in looked.items()}
         clients = [self.host(s) for s in dict.fromkeys(lay.clients[: p["client_machines"]])]
-        loadgen = choose_load_generator(p["load_generator"], clients)
+        loadgen = choose_load_generator(p["load_generator"], clients, found)
         rng = random.Random()
         plan = build_plan(
             p,
@@ -146,7 +188,7 @@ class RunExecution:
             self.experiment.run_time_s,
             lambda spec: free_port(facts[spec], rng),
         )
-        versions = check_tools(plan, self.hosts, loadgen, lay.middleware_binary)
+        versions = check_tools(plan, self.hosts, loadgen, found)
         hosts = plan.hosts_json() | {
             "clock_offset_s": {s.name: round(f.clock_offset_s, 4) for s, f in facts.items()},
             "load_generator": loadgen.tool_name,
@@ -156,6 +198,8 @@ class RunExecution:
         return plan, loadgen
 
     def start_servers(self, plan: RunPlan) -> None:
+        """Launch every server, then wait until each listens (they start meanwhile)."""
+        procs = []
         for s in plan.servers:
             driver = MemcachedDriver(self.host(s.host))
             argv = driver.argv(
@@ -163,14 +207,16 @@ class RunExecution:
             )
             proc = driver.launch(argv, self.workdir, s.name)
             self._launched("server", f"server:{s.index}", proc)
-            self.host(s.host).wait_listening(proc, s.port)
-            self._beat()
+            procs.append((proc, s.port))
+        for proc, port in procs:
+            proc.host.wait_listening(proc, port)
+        self._check()
 
     def populate(self, plan: RunPlan) -> None:
         if not plan.populate:
             return
         client = plan.clients[0]
-        driver = MemtierDriver(self.host(client.host))
+        driver = populator()(self.host(client.host))
         for s in plan.servers:
             spec = replace(client.spec, targets=((s.host.address, s.port),))
             proc = driver.populate(spec, self.workdir, f"populate-{s.index}")
@@ -190,10 +236,9 @@ class RunExecution:
                 queue_capacity=m.queue_capacity,
                 stats_dir=f"{self.workdir}/{m.name}.stats",
             )
-            self.host(m.host).mkdir(f"{self.workdir}/{m.name}.stats")
             proc = driver.start(workdir=self.workdir, name=m.name, argv=argv, port=m.port)
             self._launched("middleware", f"middleware:{m.index}", proc)
-            self._beat()
+            self._check()
 
     def start_clients(self, plan: RunPlan, loadgen: type[LoadGenerator]) -> float:
         for c in plan.clients:
@@ -203,13 +248,12 @@ class RunExecution:
         return min(s.proc.start_unix for s in self.started if s.role == "client")
 
     def _wait_exit(self, proc: RemoteProcess, timeout_s: float, what: str) -> None:
+        """Wait on the host in slices of a few seconds, checking for cancel in between."""
         deadline = time.monotonic() + timeout_s
-        while proc.host.alive(proc.pid):
+        while (rc := proc.host.wait_exit(proc, WAIT_SLICE_S)) is None:
             if time.monotonic() > deadline:
                 raise DriverError(f"{proc.host.label}: {what} did not finish in {timeout_s} s")
-            self._beat()
-            time.sleep(0.2)
-        rc = proc.host.exit_code(proc)
+            self._check()
         if rc != 0:
             raise ProcessDiedError(
                 f"{proc.host.label}: {what} failed (exit {rc}): {proc.host.tail(proc.path('err'))}"
@@ -219,27 +263,50 @@ class RunExecution:
 
     def stop_all(self) -> None:
         """Stop what still runs, newest first: clients, then middlewares (flushing their
-        stats on SIGTERM), then servers. Errors here are logged, not raised."""
+        stats on SIGTERM), then servers; one round trip per host, hosts in parallel. Errors
+        here are logged, not raised."""
+        by_host: dict[Host, list[tuple[int, float]]] = {}
         for st in reversed(self.started):
             if st.stopped:
                 continue
+            st.stopped = True
+            grace = STATS_GRACE_S if st.role == "middleware" else STOP_GRACE_S
+            by_host.setdefault(st.proc.host, []).append((st.proc.pid, grace))
+
+        def stop(host: Host) -> None:
             try:
-                st.stopped = True
-                if st.role == "middleware":
-                    MiddlewareDriver(st.proc.host).stop(st.proc)
-                else:
-                    st.proc.host.stop(st.proc.pid)
+                host.stop_in_order(by_host[host])
             except DriverError as exc:
                 logger.warning("run.stop_failed", extra={"run_id": self.run_id, "error": str(exc)})
 
+        on_each(list(by_host), stop)
+
     def fetch_all(self) -> None:
-        """Copy the run's whole work directory from every host into the archive."""
-        for spec, host in self.hosts.items():
-            host.fetch_tree(self.workdir, self.archive / spec.name)
+        """Copy the run's whole work directory from every host into the archive. Disk full
+        here fails the run (ArchiveError) and leaves the raw files on the hosts."""
+
+        def fetch(item: tuple[HostSpec, Host]) -> None:
+            spec, host = item
+            try:
+                host.fetch_tree(self.workdir, self.archive / spec.name)
+            except OSError as exc:
+                if exc.errno not in LOCAL_DISK_FULL:
+                    raise
+                self.keep_on_hosts = True
+                raise ArchiveError(
+                    f"disk full while archiving to {self.archive}: {exc.strerror}; "
+                    f"raw files kept on {host.label} in {self.workdir}"
+                ) from exc
+
+        on_each(list(self.hosts.items()), fetch)
         self.fetched = True
 
     def cleanup(self) -> None:
+        """Stop what runs, archive if not done yet, and remove the host's work directory only
+        once its files are archived: a failed fetch (disk full) keeps them on the host."""
         self.stop_all()
+        if self.keep_on_hosts:
+            return
         for spec, host in self.hosts.items():
             try:
                 if not self.fetched:
@@ -249,8 +316,6 @@ class RunExecution:
                 logger.warning(
                     "run.cleanup_failed", extra={"run_id": self.run_id, "error": str(exc)}
                 )
-            finally:
-                host.close()
 
     def parse(self, plan: RunPlan, loadgen: type[LoadGenerator], load_start: float) -> ResultRows:
         exp = self.experiment
@@ -266,7 +331,9 @@ class RunExecution:
                     f"client:{c.index} ({loadgen.tool_name} on {c.host.name}): cannot parse "
                     f"output: {exc}; raw files kept in {local}"
                 ) from exc
-            rows.extend(client_rows(f"client:{c.index}", result, window, multiget))
+            source = f"client:{c.index}"
+            started = next(s.proc.start_unix for s in self.started if s.source == source)
+            rows.extend(client_rows(source, result, window, multiget, started))
         for m in plan.middlewares:
             local = self.archive / m.host.name / f"{m.name}.stats"
             try:
@@ -281,18 +348,33 @@ class RunExecution:
 
     def execute(self) -> bool:
         """Run the whole pipeline; True when the results were stored by this attempt."""
-        from worker.runs.watch import watch
-
         try:
-            plan, loadgen = self.prepare()
-            self.start_servers(plan)
-            self.populate(plan)
-            self.start_middlewares(plan)
-            load_start = self.start_clients(plan, loadgen)
-            watch(self, plan, loadgen)
-            self.stop_all()
-            self.fetch_all()
+            with self.phase("preflight"):
+                plan, loadgen = self.prepare()
+            with self.phase("start"):
+                self.start_servers(plan)
+            with self.phase("populate"):
+                self.populate(plan)
+            with self.phase("start"):
+                self.start_middlewares(plan)
+                load_start = self.start_clients(plan, loadgen)
+            with self.phase("run"):
+                watch(self.started, self.experiment, self.run_id, loadgen, self._check)
+            # Of the load phase, the warm-up is the part results leave out.
+            warmup = min(float(self.experiment.warmup_s), self.timings["run"])
+            self.timings["warmup"], self.timings["run"] = warmup, self.timings["run"] - warmup
+            with self.phase("stop"):
+                self.stop_all()
+            with self.phase("fetch"):
+                self.fetch_all()
         finally:
-            self.cleanup()
-        rows = self.parse(plan, loadgen, load_start)
-        return store_results(self.session, self.run_id, self.attempt, rows)
+            with self.phase("stop"):
+                self.cleanup()
+        with self.phase("parse"):
+            rows = self.parse(plan, loadgen, load_start)
+        with self.phase("store"):
+            return store_results(self.session, self.run_id, self.attempt, rows)
+
+    def phase_timings(self) -> dict[str, float]:
+        """Seconds per phase, in pipeline order, rounded to milliseconds."""
+        return {p: round(self.timings[p], 3) for p in PHASES if p in self.timings}

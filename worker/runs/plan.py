@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from backend.domain.load_generators import load_generator_spec
 from backend.domain.parameters import resolve_replication
 from worker.drivers.host import HostSpec
 from worker.drivers.loadgen import LoadSpec
@@ -66,7 +67,7 @@ class ClientPlan:
 
 @dataclass(frozen=True)
 class RunPlan:
-    tool: str  # "memtier" or "memaslap"
+    tool: str  # a registered load generator (backend.domain.load_generators)
     servers: tuple[ServerPlan, ...]
     middlewares: tuple[MiddlewarePlan, ...]
     clients: tuple[ClientPlan, ...]
@@ -153,6 +154,5 @@ def build_plan(
             )
             clients.append(ClientPlan(len(clients), machine, host, target, spec))
     reads = clients[0].spec.set_get[1] > 0 if clients else False
-    # memaslap writes the keys of its own windows before reading (it cannot use a key range).
-    populate = reads and tool == "memtier"
+    populate = reads and not load_generator_spec(tool).writes_own_keys
     return RunPlan(tool, servers, middlewares, tuple(clients), populate)

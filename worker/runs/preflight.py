@@ -2,15 +2,17 @@
 
 import random
 import shlex
+import time
 from dataclasses import dataclass, field
 
+from backend.domain.load_generators import AUTO
 from worker.drivers.errors import DriverError, ToolMissingError
 from worker.drivers.host import Host, HostSpec, parse_ss
 from worker.drivers.loadgen import LoadGenerator
-from worker.drivers.memaslap import MemaslapDriver
 from worker.drivers.memcached import MemcachedDriver
-from worker.drivers.memtier import MemtierDriver
 from worker.drivers.middleware import MiddlewareDriver
+from worker.drivers.registry import driver_for, drivers, populator
+from worker.drivers.tool import ToolDriver, probe_tools
 from worker.runs.plan import RunPlan
 
 # Series of different hosts are aligned on unix time; beyond this they would not line up.
@@ -30,11 +32,16 @@ class HostFacts:
 def inspect_host(host: Host, workdir: str) -> HostFacts:
     """Connect and learn what the later steps need, in one round trip; raises naming the host."""
     q = shlex.quote(workdir)
+    before = time.time()
     out = host.run(
-        f"mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok || echo ss-missing; "
-        "ss -Htln || true"
+        f"date +%s.%N; mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok "
+        "|| echo ss-missing; ss -Htln || true"
     ).splitlines()
-    offset, uncertainty = host.clock_offset_s()
+    after = time.time()
+    # The remote clock was read within this round trip: a first offset, good to half of it.
+    offset, uncertainty = float(out.pop(0)) - (before + after) / 2, (after - before) / 2
+    if abs(offset) + uncertainty > MAX_CLOCK_SKEW_S:  # undecided: measure with quicker probes
+        offset, uncertainty = host.clock_offset_s()
     if len(out) < 2 or out[1] != "ss-ok":
         raise ToolMissingError(f"{host.label}: `ss` (iproute2) not found")
     if abs(offset) - uncertainty > MAX_CLOCK_SKEW_S:
@@ -59,33 +66,53 @@ def free_port(facts: HostFacts, rng: random.Random) -> int:
     raise DriverError("no free port left in the range")
 
 
-def choose_load_generator(choice: str, client_hosts: list[Host]) -> type[LoadGenerator]:
-    """memtier when selected or (auto) installed on every client host; else memaslap."""
-    if choice == "memaslap":
-        return MemaslapDriver
-    if choice == "memtier":
-        return MemtierDriver
-    if client_hosts and all(MemtierDriver(h).installed() for h in client_hosts):
-        return MemtierDriver
-    return MemaslapDriver
+def probe_host(
+    host: Host, *, server: bool, middleware: bool, client: bool, middleware_binary: str | None
+) -> dict[str, str | None]:
+    """Versions (None: missing) of every tool this host's roles may need, in one round trip:
+    memcached, the middleware, and every registered load generator."""
+    tools: list[ToolDriver] = []
+    if server:
+        tools.append(MemcachedDriver(host))
+    if middleware:
+        tools.append(MiddlewareDriver(host, binary=middleware_binary))
+    if client:
+        tools += [driver(host) for driver in drivers()]
+    return probe_tools(host, tools)
+
+
+def choose_load_generator(
+    choice: str, client_hosts: list[Host], found: dict[Host, dict[str, str | None]]
+) -> type[LoadGenerator]:
+    """The selected tool, or (auto) the first registered one found on every client host."""
+    if choice != AUTO:
+        return driver_for(choice)
+    candidates = drivers()
+    for driver in candidates:
+        if client_hosts and all(found[h].get(driver.tool) for h in client_hosts):
+            return driver
+    return candidates[-1]  # not installed anywhere: check_tools names what is missing
 
 
 def check_tools(
     plan: RunPlan,
     hosts: dict[HostSpec, Host],
     loadgen: type[LoadGenerator],
-    middleware_binary: str | None,
+    found: dict[Host, dict[str, str | None]],
 ) -> dict[str, str]:
-    """Every tool each host needs, with its version (the first line it prints)."""
-    versions: dict[str, str] = {}
-    for spec in {s.host for s in plan.servers}:
-        versions["memcached"] = MemcachedDriver(hosts[spec]).check_version()
-    for spec in {m.host for m in plan.middlewares}:
-        mw = MiddlewareDriver(hosts[spec], binary=middleware_binary)
-        versions["mcscope-middleware"] = mw.check_version()
-    for spec in {c.host for c in plan.clients}:
-        versions[loadgen.tool_name] = loadgen(hosts[spec]).check_version()
+    """Every tool each host needs, with its version (the first line it prints); raises
+    ToolMissingError naming the host and the tool."""
+    needs: list[tuple[HostSpec, str, str]] = []  # host, tool, key in tool_versions
+    needs += [(s.host, MemcachedDriver.tool, "memcached") for s in plan.servers]
+    needs += [(m.host, MiddlewareDriver.tool, MiddlewareDriver.tool) for m in plan.middlewares]
+    needs += [(c.host, loadgen.tool, loadgen.tool_name) for c in plan.clients]
     if plan.populate:
-        for spec in {c.host for c in plan.clients}:
-            MemtierDriver(hosts[spec]).check()
+        needs += [(c.host, populator().tool, populator().tool_name) for c in plan.clients]
+    versions: dict[str, str] = {}
+    for spec, tool, key in needs:
+        host = hosts[spec]
+        version = found[host].get(tool)
+        if version is None:
+            raise ToolMissingError(f"{host.label}: {tool} not found")
+        versions[key] = version
     return versions

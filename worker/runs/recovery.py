@@ -16,6 +16,7 @@ from datetime import timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from backend.core.config import settings
 from backend.models import Run, RunStatus
 from worker.drivers.errors import DriverError
 from worker.drivers.host import Host, HostSpec, program_name
@@ -80,6 +81,34 @@ def stop_leftovers(run: Run) -> None:
             logger.warning("recovery.stop_failed", extra={"run_id": run.id, "error": str(exc)})
         finally:
             host.close()
+
+
+def resend_unsent_runs(
+    session: Session,
+    pending: Callable[[], set[int]],
+    enqueue: Callable[[list[int]], None],
+) -> list[int]:
+    """Re-send queued runs that have no live message (lost while Redis was down or restarted).
+
+    Only runs queued for at least RESEND_AFTER_S: the API sends right after its commit,
+    and a worker re-queues just before sending its retry. A duplicate message is harmless anyway:
+    the claim is a conditional UPDATE, so the second delivery finds the run not queued.
+    """
+    cutoff = func.now() - timedelta(seconds=settings.RESEND_AFTER_S)
+    queued = list(
+        session.scalars(
+            select(Run.id).where(Run.status == RunStatus.QUEUED, Run.updated_at < cutoff)
+        )
+    )
+    session.commit()
+    if not queued:
+        return []
+    live = pending()
+    unsent = [run_id for run_id in queued if run_id not in live]
+    if unsent:
+        logger.warning("recovery.resend", extra={"run_ids": unsent})
+        enqueue(unsent)
+    return unsent
 
 
 def recover_orphaned_runs(session: Session, enqueue: Callable[[list[int]], None]) -> list[int]:

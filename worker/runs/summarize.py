@@ -1,7 +1,9 @@
 """Pure conversion of parsed outputs into result rows: per-second series and stable-window means.
 
 The stable window is [warmup_s, run_time_s - cooldown_s) seconds after the load generators
-started; middleware windows are placed on the same clock through their unix start time.
+started. The window means are backend/results/aggregate.py's (rule 2: middleware series
+shifted by their whole-second start offset, seconds without completions never poisoning a
+mean), so a stored summary equals the same window re-cut from the stored series.
 """
 
 import math
@@ -10,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.models import HistogramMetric, RequestType
+from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
+from backend.results.aggregate import Window as ClockWindow
 from worker.parsers import ClientResult, MiddlewareStats
 from worker.parsers.model import MIDDLEWARE_TYPES, Histogram, MiddlewareType, Window
 
@@ -47,18 +51,56 @@ class ResultRows:
         self.histograms += other.histograms
 
 
-def _weighted(values: Sequence[float], weights: Sequence[float]) -> float:
-    pairs = [(v, w) for v, w in zip(values, weights, strict=True) if w > 0 and not math.isnan(v)]
-    total = sum(w for _, w in pairs)
-    return sum(v * w for v, w in pairs) / total if total else NAN
-
-
 def _std(values: Iterable[float]) -> float | None:
     xs = [v for v in values if not math.isnan(v)]
     if len(xs) < 2:
         return None
     mean = sum(xs) / len(xs)
     return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def window_summary(
+    source: str, series: dict[str, Any], window: StableWindow
+) -> dict[str, Any] | None:
+    """The stored summary columns of one series over the stable window (None: not covered)."""
+    if window.end_s <= window.start_s:
+        return None
+    values = {k: v for k, v in series.items() if isinstance(v, list)}
+    shift = offset_s(series["start_unix"], window.load_start_unix)
+    sw: SourceWindow | None = source_window(
+        SourceSeries(source, series["start_unix"], values),
+        shift,
+        ClockWindow(window.start_s, window.end_s),
+    )
+    if sw is None:
+        return None
+    a = max(window.start_s - shift, 0)
+    rt = series["response_time_us"][a : a + sw.seconds]
+    tp = series["throughput"][a : a + sw.seconds]
+    out: dict[str, Any] = {
+        m: (NAN if v is None else v) if m == "response_time_us" else v
+        for m, v in sw.values.items()
+        if m in _SUMMARY_COLUMNS
+    }
+    out["throughput"] = out.pop("throughput_per_s")
+    return {
+        **out,
+        "count": int(round(sum(x for x in tp if not math.isnan(x)))),
+        "weight": sw.weights["response_time_us"],
+        "response_time_std_us": _std(rt),
+    }
+
+
+_SUMMARY_COLUMNS = (
+    "throughput_per_s",
+    "keys_per_s",
+    "misses_per_s",
+    "response_time_us",
+    "queue_time_us",
+    "server_time_us",
+    "processing_time_us",
+    "queue_length",
+)
 
 
 def _histogram_row(
@@ -79,9 +121,15 @@ def _histogram_row(
 
 
 def client_rows(
-    source: str, result: ClientResult, window: StableWindow, multiget: bool
+    source: str,
+    result: ClientResult,
+    window: StableWindow,
+    multiget: bool,
+    start_unix: float | None = None,
 ) -> ResultRows:
-    """Rows of one load generator instance; its second 0 starts at window.load_start_unix."""
+    """Rows of one load generator instance; its second 0 starts at start_unix (its own start;
+    default the run's, window.load_start_unix), so instances started apart line up."""
+    start = window.load_start_unix if start_unix is None else start_unix
     rows = ResultRows()
     for kind, typed in result.types.items():
         rtype = RequestType(kind)
@@ -100,27 +148,17 @@ def client_rows(
             {
                 "source": source,
                 "request_type": rtype,
-                "start_unix": window.load_start_unix,
+                "start_unix": start,
                 "throughput": tp,
                 "response_time_us": rt,
                 "keys_per_s": keys,
                 "misses_per_s": misses,
             }
         )
-        lo, hi = window.start_s, min(window.end_s, length)
-        if hi > lo:
-            seconds = hi - lo
-            sel = slice(lo, hi)
-            throughput = sum(tp[sel]) / seconds
-            response = _weighted(rt[sel], tp[sel])
-            summary = {
-                "count": int(round(sum(tp[sel]))),
-                "throughput": throughput,
-                "keys_per_s": sum(keys[sel]) / seconds,
-                "misses_per_s": sum(misses[sel]) / seconds,
-                "response_time_us": response,
-                "response_time_std_us": _std(rt[sel]),
-            }
+        series = rows.series[-1]
+        windowed = window_summary(source, series, window)
+        if windowed is not None:
+            summary = {k: v for k, v in windowed.items() if k not in _MW_ONLY}
         else:  # no per-second series: whole-run figures are all there is
             whole = typed.summary
             summary = {
@@ -130,6 +168,7 @@ def client_rows(
                 "misses_per_s": whole.misses_per_sec,
                 "response_time_us": NAN if whole.mean_latency_us is None else whole.mean_latency_us,
                 "response_time_std_us": None,
+                "weight": None,
             }
         pct = typed.percentiles
         rows.summaries.append(
@@ -149,6 +188,8 @@ def client_rows(
             rows.histograms.append(hist_row)
     return rows
 
+
+_MW_ONLY = ("queue_time_us", "server_time_us", "processing_time_us", "queue_length")
 
 _MW_TYPE = {
     "get": RequestType.GET,
@@ -213,21 +254,13 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "misses_per_s": [v["misses"] / v["duration"] for v in per],
                 "queue_time_us": [v["queue"] for v in per],
                 "server_time_us": [v["server"] for v in per],
+                "processing_time_us": [v["processing"] for v in per],
                 "queue_length": [v["queue_length"] for v in per],
             }
         )
-        # Middleware windows are not aligned with the clients' seconds: each window counts
-        # with the fraction of it inside the stable window (traffic taken as even within it).
-        inside: list[tuple[float, dict[str, float]]] = []
-        for w, v in zip(stats.windows, per, strict=True):
-            ws, we = t0 + w.start_us / 1e6, t0 + w.end_us / 1e6
-            overlap = min(we, window.end_unix) - max(ws, window.start_unix)
-            if overlap > 0 and we > ws:
-                inside.append((overlap / (we - ws), v))
-        duration = sum(f * v["duration"] for f, v in inside)
-        if not duration:
+        summary = window_summary(source, rows.series[-1], window)
+        if summary is None:
             continue
-        done = [f * v["completed"] for f, v in inside]
         samples = [
             r.total_us
             for r in stats.requests
@@ -239,20 +272,10 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "request_type": rtype,
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
-                "count": int(sum(done)),
-                "throughput": sum(done) / duration,
-                "keys_per_s": sum(f * v["keys"] for f, v in inside) / duration,
-                "misses_per_s": sum(f * v["misses"] for f, v in inside) / duration,
-                "response_time_us": _weighted([v["total"] for _, v in inside], done),
-                "response_time_std_us": _std(v["total"] for _, v in inside),
                 "p50_us": _percentile(samples, 50),
                 "p90_us": _percentile(samples, 90),
                 "p99_us": _percentile(samples, 99),
-                "queue_time_us": _weighted([v["queue"] for _, v in inside], done),
-                "server_time_us": _weighted([v["server"] for _, v in inside], done),
-                "processing_time_us": _weighted([v["processing"] for _, v in inside], done),
-                "queue_length": sum(f * v["queue_length"] * v["duration"] for f, v in inside)
-                / duration,
+                **summary,
             }
         )
     if stats.histograms is not None:

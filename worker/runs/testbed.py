@@ -37,7 +37,16 @@ def local_host() -> HostSpec:
         user=getpass.getuser(),
         port=settings.LOCAL_SSH_PORT,
         key_path=str(settings.LOCAL_SSH_DIR / "id_ed25519"),
+        host_key=_local_host_key(),
     )
+
+
+def _local_host_key() -> str | None:
+    # The project's own sshd (infra/local/sshd.sh): its key is known, nothing to trust on use.
+    try:
+        return (settings.LOCAL_SSH_DIR / "ssh_host_ed25519_key.pub").read_text().strip() or None
+    except OSError:
+        return None
 
 
 def local_testbed() -> TestbedLayout:

@@ -1,44 +1,45 @@
-"""Worker start-up hooks: recover runs of dead workers now and then every RECOVERY_EVERY_S."""
+"""Recovery as a Celery beat task (every RECOVERY_EVERY_S, on the maintenance queue), plus one
+pass when a worker starts: runs of dead workers are re-queued, queued runs whose message was
+lost (Redis down at Start, or restarted) are re-sent."""
 
 import logging
 import threading
 from typing import Any
 
-from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_ready
 
 from backend.core.db import SessionLocal, engine
-from backend.core.queue import enqueue_runs
-from worker.runs.recovery import recover_orphaned_runs
+from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, enqueue_runs, pending_run_ids
+from worker.runs.recovery import recover_orphaned_runs, resend_unsent_runs
+from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
 
-RECOVERY_EVERY_S = 20.0
-_stop = threading.Event()
 
-
-def recover_once() -> list[int]:
+def recover_once() -> tuple[list[int], list[int]]:
+    """One pass: (re-queued runs of dead workers, re-sent queued runs)."""
     with SessionLocal() as session:
-        return recover_orphaned_runs(session, enqueue_runs)
+        requeued = recover_orphaned_runs(session, enqueue_runs)
+        resent = resend_unsent_runs(session, pending_run_ids, enqueue_runs)
+    if requeued or resent:
+        logger.warning("recovery.done", extra={"requeued": requeued, "resent": resent})
+    return requeued, resent
 
 
-def _loop() -> None:
-    while True:
-        try:
-            ids = recover_once()
-            if ids:
-                logger.warning("recovery.requeued", extra={"run_ids": ids})
-        except Exception:  # keep the loop alive; the next pass retries
-            logger.exception("recovery.failed")
-        if _stop.wait(RECOVERY_EVERY_S):
-            return
+@instrumented_task(name=RECOVER_TASK, queue=MAINTENANCE_QUEUE, soft_time_limit=120, time_limit=180)
+def recover() -> None:
+    recover_once()
 
 
 def _on_ready(**_: Any) -> None:
-    threading.Thread(target=_loop, name="mcscope-recovery", daemon=True).start()
+    # At start-up, at once (beat's first tick may be a while away); off the main thread.
+    def run() -> None:
+        try:
+            recover_once()
+        except Exception:
+            logger.exception("recovery.failed")
 
-
-def _on_shutdown(**_: Any) -> None:
-    _stop.set()
+    threading.Thread(target=run, name="mcscope-recovery-at-start", daemon=True).start()
 
 
 def _on_fork(**_: Any) -> None:
@@ -47,5 +48,4 @@ def _on_fork(**_: Any) -> None:
 
 
 worker_ready.connect(_on_ready)
-worker_shutdown.connect(_on_shutdown)
 worker_process_init.connect(_on_fork)

@@ -6,21 +6,27 @@ An m-server station keeps its marginal p_k(j|n) (j = jobs there in total). The t
 p_k(0|n) as 1 - sum_j p_k(j|n), which cancels catastrophically; here it comes from the exact
 ratio p_k(0|n) = p_k(0|n - e_c) X_c(n) / X_c^{-k}(n), where X^{-k} is the throughput of the
 network without station k (solved the same way): products of positive numbers only.
+Those complement networks are shared: the network without stations {a, b} serves both the
+network without a and the one without b, so L m-server stations cost 2^L lattice passes (memo
+by the set of stations kept), bounded by a work budget instead of a fixed station count. For
+larger models `backend.analysis.mva.approximate` offers Bard-Schweitzer.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from backend.analysis.errors import require
-from backend.analysis.mva.network import Station, StationKind
+from backend.analysis.mva.network import Station, StationKind, check_servers
 from backend.analysis.mva.result import FloatArray
 
 # Bounds memory: one float per population vector and station (20M cells = 160 MB).
 MAX_LATTICE_CELLS = 20_000_000
-MAX_LOAD_DEPENDENT = 3  # each m-server station doubles the work (complement networks)
+# Bounds time: lattice cells x stations summed over the 2^L complement networks solved.
+MAX_EXACT_WORK = 200_000_000
 
 
 @dataclass(frozen=True)
@@ -45,22 +51,17 @@ class MultiClassResult:
     queue_length: FloatArray  # Q_ck, shape (C, K)
     utilization: FloatArray  # U_ck = X_c D_ck / m_k (per server), shape (C, K)
     prob_busy: tuple[float | None, ...]  # P(station not empty); None for delays
+    method: str = "exact"  # or "approximate" (Bard-Schweitzer, see mva.approximate)
+    iterations: int | None = None  # fixed-point iterations of the approximate method
 
 
-def _validate(stations: tuple[Station, ...], classes: tuple[ClassSpec, ...]) -> None:
+def validate_classes(
+    stations: tuple[Station, ...], classes: tuple[ClassSpec, ...], lattice: bool = True
+) -> None:
+    """Reject class specs the solvers cannot use; `lattice` adds the exact solver's limits."""
     require(len(classes) >= 1, "classes", "at least one job class is needed")
-    multi = [s for s in stations if s.kind is StationKind.MULTI and s.servers > 1]
-    require(
-        len(multi) <= MAX_LOAD_DEPENDENT,
-        "stations",
-        f"at most {MAX_LOAD_DEPENDENT} multi-server stations in a multi-class model",
-    )
     for i, s in enumerate(stations):
-        require(
-            s.kind is not StationKind.MULTI or s.servers >= 1,
-            f"stations[{i}].servers",
-            "must be at least 1",
-        )
+        check_servers(i, s)
     points = 1
     for c, spec in enumerate(classes):
         require(spec.population >= 0, f"classes[{c}].population", "must be >= 0")
@@ -77,11 +78,26 @@ def _validate(stations: tuple[Station, ...], classes: tuple[ClassSpec, ...]) -> 
             "all demands and the think time are zero: throughput would be infinite",
         )
         points *= spec.population + 1
+    if not lattice:
+        return
     require(
         points * max(len(stations), 1) <= MAX_LATTICE_CELLS,
         "classes",
-        f"population lattice too large ({points:,} vectors x {len(stations)} stations)",
+        f"population lattice too large ({points:,} vectors x {len(stations)} stations); "
+        'use method "approximate"',
     )
+    multi = sum(1 for s in stations if s.kind is StationKind.MULTI and s.servers > 1)
+    require(
+        exact_work(points, len(stations), multi) <= MAX_EXACT_WORK,
+        "stations",
+        f"{multi} multi-server stations need 2^{multi} lattice passes of {points:,} vectors: "
+        'too much work for the exact solution; use method "approximate"',
+    )
+
+
+def exact_work(points: int, stations: int, multi_server: int) -> int:
+    """Cells the exact recursion visits: one lattice pass per subset of m-server stations."""
+    return int(points * max(stations, 1) * 2**multi_server)
 
 
 @dataclass(frozen=True)
@@ -133,16 +149,33 @@ def _solve(
     demands: FloatArray,
     think: FloatArray,
     lat: _Lattice,
+    memo: dict[frozenset[int], FloatArray] | None = None,
+    ids: tuple[int, ...] | None = None,
 ) -> _Solved:
-    """The level-by-level recursion; m-server stations recurse on their complement network."""
+    """The level-by-level recursion; m-server stations recurse on their complement network.
+
+    `ids` names the stations of this (sub)network in the full one; `memo` keeps the
+    throughput of every complement network solved so far, keyed by the stations it keeps.
+    """
     n_classes, n_stations = demands.shape
+    memo = {} if memo is None else memo
+    ids = tuple(range(n_stations)) if ids is None else ids
     ld = [k for k in range(n_stations) if kinds[k] is StationKind.MULTI and servers[k] > 1]
     comp: dict[int, FloatArray] = {}
     for k in ld:
         keep = [i for i in range(n_stations) if i != k]
-        comp[k] = _solve(
-            [kinds[i] for i in keep], [servers[i] for i in keep], demands[:, keep], think, lat
-        ).xs
+        key = frozenset(ids[i] for i in keep)
+        if key not in memo:
+            memo[key] = _solve(
+                [kinds[i] for i in keep],
+                [servers[i] for i in keep],
+                demands[:, keep],
+                think,
+                lat,
+                memo,
+                tuple(ids[i] for i in keep),
+            ).xs
+        comp[k] = memo[key]
     is_delay = np.array([kd is StationKind.DELAY for kd in kinds])
     total_q = np.zeros((lat.coords.shape[1], n_stations))
     xs = np.zeros((lat.coords.shape[1], n_classes))
@@ -217,7 +250,7 @@ def solve_multiclass(
     stations: tuple[Station, ...], classes: tuple[ClassSpec, ...]
 ) -> MultiClassResult:
     """Exact MVA over the whole population lattice; results at the full population vector."""
-    _validate(stations, classes)
+    validate_classes(stations, classes)
     shape = tuple(spec.population + 1 for spec in classes)
     demands = np.array([spec.demands_s for spec in classes], dtype=np.float64)  # (C, K)
     think = np.array([spec.think_time_s for spec in classes], dtype=np.float64)
@@ -246,4 +279,4 @@ def solve_multiclass(
 
 def lattice_size(classes: tuple[ClassSpec, ...]) -> int:
     """Number of population vectors the exact recursion visits."""
-    return int(np.prod([c.population + 1 for c in classes]))
+    return math.prod(c.population + 1 for c in classes)  # Python ints: no overflow

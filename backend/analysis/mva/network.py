@@ -26,7 +26,7 @@ class Station:
     kind: StationKind
     service_time_s: float  # per visit, per server
     visits: float = 1.0
-    servers: int = 1  # only used by MULTI; DELAY and QUEUE ignore it
+    servers: int = 1  # m of a MULTI station; a DELAY or QUEUE must leave it at 1
 
     @property
     def demand_s(self) -> float:
@@ -49,11 +49,29 @@ def validate_stations(stations: tuple[Station, ...], think_time_s: float) -> Non
     for i, s in enumerate(stations):
         require_non_negative(s.service_time_s, f"stations[{i}].service_time_s")
         require_non_negative(s.visits, f"stations[{i}].visits")
-        if s.kind is StationKind.MULTI and s.servers < 1:
-            raise AnalysisError(f"stations[{i}].servers", "must be at least 1")
+        check_servers(i, s)
     total = think_time_s + sum(s.demand_s for s in stations)
     require(
         total > 0,
         "stations",
         "all service demands and the think time are zero: throughput would be infinite",
     )
+
+
+def check_servers(index: int, station: Station) -> None:
+    """m >= 1 for a multi-server station; exactly 1 otherwise, never silently ignored.
+
+    A queue given 64 servers would otherwise be solved as one server (X = 1/S) while the
+    caller believes it modelled 64: the request must say "multi" to mean m servers.
+    """
+    field = f"stations[{index}].servers"
+    if station.kind is StationKind.MULTI:
+        require(station.servers >= 1, field, "must be at least 1")
+    elif station.servers != 1:
+        raise AnalysisError(field, SERVERS_ONLY_MULTI.format(kind=station.kind.value))
+
+
+SERVERS_ONLY_MULTI = (
+    'a "{kind}" station has no server count (it must be 1); use kind "multi" for an '
+    "m-server (load-dependent) station"
+)

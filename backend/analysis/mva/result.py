@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from backend.analysis.mva.network import Station
+from backend.analysis.mva.network import Station, StationKind
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -35,6 +35,13 @@ class MvaResult:
     stations: tuple[StationCurves, ...]
 
     def bottleneck(self) -> str:
-        """Name of the station with the largest demand per server."""
-        best = max(self.stations, key=lambda c: c.station.demand_s / c.station.capacity_servers)
+        """Name of the queueing station with the largest demand per server.
+
+        Delay centers never saturate, so they are never the bottleneck (as in `bounds`); a
+        network of delays only has none and answers "" (no station limits throughput).
+        """
+        queues = [c for c in self.stations if c.station.kind is not StationKind.DELAY]
+        if not queues:
+            return ""
+        best = max(queues, key=lambda c: c.station.demand_s / c.station.capacity_servers)
         return best.station.name

@@ -1,18 +1,20 @@
 """Running an experiment: start or resume, cancel, list its runs, read results and run series."""
 
-from typing import Literal
-
 from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
+from zipstream import ZipStream
 
-from backend.analysis.series import InstanceSeries, combine_instances, offset_s
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
-from backend.core.queue import enqueue_runs
-from backend.crud.results import aggregate_by_configuration, aggregate_window_by_configuration
-from backend.crud.run import cancel_runs, list_runs, queue_runs
-from backend.crud.series import list_run_series, read_load_start_unix, read_stored_window
+from backend.api.window import ExperimentDep, WindowDep
+from backend.core.queue import BrokerUnavailable, check_broker, enqueue_runs, pending_run_ids
+from backend.core.run_files import has_run_files, run_archive_dir
+from backend.crud.run import cancel_runs, list_runs, queue_runs, queued_run_ids
 from backend.models import Experiment, RequestType, Run, RunStatus
+from backend.results import service
+from backend.results.metrics import SourceKind
+from backend.schemas.limits import Skip
+from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
 from backend.schemas.run import RunPublic, RunsPublic, StartResult
 from backend.schemas.series import (
     SERIES_UNITS,
@@ -32,15 +34,35 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
     return exp
 
 
-@router.post("/{experiment_id}/start", response_model=StartResult)
+@router.post(
+    "/{experiment_id}/start",
+    response_model=StartResult,
+    responses={503: {"description": "The message broker (Redis) is not reachable"}},
+)
 def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
-    """Queue every run not yet done; a second start resumes failed or cancelled runs."""
+    """Queue every run not yet done; a second start resumes failed or cancelled runs and
+    re-sends queued runs whose message was lost (a Redis restart)."""
     exp = _load(session, experiment_id)
+    try:
+        check_broker()  # before anything is committed: no run queued without a message
+    except BrokerUnavailable as exc:
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot start: {exc}; nothing was queued"
+        ) from exc
     # Row lock: two concurrent starts must not create the same runs twice.
     session.refresh(exp, with_for_update=True)
     run_ids, untouched = queue_runs(session=session, experiment=exp)
     session.commit()
-    enqueue_runs(run_ids)
+    try:
+        # The new runs, and queued ones whose message was lost (a Redis restart).
+        pending = pending_run_ids()
+        enqueue_runs([i for i in queued_run_ids(session, exp.id) if i not in pending])
+    except BrokerUnavailable as exc:
+        # Committed but not sent: the recovery task sends them once the broker is back.
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            f"{exc}; {len(run_ids)} run(s) are queued and will be sent when it is back",
+        ) from exc
     return StartResult(queued=len(run_ids), already_done=untouched)
 
 
@@ -63,7 +85,7 @@ def read_runs(
     session: SessionDep,
     experiment_id: int,
     status_: RunStatus | None = Query(default=None, alias="status"),
-    skip: int = Query(default=0, ge=0),
+    skip: Skip = 0,
     limit: int = Query(default=100, ge=1, le=1000),
 ) -> RunsPublic:
     """List an experiment's runs, optionally by status."""
@@ -74,74 +96,32 @@ def read_runs(
     return RunsPublic(data=[RunPublic.model_validate(r) for r in rows], count=count)
 
 
-class ConfigurationResultPublic(BaseModel):
-    configuration_id: int
-    index: int
-    values: dict[str, object]
-    repetitions: int
-    throughput_mean: float | None
-    throughput_std: float | None
-    response_time_us_mean: float | None
-    response_time_us_std: float | None
-    keys_per_s_mean: float | None
-
-
-class ResultsPublic(BaseModel):
-    source: str
-    request_type: RequestType
-    units: dict[str, str]
-    data: list[ConfigurationResultPublic]
-
-
 @router.get("/{experiment_id}/results", response_model=ResultsPublic)
 def read_results(
     session: SessionDep,
-    experiment_id: int,
-    source: Literal["client", "middleware"] = "client",
+    experiment: ExperimentDep,
+    window: WindowDep,
+    source: SourceKind = "client",
     request_type: RequestType = RequestType.ALL,
-    window_start_s: int | None = Query(default=None, ge=0, description="re-cut window start"),
-    window_end_s: int | None = Query(default=None, ge=1, description="re-cut window end"),
 ) -> ResultsPublic:
     """Throughput and response time per configuration, mean and std over repetitions.
 
     By default over each run's stable window; with window_start_s/window_end_s, over that
-    window of seconds instead (computed from the stored per-second series).
+    window of seconds instead (re-cut from the stored per-second series).
     """
-    _load(session, experiment_id)
-    if (window_start_s is None) != (window_end_s is None):
-        raise unprocessable(
-            ("window_end_s",),
-            "give both window_start_s and window_end_s, or neither",
-            window_end_s,
-            location="query",
-        )
-    if window_start_s is not None and window_end_s is not None:
-        if window_end_s <= window_start_s:
-            raise unprocessable(
-                ("window_end_s",),
-                "must be greater than window_start_s",
-                window_end_s,
-                location="query",
-            )
-        rows = aggregate_window_by_configuration(
-            session=session,
-            experiment_id=experiment_id,
-            source=source,
-            request_type=request_type,
-            start_s=window_start_s,
-            end_s=window_end_s,
-        )
-    else:
-        rows = aggregate_by_configuration(
-            session=session,
-            experiment_id=experiment_id,
-            source=source,
-            request_type=request_type,
-        )
+    rows = service.results_table(
+        session=session,
+        experiment=experiment,
+        source=source,
+        request_type=request_type,
+        window=window,
+    )
     return ResultsPublic(
         source=source,
         request_type=request_type,
-        units={"throughput": "ops/s", "response_time": "us", "keys_per_s": "keys/s"},
+        window_start_s=window.start_s if window else None,
+        window_end_s=window.end_s if window else None,
+        units=RESULTS_UNITS,
         data=[ConfigurationResultPublic(**r.__dict__) for r in rows],
     )
 
@@ -149,64 +129,50 @@ def read_results(
 @router.get("/{experiment_id}/runs/{run_id}/series", response_model=RunSeriesPublic)
 def read_run_series(
     session: SessionDep,
-    experiment_id: int,
+    experiment: ExperimentDep,
     run_id: int,
-    source: Literal["client", "middleware"] = "client",
+    source: SourceKind = "client",
     request_type: RequestType = RequestType.ALL,
 ) -> RunSeriesPublic:
     """Per-second throughput and response time of one run, with its stable window."""
-    exp = _load(session, experiment_id)
     run = session.get(Run, run_id)
-    if run is None or run.experiment_id != experiment_id:
+    if run is None or run.experiment_id != experiment.id:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    rows = list_run_series(session=session, run_id=run_id, source=source, request_type=request_type)
-    instances = [
-        InstanceSeries(
-            r.source,
-            r.start_unix,
-            r.throughput,
-            r.response_time_us,
-            r.queue_time_us,
-            r.server_time_us,
-            r.queue_length,
-        )
-        for r in rows
-    ]
-    # Windows count from the load generators' start; a middleware-only run falls back to its own.
-    t0 = read_load_start_unix(session=session, run_id=run_id)
-    if t0 is None and instances:
-        t0 = min(i.start_unix for i in instances)
-    stored = read_stored_window(session=session, run_id=run_id)
-    lo, hi = stored or (exp.warmup_s, exp.run_time_s - exp.cooldown_s)
-    combined = combine_instances(instances, t0 if t0 is not None else 0.0)
+    view = service.run_series(
+        session=session,
+        experiment=experiment,
+        run_id=run_id,
+        source=source,
+        request_type=request_type,
+    )
     return RunSeriesPublic(
         run_id=run.id,
-        experiment_id=experiment_id,
+        experiment_id=experiment.id,
         configuration_id=run.configuration_id,
         repetition=run.repetition,
         source=source,
         request_type=request_type,
-        start_unix=t0,
-        window_start_s=lo,
-        window_end_s=hi,
-        window_stored=stored is not None,
+        start_unix=view.start_unix,
+        window_start_s=view.window_start_s,
+        window_end_s=view.window_end_s,
+        window_stored=view.window_stored,
         units=SERIES_UNITS,
         combined=CombinedSeriesPublic(
-            time_s=combined.time_s,
-            throughput=combined.throughput,
-            response_time_us=combined.response_time_us,
+            time_s=view.combined.time_s,
+            throughput=view.combined.throughput,
+            response_time_us=view.combined.response_time_us,
         ),
         instances=[
             InstanceSeriesPublic(
-                source=i.source,
-                offset_s=offset_s(i, t0 if t0 is not None else i.start_unix),
-                throughput=list(i.throughput),
-                response_time_us=list(i.response_time_us),
-                queue_time_us=i.queue_time_us,
-                server_time_us=i.server_time_us,
-                queue_length=i.queue_length,
+                source=r.source,
+                offset_s=r.start_unix - (view.start_unix or r.start_unix),
+                throughput=list(r.throughput),
+                response_time_us=list(r.response_time_us),
+                queue_time_us=r.queue_time_us,
+                server_time_us=r.server_time_us,
+                queue_length=r.queue_length,
             )
-            for i in instances
+            for r in view.instances
         ],
     )
 
@@ -218,3 +184,26 @@ def read_run(session: SessionDep, run_id: int) -> RunPublic:
     if run is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
     return RunPublic.model_validate(run)
+
+
+@runs_router.get(
+    "/{run_id}/files",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/zip": {}}, "description": "the run's raw files"}},
+)
+def read_run_files(session: SessionDep, run_id: int) -> StreamingResponse:
+    """Download every raw file the run archived (all hosts, all attempts) as one zip, streamed."""
+    if session.get(Run, run_id) is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
+    if not has_run_files(run_id):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run has no raw files")
+    # Stored, not deflated: the size is known up front and nothing is held in memory.
+    archive = ZipStream.from_path(run_archive_dir(run_id), arcname=f"run-{run_id}")
+    return StreamingResponse(
+        archive,
+        media_type="application/zip",
+        headers={
+            "Content-Disposition": f'attachment; filename="run-{run_id}.zip"',
+            "Content-Length": str(len(archive)),
+        },
+    )

@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
 from backend.core.config import settings
+from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
-from backend.crud.run import has_runs
+from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignError, check_design
 from backend.domain.grid import effective_parameters, preview
 from backend.domain.templates import Template
@@ -27,6 +28,7 @@ from backend.schemas.experiment import (
     GridPreviewPublic,
     GridPreviewWithPoints,
 )
+from backend.schemas.limits import DbText, Skip
 
 router = APIRouter(prefix="/experiments", tags=["experiments"])
 
@@ -122,9 +124,9 @@ def create_experiment(session: SessionDep, spec: ExperimentCreate) -> Experiment
 @router.get("", response_model=ExperimentsPublic)
 def read_experiments(
     session: SessionDep,
-    skip: int = Query(default=0, ge=0),
+    skip: Skip = 0,
     limit: int = Query(default=50, ge=1, le=500),
-    q: str | None = Query(default=None, max_length=200, description="name contains"),
+    q: DbText | None = Query(default=None, max_length=200, description="name contains"),
     template: Template | None = None,
 ) -> ExperimentsPublic:
     """List experiments, newest first."""
@@ -157,12 +159,15 @@ def update_experiment(
 
 @router.delete("/{experiment_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_experiment(session: SessionDep, experiment_id: int) -> None:
-    """Delete an experiment with its runs and results."""
+    """Delete an experiment with its runs, results and raw run files."""
     exp = _load(session, experiment_id)
     if crud.run_counts(session=session, experiment_ids=[exp.id])[exp.id][RunStatus.RUNNING]:
         raise HTTPException(status.HTTP_409_CONFLICT, IS_RUNNING)
+    doomed = run_ids(session=session, experiment_id=exp.id)
     session.delete(exp)
     session.commit()
+    # After the commit: a failed delete keeps its files.
+    remove_run_files(doomed)
 
 
 @router.post(

@@ -3,18 +3,22 @@
 The worker publishes JSON events to Redis channel `mcscope:experiment:<id>`; this route
 relays them. The first event is a snapshot of run counts per status, so a progress bar can
 start right away; a comment line every KEEPALIVE_S keeps proxies from closing the stream.
+The database is read once, before streaming, in a session closed before the first byte; the
+stream ends after STREAM_MAX_S (the browser's EventSource reconnects), and open streams are
+capped per client and in all (backend/api/streams.py).
 """
 
 import json
+import time
 from collections.abc import AsyncIterator
 
-import redis.asyncio as aioredis
-from fastapi import APIRouter, HTTPException, Query, status
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import func, select
 
-from backend.api.deps import SessionDep
+from backend.api.streams import SlotStreamingResponse, redis_client, slots
 from backend.core.config import settings
+from backend.core.db import SessionLocal
 from backend.models import Experiment, Run
 
 router = APIRouter(prefix="/experiments", tags=["live"])
@@ -31,17 +35,35 @@ def _sse(event: str, data: object) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
+def _snapshot(experiment_id: int) -> dict[str, int] | None:
+    with SessionLocal() as session:
+        if session.get(Experiment, experiment_id) is None:
+            return None
+        counts = session.execute(
+            select(Run.status, func.count())
+            .where(Run.experiment_id == experiment_id)
+            .group_by(Run.status)
+        ).all()
+    return {s.value: int(n) for s, n in counts}
+
+
 async def _relay(
     experiment_id: int, snapshot: dict[str, int], max_events: int | None
 ) -> AsyncIterator[str]:
-    client = aioredis.Redis.from_url(settings.REDIS_URL)
+    client = redis_client()
     pubsub = client.pubsub()
+    deadline = time.monotonic() + settings.STREAM_MAX_S
     try:
         await pubsub.subscribe(_channel(experiment_id))
         yield _sse("snapshot", {"experiment_id": experiment_id, "runs": snapshot})
         sent = 0
         while max_events is None or sent < max_events:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=KEEPALIVE_S)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            message = await pubsub.get_message(
+                ignore_subscribe_messages=True, timeout=min(KEEPALIVE_S, left)
+            )
             if message is None:
                 yield ": keepalive\n\n"
                 continue
@@ -57,22 +79,19 @@ async def _relay(
 
 
 @router.get("/{experiment_id}/events")
-def stream_events(
-    session: SessionDep,
+async def stream_events(
+    request: Request,
     experiment_id: int,
     max_events: int | None = Query(default=None, ge=1, le=100_000),
-) -> StreamingResponse:
+) -> SlotStreamingResponse:
     """Stream run state changes and live throughput of an experiment (text/event-stream)."""
-    if session.get(Experiment, experiment_id) is None:
+    snapshot = await run_in_threadpool(_snapshot, experiment_id)
+    if snapshot is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Experiment not found")
-    counts = session.execute(
-        select(Run.status, func.count())
-        .where(Run.experiment_id == experiment_id)
-        .group_by(Run.status)
-    ).all()
-    snapshot = {s.value: int(n) for s, n in counts}
-    return StreamingResponse(
+    release = slots.acquire(request.client.host if request.client else "unknown")
+    return SlotStreamingResponse(
         _relay(experiment_id, snapshot, max_events),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        release=release,
     )

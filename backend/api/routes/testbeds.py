@@ -1,13 +1,23 @@
 """Testbeds and hosts."""
 
+from collections import Counter
+
 from fastapi import APIRouter, HTTPException, status
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
+from backend.core.keys import KeyPathError, check_key_path
+from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
-from backend.schemas.testbed import TestbedCreate, TestbedPublic, TestbedsPublic
+from backend.schemas.testbed import (
+    TestbedCreate,
+    TestbedPublic,
+    TestbedsPublic,
+    TestbedToolPublic,
+    TestbedToolsPublic,
+)
 
 router = APIRouter(prefix="/testbeds", tags=["testbeds"])
 
@@ -19,19 +29,31 @@ def read_testbeds(session: SessionDep) -> TestbedsPublic:
     return TestbedsPublic(data=[TestbedPublic.model_validate(t) for t in rows], count=len(rows))
 
 
+@router.get("/tools", response_model=TestbedToolsPublic)
+def read_testbed_tools(session: SessionDep) -> TestbedToolsPublic:
+    """Tools found on each testbed, with versions, as the newest runs' preflight recorded them."""
+    data = [
+        TestbedToolPublic(testbed_id=t, tool=tool, version=v, run_id=r, seen_at=at)
+        for t, tool, v, r, at in latest_tool_versions(session=session)
+    ]
+    return TestbedToolsPublic(data=data, count=len(data))
+
+
 @router.post("", response_model=TestbedPublic, status_code=status.HTTP_201_CREATED)
 def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
     """Register a testbed and its hosts (SSH key paths only, never keys)."""
     names = [h.name for h in body.hosts]
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    dupes = sorted(n for n, k in Counter(names).items() if k > 1)
     if dupes:
         raise unprocessable(("hosts",), f"host names must be unique: {', '.join(dupes)}", names)
-    testbed = Testbed(
-        name=body.name,
-        kind=body.kind,
-        description=body.description,
-        hosts=[Host(**h.model_dump()) for h in body.hosts],
-    )
+    hosts = []
+    for i, h in enumerate(body.hosts):
+        try:
+            key_path = check_key_path(h.key_path)
+        except KeyPathError as e:
+            raise unprocessable(("hosts", i, "key_path"), str(e), h.key_path) from e
+        hosts.append(Host(**{**h.model_dump(), "key_path": key_path}))
+    testbed = Testbed(name=body.name, kind=body.kind, description=body.description, hosts=hosts)
     session.add(testbed)
     try:
         session.commit()

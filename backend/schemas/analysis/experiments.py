@@ -1,6 +1,6 @@
 """Schemas of analyses on a stored experiment (grid rows carry their configuration)."""
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -10,8 +10,10 @@ from backend.schemas.analysis.mva import (
 )
 from backend.schemas.analysis.statistics import (
     HistogramPercentilePublic,
+    HistogramPublic,
     SourceKind,
 )
+from backend.schemas.base import RequestModel
 
 
 class ConfigStatPublic(BaseModel):
@@ -80,7 +82,7 @@ class ExperimentRelativePublic(Units):
     data: list[RelativeConfigRowPublic]
 
 
-class ServiceTimesIn(BaseModel):
+class ServiceTimesIn(RequestModel):
     """Measured service times the network model needs (the grid supplies the rest)."""
 
     network_delay_s: float = Field(ge=0, allow_inf_nan=False)
@@ -118,8 +120,28 @@ class ConfigPercentilesPublic(ConfigRef):
     percentiles: list[HistogramPercentilePublic]
 
 
+HistogramSpan = Literal["window", "whole_run"]
+SPAN_FIELD = Field(
+    description='"window": exactly the requested (or stored stable) window; "whole_run": the '
+    "tool gives only a whole-run histogram, warm-up and cool-down included"
+)
+
+
 class ExperimentPercentilesPublic(Units):
     metric: str
     source: SourceKind
     percentiles: list[float]
+    span: HistogramSpan = SPAN_FIELD
+    span_label: str = Field(
+        description='how a view labels the span, e.g. "whole run, incl. warm-up"'
+    )
     data: list[ConfigPercentilesPublic]
+
+
+class ExperimentHistogramPublic(HistogramPublic):
+    """One configuration's merged histogram, saying which seconds it covers."""
+
+    span: HistogramSpan = SPAN_FIELD
+    span_label: str = Field(
+        description='how a view labels the span, e.g. "whole run, incl. warm-up"'
+    )

@@ -5,13 +5,23 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
+from backend.schemas.base import RequestModel
+
+T_CRITICAL_DOC = (
+    "critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a "
+    "table value such as 1.86 for 8 degrees of freedom at 90%); default: the exact quantile "
+    "t[1 - alpha/2; 2^k (r - 1)] of `confidence`"
+)
 
 
-class FactorialRequest(BaseModel):
+class FactorialRequest(RequestModel):
     factors: list[str] = Field(min_length=2, max_length=6)
     y: list[list[float]] = Field(min_length=4, max_length=64)
     confidence: float | None = Field(default=0.90, gt=0, lt=1)
     multiplicative: bool = False
+    t_critical: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description=T_CRITICAL_DOC
+    )
 
 
 class EffectPublic(BaseModel):
@@ -47,6 +57,8 @@ class FactorialPublic(Units):
     error_variance: float | None
     effect_std: float | None
     confidence: float | None
+    t_critical: float | None
+    t_given: bool
     cell_means: list[float]
     predicted: list[list[float]]
     residuals: list[list[float]]

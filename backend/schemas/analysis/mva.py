@@ -1,21 +1,34 @@
 """Mean value analysis, bounds, what-if sweeps and the middleware network model schemas."""
 
-from pydantic import BaseModel, Field
+from typing import Literal
 
-from backend.analysis.mva.network import StationKind
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+
+from backend.analysis.mva.network import SERVERS_ONLY_MULTI, StationKind
 from backend.analysis.mva.whatif import SweepParameter
 from backend.schemas.analysis.common import Units
+from backend.schemas.base import RequestModel
 
 
-class StationIn(BaseModel):
+class StationIn(RequestModel):
+    """One service center of a closed network."""
+
     name: str = Field(min_length=1, max_length=64)
     kind: StationKind
     service_time_s: float = Field(ge=0, allow_inf_nan=False)
     visits: float = Field(default=1.0, ge=0, allow_inf_nan=False)
     servers: int = Field(default=1, ge=1, le=4096)
 
+    @field_validator("servers")
+    @classmethod
+    def servers_only_for_multi(cls, v: int, info: ValidationInfo) -> int:
+        kind = info.data.get("kind")
+        if kind is not None and kind is not StationKind.MULTI and v != 1:
+            raise ValueError(SERVERS_ONLY_MULTI.format(kind=kind.value))
+        return v
 
-class MvaRequest(BaseModel):
+
+class MvaRequest(RequestModel):
     stations: list[StationIn] = Field(min_length=1, max_length=200)
     population: int = Field(ge=1, le=20_000)
     think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
@@ -53,7 +66,30 @@ class BoundsPublic(Units):
     bjb_response_upper_s: list[float] | None
 
 
+class StationAtPublic(BaseModel):
+    """One station's figures at the requested population."""
+
+    name: str
+    kind: StationKind
+    servers: int
+    throughput_per_s: float
+    utilization_per_server: float
+    prob_busy: float | None
+    residence_time_s: float
+    queue_length: float
+
+
+class MvaAtPublic(BaseModel):
+    """The answer at the requested population N, without reading the curves' last element."""
+
+    population: int
+    throughput_per_s: float
+    response_time_s: float
+    stations: list[StationAtPublic]
+
+
 class MvaPublic(Units):
+    at_population: MvaAtPublic
     populations: list[int]
     think_time_s: float
     throughput_per_s: list[float]
@@ -63,16 +99,22 @@ class MvaPublic(Units):
     bounds: BoundsPublic | None = None
 
 
-class ClassIn(BaseModel):
+class ClassIn(RequestModel):
     name: str = Field(min_length=1, max_length=64)
     population: int = Field(ge=0, le=5000)
     think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
     demands_s: list[float] = Field(min_length=1, max_length=200)
 
 
-class MultiClassRequest(BaseModel):
+class MultiClassRequest(RequestModel):
     stations: list[StationIn] = Field(min_length=1, max_length=200)
     classes: list[ClassIn] = Field(min_length=1, max_length=8)
+    method: Literal["exact", "approximate", "auto"] = Field(
+        default="auto",
+        description="exact: MVA over the whole population lattice; approximate: "
+        "Bard-Schweitzer fixed point (with Seidmann's m-server decomposition), for populations "
+        "the lattice cannot reach; auto: exact when within its work budget, else approximate",
+    )
 
 
 class MultiClassPublic(Units):
@@ -84,9 +126,11 @@ class MultiClassPublic(Units):
     queue_length: list[list[float]]
     utilization: list[list[float]]
     prob_busy: list[float | None]
+    method: Literal["exact", "approximate"]
+    iterations: int | None
 
 
-class WhatIfRequest(BaseModel):
+class WhatIfRequest(RequestModel):
     stations: list[StationIn] = Field(min_length=1, max_length=200)
     population: int = Field(ge=1, le=20_000)
     think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
@@ -106,7 +150,7 @@ class WhatIfPublic(Units):
     station_names: list[str]
 
 
-class SystemConfigIn(BaseModel):
+class SystemConfigIn(RequestModel):
     servers: int = Field(ge=1, le=64)
     middlewares: int = Field(ge=1, le=8)
     workers: int = Field(ge=1, le=4096)
@@ -119,11 +163,12 @@ class SystemConfigIn(BaseModel):
     think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
 
 
-class NetworkModelRequest(BaseModel):
+class NetworkModelRequest(RequestModel):
     system: SystemConfigIn
     clients: list[int] = Field(min_length=1, max_length=500)
     measured_throughput_per_s: list[float] = Field(min_length=1, max_length=500)
     measured_response_time_s: list[float | None] | None = None
+    include_bounds: bool = False
 
 
 class ModelRowPublic(BaseModel):

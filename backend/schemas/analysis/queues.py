@@ -3,9 +3,10 @@
 from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Percentiles, PositiveRate, Units
+from backend.schemas.base import RequestModel
 
 
-class MM1Request(BaseModel):
+class MM1Request(RequestModel):
     arrival_rate_per_s: float = PositiveRate
     service_rate_per_s: float = PositiveRate
     percentiles: tuple[float, ...] = Percentiles

@@ -5,9 +5,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Percentiles, Units
+from backend.schemas.base import RequestModel
 
 
-class RepetitionsRequest(BaseModel):
+class RepetitionsRequest(RequestModel):
     values: list[float] = Field(min_length=1, max_length=100_000)
     confidence: float | None = Field(default=0.95, gt=0, lt=1)
 
@@ -28,7 +29,7 @@ class RepetitionsPublic(BaseModel):
     ci: ConfidenceIntervalPublic | None
 
 
-class InstancesRequest(BaseModel):
+class InstancesRequest(RequestModel):
     throughput_means_per_s: list[float] = Field(min_length=1, max_length=1000)
     throughput_stds_per_s: list[float] = Field(min_length=1, max_length=1000)
     response_means_us: list[float] = Field(min_length=1, max_length=1000)
@@ -42,13 +43,13 @@ class InstancesPublic(Units):
     response_time_std_us: float
 
 
-class HistogramIn(BaseModel):
+class HistogramIn(RequestModel):
     upper_bounds_us: list[float] = Field(min_length=1, max_length=100_000)
     counts: list[float] = Field(min_length=1, max_length=100_000)
     overflow: float = Field(default=0.0, ge=0)
 
 
-class HistogramRequest(BaseModel):
+class HistogramRequest(RequestModel):
     histograms: list[HistogramIn] = Field(min_length=1, max_length=1000)
     percentiles: tuple[float, ...] = Percentiles
     rebin_upper_bounds_us: list[float] | None = Field(default=None, max_length=100_000)
@@ -58,6 +59,11 @@ class HistogramPercentilePublic(BaseModel):
     q: float
     value_us: float
     in_overflow: bool
+    bound: Literal["below", "above"] | None = Field(
+        default=None,
+        description='"below": inside the first bucket, value_us is its upper edge (shown '
+        '"< value"); "above": in the overflow bucket, value_us is a lower bound',
+    )
 
 
 class HistogramPublic(Units):
@@ -68,7 +74,7 @@ class HistogramPublic(Units):
     percentiles: list[HistogramPercentilePublic]
 
 
-class SamplesRequest(BaseModel):
+class SamplesRequest(RequestModel):
     samples_us: list[float] = Field(min_length=1, max_length=1_000_000)
     percentiles: tuple[float, ...] = Percentiles
 
@@ -78,7 +84,7 @@ class SamplesPublic(Units):
     values_us: list[float]
 
 
-class InteractiveRequest(BaseModel):
+class InteractiveRequest(RequestModel):
     clients: float = Field(gt=0)
     response_time_s: float = Field(ge=0, allow_inf_nan=False)
     think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
@@ -94,7 +100,7 @@ class InteractivePublic(Units):
     deviation_percent: float
 
 
-class LittleRequest(BaseModel):
+class LittleRequest(RequestModel):
     measured_length: float = Field(ge=0, allow_inf_nan=False)
     throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
     time_s: float = Field(ge=0, allow_inf_nan=False)
@@ -108,7 +114,7 @@ class LittlePublic(Units):
     deviation_percent: float | None
 
 
-class UtilizationRequest(BaseModel):
+class UtilizationRequest(RequestModel):
     throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
     service_time_s: float = Field(ge=0, allow_inf_nan=False)
     servers: int = Field(default=1, ge=1, le=100_000)
@@ -118,14 +124,14 @@ class UtilizationPublic(Units):
     utilization: float
 
 
-class SeriesIn(BaseModel):
+class SeriesIn(RequestModel):
     label: str = Field(min_length=1, max_length=64)
     resource: float
     loads: list[float] = Field(min_length=1, max_length=1000)
     throughputs_per_s: list[float] = Field(min_length=1, max_length=1000)
 
 
-class SaturationRequest(BaseModel):
+class SaturationRequest(RequestModel):
     series: list[SeriesIn] = Field(min_length=1, max_length=100)
     fraction: float = Field(default=0.95, gt=0, le=1)
 
@@ -148,7 +154,7 @@ class SaturationPublic(Units):
     best_throughput_per_s: float
 
 
-class BreakdownRequest(BaseModel):
+class BreakdownRequest(RequestModel):
     client_response_us: float = Field(gt=0, allow_inf_nan=False)
     middleware_response_us: float = Field(ge=0, allow_inf_nan=False)
     queue_us: float = Field(ge=0, allow_inf_nan=False)
@@ -164,7 +170,7 @@ class BreakdownPublic(Units):
     network_us: float
 
 
-class RelativeRequest(BaseModel):
+class RelativeRequest(RequestModel):
     values: dict[str, float] = Field(min_length=1, max_length=1000)
     base: str
 

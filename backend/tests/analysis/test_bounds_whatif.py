@@ -76,3 +76,15 @@ def test_what_if_rejects_unknown_station() -> None:
     with pytest.raises(AnalysisError) as err:
         what_if(NET, 5, 0.0, SweepParameter.VISITS, (1.0,), station="gpu")
     assert err.value.field == "station"
+
+
+def test_a_long_delay_is_never_the_bottleneck() -> None:
+    stations = (
+        Station("network", StationKind.DELAY, 5e-3),
+        Station("pool", StationKind.MULTI, 1e-3, servers=16),
+        Station("memcached", StationKind.QUEUE, 1e-4),
+    )
+    res = solve_mva(stations, 50)
+    # 1e-4 s beats 1e-3 / 16 s per server; the 5 ms delay never saturates.
+    assert res.bottleneck() == "memcached"
+    assert res.bottleneck() == bounds(stations, 50).bottleneck

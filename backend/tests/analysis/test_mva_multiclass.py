@@ -87,7 +87,10 @@ def test_one_class_with_pool_equals_stable_single_class(n: int) -> None:
 @pytest.mark.parametrize("servers", [16, 64])
 def test_identical_classes_with_pool_stay_exact_at_high_population(servers: int) -> None:
     # 2 x 150 jobs: far past where the textbook p(0) = 1 - sum goes negative at m = 16.
-    pool = tuple(Station(s.name, s.kind, 1.0, servers=servers) for s in POOL)
+    pool = tuple(
+        Station(s.name, s.kind, 1.0, servers=servers if s.kind is StationKind.MULTI else 1)
+        for s in POOL
+    )
     classes = (ClassSpec("get", 150, 0.01, POOL_DEMANDS), ClassSpec("set", 150, 0.01, POOL_DEMANDS))
     multi = solve_multiclass(pool, classes)
     single = solve_mva(_single(servers), 300, 0.01)
@@ -100,11 +103,31 @@ def test_identical_classes_with_pool_stay_exact_at_high_population(servers: int)
     assert all(0.0 <= (b or 0.0) <= 1.0 for b in multi.prob_busy)
 
 
-def test_multiclass_limits_multi_server_station_count() -> None:
-    st = tuple(Station(f"p{i}", StationKind.MULTI, 1.0, servers=2) for i in range(4))
+def test_multiclass_solves_more_than_three_multi_server_stations() -> None:
+    # Six pools (past the old cap of 3): one class must equal the single-class solver.
+    pools = tuple(Station(f"p{i}", StationKind.MULTI, 1.0, servers=2 + i) for i in range(6))
+    demands = (0.004, 0.006, 0.003, 0.009, 0.002, 0.005)
+    multi = solve_multiclass(pools, (ClassSpec("a", 30, 0.01, demands),))
+    single = solve_mva(
+        tuple(
+            Station(s.name, s.kind, d, servers=s.servers)
+            for s, d in zip(pools, demands, strict=True)
+        ),
+        30,
+        0.01,
+    )
+    assert multi.throughput_per_s[0] == pytest.approx(float(single.throughput_per_s[-1]), rel=1e-9)
+    for k, curve in enumerate(single.stations):
+        assert multi.queue_length[0, k] == pytest.approx(float(curve.queue_length[-1]), rel=1e-9)
+
+
+def test_multiclass_refuses_exact_work_beyond_budget_and_names_the_way_out() -> None:
+    st = tuple(Station(f"p{i}", StationKind.MULTI, 1.0, servers=2) for i in range(20))
+    classes = (ClassSpec("a", 40, 0.0, (1.0,) * 20), ClassSpec("b", 40, 0.0, (1.0,) * 20))
     with pytest.raises(AnalysisError) as err:
-        solve_multiclass(st, (ClassSpec("a", 2, 0.0, (1.0,) * 4),))
+        solve_multiclass(st, classes)
     assert err.value.field == "stations"
+    assert "approximate" in err.value.reason
 
 
 def test_multiclass_rejects_wrong_demand_count() -> None:

@@ -16,7 +16,7 @@ from backend.analysis.percentiles import (
     rebin,
 )
 
-FIXTURES = Path("/work/shared/fixtures")
+FIXTURES = Path(__file__).resolve().parents[3] / "worker" / "tests" / "fixtures"
 
 
 def test_sample_percentiles_use_linear_interpolation() -> None:
@@ -92,3 +92,11 @@ def test_histogram_validation() -> None:
         percentiles_from_histogram(make_histogram([1.0], [0.0]), (50.0,))
     with pytest.raises(AnalysisError):
         percentiles_from_samples([], (50.0,))
+
+
+def test_percentile_inside_the_first_bucket_is_a_bound_not_invented_digits() -> None:
+    """Queue times all under 100 us: p25/p50/p75 are "< 100 us", not 25.1/50.2/75.3."""
+    hist = make_histogram([100.0, 200.0, 300.0], [900.0, 80.0, 20.0])
+    p = percentiles_from_histogram(hist, (25.0, 50.0, 75.0, 95.0))
+    assert [(x.value_us, x.bound) for x in p[:3]] == [(100.0, "below")] * 3
+    assert p[3].bound is None and 100.0 < p[3].value_us <= 200.0

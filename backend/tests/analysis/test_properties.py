@@ -75,7 +75,13 @@ def test_little_law_inside_mva(
     demands: list[float], kinds: list[str], servers: int, n: int, z: float
 ) -> None:
     stations = tuple(
-        Station(f"s{i}", StationKind(kinds[i]), d, servers=servers) for i, d in enumerate(demands)
+        Station(
+            f"s{i}",
+            StationKind(kinds[i]),
+            d,
+            servers=servers if StationKind(kinds[i]) is StationKind.MULTI else 1,
+        )
+        for i, d in enumerate(demands)
     )
     res = solve_mva(stations, n, z)
     total = sum(c.queue_length for c in res.stations) + res.throughput_per_s * z

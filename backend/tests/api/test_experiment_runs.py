@@ -5,6 +5,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from backend.models import RequestType, Run, RunStatus, RunSummary
+from backend.schemas.experiment import ExperimentUpdate
 from backend.tests.utils.experiment import create_random_experiment
 
 API = "/api/v1/experiments"
@@ -18,8 +19,9 @@ def test_cancel_then_resume(client: TestClient, db: Session) -> None:
     assert r.json() == {"cancelled": 8, "stopping": 0}
     body = client.get(f"{API}/{exp['id']}").json()
     assert body["status"] == "cancelled" and body["run_counts"]["cancelled"] == 8
-    # A design with runs cannot change any more.
-    r = client.put(f"{API}/{exp['id']}", json={**exp, "factors": {"servers": [1]}, "fixed": {}})
+    # A design with runs cannot change any more (a valid design body: only the design's fields).
+    design = {k: exp[k] for k in ExperimentUpdate.model_fields if k in exp}
+    r = client.put(f"{API}/{exp['id']}", json={**design, "factors": {"servers": [1]}, "fixed": {}})
     assert r.status_code == 409
     # Mark two as succeeded; resume re-queues only the other six.
     ids = [x["id"] for x in client.get(f"{API}/{exp['id']}/runs").json()["data"]]

@@ -91,7 +91,11 @@ def test_create_rejects_bad_input_without_writing(client: TestClient, db: Sessio
             "limit",
         ),
         ({"repetitions": 0}, ["body", "repetitions"], "greater than or equal"),
-        ({"run_time_s": 20, "warmup_s": 10, "cooldown_s": 10}, ["body"], "nothing is left"),
+        (
+            {"run_time_s": 20, "warmup_s": 10, "cooldown_s": 10},
+            ["body", "cooldown_s"],
+            "warm-up plus cool-down (20 s) must be shorter than the run time (20 s)",
+        ),
         ({"name": "   "}, ["body", "name"], "blank"),
         ({"testbed_id": 987654321}, ["body", "testbed_id"], "does not exist"),
     ]

@@ -13,21 +13,33 @@ from backend.core.config import REPO_ROOT
 class CeleryWorkerProcess:
     """A real `celery worker` on this test session's private queue and database."""
 
-    def __init__(self, log_dir: Path, concurrency: int = 1) -> None:
-        self.log_path = log_dir / f"worker-{time.monotonic_ns()}.log"
+    def __init__(
+        self,
+        log_dir: Path,
+        concurrency: int = 1,
+        beat: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """beat: the maintenance worker with Celery beat embedded (periodic recovery)."""
+        self.log_path = log_dir / f"{'beat' if beat else 'worker'}-{time.monotonic_ns()}.log"
         self.concurrency = concurrency
+        self.beat = beat
+        self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout_s: float = 60) -> None:
         celery = Path(sys.executable).with_name("celery")
+        queue = self.env["MCSCOPE_RUNS_QUEUE"]
+        beat = ["-B", "-s", str(self.log_path.with_suffix(".schedule"))] if self.beat else []
         cmd = [
             str(celery),
             "-A",
             "worker.celery_app",
             "worker",
+            *beat,
             "--loglevel=INFO",
             "-Q",
-            os.environ["MCSCOPE_RUNS_QUEUE"],
+            f"{queue}.maintenance" if self.beat else queue,
             f"--concurrency={self.concurrency}",
             "--without-gossip",
             "--without-mingle",
@@ -41,7 +53,7 @@ class CeleryWorkerProcess:
             cwd=REPO_ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,
-            env=os.environ.copy(),
+            env=self.env,
             start_new_session=True,
         )
         deadline = time.monotonic() + timeout_s
@@ -76,3 +88,12 @@ class CeleryWorkerProcess:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]
+
+
+def pid_alive(pid: int) -> bool:
+    """A process of this machine (the local testbed) still runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DeleteApiV1ExperimentsByExperimentIdData, DeleteApiV1ExperimentsByExperimentIdErrors, DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1TestbedsByTestbedIdData, DeleteApiV1TestbedsByTestbedIdErrors, DeleteApiV1TestbedsByTestbedIdResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownData, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialData, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramData, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawData, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesData, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationData, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryData, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1ExperimentsByExperimentIdConfigurationsData, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdData, GetApiV1ExperimentsByExperimentIdErrors, GetApiV1ExperimentsByExperimentIdEventsData, GetApiV1ExperimentsByExperimentIdEventsErrors, GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdResultsData, GetApiV1ExperimentsByExperimentIdResultsErrors, GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsData, GetApiV1ExperimentsByExperimentIdRunsErrors, GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsData, GetApiV1ExperimentsErrors, GetApiV1ExperimentsResponses, GetApiV1HealthData, GetApiV1HealthResponses, GetApiV1ParametersData, GetApiV1ParametersResponses, GetApiV1RunsByRunIdData, GetApiV1RunsByRunIdErrors, GetApiV1RunsByRunIdResponses, GetApiV1TemplatesData, GetApiV1TemplatesResponses, GetApiV1TestbedsByTestbedIdData, GetApiV1TestbedsByTestbedIdErrors, GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsData, GetApiV1TestbedsResponses, PostApiV1AnalysisBreakdownData, PostApiV1AnalysisBreakdownErrors, PostApiV1AnalysisBreakdownResponses, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelErrors, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses, PostApiV1AnalysisFactorialData, PostApiV1AnalysisFactorialErrors, PostApiV1AnalysisFactorialResponses, PostApiV1AnalysisLawsInteractiveData, PostApiV1AnalysisLawsInteractiveErrors, PostApiV1AnalysisLawsInteractiveResponses, PostApiV1AnalysisLawsLittleData, PostApiV1AnalysisLawsLittleErrors, PostApiV1AnalysisLawsLittleResponses, PostApiV1AnalysisLawsUtilizationData, PostApiV1AnalysisLawsUtilizationErrors, PostApiV1AnalysisLawsUtilizationResponses, PostApiV1AnalysisMm1Data, PostApiV1AnalysisMm1Errors, PostApiV1AnalysisMm1Responses, PostApiV1AnalysisMmmData, PostApiV1AnalysisMmmErrors, PostApiV1AnalysisMmmResponses, PostApiV1AnalysisMvaBoundsData, PostApiV1AnalysisMvaBoundsErrors, PostApiV1AnalysisMvaBoundsResponses, PostApiV1AnalysisMvaData, PostApiV1AnalysisMvaErrors, PostApiV1AnalysisMvaMulticlassData, PostApiV1AnalysisMvaMulticlassErrors, PostApiV1AnalysisMvaMulticlassResponses, PostApiV1AnalysisMvaResponses, PostApiV1AnalysisMvaWhatIfData, PostApiV1AnalysisMvaWhatIfErrors, PostApiV1AnalysisMvaWhatIfResponses, PostApiV1AnalysisNetworkModelData, PostApiV1AnalysisNetworkModelErrors, PostApiV1AnalysisNetworkModelResponses, PostApiV1AnalysisPercentilesHistogramData, PostApiV1AnalysisPercentilesHistogramErrors, PostApiV1AnalysisPercentilesHistogramResponses, PostApiV1AnalysisPercentilesSamplesData, PostApiV1AnalysisPercentilesSamplesErrors, PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisRelativeDifferencesData, PostApiV1AnalysisRelativeDifferencesErrors, PostApiV1AnalysisRelativeDifferencesResponses, PostApiV1AnalysisSaturationData, PostApiV1AnalysisSaturationErrors, PostApiV1AnalysisSaturationResponses, PostApiV1AnalysisStatisticsInstancesData, PostApiV1AnalysisStatisticsInstancesErrors, PostApiV1AnalysisStatisticsInstancesResponses, PostApiV1AnalysisStatisticsRepetitionsData, PostApiV1AnalysisStatisticsRepetitionsErrors, PostApiV1AnalysisStatisticsRepetitionsResponses, PostApiV1ExperimentsByExperimentIdCancelData, PostApiV1ExperimentsByExperimentIdCancelErrors, PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdDuplicateData, PostApiV1ExperimentsByExperimentIdDuplicateErrors, PostApiV1ExperimentsByExperimentIdDuplicateResponses, PostApiV1ExperimentsByExperimentIdStartData, PostApiV1ExperimentsByExperimentIdStartErrors, PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsData, PostApiV1ExperimentsErrors, PostApiV1ExperimentsPreviewData, PostApiV1ExperimentsPreviewErrors, PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsResponses, PostApiV1TestbedsData, PostApiV1TestbedsErrors, PostApiV1TestbedsResponses, PutApiV1ExperimentsByExperimentIdData, PutApiV1ExperimentsByExperimentIdErrors, PutApiV1ExperimentsByExperimentIdResponses } from './types.gen';
+import type { DeleteApiV1ExperimentsByExperimentIdData, DeleteApiV1ExperimentsByExperimentIdErrors, DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1TestbedsByTestbedIdData, DeleteApiV1TestbedsByTestbedIdErrors, DeleteApiV1TestbedsByTestbedIdResponses, DeleteApiV1ViewsByViewIdData, DeleteApiV1ViewsByViewIdErrors, DeleteApiV1ViewsByViewIdResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownData, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialData, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramData, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawData, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesData, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationData, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryData, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1ExperimentsByExperimentIdBundleZipData, GetApiV1ExperimentsByExperimentIdBundleZipErrors, GetApiV1ExperimentsByExperimentIdBundleZipResponses, GetApiV1ExperimentsByExperimentIdConfigurationsData, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdData, GetApiV1ExperimentsByExperimentIdErrors, GetApiV1ExperimentsByExperimentIdEventsData, GetApiV1ExperimentsByExperimentIdEventsErrors, GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses, GetApiV1ExperimentsByExperimentIdFiguresData, GetApiV1ExperimentsByExperimentIdFiguresErrors, GetApiV1ExperimentsByExperimentIdFiguresResponses, GetApiV1ExperimentsByExperimentIdReportBundleZipData, GetApiV1ExperimentsByExperimentIdReportBundleZipErrors, GetApiV1ExperimentsByExperimentIdReportBundleZipResponses, GetApiV1ExperimentsByExperimentIdReportData, GetApiV1ExperimentsByExperimentIdReportErrors, GetApiV1ExperimentsByExperimentIdReportPdfData, GetApiV1ExperimentsByExperimentIdReportPdfErrors, GetApiV1ExperimentsByExperimentIdReportPdfResponses, GetApiV1ExperimentsByExperimentIdReportResponses, GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdResultsData, GetApiV1ExperimentsByExperimentIdResultsErrors, GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsData, GetApiV1ExperimentsByExperimentIdRunsErrors, GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtResponses, GetApiV1ExperimentsData, GetApiV1ExperimentsErrors, GetApiV1ExperimentsResponses, GetApiV1HealthData, GetApiV1HealthResponses, GetApiV1ParametersData, GetApiV1ParametersResponses, GetApiV1RunsByRunIdData, GetApiV1RunsByRunIdErrors, GetApiV1RunsByRunIdFilesData, GetApiV1RunsByRunIdFilesErrors, GetApiV1RunsByRunIdFilesResponses, GetApiV1RunsByRunIdResponses, GetApiV1TemplatesData, GetApiV1TemplatesResponses, GetApiV1TestbedsByTestbedIdData, GetApiV1TestbedsByTestbedIdErrors, GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsData, GetApiV1TestbedsResponses, GetApiV1TestbedsToolsData, GetApiV1TestbedsToolsResponses, GetApiV1ViewsByViewIdData, GetApiV1ViewsByViewIdErrors, GetApiV1ViewsByViewIdResponses, GetApiV1ViewsData, GetApiV1ViewsErrors, GetApiV1ViewsResponses, PostApiV1AnalysisBreakdownData, PostApiV1AnalysisBreakdownErrors, PostApiV1AnalysisBreakdownResponses, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelErrors, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses, PostApiV1AnalysisFactorialData, PostApiV1AnalysisFactorialErrors, PostApiV1AnalysisFactorialResponses, PostApiV1AnalysisLawsInteractiveData, PostApiV1AnalysisLawsInteractiveErrors, PostApiV1AnalysisLawsInteractiveResponses, PostApiV1AnalysisLawsLittleData, PostApiV1AnalysisLawsLittleErrors, PostApiV1AnalysisLawsLittleResponses, PostApiV1AnalysisLawsUtilizationData, PostApiV1AnalysisLawsUtilizationErrors, PostApiV1AnalysisLawsUtilizationResponses, PostApiV1AnalysisMm1Data, PostApiV1AnalysisMm1Errors, PostApiV1AnalysisMm1Responses, PostApiV1AnalysisMmmData, PostApiV1AnalysisMmmErrors, PostApiV1AnalysisMmmResponses, PostApiV1AnalysisMvaBoundsData, PostApiV1AnalysisMvaBoundsErrors, PostApiV1AnalysisMvaBoundsResponses, PostApiV1AnalysisMvaData, PostApiV1AnalysisMvaErrors, PostApiV1AnalysisMvaMulticlassData, PostApiV1AnalysisMvaMulticlassErrors, PostApiV1AnalysisMvaMulticlassResponses, PostApiV1AnalysisMvaResponses, PostApiV1AnalysisMvaWhatIfData, PostApiV1AnalysisMvaWhatIfErrors, PostApiV1AnalysisMvaWhatIfResponses, PostApiV1AnalysisNetworkModelData, PostApiV1AnalysisNetworkModelErrors, PostApiV1AnalysisNetworkModelResponses, PostApiV1AnalysisPercentilesHistogramData, PostApiV1AnalysisPercentilesHistogramErrors, PostApiV1AnalysisPercentilesHistogramResponses, PostApiV1AnalysisPercentilesSamplesData, PostApiV1AnalysisPercentilesSamplesErrors, PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisRelativeDifferencesData, PostApiV1AnalysisRelativeDifferencesErrors, PostApiV1AnalysisRelativeDifferencesResponses, PostApiV1AnalysisSaturationData, PostApiV1AnalysisSaturationErrors, PostApiV1AnalysisSaturationResponses, PostApiV1AnalysisStatisticsInstancesData, PostApiV1AnalysisStatisticsInstancesErrors, PostApiV1AnalysisStatisticsInstancesResponses, PostApiV1AnalysisStatisticsRepetitionsData, PostApiV1AnalysisStatisticsRepetitionsErrors, PostApiV1AnalysisStatisticsRepetitionsResponses, PostApiV1AuthLoginData, PostApiV1AuthLoginResponses, PostApiV1CompareConfigurationsData, PostApiV1CompareConfigurationsErrors, PostApiV1CompareConfigurationsResponses, PostApiV1CompareDifferencesData, PostApiV1CompareDifferencesErrors, PostApiV1CompareDifferencesResponses, PostApiV1CompareGroupsData, PostApiV1CompareGroupsErrors, PostApiV1CompareGroupsResponses, PostApiV1CompareParametersData, PostApiV1CompareParametersErrors, PostApiV1CompareParametersResponses, PostApiV1ExperimentsByExperimentIdCancelData, PostApiV1ExperimentsByExperimentIdCancelErrors, PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdDuplicateData, PostApiV1ExperimentsByExperimentIdDuplicateErrors, PostApiV1ExperimentsByExperimentIdDuplicateResponses, PostApiV1ExperimentsByExperimentIdStartData, PostApiV1ExperimentsByExperimentIdStartErrors, PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsData, PostApiV1ExperimentsErrors, PostApiV1ExperimentsPreviewData, PostApiV1ExperimentsPreviewErrors, PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsResponses, PostApiV1TestbedsData, PostApiV1TestbedsErrors, PostApiV1TestbedsResponses, PostApiV1ViewsData, PostApiV1ViewsErrors, PostApiV1ViewsResponses, PutApiV1ExperimentsByExperimentIdData, PutApiV1ExperimentsByExperimentIdErrors, PutApiV1ExperimentsByExperimentIdReportData, PutApiV1ExperimentsByExperimentIdReportErrors, PutApiV1ExperimentsByExperimentIdReportResponses, PutApiV1ExperimentsByExperimentIdResponses, PutApiV1ViewsByViewIdData, PutApiV1ViewsByViewIdErrors, PutApiV1ViewsByViewIdResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -29,6 +29,21 @@ export class HealthService {
     }
 }
 
+export class AuthService {
+    /**
+     * Login
+     *
+     * 200 with the token's name when the bearer token is valid, 401 when it is not.
+     */
+    public static login<ThrowOnError extends boolean = false>(options?: Options<PostApiV1AuthLoginData, ThrowOnError>) {
+        return (options?.client ?? client).post<PostApiV1AuthLoginResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/auth/login',
+            ...options
+        });
+    }
+}
+
 export class ParametersService {
     /**
      * Read Parameters
@@ -36,7 +51,11 @@ export class ParametersService {
      * Every parameter an experiment may vary or fix, with units and ranges.
      */
     public static readParameters<ThrowOnError extends boolean = false>(options?: Options<GetApiV1ParametersData, ThrowOnError>) {
-        return (options?.client ?? client).get<GetApiV1ParametersResponses, unknown, ThrowOnError>({ url: '/api/v1/parameters', ...options });
+        return (options?.client ?? client).get<GetApiV1ParametersResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/parameters',
+            ...options
+        });
     }
     
     /**
@@ -45,7 +64,11 @@ export class ParametersService {
      * The experiment catalogue with seed factors.
      */
     public static readTemplates<ThrowOnError extends boolean = false>(options?: Options<GetApiV1TemplatesData, ThrowOnError>) {
-        return (options?.client ?? client).get<GetApiV1TemplatesResponses, unknown, ThrowOnError>({ url: '/api/v1/templates', ...options });
+        return (options?.client ?? client).get<GetApiV1TemplatesResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/templates',
+            ...options
+        });
     }
 }
 
@@ -56,7 +79,11 @@ export class TestbedsService {
      * List testbeds with their hosts.
      */
     public static readTestbeds<ThrowOnError extends boolean = false>(options?: Options<GetApiV1TestbedsData, ThrowOnError>) {
-        return (options?.client ?? client).get<GetApiV1TestbedsResponses, unknown, ThrowOnError>({ url: '/api/v1/testbeds', ...options });
+        return (options?.client ?? client).get<GetApiV1TestbedsResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/testbeds',
+            ...options
+        });
     }
     
     /**
@@ -66,6 +93,7 @@ export class TestbedsService {
      */
     public static createTestbed<ThrowOnError extends boolean = false>(options: Options<PostApiV1TestbedsData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1TestbedsResponses, PostApiV1TestbedsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/testbeds',
             ...options,
             headers: {
@@ -76,12 +104,29 @@ export class TestbedsService {
     }
     
     /**
+     * Read Testbed Tools
+     *
+     * Tools found on each testbed, with versions, as the newest runs' preflight recorded them.
+     */
+    public static readTestbedTools<ThrowOnError extends boolean = false>(options?: Options<GetApiV1TestbedsToolsData, ThrowOnError>) {
+        return (options?.client ?? client).get<GetApiV1TestbedsToolsResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/testbeds/tools',
+            ...options
+        });
+    }
+    
+    /**
      * Delete Testbed
      *
      * Delete a testbed no experiment uses.
      */
     public static deleteTestbed<ThrowOnError extends boolean = false>(options: Options<DeleteApiV1TestbedsByTestbedIdData, ThrowOnError>) {
-        return (options.client ?? client).delete<DeleteApiV1TestbedsByTestbedIdResponses, DeleteApiV1TestbedsByTestbedIdErrors, ThrowOnError>({ url: '/api/v1/testbeds/{testbed_id}', ...options });
+        return (options.client ?? client).delete<DeleteApiV1TestbedsByTestbedIdResponses, DeleteApiV1TestbedsByTestbedIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/testbeds/{testbed_id}',
+            ...options
+        });
     }
     
     /**
@@ -90,7 +135,11 @@ export class TestbedsService {
      * Get one testbed.
      */
     public static readTestbed<ThrowOnError extends boolean = false>(options: Options<GetApiV1TestbedsByTestbedIdData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsByTestbedIdErrors, ThrowOnError>({ url: '/api/v1/testbeds/{testbed_id}', ...options });
+        return (options.client ?? client).get<GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsByTestbedIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/testbeds/{testbed_id}',
+            ...options
+        });
     }
 }
 
@@ -102,6 +151,7 @@ export class ExperimentsService {
      */
     public static previewExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsPreviewData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsPreviewErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/experiments/preview',
             ...options,
             headers: {
@@ -117,7 +167,11 @@ export class ExperimentsService {
      * List experiments, newest first.
      */
     public static readExperiments<ThrowOnError extends boolean = false>(options?: Options<GetApiV1ExperimentsData, ThrowOnError>) {
-        return (options?.client ?? client).get<GetApiV1ExperimentsResponses, GetApiV1ExperimentsErrors, ThrowOnError>({ url: '/api/v1/experiments', ...options });
+        return (options?.client ?? client).get<GetApiV1ExperimentsResponses, GetApiV1ExperimentsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments',
+            ...options
+        });
     }
     
     /**
@@ -127,6 +181,7 @@ export class ExperimentsService {
      */
     public static createExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1ExperimentsResponses, PostApiV1ExperimentsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/experiments',
             ...options,
             headers: {
@@ -139,10 +194,14 @@ export class ExperimentsService {
     /**
      * Delete Experiment
      *
-     * Delete an experiment with its runs and results.
+     * Delete an experiment with its runs, results and raw run files.
      */
     public static deleteExperiment<ThrowOnError extends boolean = false>(options: Options<DeleteApiV1ExperimentsByExperimentIdData, ThrowOnError>) {
-        return (options.client ?? client).delete<DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1ExperimentsByExperimentIdErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}', ...options });
+        return (options.client ?? client).delete<DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1ExperimentsByExperimentIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}',
+            ...options
+        });
     }
     
     /**
@@ -151,7 +210,11 @@ export class ExperimentsService {
      * Get one experiment with its run counts.
      */
     public static readExperiment<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}',
+            ...options
+        });
     }
     
     /**
@@ -161,6 +224,7 @@ export class ExperimentsService {
      */
     public static updateExperiment<ThrowOnError extends boolean = false>(options: Options<PutApiV1ExperimentsByExperimentIdData, ThrowOnError>) {
         return (options.client ?? client).put<PutApiV1ExperimentsByExperimentIdResponses, PutApiV1ExperimentsByExperimentIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/experiments/{experiment_id}',
             ...options,
             headers: {
@@ -177,6 +241,7 @@ export class ExperimentsService {
      */
     public static duplicateExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsByExperimentIdDuplicateData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdDuplicateResponses, PostApiV1ExperimentsByExperimentIdDuplicateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/experiments/{experiment_id}/duplicate',
             ...options,
             headers: {
@@ -192,7 +257,11 @@ export class ExperimentsService {
      * The expanded grid, with every point's effective parameters.
      */
     public static readConfigurations<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdConfigurationsData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/configurations', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/configurations',
+            ...options
+        });
     }
 }
 
@@ -200,10 +269,15 @@ export class ExperimentRunsService {
     /**
      * Start Experiment
      *
-     * Queue every run not yet done; a second start resumes failed or cancelled runs.
+     * Queue every run not yet done; a second start resumes failed or cancelled runs and
+     * re-sends queued runs whose message was lost (a Redis restart).
      */
     public static startExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsByExperimentIdStartData, ThrowOnError>) {
-        return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsByExperimentIdStartErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/start', ...options });
+        return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsByExperimentIdStartErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/start',
+            ...options
+        });
     }
     
     /**
@@ -212,7 +286,11 @@ export class ExperimentRunsService {
      * Cancel queued runs and ask running ones to stop.
      */
     public static cancelExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsByExperimentIdCancelData, ThrowOnError>) {
-        return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdCancelErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/cancel', ...options });
+        return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdCancelErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/cancel',
+            ...options
+        });
     }
     
     /**
@@ -221,7 +299,11 @@ export class ExperimentRunsService {
      * List an experiment's runs, optionally by status.
      */
     public static readRuns<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdRunsData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdRunsErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/runs', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdRunsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/runs',
+            ...options
+        });
     }
     
     /**
@@ -230,10 +312,14 @@ export class ExperimentRunsService {
      * Throughput and response time per configuration, mean and std over repetitions.
      *
      * By default over each run's stable window; with window_start_s/window_end_s, over that
-     * window of seconds instead (computed from the stored per-second series).
+     * window of seconds instead (re-cut from the stored per-second series).
      */
     public static readResults<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdResultsData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdResultsErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/results', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdResultsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/results',
+            ...options
+        });
     }
     
     /**
@@ -242,7 +328,11 @@ export class ExperimentRunsService {
      * Per-second throughput and response time of one run, with its stable window.
      */
     public static readRunSeries<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/runs/{run_id}/series', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/runs/{run_id}/series',
+            ...options
+        });
     }
 }
 
@@ -253,7 +343,24 @@ export class RunsService {
      * Get one run with its hosts, tool versions and command lines.
      */
     public static readRun<ThrowOnError extends boolean = false>(options: Options<GetApiV1RunsByRunIdData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1RunsByRunIdResponses, GetApiV1RunsByRunIdErrors, ThrowOnError>({ url: '/api/v1/runs/{run_id}', ...options });
+        return (options.client ?? client).get<GetApiV1RunsByRunIdResponses, GetApiV1RunsByRunIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/runs/{run_id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Run Files
+     *
+     * Download every raw file the run archived (all hosts, all attempts) as one zip, streamed.
+     */
+    public static readRunFiles<ThrowOnError extends boolean = false>(options: Options<GetApiV1RunsByRunIdFilesData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1RunsByRunIdFilesResponses, GetApiV1RunsByRunIdFilesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/runs/{run_id}/files',
+            ...options
+        });
     }
 }
 
@@ -265,6 +372,7 @@ export class AnalysisService {
      */
     public static solveMm1<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMm1Data, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMm1Responses, PostApiV1AnalysisMm1Errors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mm1',
             ...options,
             headers: {
@@ -281,6 +389,7 @@ export class AnalysisService {
      */
     public static solveMmm<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMmmData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMmmResponses, PostApiV1AnalysisMmmErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mmm',
             ...options,
             headers: {
@@ -297,6 +406,7 @@ export class AnalysisService {
      */
     public static solveMvaRoute<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMvaData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMvaResponses, PostApiV1AnalysisMvaErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mva',
             ...options,
             headers: {
@@ -313,6 +423,7 @@ export class AnalysisService {
      */
     public static solveBounds<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMvaBoundsData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMvaBoundsResponses, PostApiV1AnalysisMvaBoundsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mva/bounds',
             ...options,
             headers: {
@@ -325,10 +436,11 @@ export class AnalysisService {
     /**
      * Solve Multiclass Route
      *
-     * Exact multi-class MVA (delay and single-server stations), at the full population.
+     * Multi-class MVA at the full population: exact, Bard-Schweitzer, or chosen by size.
      */
     public static solveMulticlassRoute<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMvaMulticlassData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMvaMulticlassResponses, PostApiV1AnalysisMvaMulticlassErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mva/multiclass',
             ...options,
             headers: {
@@ -345,6 +457,7 @@ export class AnalysisService {
      */
     public static solveWhatIf<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisMvaWhatIfData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisMvaWhatIfResponses, PostApiV1AnalysisMvaWhatIfErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/mva/what-if',
             ...options,
             headers: {
@@ -361,6 +474,7 @@ export class AnalysisService {
      */
     public static solveNetworkModel<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisNetworkModelData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisNetworkModelResponses, PostApiV1AnalysisNetworkModelErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/network-model',
             ...options,
             headers: {
@@ -377,6 +491,7 @@ export class AnalysisService {
      */
     public static solveFactorial<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisFactorialData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisFactorialResponses, PostApiV1AnalysisFactorialErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/factorial',
             ...options,
             headers: {
@@ -393,6 +508,7 @@ export class AnalysisService {
      */
     public static summarizeRepetitions<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisStatisticsRepetitionsData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisStatisticsRepetitionsResponses, PostApiV1AnalysisStatisticsRepetitionsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/statistics/repetitions',
             ...options,
             headers: {
@@ -409,6 +525,7 @@ export class AnalysisService {
      */
     public static combineInstances<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisStatisticsInstancesData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisStatisticsInstancesResponses, PostApiV1AnalysisStatisticsInstancesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/statistics/instances',
             ...options,
             headers: {
@@ -425,6 +542,7 @@ export class AnalysisService {
      */
     public static histogramPercentiles<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisPercentilesHistogramData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisPercentilesHistogramResponses, PostApiV1AnalysisPercentilesHistogramErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/percentiles/histogram',
             ...options,
             headers: {
@@ -441,6 +559,7 @@ export class AnalysisService {
      */
     public static samplePercentiles<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisPercentilesSamplesData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisPercentilesSamplesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/percentiles/samples',
             ...options,
             headers: {
@@ -457,6 +576,7 @@ export class AnalysisService {
      */
     public static checkInteractiveLaw<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisLawsInteractiveData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisLawsInteractiveResponses, PostApiV1AnalysisLawsInteractiveErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/laws/interactive',
             ...options,
             headers: {
@@ -473,6 +593,7 @@ export class AnalysisService {
      */
     public static checkLittleLaw<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisLawsLittleData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisLawsLittleResponses, PostApiV1AnalysisLawsLittleErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/laws/little',
             ...options,
             headers: {
@@ -489,6 +610,7 @@ export class AnalysisService {
      */
     public static utilizationLaw<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisLawsUtilizationData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisLawsUtilizationResponses, PostApiV1AnalysisLawsUtilizationErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/laws/utilization',
             ...options,
             headers: {
@@ -505,6 +627,7 @@ export class AnalysisService {
      */
     public static findSaturation<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisSaturationData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisSaturationResponses, PostApiV1AnalysisSaturationErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/saturation',
             ...options,
             headers: {
@@ -521,6 +644,7 @@ export class AnalysisService {
      */
     public static splitResponseTime<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisBreakdownData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisBreakdownResponses, PostApiV1AnalysisBreakdownErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/breakdown',
             ...options,
             headers: {
@@ -537,6 +661,7 @@ export class AnalysisService {
      */
     public static compareToBase<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisRelativeDifferencesData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisRelativeDifferencesResponses, PostApiV1AnalysisRelativeDifferencesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/relative-differences',
             ...options,
             headers: {
@@ -552,7 +677,11 @@ export class AnalysisService {
      * Mean, std and optional t interval of a metric per configuration.
      */
     public static readExperimentSummary<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdSummaryData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/summary', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/summary',
+            ...options
+        });
     }
     
     /**
@@ -561,7 +690,11 @@ export class AnalysisService {
      * Response-time breakdown per configuration (client and middleware measurements).
      */
     public static readExperimentBreakdown<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdBreakdownData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/breakdown', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/breakdown',
+            ...options
+        });
     }
     
     /**
@@ -570,7 +703,11 @@ export class AnalysisService {
      * Expected X = N / (R + Z) per configuration; Z estimated from the data if not given.
      */
     public static readInteractiveLaw<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/interactive-law', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/interactive-law',
+            ...options
+        });
     }
     
     /**
@@ -579,7 +716,11 @@ export class AnalysisService {
      * Little's law in the middleware: queue length against X x queue time per configuration.
      */
     public static readLittleLaw<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdLittleLawData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/little-law', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/little-law',
+            ...options
+        });
     }
     
     /**
@@ -588,7 +729,11 @@ export class AnalysisService {
      * Knee per series (e.g. per worker count) and the cheapest near-maximum configuration.
      */
     public static readSaturation<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdSaturationData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/saturation', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/saturation',
+            ...options
+        });
     }
     
     /**
@@ -597,7 +742,11 @@ export class AnalysisService {
      * 100 (y - x) / x of each configuration against its base-case twin.
      */
     public static readRelativeDifferences<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/relative-differences', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/relative-differences',
+            ...options
+        });
     }
     
     /**
@@ -606,16 +755,11 @@ export class AnalysisService {
      * 2^k r design over the experiment's grid, repetitions as replications.
      */
     public static readExperimentFactorial<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdFactorialData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/factorial', ...options });
-    }
-    
-    /**
-     * Read Experiment Histogram
-     *
-     * Histograms of all repetitions of one configuration merged, with percentiles.
-     */
-    public static readExperimentHistogram<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdHistogramData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/histogram', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/factorial',
+            ...options
+        });
     }
     
     /**
@@ -625,6 +769,7 @@ export class AnalysisService {
      */
     public static modelExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/experiments/{experiment_id}/network-model',
             ...options,
             headers: {
@@ -635,12 +780,170 @@ export class AnalysisService {
     }
     
     /**
+     * Read Experiment Histogram
+     *
+     * Histograms of all repetitions of one configuration merged, with percentiles.
+     */
+    public static readExperimentHistogram<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdHistogramData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/histogram',
+            ...options
+        });
+    }
+    
+    /**
      * Read Experiment Percentiles
      *
      * Percentiles per configuration from its merged histograms; none where none is stored.
      */
     public static readExperimentPercentiles<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdPercentilesData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, ThrowOnError>({ url: '/api/v1/analysis/experiments/{experiment_id}/percentiles', ...options });
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/percentiles',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Queue Models
+     *
+     * M/M/1 and M/M/m per configuration (m = workers x middlewares) against measurements.
+     */
+    public static readQueueModels<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/queue-models',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Network Inputs
+     *
+     * Per group of configurations differing only in clients: measured X and R against N,
+     * and DOMAIN.md's network inputs estimated from the data, each with its source.
+     */
+    public static readNetworkInputs<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/network-inputs',
+            ...options
+        });
+    }
+}
+
+export class FiguresService {
+    /**
+     * Read Figures
+     *
+     * The figures an experiment can be drawn as, in report order.
+     */
+    public static readFigures<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdFiguresData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdFiguresResponses, GetApiV1ExperimentsByExperimentIdFiguresErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/figures',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Figure
+     *
+     * One figure with the page's selection; width `column`, `page` or inches, style, dpi.
+     */
+    public static readFigure<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/figures/{figure}.{fmt}',
+            ...options
+        });
+    }
+}
+
+export class TablesService {
+    /**
+     * Read Table
+     *
+     * One table (configuration, summary, factorial, differences) with the page's selection.
+     */
+    public static readTable<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdTablesByTableByFmtResponses, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/tables/{table}.{fmt}',
+            ...options
+        });
+    }
+}
+
+export class ReportsService {
+    /**
+     * Read Bundle
+     *
+     * Every figure as PDF, every table as .tex and .csv, raw data and a compiling main.tex.
+     */
+    public static readBundle<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdBundleZipData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdBundleZipResponses, GetApiV1ExperimentsByExperimentIdBundleZipErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/bundle.zip',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Report
+     *
+     * The experiment's report (every figure and table until the user chooses).
+     */
+    public static readReport<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdReportData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdReportResponses, GetApiV1ExperimentsByExperimentIdReportErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/report',
+            ...options
+        });
+    }
+    
+    /**
+     * Update Experiment Report
+     *
+     * Write the hypothesis (timestamped when its text changes), notes and chosen items.
+     */
+    public static updateExperimentReport<ThrowOnError extends boolean = false>(options: Options<PutApiV1ExperimentsByExperimentIdReportData, ThrowOnError>) {
+        return (options.client ?? client).put<PutApiV1ExperimentsByExperimentIdReportResponses, PutApiV1ExperimentsByExperimentIdReportErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/report',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Read Report Bundle
+     *
+     * The bundle of the user's report: its items in order, hypothesis and notes in main.tex.
+     */
+    public static readReportBundle<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdReportBundleZipData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdReportBundleZipResponses, GetApiV1ExperimentsByExperimentIdReportBundleZipErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/report/bundle.zip',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Report Pdf
+     *
+     * The user's report compiled with pdflatex (503 with a clear message without one).
+     */
+    public static readReportPdf<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdReportPdfData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdReportPdfResponses, GetApiV1ExperimentsByExperimentIdReportPdfErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/report.pdf',
+            ...options
+        });
     }
 }
 
@@ -651,6 +954,155 @@ export class LiveService {
      * Stream run state changes and live throughput of an experiment (text/event-stream).
      */
     public static streamEvents<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdEventsData, ThrowOnError>) {
-        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdEventsErrors, ThrowOnError>({ url: '/api/v1/experiments/{experiment_id}/events', ...options });
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdEventsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/events',
+            ...options
+        });
+    }
+}
+
+export class CompareService {
+    /**
+     * Compare Parameters
+     *
+     * Design, parameters, testbed and tool versions of the experiments side by side.
+     */
+    public static compareParameters<ThrowOnError extends boolean = false>(options: Options<PostApiV1CompareParametersData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1CompareParametersResponses, PostApiV1CompareParametersErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/compare/parameters',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Compare Differences
+     *
+     * Absolute and relative differences against a base, with Welch intervals and a verdict.
+     */
+    public static compareDifferences<ThrowOnError extends boolean = false>(options: Options<PostApiV1CompareDifferencesData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1CompareDifferencesResponses, PostApiV1CompareDifferencesErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/compare/differences',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Compare Groups
+     *
+     * One mean curve per group over x, with a std, standard-error or t-interval band.
+     */
+    public static compareGroups<ThrowOnError extends boolean = false>(options: Options<PostApiV1CompareGroupsData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1CompareGroupsResponses, PostApiV1CompareGroupsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/compare/groups',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Compare Configurations
+     *
+     * Every configuration of the experiments with its metric means (parallel coordinates).
+     */
+    public static compareConfigurations<ThrowOnError extends boolean = false>(options: Options<PostApiV1CompareConfigurationsData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1CompareConfigurationsResponses, PostApiV1CompareConfigurationsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/compare/configurations',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+}
+
+export class ViewsService {
+    /**
+     * Read Views
+     *
+     * List saved views, most recently saved first.
+     */
+    public static readViews<ThrowOnError extends boolean = false>(options?: Options<GetApiV1ViewsData, ThrowOnError>) {
+        return (options?.client ?? client).get<GetApiV1ViewsResponses, GetApiV1ViewsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/views',
+            ...options
+        });
+    }
+    
+    /**
+     * Create View
+     *
+     * Save a named view.
+     */
+    public static createView<ThrowOnError extends boolean = false>(options: Options<PostApiV1ViewsData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1ViewsResponses, PostApiV1ViewsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/views',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Delete View
+     *
+     * Delete a saved view.
+     */
+    public static deleteView<ThrowOnError extends boolean = false>(options: Options<DeleteApiV1ViewsByViewIdData, ThrowOnError>) {
+        return (options.client ?? client).delete<DeleteApiV1ViewsByViewIdResponses, DeleteApiV1ViewsByViewIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/views/{view_id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Read View
+     *
+     * Get one saved view.
+     */
+    public static readView<ThrowOnError extends boolean = false>(options: Options<GetApiV1ViewsByViewIdData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ViewsByViewIdResponses, GetApiV1ViewsByViewIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/views/{view_id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Update View
+     *
+     * Replace a saved view's name and state.
+     */
+    public static updateView<ThrowOnError extends boolean = false>(options: Options<PutApiV1ViewsByViewIdData, ThrowOnError>) {
+        return (options.client ?? client).put<PutApiV1ViewsByViewIdResponses, PutApiV1ViewsByViewIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/views/{view_id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
     }
 }

@@ -10,64 +10,94 @@ export type ClientOptions = {
 export type BoundsPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Populations
+     *
+     * populations n = 1..N of the curves
      */
     populations: Array<number>;
     /**
      * Bottleneck
+     *
+     * station with the largest demand per server D / m
      */
     bottleneck: string;
     /**
      * Total Demand S
+     *
+     * D, sum of the demands of the queueing stations per job cycle, s
      */
     total_demand_s: number;
     /**
      * Max Demand S
+     *
+     * D_max, largest demand per server (bottleneck), s
      */
     max_demand_s: number;
     /**
      * Think Time S
+     *
+     * Z plus the demands of the delay centers, s
      */
     think_time_s: number;
     /**
      * Knee Population
+     *
+     * N* = (D + Z) / D_max, where the asymptotes cross
      */
     knee_population: number;
     /**
      * Aba Throughput Upper
+     *
+     * asymptotic upper bound min(n / (D + Z), 1 / D_max), ops/s
      */
     aba_throughput_upper: Array<number>;
     /**
      * Aba Throughput Lower
+     *
+     * asymptotic lower bound n / (n D + Z), ops/s
      */
     aba_throughput_lower: Array<number>;
     /**
      * Aba Response Lower S
+     *
+     * asymptotic lower bound max(D, n D_max - Z), s
      */
     aba_response_lower_s: Array<number>;
     /**
      * Aba Response Upper S
+     *
+     * asymptotic upper bound n D, s
      */
     aba_response_upper_s: Array<number>;
     /**
      * Bjb Throughput Upper
+     *
+     * balanced job upper bound on X, ops/s (None with m-server stations)
      */
     bjb_throughput_upper: Array<number> | null;
     /**
      * Bjb Throughput Lower
+     *
+     * balanced job lower bound on X, ops/s (None with m-server stations)
      */
     bjb_throughput_lower: Array<number> | null;
     /**
      * Bjb Response Lower S
+     *
+     * balanced job lower bound on R, s (None with m-server stations)
      */
     bjb_response_lower_s: Array<number> | null;
     /**
      * Bjb Response Upper S
+     *
+     * balanced job upper bound on R, s (None with m-server stations)
      */
     bjb_response_upper_s: Array<number> | null;
 };
@@ -78,32 +108,46 @@ export type BoundsPublic = {
 export type BreakdownPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Client Response Us
+     *
+     * response time measured by the clients, us
      */
     client_response_us: number;
     /**
      * Middleware Response Us
+     *
+     * middleware total time (written - arrival), us
      */
     middleware_response_us: number;
     /**
      * Queue Us
+     *
+     * time in the middleware's work queue, us
      */
     queue_us: number;
     /**
      * Server Us
+     *
+     * time at the memcached servers, us
      */
     server_us: number;
     /**
      * Processing Us
+     *
+     * middleware time outside queue and servers (total - queue - server), us
      */
     processing_us: number;
     /**
      * Network Us
+     *
+     * client response - middleware total: network and client side, us
      */
     network_us: number;
 };
@@ -114,18 +158,26 @@ export type BreakdownPublic = {
 export type BreakdownRequest = {
     /**
      * Client Response Us
+     *
+     * response time measured by the clients, us
      */
     client_response_us: number;
     /**
      * Middleware Response Us
+     *
+     * middleware total time (written - arrival), us
      */
     middleware_response_us: number;
     /**
      * Queue Us
+     *
+     * time in the middleware's work queue, us
      */
     queue_us: number;
     /**
      * Server Us
+     *
+     * time at the memcached servers, us
      */
     server_us: number;
 };
@@ -136,40 +188,58 @@ export type BreakdownRequest = {
 export type BreakdownRowPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Client Response Us
+     *
+     * response time measured by the clients, us
      */
     client_response_us: number;
     /**
      * Middleware Response Us
+     *
+     * middleware total time (written - arrival), us
      */
     middleware_response_us: number;
     /**
      * Queue Us
+     *
+     * time in the middleware's work queue, us
      */
     queue_us: number;
     /**
      * Server Us
+     *
+     * time at the memcached servers, us
      */
     server_us: number;
     /**
      * Processing Us
+     *
+     * middleware time outside queue and servers (total - queue - server), us
      */
     processing_us: number;
     /**
      * Network Us
+     *
+     * client response - middleware total: network and client side, us
      */
     network_us: number;
 };
@@ -180,10 +250,14 @@ export type BreakdownRowPublic = {
 export type CancelResult = {
     /**
      * Cancelled
+     *
+     * number of queued runs cancelled
      */
     cancelled: number;
     /**
      * Stopping
+     *
+     * number of running runs asked to stop
      */
     stopping: number;
 };
@@ -194,18 +268,26 @@ export type CancelResult = {
 export type ClassIn = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
     /**
      * Population
+     *
+     * number of jobs (clients) N in the closed network
      */
     population: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
     /**
      * Demands S
+     *
+     * demand D_ck = V x S of this class at each station (in station order), s per job cycle
      */
     demands_s: Array<number>;
 };
@@ -218,16 +300,150 @@ export type ClassIn = {
 export type CombinedSeriesPublic = {
     /**
      * Time S
+     *
+     * time, s
      */
     time_s: Array<number>;
     /**
      * Throughput
+     *
+     * throughput per second of the run, ops/s
      */
     throughput: Array<number>;
     /**
      * Response Time Us
+     *
+     * mean response time, us
      */
     response_time_us: Array<number | null>;
+};
+
+/**
+ * CompareSelection
+ *
+ * Which experiments, and which measurements of them (source, request type, window).
+ */
+export type CompareSelection = {
+    /**
+     * Experiment Ids
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end
+     */
+    window_end_s?: number | null;
+};
+
+/**
+ * CompareViewState
+ *
+ * Everything that decides what the Compare page shows; unknown fields are rejected.
+ */
+export type CompareViewState = {
+    /**
+     * Experiment Ids
+     */
+    experiment_ids?: Array<number>;
+    /**
+     * Base Experiment Id
+     */
+    base_experiment_id?: number | null;
+    /**
+     * Configuration Ids
+     */
+    configuration_ids?: Array<number>;
+    /**
+     * Base Configuration Id
+     */
+    base_configuration_id?: number | null;
+    /**
+     * Metric
+     *
+     * measured quantity the rows are about
+     */
+    metric?: 'throughput_per_s' | 'response_time_us';
+    /**
+     * X
+     */
+    x?: string | null;
+    /**
+     * Group By
+     */
+    group_by?: string;
+    /**
+     * Band
+     */
+    band?: 'std' | 'se' | 'ci';
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * start of the measured window, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
+     * Only Differences
+     */
+    only_differences?: boolean;
+};
+
+/**
+ * ComparedPublic
+ *
+ * A predicted quantity beside its measurement.
+ */
+export type ComparedPublic = {
+    /**
+     * Predicted
+     *
+     * the model's value (None when the model is unstable)
+     */
+    predicted: number | null;
+    /**
+     * Measured
+     *
+     * the measured value (None when not measured)
+     */
+    measured: number | null;
+    /**
+     * Error Percent
+     *
+     * relative error 100 (predicted - measured) / measured, %
+     */
+    error_percent: number | null;
 };
 
 /**
@@ -236,26 +452,38 @@ export type CombinedSeriesPublic = {
 export type ConfidenceIntervalPublic = {
     /**
      * Level
+     *
+     * confidence level, e.g. 0.95
      */
     level: number;
     /**
      * Mean
+     *
+     * mean over repetitions
      */
     mean: number;
     /**
      * Low
+     *
+     * lower end of the interval
      */
     low: number;
     /**
      * High
+     *
+     * upper end of the interval
      */
     high: number;
     /**
      * Half Width
+     *
+     * half width of the interval, t x s / sqrt(n)
      */
     half_width: number;
     /**
      * Dof
+     *
+     * degrees of freedom of the t quantile (n - 1)
      */
     dof: number;
 };
@@ -268,24 +496,34 @@ export type ConfidenceIntervalPublic = {
 export type ConfigPercentilesPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Total
+     *
+     * requests counted (buckets plus overflow)
      */
     total: number;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles: Array<HistogramPercentilePublic>;
 };
@@ -296,36 +534,52 @@ export type ConfigPercentilesPublic = {
 export type ConfigStatPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions: number;
     /**
      * Mean
+     *
+     * mean over repetitions
      */
     mean: number | null;
     /**
      * Std
+     *
+     * sample standard deviation over repetitions (None with one repetition)
      */
     std: number | null;
     /**
      * Ci Low
+     *
+     * lower end of the confidence interval
      */
     ci_low: number | null;
     /**
      * Ci High
+     *
+     * upper end of the confidence interval
      */
     ci_high: number | null;
 };
@@ -336,14 +590,20 @@ export type ConfigStatPublic = {
 export type ConfigurationPublic = {
     /**
      * Id
+     *
+     * database id
      */
     id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
@@ -360,46 +620,140 @@ export type ConfigurationPublic = {
 
 /**
  * ConfigurationResultPublic
+ *
+ * One configuration over its repetitions (mean and sample std).
  */
 export type ConfigurationResultPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions: number;
     /**
      * Throughput Mean
+     *
+     * throughput, mean over repetitions, ops/s
      */
     throughput_mean: number | null;
     /**
      * Throughput Std
+     *
+     * throughput, standard deviation over repetitions, ops/s
      */
     throughput_std: number | null;
     /**
      * Response Time Us Mean
+     *
+     * response time, mean over repetitions, us
      */
     response_time_us_mean: number | null;
     /**
      * Response Time Us Std
+     *
+     * response time, standard deviation over repetitions, us
      */
     response_time_us_std: number | null;
     /**
      * Keys Per S Mean
+     *
+     * keys per second (requests x keys per request), mean, keys/s
      */
     keys_per_s_mean: number | null;
+};
+
+/**
+ * ConfigurationRowPublic
+ */
+export type ConfigurationRowPublic = {
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Repetitions
+     *
+     * repetitions (runs) per configuration
+     */
+    repetitions: number;
+    /**
+     * Metrics
+     */
+    metrics: {
+        [key: string]: number | null;
+    };
+};
+
+/**
+ * ConfigurationTablePublic
+ *
+ * All configurations of the selection, for parallel coordinates and the picker.
+ */
+export type ConfigurationTablePublic = {
+    /**
+     * Parameters
+     */
+    parameters: Array<string>;
+    /**
+     * Metrics
+     */
+    metrics: Array<'throughput_per_s' | 'response_time_us'>;
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<ConfigurationRowPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -408,12 +762,212 @@ export type ConfigurationResultPublic = {
 export type ConfigurationsPublic = {
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationPublic>;
     /**
      * Count
+     *
+     * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * DifferenceRowPublic
+ */
+export type DifferenceRowPublic = {
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Base Experiment Id
+     */
+    base_experiment_id: number;
+    /**
+     * Base Configuration Id
+     */
+    base_configuration_id: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Metric
+     *
+     * measured quantity the rows are about
+     */
+    metric: 'throughput_per_s' | 'response_time_us';
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string;
+    /**
+     * label of the base case the others are compared with
+     */
+    base: SamplePublic;
+    other: SamplePublic;
+    /**
+     * Difference
+     */
+    difference: number;
+    /**
+     * Low
+     *
+     * lower end of the interval
+     */
+    low: number | null;
+    /**
+     * High
+     *
+     * upper end of the interval
+     */
+    high: number | null;
+    /**
+     * Dof
+     *
+     * degrees of freedom of the t quantile (n - 1)
+     */
+    dof: number | null;
+    /**
+     * Relative Percent
+     */
+    relative_percent: number | null;
+    /**
+     * Relative Low
+     */
+    relative_low: number | null;
+    /**
+     * Relative High
+     */
+    relative_high: number | null;
+    /**
+     * Verdict
+     */
+    verdict: 'significant' | 'not_distinguishable' | 'insufficient';
+};
+
+/**
+ * DifferencesPublic
+ */
+export type DifferencesPublic = {
+    /**
+     * Level
+     *
+     * confidence level, e.g. 0.95
+     */
+    level: number;
+    /**
+     * Mode
+     */
+    mode: 'experiments' | 'configurations';
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<DifferenceRowPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+    /**
+     * Unmatched
+     *
+     * configurations without a base counterpart or results
+     */
+    unmatched: number;
+};
+
+/**
+ * DifferencesRequest
+ *
+ * Differences against a base: matched configurations of a base experiment, or chosen
+ * configurations against a base configuration (when configuration_ids is given).
+ */
+export type DifferencesRequest = {
+    /**
+     * Experiment Ids
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end
+     */
+    window_end_s?: number | null;
+    /**
+     * Base Experiment Id
+     *
+     * base of experiment mode; default the first experiment
+     */
+    base_experiment_id?: number | null;
+    /**
+     * Configuration Ids
+     */
+    configuration_ids?: Array<number>;
+    /**
+     * Base Configuration Id
+     */
+    base_configuration_id?: number | null;
+    /**
+     * Metrics
+     */
+    metrics?: Array<'throughput_per_s' | 'response_time_us'>;
+    /**
+     * Level
+     *
+     * confidence level
+     */
+    level?: number;
+    /**
+     * Only Configuration Ids
+     *
+     * keep rows touching these (brushing)
+     */
+    only_configuration_ids?: Array<number> | null;
 };
 
 /**
@@ -422,36 +976,84 @@ export type ConfigurationsPublic = {
 export type EffectPublic = {
     /**
      * Name
+     *
+     * I for the mean, A, B, A:B, ... for effects and interactions
      */
     name: string;
     /**
      * Factors
+     *
+     * the factors of the effect (empty for the mean I)
      */
     factors: Array<string>;
     /**
      * Value
+     *
+     * effect q = (1/2^k) sum(sign x mean y), in y's unit (log10 when multiplicative)
      */
     value: number;
     /**
      * Sum Of Squares
+     *
+     * SS = 2^k r q^2 (0 for I)
      */
     sum_of_squares: number;
     /**
      * Variation Percent
+     *
+     * share of the total variation SST explained, %
      */
     variation_percent: number;
     /**
      * Ci Low
+     *
+     * q - t s_q (None without replications)
      */
     ci_low: number | null;
     /**
      * Ci High
+     *
+     * q + t s_q (None without replications)
      */
     ci_high: number | null;
     /**
      * Significant
+     *
+     * CI excludes 0 (r >= 2) or |q| above Lenth's margin (r = 1)
      */
     significant: boolean | null;
+};
+
+/**
+ * EstimatePublic
+ *
+ * One model input estimated from the data, with its source.
+ */
+export type EstimatePublic = {
+    /**
+     * Parameter
+     *
+     * input of the network (a field of `system`)
+     */
+    parameter: string;
+    /**
+     * Value
+     *
+     * its value, in `unit`
+     */
+    value: number;
+    /**
+     * Unit
+     *
+     * unit of the value
+     */
+    unit: string;
+    /**
+     * Source
+     *
+     * how the value was obtained from the data (formula, configuration)
+     */
+    source: string;
 };
 
 /**
@@ -460,43 +1062,62 @@ export type EffectPublic = {
 export type ExperimentBreakdownPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<BreakdownRowPublic>;
 };
 
 /**
  * ExperimentCreate
+ *
+ * A new experiment's design.
  */
 export type ExperimentCreate = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
     /**
      * Description
+     *
+     * free text
      */
     description?: string;
+    /**
+     * catalogue entry the design started from (DOMAIN.md section 2), or custom
+     */
     template?: Template;
     /**
      * Factors
+     *
+     * varied parameters in order (name -> levels); the grid is their product
      */
     factors?: {
         [key: string]: Array<unknown>;
     };
     /**
      * Fixed
+     *
+     * parameters held constant (name -> value); others take their declared default
      */
     fixed?: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions?: number;
     /**
@@ -519,6 +1140,8 @@ export type ExperimentCreate = {
     cooldown_s?: number;
     /**
      * Testbed Id
+     *
+     * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
 };
@@ -529,8 +1152,68 @@ export type ExperimentCreate = {
 export type ExperimentDuplicate = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+};
+
+/**
+ * ExperimentHistogramPublic
+ *
+ * One configuration's merged histogram, saying which seconds it covers.
+ */
+export type ExperimentHistogramPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Upper Bounds Us
+     *
+     * upper bound of each histogram bucket, us (bucket i: (b[i-1], b[i]])
+     */
+    upper_bounds_us: Array<number>;
+    /**
+     * Counts
+     *
+     * requests per bucket
+     */
+    counts: Array<number>;
+    /**
+     * Overflow
+     *
+     * requests above the last bucket bound
+     */
+    overflow: number;
+    /**
+     * Total
+     *
+     * requests counted (buckets plus overflow)
+     */
+    total: number;
+    /**
+     * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
+     */
+    percentiles: Array<HistogramPercentilePublic>;
+    /**
+     * Span
+     *
+     * "window": exactly the requested (or stored stable) window; "whole_run": the tool gives only a whole-run histogram, warm-up and cool-down included
+     */
+    span: 'window' | 'whole_run';
+    /**
+     * Span Label
+     *
+     * how a view labels the span, e.g. "whole run, incl. warm-up"
+     */
+    span_label: string;
 };
 
 /**
@@ -539,20 +1222,28 @@ export type ExperimentDuplicate = {
 export type ExperimentInteractivePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s: number;
     /**
      * Think Time Estimated
+     *
+     * True when Z was estimated from the data (not given)
      */
     think_time_estimated: boolean;
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<InteractiveRowPublic>;
 };
@@ -563,12 +1254,16 @@ export type ExperimentInteractivePublic = {
 export type ExperimentLittlePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<LittleRowPublic>;
 };
@@ -579,14 +1274,38 @@ export type ExperimentLittlePublic = {
 export type ExperimentModelPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ModelGroupPublic>;
+};
+
+/**
+ * ExperimentNetworkInputsPublic
+ */
+export type ExperimentNetworkInputsPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<NetworkGroupPublic>;
 };
 
 /**
@@ -595,24 +1314,46 @@ export type ExperimentModelPublic = {
 export type ExperimentPercentilesPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Metric
+     *
+     * measured quantity the rows are about
      */
     metric: string;
     /**
      * Source
+     *
+     * which side measured it: client (load generators) or middleware
      */
     source: 'client' | 'middleware';
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles: Array<number>;
     /**
+     * Span
+     *
+     * "window": exactly the requested (or stored stable) window; "whole_run": the tool gives only a whole-run histogram, warm-up and cool-down included
+     */
+    span: 'window' | 'whole_run';
+    /**
+     * Span Label
+     *
+     * how a view labels the span, e.g. "whole run, incl. warm-up"
+     */
+    span_label: string;
+    /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigPercentilesPublic>;
 };
@@ -623,27 +1364,40 @@ export type ExperimentPercentilesPublic = {
 export type ExperimentPublic = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
     /**
      * Description
+     *
+     * free text
      */
     description?: string;
+    /**
+     * catalogue entry the design started from (DOMAIN.md section 2), or custom
+     */
     template?: Template;
     /**
      * Factors
+     *
+     * varied parameters in order (name -> levels); the grid is their product
      */
     factors?: {
         [key: string]: Array<unknown>;
     };
     /**
      * Fixed
+     *
+     * parameters held constant (name -> value); others take their declared default
      */
     fixed?: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions?: number;
     /**
@@ -666,31 +1420,90 @@ export type ExperimentPublic = {
     cooldown_s?: number;
     /**
      * Testbed Id
+     *
+     * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
     /**
      * Id
+     *
+     * database id
      */
     id: number;
     /**
      * Created At
+     *
+     * creation time, UTC
      */
     created_at: string;
     /**
      * Updated At
+     *
+     * last change, UTC
      */
     updated_at: string;
     /**
      * Status
+     *
+     * current state
      */
     status: 'draft' | 'queued' | 'running' | 'failed' | 'cancelled' | 'finished';
     /**
      * Run Counts
+     *
+     * number of the experiment's runs per status
      */
     run_counts: {
         [key: string]: number;
     };
+    /**
+     * grid size of the design: configurations, runs, estimated duration
+     */
     preview: GridPreviewPublic;
+};
+
+/**
+ * ExperimentQueueModelsPublic
+ */
+export type ExperimentQueueModelsPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Service Rate
+     *
+     * how the service rate was estimated (worker_time or max_throughput)
+     */
+    service_rate: 'worker_time' | 'max_throughput';
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<QueueModelRowPublic>;
+};
+
+/**
+ * ExperimentRefPublic
+ */
+export type ExperimentRefPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
 };
 
 /**
@@ -699,28 +1512,40 @@ export type ExperimentPublic = {
 export type ExperimentRelativePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Metric
+     *
+     * measured quantity the rows are about
      */
     metric: string;
     /**
      * Unit
+     *
+     * unit of the metric
      */
     unit: string;
     /**
      * Factor
+     *
+     * factor whose levels are compared with its base level
      */
     factor: string;
     /**
      * Base
+     *
+     * label of the base case the others are compared with
      */
     base: string;
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<RelativeConfigRowPublic>;
 };
@@ -731,59 +1556,86 @@ export type ExperimentRelativePublic = {
 export type ExperimentSummaryPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Metric
+     *
+     * measured quantity the rows are about
      */
     metric: string;
     /**
      * Unit
+     *
+     * unit of the metric
      */
     unit: string;
     /**
      * Source
+     *
+     * which side measured it: client (load generators) or middleware
      */
     source: 'client' | 'middleware';
     /**
      * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
      */
     confidence: number | null;
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigStatPublic>;
 };
 
 /**
  * ExperimentUpdate
+ *
+ * A replacement design (only while the experiment has no runs).
  */
 export type ExperimentUpdate = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
     /**
      * Description
+     *
+     * free text
      */
     description?: string;
+    /**
+     * catalogue entry the design started from (DOMAIN.md section 2), or custom
+     */
     template?: Template;
     /**
      * Factors
+     *
+     * varied parameters in order (name -> levels); the grid is their product
      */
     factors?: {
         [key: string]: Array<unknown>;
     };
     /**
      * Fixed
+     *
+     * parameters held constant (name -> value); others take their declared default
      */
     fixed?: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions?: number;
     /**
@@ -806,6 +1658,8 @@ export type ExperimentUpdate = {
     cooldown_s?: number;
     /**
      * Testbed Id
+     *
+     * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
 };
@@ -816,10 +1670,14 @@ export type ExperimentUpdate = {
 export type ExperimentsPublic = {
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ExperimentPublic>;
     /**
      * Count
+     *
+     * total number of items matching the query (for paging)
      */
     count: number;
 };
@@ -830,89 +1688,144 @@ export type ExperimentsPublic = {
 export type FactorialPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Factors
+     *
+     * factor names, first alternating fastest
      */
     factors: Array<string>;
     /**
      * Levels
+     *
+     * the two levels of each factor (-1, +1)
      */
     levels?: {
         [key: string]: Array<unknown>;
     } | null;
     /**
      * Replications
+     *
+     * replications r per cell
      */
     replications: number;
     /**
      * Multiplicative
+     *
+     * True: the model is fitted to log10(y) (effects multiply)
      */
     multiplicative: boolean;
     /**
      * Sign Table
+     *
+     * the +/-1 sign table, columns I, A, B, A:B, C, ...
      */
     sign_table: Array<Array<number>>;
     /**
      * Effects
+     *
+     * one effect per sign-table column
      */
     effects: Array<EffectPublic>;
     /**
      * Sst
+     *
+     * total sum of squares SST
      */
     sst: number;
     /**
      * Sse
+     *
+     * error sum of squares SSE
      */
     sse: number;
     /**
      * Error Percent
+     *
+     * share of SST left to the error, %
      */
     error_percent: number;
     /**
      * Error Variance
+     *
+     * s_e^2 = SSE / (2^k (r - 1)) (None when r = 1)
      */
     error_variance: number | null;
     /**
      * Effect Std
+     *
+     * s_q = s_e / sqrt(2^k r) (None when r = 1)
      */
     effect_std: number | null;
     /**
      * Confidence
+     *
+     * confidence level of the intervals (None without them)
      */
     confidence: number | null;
     /**
+     * T Critical
+     *
+     * t used for the intervals q -/+ t s_q
+     */
+    t_critical: number | null;
+    /**
+     * T Given
+     *
+     * True when t_critical was given in the request (not the exact quantile)
+     */
+    t_given: boolean;
+    /**
      * Cell Means
+     *
+     * mean y of each cell in standard order
      */
     cell_means: Array<number>;
     /**
      * Predicted
+     *
+     * model prediction per cell and replication
      */
     predicted: Array<Array<number>>;
     /**
      * Residuals
+     *
+     * y - prediction per cell and replication
      */
     residuals: Array<Array<number>>;
     /**
      * Qq Residuals
+     *
+     * residuals sorted, for the normal QQ plot
      */
     qq_residuals: Array<number>;
     /**
      * Qq Normal Quantiles
+     *
+     * standard normal quantiles matching qq_residuals
      */
     qq_normal_quantiles: Array<number>;
+    /**
+     * Lenth's pseudo standard error and the half-normal plot data of the effects (its margins judge significance only when r = 1)
+     */
     lenth: LenthPublic | null;
     /**
      * Main Effects
+     *
+     * factor -> (mean y at -1, mean y at +1)
      */
     main_effects: {
         [key: string]: Array<number>;
     };
     /**
      * Interactions
+     *
+     * A:B -> mean y at (--, +-, -+, ++)
      */
     interactions: {
         [key: string]: Array<number>;
@@ -925,20 +1838,76 @@ export type FactorialPublic = {
 export type FactorialRequest = {
     /**
      * Factors
+     *
+     * varied parameters in order (name -> levels); the grid is their product
      */
     factors: Array<string>;
     /**
      * Y
+     *
+     * responses, one row per cell in standard order (first factor fastest), one column per replication
      */
     y: Array<Array<number>>;
     /**
      * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
      */
     confidence?: number | null;
     /**
      * Multiplicative
+     *
+     * True: the model is fitted to log10(y) (effects multiply)
      */
     multiplicative?: boolean;
+    /**
+     * T Critical
+     *
+     * critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a table value such as 1.86 for 8 degrees of freedom at 90%); default: the exact quantile t[1 - alpha/2; 2^k (r - 1)] of `confidence`
+     */
+    t_critical?: number | null;
+};
+
+/**
+ * FigureInfo
+ */
+export type FigureInfo = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Title
+     *
+     * human-readable name of the template
+     */
+    title: string;
+    /**
+     * Formats
+     *
+     * formats the figure can be exported in
+     */
+    formats: Array<string>;
+};
+
+/**
+ * FiguresPublic
+ */
+export type FiguresPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<FigureInfo>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -947,14 +1916,20 @@ export type FactorialRequest = {
 export type GridPreviewPublic = {
     /**
      * Configurations
+     *
+     * number of grid points (factor level combinations)
      */
     configurations: number;
     /**
      * Runs
+     *
+     * number of runs: configurations x repetitions
      */
     runs: number;
     /**
      * Estimated Seconds
+     *
+     * estimated total duration of all runs, s (run time plus set-up)
      */
     estimated_seconds: number;
 };
@@ -965,14 +1940,20 @@ export type GridPreviewPublic = {
 export type GridPreviewWithPoints = {
     /**
      * Configurations
+     *
+     * number of grid points (factor level combinations)
      */
     configurations: number;
     /**
      * Runs
+     *
+     * number of runs: configurations x repetitions
      */
     runs: number;
     /**
      * Estimated Seconds
+     *
+     * estimated total duration of all runs, s (run time plus set-up)
      */
     estimated_seconds: number;
     /**
@@ -986,11 +1967,185 @@ export type GridPreviewWithPoints = {
 };
 
 /**
+ * GroupPointPublic
+ */
+export type GroupPointPublic = {
+    /**
+     * X
+     */
+    x: unknown;
+    /**
+     * N
+     *
+     * number of values
+     */
+    n: number;
+    /**
+     * Mean
+     *
+     * mean over repetitions
+     */
+    mean: number;
+    /**
+     * Low
+     *
+     * lower end of the interval
+     */
+    low: number | null;
+    /**
+     * High
+     *
+     * upper end of the interval
+     */
+    high: number | null;
+};
+
+/**
+ * GroupPublic
+ */
+export type GroupPublic = {
+    /**
+     * Key
+     */
+    key: string;
+    /**
+     * Label
+     *
+     * name of the series or row
+     */
+    label: string;
+    /**
+     * Runs
+     *
+     * number of runs: configurations x repetitions
+     */
+    runs: number;
+    /**
+     * Configurations
+     *
+     * number of grid points (factor level combinations)
+     */
+    configurations: number;
+    /**
+     * Points
+     *
+     * measured points of the group, by client count
+     */
+    points: Array<GroupPointPublic>;
+};
+
+/**
+ * GroupsPublic
+ */
+export type GroupsPublic = {
+    /**
+     * X
+     */
+    x: string;
+    /**
+     * Group By
+     */
+    group_by: string;
+    /**
+     * Metric
+     *
+     * measured quantity the rows are about
+     */
+    metric: 'throughput_per_s' | 'response_time_us';
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string;
+    /**
+     * Band
+     */
+    band: 'std' | 'se' | 'ci';
+    /**
+     * Level
+     *
+     * confidence level, e.g. 0.95
+     */
+    level: number;
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<GroupPublic>;
+};
+
+/**
+ * GroupsRequest
+ *
+ * One mean curve per group over a shared x parameter, with a band.
+ */
+export type GroupsRequest = {
+    /**
+     * Experiment Ids
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end
+     */
+    window_end_s?: number | null;
+    /**
+     * X
+     */
+    x: string;
+    /**
+     * Group By
+     */
+    group_by?: string;
+    /**
+     * Metric
+     *
+     * measured quantity the rows are about
+     */
+    metric?: 'throughput_per_s' | 'response_time_us';
+    /**
+     * Band
+     */
+    band?: 'std' | 'se' | 'ci';
+    /**
+     * Level
+     *
+     * confidence level, e.g. 0.95
+     */
+    level?: number;
+    /**
+     * Only Configuration Ids
+     */
+    only_configuration_ids?: Array<number> | null;
+};
+
+/**
  * HTTPValidationError
  */
 export type HttpValidationError = {
     /**
      * Detail
+     *
+     * one entry per rejected input
      */
     detail?: Array<ValidationError>;
 };
@@ -1001,14 +2156,20 @@ export type HttpValidationError = {
 export type Health = {
     /**
      * Status
+     *
+     * current state
      */
     status: string;
     /**
      * Database
+     *
+     * database reachable (True/False)
      */
     database: boolean;
     /**
      * Broker
+     *
+     * Redis broker reachable (True/False)
      */
     broker: boolean;
 };
@@ -1019,14 +2180,20 @@ export type Health = {
 export type HistogramIn = {
     /**
      * Upper Bounds Us
+     *
+     * upper bound of each histogram bucket, us (bucket i: (b[i-1], b[i]])
      */
     upper_bounds_us: Array<number>;
     /**
      * Counts
+     *
+     * requests per bucket
      */
     counts: Array<number>;
     /**
      * Overflow
+     *
+     * requests above the last bucket bound
      */
     overflow?: number;
 };
@@ -1042,16 +2209,28 @@ export type HistogramMetric = 'client' | 'total' | 'queue' | 'server';
 export type HistogramPercentilePublic = {
     /**
      * Q
+     *
+     * percentile, in percent
      */
     q: number;
     /**
      * Value Us
+     *
+     * the percentile's value, us
      */
     value_us: number;
     /**
      * In Overflow
+     *
+     * True when the percentile falls in the overflow bucket (value is a bound)
      */
     in_overflow: boolean;
+    /**
+     * Bound
+     *
+     * "below": inside the first bucket, value_us is its upper edge (shown "< value"); "above": in the overflow bucket, value_us is a lower bound
+     */
+    bound?: 'below' | 'above' | null;
 };
 
 /**
@@ -1060,28 +2239,40 @@ export type HistogramPercentilePublic = {
 export type HistogramPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Upper Bounds Us
+     *
+     * upper bound of each histogram bucket, us (bucket i: (b[i-1], b[i]])
      */
     upper_bounds_us: Array<number>;
     /**
      * Counts
+     *
+     * requests per bucket
      */
     counts: Array<number>;
     /**
      * Overflow
+     *
+     * requests above the last bucket bound
      */
     overflow: number;
     /**
      * Total
+     *
+     * requests counted (buckets plus overflow)
      */
     total: number;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles: Array<HistogramPercentilePublic>;
 };
@@ -1092,14 +2283,20 @@ export type HistogramPublic = {
 export type HistogramRequest = {
     /**
      * Histograms
+     *
+     * histograms to merge (re-binned to a common layout if they differ)
      */
     histograms: Array<HistogramIn>;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles?: Array<number>;
     /**
      * Rebin Upper Bounds Us
+     *
+     * re-bin the merged histogram to these bucket bounds, us
      */
     rebin_upper_bounds_us?: Array<number> | null;
 };
@@ -1110,23 +2307,36 @@ export type HistogramRequest = {
 export type HostCreate = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+    /**
+     * what the host runs: client, middleware or server
+     */
     role: HostRole;
     /**
      * Address
+     *
+     * host name or IP address reachable over SSH
      */
     address: string;
     /**
      * Ssh User
+     *
+     * user for SSH
      */
     ssh_user: string;
     /**
      * Ssh Port
+     *
+     * SSH port
      */
     ssh_port?: number;
     /**
      * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
 };
@@ -1137,27 +2347,42 @@ export type HostCreate = {
 export type HostPublic = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+    /**
+     * what the host runs: client, middleware or server
+     */
     role: HostRole;
     /**
      * Address
+     *
+     * host name or IP address reachable over SSH
      */
     address: string;
     /**
      * Ssh User
+     *
+     * user for SSH
      */
     ssh_user: string;
     /**
      * Ssh Port
+     *
+     * SSH port
      */
     ssh_port?: number;
     /**
      * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
     /**
      * Id
+     *
+     * database id
      */
     id: number;
 };
@@ -1175,30 +2400,44 @@ export type HostRole = 'client' | 'middleware' | 'server';
 export type InstanceSeriesPublic = {
     /**
      * Source
+     *
+     * which side measured it: client (load generators) or middleware
      */
     source: string;
     /**
      * Offset S
+     *
+     * start of this instance relative to the run's clock, s
      */
     offset_s: number;
     /**
      * Throughput
+     *
+     * throughput per second of the run, ops/s
      */
     throughput: Array<number | null>;
     /**
      * Response Time Us
+     *
+     * mean response time, us
      */
     response_time_us: Array<number | null>;
     /**
      * Queue Time Us
+     *
+     * mean time in the middleware's work queue (dequeue - enqueue), us
      */
     queue_time_us: Array<number | null> | null;
     /**
      * Server Time Us
+     *
+     * mean time at the memcached servers (last reply - sent), us
      */
     server_time_us: Array<number | null> | null;
     /**
      * Queue Length
+     *
+     * mean jobs at the station, those in service included
      */
     queue_length: Array<number | null> | null;
 };
@@ -1209,24 +2448,34 @@ export type InstanceSeriesPublic = {
 export type InstancesPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: number;
     /**
      * Throughput Std Per S
+     *
+     * combined std, sqrt(s1^2 + ... + sn^2), ops/s
      */
     throughput_std_per_s: number;
     /**
      * Response Time Us
+     *
+     * mean response time, us
      */
     response_time_us: number;
     /**
      * Response Time Std Us
+     *
+     * combined std of the response time, root sum of squares, us
      */
     response_time_std_us: number;
 };
@@ -1237,18 +2486,26 @@ export type InstancesPublic = {
 export type InstancesRequest = {
     /**
      * Throughput Means Per S
+     *
+     * mean throughput of each client instance, ops/s
      */
     throughput_means_per_s: Array<number>;
     /**
      * Throughput Stds Per S
+     *
+     * per-second throughput std of each instance, ops/s
      */
     throughput_stds_per_s: Array<number>;
     /**
      * Response Means Us
+     *
+     * mean response time of each instance, us
      */
     response_means_us: Array<number>;
     /**
      * Response Stds Us
+     *
+     * per-second response time std of each instance, us
      */
     response_stds_us: Array<number>;
 };
@@ -1259,32 +2516,46 @@ export type InstancesRequest = {
 export type InteractivePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
      */
     clients: number;
     /**
      * Response Time S
+     *
+     * mean response time R per request (one job cycle), s
      */
     response_time_s: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s: number;
     /**
      * Expected Throughput Per S
+     *
+     * interactive law X = N / (R + Z), ops/s
      */
     expected_throughput_per_s: number;
     /**
      * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
      */
     measured_throughput_per_s: number;
     /**
      * Deviation Percent
+     *
+     * 100 (expected - measured) / measured, %
      */
     deviation_percent: number;
 };
@@ -1295,18 +2566,26 @@ export type InteractivePublic = {
 export type InteractiveRequest = {
     /**
      * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
      */
     clients: number;
     /**
      * Response Time S
+     *
+     * mean response time R per request (one job cycle), s
      */
     response_time_s: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
     /**
      * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
      */
     measured_throughput_per_s: number;
 };
@@ -1317,36 +2596,52 @@ export type InteractiveRequest = {
 export type InteractiveRowPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
      */
     clients: number;
     /**
      * Response Time S
+     *
+     * mean response time R per request (one job cycle), s
      */
     response_time_s: number;
     /**
      * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
      */
     measured_throughput_per_s: number;
     /**
      * Expected Throughput Per S
+     *
+     * interactive law X = N / (R + Z), ops/s
      */
     expected_throughput_per_s: number;
     /**
      * Deviation Percent
+     *
+     * 100 (expected - measured) / measured, %
      */
     deviation_percent: number;
 };
@@ -1357,22 +2652,32 @@ export type InteractiveRowPublic = {
 export type KneePublic = {
     /**
      * Label
+     *
+     * name of the series or row
      */
     label: string;
     /**
      * Max Throughput Per S
+     *
+     * largest throughput of the series, ops/s
      */
     max_throughput_per_s: number;
     /**
      * Load At Max
+     *
+     * load at the largest throughput
      */
     load_at_max: number;
     /**
      * Knee Load
+     *
+     * first load reaching fraction x maximum
      */
     knee_load: number;
     /**
      * Knee Throughput Per S
+     *
+     * throughput at the knee, ops/s
      */
     knee_throughput_per_s: number;
 };
@@ -1383,26 +2688,38 @@ export type KneePublic = {
 export type LenthPublic = {
     /**
      * Pse
+     *
+     * Lenth's pseudo standard error of the effects
      */
     pse: number;
     /**
      * Margin Of Error
+     *
+     * t[0.975; m/3] x PSE: individual 95% margin
      */
     margin_of_error: number;
     /**
      * Simultaneous Margin
+     *
+     * simultaneous margin over all effects
      */
     simultaneous_margin: number;
     /**
      * Half Normal Names
+     *
+     * effects sorted by |q|
      */
     half_normal_names: Array<string>;
     /**
      * Half Normal Abs Effects
+     *
+     * |q| in that order
      */
     half_normal_abs_effects: Array<number>;
     /**
      * Half Normal Quantiles
+     *
+     * half-normal quantiles for the plot
      */
     half_normal_quantiles: Array<number>;
 };
@@ -1413,28 +2730,40 @@ export type LenthPublic = {
 export type LittlePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Measured Length
+     *
+     * measured mean number of requests (e.g. in the queue)
      */
     measured_length: number;
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: number;
     /**
      * Time S
+     *
+     * time, s
      */
     time_s: number;
     /**
      * Predicted Length
+     *
+     * Little's law: throughput x time
      */
     predicted_length: number;
     /**
      * Deviation Percent
+     *
+     * 100 (expected - measured) / measured, %
      */
     deviation_percent: number | null;
 };
@@ -1445,14 +2774,20 @@ export type LittlePublic = {
 export type LittleRequest = {
     /**
      * Measured Length
+     *
+     * measured mean number of requests (e.g. in the queue)
      */
     measured_length: number;
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: number;
     /**
      * Time S
+     *
+     * time, s
      */
     time_s: number;
 };
@@ -1463,38 +2798,72 @@ export type LittleRequest = {
 export type LittleRowPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Measured Length
+     *
+     * measured mean number of requests (e.g. in the queue)
      */
     measured_length: number;
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: number;
     /**
      * Time S
+     *
+     * time, s
      */
     time_s: number;
     /**
      * Predicted Length
+     *
+     * Little's law: throughput x time
      */
     predicted_length: number;
     /**
      * Deviation Percent
+     *
+     * 100 (expected - measured) / measured, %
      */
     deviation_percent: number | null;
+};
+
+/**
+ * LoginPublic
+ */
+export type LoginPublic = {
+    /**
+     * Auth Required
+     *
+     * False when the API runs without authentication (loopback only): no login needed
+     */
+    auth_required: boolean;
+    /**
+     * Name
+     *
+     * the signed-in user's name (None without authentication)
+     */
+    name: string | null;
 };
 
 /**
@@ -1503,80 +2872,118 @@ export type LittleRowPublic = {
 export type Mm1Public = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Arrival Rate Per S
+     *
+     * arrival rate lambda, requests/s
      */
     arrival_rate_per_s: number;
     /**
      * Service Rate Per S
+     *
+     * service rate mu of one server, requests/s
      */
     service_rate_per_s: number;
     /**
      * Utilization
+     *
+     * traffic intensity rho = lambda / mu
      */
     utilization: number;
     /**
      * P0
+     *
+     * probability that the system is empty
      */
     p0: number;
     /**
      * Mean Jobs
+     *
+     * E[n], mean jobs in the system, the ones in service included
      */
     mean_jobs: number;
     /**
      * Var Jobs
+     *
+     * Var[n], jobs^2
      */
     var_jobs: number;
     /**
      * Mean Queued
+     *
+     * E[nq], mean jobs waiting (not in service)
      */
     mean_queued: number;
     /**
      * Var Queued
+     *
+     * Var[nq], jobs^2
      */
     var_queued: number;
     /**
      * Mean Response S
+     *
+     * E[r], mean response time (wait + service), s
      */
     mean_response_s: number;
     /**
      * Var Response S2
+     *
+     * Var[r], s^2
      */
     var_response_s2: number;
     /**
      * Mean Wait S
+     *
+     * E[w], mean waiting time before service, s
      */
     mean_wait_s: number;
     /**
      * Var Wait S2
+     *
+     * Var[w], s^2
      */
     var_wait_s2: number;
     /**
      * Mean Jobs Per Busy Period
+     *
+     * mean jobs served in a busy period
      */
     mean_jobs_per_busy_period: number;
     /**
      * Var Jobs Per Busy Period
+     *
+     * variance of the jobs served in a busy period
      */
     var_jobs_per_busy_period: number;
     /**
      * Mean Busy Period S
+     *
+     * mean busy period, s
      */
     mean_busy_period_s: number;
     /**
      * Var Busy Period S2
+     *
+     * variance of the busy period, s^2
      */
     var_busy_period_s2: number;
     /**
      * Response Percentiles
+     *
+     * percentiles of the response time, s
      */
     response_percentiles: Array<PercentilePublic>;
     /**
      * Wait Percentiles
+     *
+     * percentiles of the waiting time, s
      */
     wait_percentiles: Array<PercentilePublic>;
 };
@@ -1587,14 +2994,20 @@ export type Mm1Public = {
 export type Mm1Request = {
     /**
      * Arrival Rate Per S
+     *
+     * arrival rate lambda, requests/s
      */
     arrival_rate_per_s: number;
     /**
      * Service Rate Per S
+     *
+     * service rate mu of one server, requests/s
      */
     service_rate_per_s: number;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles?: Array<number>;
 };
@@ -1605,72 +3018,106 @@ export type Mm1Request = {
 export type MMmPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Arrival Rate Per S
+     *
+     * arrival rate lambda, requests/s
      */
     arrival_rate_per_s: number;
     /**
      * Service Rate Per S
+     *
+     * service rate mu of one server, requests/s
      */
     service_rate_per_s: number;
     /**
      * Servers
+     *
+     * number of servers m
      */
     servers: number;
     /**
      * Utilization
+     *
+     * utilization per server rho = lambda / (m mu)
      */
     utilization: number;
     /**
      * P0
+     *
+     * probability that the system is empty
      */
     p0: number;
     /**
      * Prob Queueing
+     *
+     * probability that an arrival waits (Erlang C, Jain's varrho)
      */
     prob_queueing: number;
     /**
      * Mean Jobs
+     *
+     * E[n], mean jobs in the system, the ones in service included
      */
     mean_jobs: number;
     /**
      * Var Jobs
+     *
+     * Var[n], jobs^2
      */
     var_jobs: number;
     /**
      * Mean Queued
+     *
+     * E[nq], mean jobs waiting (not in service)
      */
     mean_queued: number;
     /**
      * Var Queued
+     *
+     * Var[nq], jobs^2
      */
     var_queued: number;
     /**
      * Mean Response S
+     *
+     * E[r], mean response time (wait + service), s
      */
     mean_response_s: number;
     /**
      * Var Response S2
+     *
+     * Var[r], s^2
      */
     var_response_s2: number;
     /**
      * Mean Wait S
+     *
+     * E[w], mean waiting time before service, s
      */
     mean_wait_s: number;
     /**
      * Var Wait S2
+     *
+     * Var[w], s^2
      */
     var_wait_s2: number;
     /**
      * Mean Busy Servers
+     *
+     * mean busy servers m rho = lambda / mu
      */
     mean_busy_servers: number;
     /**
      * Wait Percentiles
+     *
+     * percentiles of the waiting time, s
      */
     wait_percentiles: Array<PercentilePublic>;
 };
@@ -1681,20 +3128,72 @@ export type MMmPublic = {
 export type MMmRequest = {
     /**
      * Arrival Rate Per S
+     *
+     * arrival rate lambda, requests/s
      */
     arrival_rate_per_s: number;
     /**
      * Service Rate Per S
+     *
+     * service rate mu of one server, requests/s
      */
     service_rate_per_s: number;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles?: Array<number>;
     /**
      * Servers
+     *
+     * number of servers m
      */
     servers: number;
+};
+
+/**
+ * MeasuredPointPublic
+ *
+ * The clients' measurement at one client count (error bars: std over repetitions).
+ */
+export type MeasuredPointPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Throughput Per S
+     *
+     * clients' throughput, mean over repetitions, ops/s
+     */
+    throughput_per_s: number;
+    /**
+     * Throughput Std Per S
+     *
+     * its standard deviation over repetitions, ops/s
+     */
+    throughput_std_per_s: number | null;
+    /**
+     * Response Time S
+     *
+     * clients' response time, mean over repetitions, s
+     */
+    response_time_s: number | null;
+    /**
+     * Response Time Std S
+     *
+     * standard deviation of the response time over repetitions, s
+     */
+    response_time_std_s: number | null;
 };
 
 /**
@@ -1703,12 +3202,16 @@ export type MMmRequest = {
 export type ModelGroupPublic = {
     /**
      * Group
+     *
+     * factor values shared by the group (all but the client counts)
      */
     group: {
         [key: string]: unknown;
     };
     /**
      * Rows
+     *
+     * one row per compared point
      */
     rows: Array<ModelRowPublic>;
 };
@@ -1719,30 +3222,44 @@ export type ModelGroupPublic = {
 export type ModelRowPublic = {
     /**
      * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
      */
     clients: number;
     /**
      * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
      */
     measured_throughput_per_s: number;
     /**
      * Model Throughput Per S
+     *
+     * MVA throughput at this client count, ops/s
      */
     model_throughput_per_s: number;
     /**
      * Throughput Deviation Percent
+     *
+     * 100 (model - measured) / measured throughput, %
      */
     throughput_deviation_percent: number;
     /**
      * Measured Response Time S
+     *
+     * measured mean response time per client count, s
      */
     measured_response_time_s: number | null;
     /**
      * Model Response Time S
+     *
+     * MVA response time at this client count, s
      */
     model_response_time_s: number;
     /**
      * Response Deviation Percent
+     *
+     * 100 (model - measured) / measured response time, %
      */
     response_deviation_percent: number | null;
 };
@@ -1753,42 +3270,72 @@ export type ModelRowPublic = {
 export type MultiClassPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Class Names
+     *
+     * class names, in the order of the rows
      */
     class_names: Array<string>;
     /**
      * Station Names
+     *
+     * station names, in the order of the columns
      */
     station_names: Array<string>;
     /**
      * Throughput Per S
+     *
+     * throughput X_c of each class, ops/s
      */
     throughput_per_s: Array<number>;
     /**
      * Response Time S
+     *
+     * response time R_c of each class per job cycle, s
      */
     response_time_s: Array<number>;
     /**
      * Residence Time S
+     *
+     * R_ck per class (rows) and station (columns), s
      */
     residence_time_s: Array<Array<number>>;
     /**
      * Queue Length
+     *
+     * Q_ck per class (rows) and station (columns), jobs
      */
     queue_length: Array<Array<number>>;
     /**
      * Utilization
+     *
+     * U_ck = X_c D_ck / m_k per server, per class and station
      */
     utilization: Array<Array<number>>;
     /**
      * Prob Busy
+     *
+     * probability each station is not empty; None for delays
      */
     prob_busy: Array<number | null>;
+    /**
+     * Method
+     *
+     * solver used: exact, or approximate (Bard-Schweitzer)
+     */
+    method: 'exact' | 'approximate';
+    /**
+     * Iterations
+     *
+     * fixed-point iterations of the approximate method (None when exact)
+     */
+    iterations: number | null;
 };
 
 /**
@@ -1797,12 +3344,54 @@ export type MultiClassPublic = {
 export type MultiClassRequest = {
     /**
      * Stations
+     *
+     * service centers of the closed network, in the order of the request path
      */
     stations: Array<StationIn>;
     /**
      * Classes
+     *
+     * job classes, each with its population, think time and demands
      */
     classes: Array<ClassIn>;
+    /**
+     * Method
+     *
+     * exact: MVA over the whole population lattice; approximate: Bard-Schweitzer fixed point (with Seidmann's m-server decomposition), for populations the lattice cannot reach; auto: exact when within its work budget, else approximate
+     */
+    method?: 'exact' | 'approximate' | 'auto';
+};
+
+/**
+ * MvaAtPublic
+ *
+ * The answer at the requested population N, without reading the curves' last element.
+ */
+export type MvaAtPublic = {
+    /**
+     * Population
+     *
+     * number of jobs (clients) N in the closed network
+     */
+    population: number;
+    /**
+     * Throughput Per S
+     *
+     * throughput, ops/s
+     */
+    throughput_per_s: number;
+    /**
+     * Response Time S
+     *
+     * mean response time R per request (one job cycle), s
+     */
+    response_time_s: number;
+    /**
+     * Stations
+     *
+     * service centers of the closed network, in the order of the request path
+     */
+    stations: Array<StationAtPublic>;
 };
 
 /**
@@ -1811,34 +3400,55 @@ export type MultiClassRequest = {
 export type MvaPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
+     * the results at the requested population N
+     */
+    at_population: MvaAtPublic;
+    /**
      * Populations
+     *
+     * populations n = 1..N of the curves
      */
     populations: Array<number>;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s: number;
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: Array<number>;
     /**
      * Response Time S
+     *
+     * mean response time R per request (one job cycle), s
      */
     response_time_s: Array<number>;
     /**
      * Bottleneck
+     *
+     * station with the largest demand per server D / m
      */
     bottleneck: string;
     /**
      * Stations
+     *
+     * service centers of the closed network, in the order of the request path
      */
     stations: Array<StationCurvesPublic>;
+    /**
+     * asymptotic and balanced job bounds (when include_bounds)
+     */
     bounds?: BoundsPublic | null;
 };
 
@@ -1848,20 +3458,60 @@ export type MvaPublic = {
 export type MvaRequest = {
     /**
      * Stations
+     *
+     * service centers of the closed network, in the order of the request path
      */
     stations: Array<StationIn>;
     /**
      * Population
+     *
+     * number of jobs (clients) N in the closed network
      */
     population: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
     /**
      * Include Bounds
+     *
+     * also return asymptotic and balanced job bounds
      */
     include_bounds?: boolean;
+};
+
+/**
+ * NetworkGroupPublic
+ *
+ * A group of configurations differing only in clients: its points and model inputs.
+ */
+export type NetworkGroupPublic = {
+    /**
+     * Group
+     *
+     * factor values shared by the group (all but the client counts)
+     */
+    group: {
+        [key: string]: unknown;
+    };
+    /**
+     * the middleware configuration and measured service times to build the network
+     */
+    system: SystemConfigIn;
+    /**
+     * Estimates
+     *
+     * each input of the network with its value and source
+     */
+    estimates: Array<EstimatePublic>;
+    /**
+     * Points
+     *
+     * measured points of the group, by client count
+     */
+    points: Array<MeasuredPointPublic>;
 };
 
 /**
@@ -1870,14 +3520,21 @@ export type MvaRequest = {
 export type NetworkModelPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Rows
+     *
+     * one row per compared point
      */
     rows: Array<ModelRowPublic>;
+    /**
+     * the solved network (curves for n = 1..max clients)
+     */
     model: MvaPublic;
 };
 
@@ -1885,19 +3542,34 @@ export type NetworkModelPublic = {
  * NetworkModelRequest
  */
 export type NetworkModelRequest = {
+    /**
+     * the middleware configuration and measured service times to build the network
+     */
     system: SystemConfigIn;
     /**
      * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
      */
     clients: Array<number>;
     /**
      * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
      */
     measured_throughput_per_s: Array<number>;
     /**
      * Measured Response Time S
+     *
+     * measured mean response time per client count, s
      */
     measured_response_time_s?: Array<number | null> | null;
+    /**
+     * Include Bounds
+     *
+     * also return asymptotic and balanced job bounds
+     */
+    include_bounds?: boolean;
 };
 
 /**
@@ -1906,36 +3578,114 @@ export type NetworkModelRequest = {
 export type ParameterPublic = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
     /**
      * Kind
+     *
+     * kind of item (see the enum)
      */
     kind: string;
     /**
      * Default
+     *
+     * value used when neither a factor nor fixed gives one
      */
     default: unknown;
     /**
      * Description
+     *
+     * free text
      */
     description: string;
     /**
      * Unit
+     *
+     * unit of the metric
      */
     unit: string | null;
     /**
      * Minimum
+     *
+     * smallest allowed value, in the parameter's unit
      */
     minimum: number | null;
     /**
      * Maximum
+     *
+     * largest allowed value, in the parameter's unit
      */
     maximum: number | null;
     /**
      * Choices
+     *
+     * allowed values (None: any in range)
      */
     choices: Array<string>;
+};
+
+/**
+ * ParameterRowPublic
+ */
+export type ParameterRowPublic = {
+    /**
+     * Group
+     *
+     * factor values shared by the group (all but the client counts)
+     */
+    group: 'design' | 'parameter' | 'testbed' | 'tool';
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string | null;
+    /**
+     * Values
+     *
+     * one per experiment; a list of levels for a factor
+     */
+    values: Array<unknown>;
+    /**
+     * Varied
+     *
+     * per experiment: a factor of that experiment
+     */
+    varied: Array<boolean>;
+    /**
+     * Differs
+     */
+    differs: boolean;
+};
+
+/**
+ * ParametersComparisonPublic
+ */
+export type ParametersComparisonPublic = {
+    /**
+     * Experiments
+     */
+    experiments: Array<ExperimentRefPublic>;
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<ParameterRowPublic>;
+    /**
+     * Groupable
+     *
+     * parameters whose value differs between runs
+     */
+    groupable: Array<string>;
 };
 
 /**
@@ -1944,12 +3694,138 @@ export type ParameterPublic = {
 export type PercentilePublic = {
     /**
      * Q
+     *
+     * percentile, in percent
      */
     q: number;
     /**
      * Value S
+     *
+     * the percentile's value, s
      */
     value_s: number;
+};
+
+/**
+ * QueueModelRowPublic
+ *
+ * M/M/1 and M/M/m at one configuration, with the sources of their inputs.
+ */
+export type QueueModelRowPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Arrival Rate Per S
+     *
+     * arrival rate lambda, requests/s
+     */
+    arrival_rate_per_s: number;
+    /**
+     * Arrival Source
+     *
+     * where the arrival rate lambda came from
+     */
+    arrival_source: string;
+    /**
+     * Service Time S
+     *
+     * per-server service time S = 1 / mu, s (None when unknown)
+     */
+    service_time_s: number | null;
+    /**
+     * Service Source
+     *
+     * where the per-server service time came from
+     */
+    service_source: string;
+    /**
+     * the M/M/1 model of this configuration
+     */
+    mm1: QueuePredictionPublic | null;
+    /**
+     * the M/M/m model of this configuration
+     */
+    mmm: QueuePredictionPublic | null;
+    /**
+     * Note
+     *
+     * why a prediction is missing (unstable model, missing measurements)
+     */
+    note: string | null;
+};
+
+/**
+ * QueuePredictionPublic
+ *
+ * One queueing model at one configuration.
+ */
+export type QueuePredictionPublic = {
+    /**
+     * Model
+     *
+     * M/M/1 (the layer as one server of rate m mu) or M/M/m
+     */
+    model: 'M/M/1' | 'M/M/m';
+    /**
+     * Servers
+     *
+     * servers of the model: 1, or m = workers x middlewares
+     */
+    servers: number;
+    /**
+     * Service Rate Per S
+     *
+     * service rate mu of one server, requests/s
+     */
+    service_rate_per_s: number;
+    /**
+     * Utilization
+     *
+     * rho: lambda / mu for M/M/1, lambda / (m mu) per server for M/M/m
+     */
+    utilization: number;
+    /**
+     * Stable
+     *
+     * rho < 1: the model has a steady state (else no predictions)
+     */
+    stable: boolean;
+    /**
+     * E[nq], mean requests waiting (not in service), against the middlewares' mean work-queue length summed over middlewares; requests
+     */
+    queue_length: ComparedPublic;
+    /**
+     * E[w], mean wait before service, against the measured queue time; s
+     */
+    waiting_time_s: ComparedPublic;
+    /**
+     * E[r] = wait + service, against the middleware response time; s
+     */
+    response_time_s: ComparedPublic;
 };
 
 /**
@@ -1958,28 +3834,40 @@ export type PercentilePublic = {
 export type RelativeConfigRowPublic = {
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
      */
     index: number;
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: unknown;
     };
     /**
      * Value
+     *
+     * the value
      */
     value: number;
     /**
      * Base Value
+     *
+     * value of the base case
      */
     base_value: number;
     /**
      * Difference Percent
+     *
+     * relative difference 100 (value - base) / base, %
      */
     difference_percent: number;
 };
@@ -1990,12 +3878,16 @@ export type RelativeConfigRowPublic = {
 export type RelativePublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Rows
+     *
+     * one row per compared point
      */
     rows: Array<RelativeRowPublic>;
 };
@@ -2006,12 +3898,16 @@ export type RelativePublic = {
 export type RelativeRequest = {
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: {
         [key: string]: number;
     };
     /**
      * Base
+     *
+     * label of the base case the others are compared with
      */
     base: string;
 };
@@ -2022,18 +3918,26 @@ export type RelativeRequest = {
 export type RelativeRowPublic = {
     /**
      * Label
+     *
+     * name of the series or row
      */
     label: string;
     /**
      * Value
+     *
+     * the value
      */
     value: number;
     /**
      * Base Value
+     *
+     * value of the base case
      */
     base_value: number;
     /**
      * Difference Percent
+     *
+     * relative difference 100 (value - base) / base, %
      */
     difference_percent: number;
 };
@@ -2044,16 +3948,25 @@ export type RelativeRowPublic = {
 export type RepetitionsPublic = {
     /**
      * N
+     *
+     * number of values
      */
     n: number;
     /**
      * Mean
+     *
+     * mean over repetitions
      */
     mean: number;
     /**
      * Std
+     *
+     * sample standard deviation over repetitions (None with one repetition)
      */
     std: number | null;
+    /**
+     * t confidence interval of the mean (None when confidence is None)
+     */
     ci: ConfidenceIntervalPublic | null;
 };
 
@@ -2063,12 +3976,116 @@ export type RepetitionsPublic = {
 export type RepetitionsRequest = {
     /**
      * Values
+     *
+     * the configuration's factor values (parameter name -> level)
      */
     values: Array<number>;
     /**
      * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
      */
     confidence?: number | null;
+};
+
+/**
+ * ReportItem
+ *
+ * A figure or table of the report, with the user's caption and explanation.
+ */
+export type ReportItem = {
+    /**
+     * Kind
+     *
+     * figure or table
+     */
+    kind: 'figure' | 'table';
+    /**
+     * Name
+     *
+     * its name (GET /experiments/{id}/figures lists figures)
+     */
+    name: string;
+    /**
+     * Caption
+     *
+     * caption; default: the generated one
+     */
+    caption?: string | null;
+    /**
+     * Explanation
+     *
+     * text printed after the item
+     */
+    explanation?: string;
+};
+
+/**
+ * ReportPublic
+ */
+export type ReportPublic = {
+    /**
+     * Experiment Id
+     *
+     * the experiment the report is about
+     */
+    experiment_id: number;
+    /**
+     * Hypothesis
+     *
+     * hypothesis, as written
+     */
+    hypothesis: string;
+    /**
+     * Hypothesis At
+     *
+     * when the hypothesis was last written
+     */
+    hypothesis_at: string | null;
+    /**
+     * Hypothesis Before Runs
+     *
+     * true only if the hypothesis was written before the first run started
+     */
+    hypothesis_before_runs: boolean;
+    /**
+     * Notes
+     *
+     * free notes
+     */
+    notes: string;
+    /**
+     * Items
+     *
+     * figures and tables in report order
+     */
+    items: Array<ReportItem>;
+};
+
+/**
+ * ReportUpdate
+ *
+ * Fields to change; the hypothesis is timestamped whenever its text changes.
+ */
+export type ReportUpdate = {
+    /**
+     * Hypothesis
+     *
+     * hypothesis
+     */
+    hypothesis?: string | null;
+    /**
+     * Notes
+     *
+     * free notes
+     */
+    notes?: string | null;
+    /**
+     * Items
+     *
+     * figures and tables in report order
+     */
+    items?: Array<ReportItem> | null;
 };
 
 /**
@@ -2082,17 +4099,38 @@ export type RequestType = 'all' | 'get' | 'multiget' | 'set' | 'other';
 export type ResultsPublic = {
     /**
      * Source
+     *
+     * which side measured it: client (load generators) or middleware
      */
-    source: string;
+    source: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
     request_type: RequestType;
     /**
+     * Window Start S
+     *
+     * start of the measured window, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units: {
         [key: string]: string;
     };
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
 };
@@ -2103,63 +4141,100 @@ export type ResultsPublic = {
 export type RunPublic = {
     /**
      * Id
+     *
+     * database id
      */
     id: number;
     /**
      * Experiment Id
+     *
+     * id of the experiment
      */
     experiment_id: number;
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
      */
     repetition: number;
+    /**
+     * current state
+     */
     status: RunStatus;
     /**
      * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
      */
     attempt: number;
     /**
      * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
      */
     cancel_requested: boolean;
     /**
      * Started At
+     *
+     * time the run started, UTC
      */
     started_at: string | null;
     /**
      * Finished At
+     *
+     * time the run ended, UTC
      */
     finished_at: string | null;
     /**
      * Error
+     *
+     * why the run failed (None unless failed)
      */
     error: string | null;
     /**
      * Worker
+     *
+     * Celery worker that ran it
      */
     worker: string | null;
     /**
      * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
      */
     hosts: {
         [key: string]: unknown;
     };
     /**
      * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
      */
     tool_versions: {
         [key: string]: string;
     };
     /**
      * Commands
+     *
+     * every command line run on the testbed hosts, in order
      */
     commands: Array<{
         [key: string]: unknown;
     }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
 };
 
 /**
@@ -2168,50 +4243,78 @@ export type RunPublic = {
 export type RunSeriesPublic = {
     /**
      * Run Id
+     *
+     * id of the run
      */
     run_id: number;
     /**
      * Experiment Id
+     *
+     * id of the experiment
      */
     experiment_id: number;
     /**
      * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
      */
     configuration_id: number;
     /**
      * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
      */
     repetition: number;
     /**
      * Source
+     *
+     * which side measured it: client (load generators) or middleware
      */
     source: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
     request_type: RequestType;
     /**
      * Start Unix
+     *
+     * wall-clock time of the series' first second, Unix seconds
      */
     start_unix: number | null;
     /**
      * Window Start S
+     *
+     * start of the measured window, s on the run's clock
      */
     window_start_s: number;
     /**
      * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
      */
     window_end_s: number;
     /**
      * Window Stored
+     *
+     * True when the window is the run's stored stable window
      */
     window_stored: boolean;
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units: {
         [key: string]: string;
     };
+    /**
+     * all instances combined (throughput summed, times throughput-weighted)
+     */
     combined: CombinedSeriesPublic;
     /**
      * Instances
+     *
+     * each client instance or middleware separately
      */
     instances: Array<InstanceSeriesPublic>;
 };
@@ -2227,12 +4330,40 @@ export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancell
 export type RunsPublic = {
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<RunPublic>;
     /**
      * Count
+     *
+     * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * SamplePublic
+ */
+export type SamplePublic = {
+    /**
+     * N
+     *
+     * number of values
+     */
+    n: number;
+    /**
+     * Mean
+     *
+     * mean over repetitions
+     */
+    mean: number;
+    /**
+     * Std
+     *
+     * sample standard deviation over repetitions (None with one repetition)
+     */
+    std: number | null;
 };
 
 /**
@@ -2241,16 +4372,22 @@ export type RunsPublic = {
 export type SamplesPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles: Array<number>;
     /**
      * Values Us
+     *
+     * percentile values in the order asked, us
      */
     values_us: Array<number>;
 };
@@ -2261,10 +4398,14 @@ export type SamplesPublic = {
 export type SamplesRequest = {
     /**
      * Samples Us
+     *
+     * raw response-time samples, us
      */
     samples_us: Array<number>;
     /**
      * Percentiles
+     *
+     * percentiles asked for, in percent (0..100)
      */
     percentiles?: Array<number>;
 };
@@ -2275,36 +4416,52 @@ export type SamplesRequest = {
 export type SaturationPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Fraction
+     *
+     * a knee is the first load reaching this fraction of the series' maximum
      */
     fraction: number;
     /**
      * Knees
+     *
+     * knee of every series
      */
     knees: Array<KneePublic>;
     /**
      * Global Max Per S
+     *
+     * largest throughput over all series, ops/s
      */
     global_max_per_s: number;
     /**
      * Best Label
+     *
+     * cheapest series reaching fraction x the global maximum
      */
     best_label: string;
     /**
      * Best Resource
+     *
+     * resource level of that series
      */
     best_resource: number;
     /**
      * Best Load
+     *
+     * load at which it gets there
      */
     best_load: number;
     /**
      * Best Throughput Per S
+     *
+     * its throughput there, ops/s
      */
     best_throughput_per_s: number;
 };
@@ -2315,10 +4472,14 @@ export type SaturationPublic = {
 export type SaturationRequest = {
     /**
      * Series
+     *
+     * one series per resource level (e.g. per worker count)
      */
     series: Array<SeriesIn>;
     /**
      * Fraction
+     *
+     * a knee is the first load reaching this fraction of the series' maximum
      */
     fraction?: number;
 };
@@ -2329,18 +4490,26 @@ export type SaturationRequest = {
 export type SeriesIn = {
     /**
      * Label
+     *
+     * name of the series or row
      */
     label: string;
     /**
      * Resource
+     *
+     * resource level of the series (e.g. workers); the cheapest wins ties
      */
     resource: number;
     /**
      * Loads
+     *
+     * load of each point (e.g. clients)
      */
     loads: Array<number>;
     /**
      * Throughputs Per S
+     *
+     * measured throughput of each point, ops/s
      */
     throughputs_per_s: Array<number>;
 };
@@ -2353,22 +4522,32 @@ export type SeriesIn = {
 export type ServiceTimesIn = {
     /**
      * Network Delay S
+     *
+     * one-way network delay between clients and middleware, s (one delay each way)
      */
     network_delay_s: number;
     /**
      * Net Thread Service S
+     *
+     * service time of a middleware's network thread per request, s
      */
     net_thread_service_s: number;
     /**
      * Worker Service S
+     *
+     * time a worker holds one request (server time included), per server, s
      */
     worker_service_s: number;
     /**
      * Server Service S
+     *
+     * service time of one memcached server per request visit, s
      */
     server_service_s: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
 };
@@ -2379,12 +4558,70 @@ export type ServiceTimesIn = {
 export type StartResult = {
     /**
      * Queued
+     *
+     * number of runs queued by this call
      */
     queued: number;
     /**
      * Already Done
+     *
+     * number of runs already succeeded (not queued again)
      */
     already_done: number;
+};
+
+/**
+ * StationAtPublic
+ *
+ * One station's figures at the requested population.
+ */
+export type StationAtPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * delay, queue (one server) or multi (m servers)
+     */
+    kind: StationKind;
+    /**
+     * Servers
+     *
+     * number of servers m
+     */
+    servers: number;
+    /**
+     * Throughput Per S
+     *
+     * throughput, ops/s
+     */
+    throughput_per_s: number;
+    /**
+     * Utilization Per Server
+     *
+     * utilization per server X V S / m (Octave's convention; for a delay, its mean busy servers X V S)
+     */
+    utilization_per_server: number;
+    /**
+     * Prob Busy
+     *
+     * probability that the station is not empty (JMT's convention); None for a delay (and for an m-server station under the approximate method)
+     */
+    prob_busy: number | null;
+    /**
+     * Residence Time S
+     *
+     * residence time per job cycle (all visits, waiting included), s
+     */
+    residence_time_s: number;
+    /**
+     * Queue Length
+     *
+     * mean jobs at the station, those in service included
+     */
+    queue_length: number;
 };
 
 /**
@@ -2393,66 +4630,102 @@ export type StartResult = {
 export type StationCurvesPublic = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+    /**
+     * delay, queue (one server) or multi (m servers)
+     */
     kind: StationKind;
     /**
      * Servers
+     *
+     * number of servers m
      */
     servers: number;
     /**
      * Visits
+     *
+     * visit ratio V: visits per job cycle
      */
     visits: number;
     /**
      * Service Time S
+     *
+     * service time per visit, per server, s
      */
     service_time_s: number;
     /**
      * Demand S
+     *
+     * service demand D = V x S per job cycle, s
      */
     demand_s: number;
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: Array<number>;
     /**
      * Utilization Per Server
+     *
+     * utilization per server X V S / m (Octave's convention; for a delay, its mean busy servers X V S)
      */
     utilization_per_server: Array<number>;
     /**
      * Prob Busy
+     *
+     * probability that the station is not empty (JMT's convention); None for a delay (and for an m-server station under the approximate method)
      */
     prob_busy: Array<number> | null;
     /**
      * Residence Time S
+     *
+     * residence time per job cycle (all visits, waiting included), s
      */
     residence_time_s: Array<number>;
     /**
      * Queue Length
+     *
+     * mean jobs at the station, those in service included
      */
     queue_length: Array<number>;
 };
 
 /**
  * StationIn
+ *
+ * One service center of a closed network.
  */
 export type StationIn = {
     /**
      * Name
+     *
+     * station name, unique in the network
      */
     name: string;
+    /**
+     * delay (infinite servers), queue (one server) or multi (m servers, load dependent)
+     */
     kind: StationKind;
     /**
      * Service Time S
+     *
+     * service time per visit, per server, s
      */
     service_time_s: number;
     /**
      * Visits
+     *
+     * visit ratio V: visits per job cycle
      */
     visits?: number;
     /**
      * Servers
+     *
+     * servers m of a multi station; a delay or queue must give 1
      */
     servers?: number;
 };
@@ -2477,42 +4750,62 @@ export type SweepParameter = 'service_time_s' | 'visits' | 'servers' | 'think_ti
 export type SystemConfigIn = {
     /**
      * Servers
+     *
+     * number of servers m
      */
     servers: number;
     /**
      * Middlewares
+     *
+     * number of middlewares M (each gets 1/M of the requests)
      */
     middlewares: number;
     /**
      * Workers
+     *
+     * worker threads per middleware (an m-server station each)
      */
     workers: number;
     /**
      * Network Delay S
+     *
+     * one-way network delay between clients and middleware, s (one delay each way)
      */
     network_delay_s: number;
     /**
      * Net Thread Service S
+     *
+     * service time of a middleware's network thread per request, s
      */
     net_thread_service_s: number;
     /**
      * Worker Service S
+     *
+     * time a worker holds one request (server time included), per server, s
      */
     worker_service_s: number;
     /**
      * Server Service S
+     *
+     * service time of one memcached server per request visit, s
      */
     server_service_s: number;
     /**
      * Write Fraction
+     *
+     * share of set requests (0..1)
      */
     write_fraction?: number;
     /**
      * Replication
+     *
+     * servers each set is written to (R)
      */
     replication?: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
 };
@@ -2528,46 +4821,66 @@ export type Template = 'custom' | 'baseline_no_middleware' | 'baseline_middlewar
 export type TemplatePublic = {
     /**
      * Id
+     *
+     * database id
      */
     id: string;
     /**
      * Title
+     *
+     * human-readable name of the template
      */
     title: string;
     /**
      * Description
+     *
+     * free text
      */
     description: string;
     /**
      * Factors
+     *
+     * varied parameters in order (name -> levels); the grid is their product
      */
     factors: {
         [key: string]: Array<unknown>;
     };
     /**
      * Fixed
+     *
+     * parameters held constant (name -> value); others take their declared default
      */
     fixed: {
         [key: string]: unknown;
     };
     /**
      * Repetitions
+     *
+     * repetitions (runs) per configuration
      */
     repetitions: number;
     /**
      * Run Time S
+     *
+     * length of each run, s
      */
     run_time_s: number;
     /**
      * Warmup S
+     *
+     * seconds cut at the start of each run before measuring, s
      */
     warmup_s: number;
     /**
      * Cooldown S
+     *
+     * seconds cut at the end of each run, s
      */
     cooldown_s: number;
     /**
      * Measured
+     *
+     * what the template's experiment measures
      */
     measured: Array<string>;
 };
@@ -2578,15 +4891,24 @@ export type TemplatePublic = {
 export type TestbedCreate = {
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+    /**
+     * kind of item (see the enum)
+     */
     kind?: TestbedKind;
     /**
      * Description
+     *
+     * free text
      */
     description?: string;
     /**
      * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
      */
     hosts?: Array<HostCreate>;
 };
@@ -2602,25 +4924,94 @@ export type TestbedKind = 'local' | 'remote' | 'azure';
 export type TestbedPublic = {
     /**
      * Id
+     *
+     * database id
      */
     id: number;
     /**
      * Name
+     *
+     * name, unique within its list
      */
     name: string;
+    /**
+     * kind of item (see the enum)
+     */
     kind: TestbedKind;
     /**
      * Description
+     *
+     * free text
      */
     description: string;
     /**
      * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
      */
     hosts: Array<HostPublic>;
     /**
      * Created At
+     *
+     * creation time, UTC
      */
     created_at: string;
+};
+
+/**
+ * TestbedToolPublic
+ *
+ * A tool the newest run on a testbed found, with the version it reported.
+ */
+export type TestbedToolPublic = {
+    /**
+     * Testbed Id
+     *
+     * id of the testbed the runs use (None: the local testbed)
+     */
+    testbed_id: number | null;
+    /**
+     * Tool
+     *
+     * tool found on the testbed (memcached, memtier_benchmark, ...)
+     */
+    tool: string;
+    /**
+     * Version
+     *
+     * the version the tool reported
+     */
+    version: string;
+    /**
+     * Run Id
+     *
+     * id of the run
+     */
+    run_id: number;
+    /**
+     * Seen At
+     *
+     * when the run that found it ended, UTC
+     */
+    seen_at: string | null;
+};
+
+/**
+ * TestbedToolsPublic
+ */
+export type TestbedToolsPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TestbedToolPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -2629,10 +5020,14 @@ export type TestbedPublic = {
 export type TestbedsPublic = {
     /**
      * Data
+     *
+     * one row per configuration (or group) of the experiment
      */
     data: Array<TestbedPublic>;
     /**
      * Count
+     *
+     * total number of items matching the query (for paging)
      */
     count: number;
 };
@@ -2643,12 +5038,16 @@ export type TestbedsPublic = {
 export type UtilizationPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
     /**
      * Utilization
+     *
+     * utilization (busy fraction, 0..1)
      */
     utilization: number;
 };
@@ -2659,14 +5058,20 @@ export type UtilizationPublic = {
 export type UtilizationRequest = {
     /**
      * Throughput Per S
+     *
+     * throughput, ops/s
      */
     throughput_per_s: number;
     /**
      * Service Time S
+     *
+     * service time per visit, per server, s
      */
     service_time_s: number;
     /**
      * Servers
+     *
+     * number of servers m
      */
     servers?: number;
 };
@@ -2677,26 +5082,111 @@ export type UtilizationRequest = {
 export type ValidationError = {
     /**
      * Location
+     *
+     * where the input is: body/query/path, then the field path
      */
     loc: Array<string | number>;
     /**
      * Message
+     *
+     * what is wrong, in words
      */
     msg: string;
     /**
      * Error Type
+     *
+     * machine-readable error type (e.g. extra_forbidden, value_error)
      */
     type: string;
     /**
      * Input
+     *
+     * the rejected value
      */
     input?: unknown;
     /**
      * Context
+     *
+     * details of the constraint that failed
      */
     ctx?: {
         [key: string]: unknown;
     };
+};
+
+/**
+ * ViewCreate
+ */
+export type ViewCreate = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    state: CompareViewState;
+};
+
+/**
+ * ViewPublic
+ */
+export type ViewPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    state: CompareViewState;
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Created At
+     *
+     * creation time, UTC
+     */
+    created_at: string;
+    /**
+     * Updated At
+     *
+     * last change, UTC
+     */
+    updated_at: string;
+};
+
+/**
+ * ViewUpdate
+ */
+export type ViewUpdate = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    state: CompareViewState;
+};
+
+/**
+ * ViewsPublic
+ */
+export type ViewsPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<ViewPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -2705,37 +5195,56 @@ export type ValidationError = {
 export type WhatIfPublic = {
     /**
      * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
      */
     units?: {
         [key: string]: string;
     };
+    /**
+     * input varied across the sweep
+     */
     parameter: SweepParameter;
     /**
      * Station
+     *
+     * station whose parameter is varied (None for think time and population)
      */
     station: string | null;
     /**
      * Values
+     *
+     * values of the swept parameter, in its unit
      */
     values: Array<number>;
     /**
      * Throughput Per S
+     *
+     * system throughput at the full population, per value, ops/s
      */
     throughput_per_s: Array<number>;
     /**
      * Response Time S
+     *
+     * response time at the full population, per value, s
      */
     response_time_s: Array<number>;
     /**
      * Utilization Per Server
+     *
+     * X V S / m per value (rows) and station (columns)
      */
     utilization_per_server: Array<Array<number>>;
     /**
      * Queue Length
+     *
+     * mean jobs per value (rows) and station (columns)
      */
     queue_length: Array<Array<number>>;
     /**
      * Station Names
+     *
+     * station names, in the order of the columns
      */
     station_names: Array<string>;
 };
@@ -2746,23 +5255,36 @@ export type WhatIfPublic = {
 export type WhatIfRequest = {
     /**
      * Stations
+     *
+     * service centers of the closed network, in the order of the request path
      */
     stations: Array<StationIn>;
     /**
      * Population
+     *
+     * number of jobs (clients) N in the closed network
      */
     population: number;
     /**
      * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
+    /**
+     * input varied across the sweep
+     */
     parameter: SweepParameter;
     /**
      * Station
+     *
+     * station whose parameter is varied (None for think time and population)
      */
     station?: string | null;
     /**
      * Values
+     *
+     * values of the swept parameter, in its unit
      */
     values: Array<number>;
 };
@@ -2782,6 +5304,22 @@ export type GetApiV1HealthResponses = {
 };
 
 export type GetApiV1HealthResponse = GetApiV1HealthResponses[keyof GetApiV1HealthResponses];
+
+export type PostApiV1AuthLoginData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/auth/login';
+};
+
+export type PostApiV1AuthLoginResponses = {
+    /**
+     * Successful Response
+     */
+    200: LoginPublic;
+};
+
+export type PostApiV1AuthLoginResponse = PostApiV1AuthLoginResponses[keyof PostApiV1AuthLoginResponses];
 
 export type GetApiV1ParametersData = {
     body?: never;
@@ -2860,11 +5398,29 @@ export type PostApiV1TestbedsResponses = {
 
 export type PostApiV1TestbedsResponse = PostApiV1TestbedsResponses[keyof PostApiV1TestbedsResponses];
 
+export type GetApiV1TestbedsToolsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/testbeds/tools';
+};
+
+export type GetApiV1TestbedsToolsResponses = {
+    /**
+     * Successful Response
+     */
+    200: TestbedToolsPublic;
+};
+
+export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
+
 export type DeleteApiV1TestbedsByTestbedIdData = {
     body?: never;
     path: {
         /**
          * Testbed Id
+         *
+         * id of the testbed
          */
         testbed_id: number;
     };
@@ -2895,6 +5451,8 @@ export type GetApiV1TestbedsByTestbedIdData = {
     path: {
         /**
          * Testbed Id
+         *
+         * id of the testbed
          */
         testbed_id: number;
     };
@@ -2951,10 +5509,14 @@ export type GetApiV1ExperimentsData = {
     query?: {
         /**
          * Skip
+         *
+         * rows to skip
          */
         skip?: number;
         /**
          * Limit
+         *
+         * rows to return at most (paging)
          */
         limit?: number;
         /**
@@ -2965,6 +5527,8 @@ export type GetApiV1ExperimentsData = {
         q?: string | null;
         /**
          * Template
+         *
+         * only experiments of this template
          */
         template?: Template | null;
     };
@@ -3019,6 +5583,8 @@ export type DeleteApiV1ExperimentsByExperimentIdData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3049,6 +5615,8 @@ export type GetApiV1ExperimentsByExperimentIdData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3079,6 +5647,8 @@ export type PutApiV1ExperimentsByExperimentIdData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3109,6 +5679,8 @@ export type PostApiV1ExperimentsByExperimentIdDuplicateData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3139,6 +5711,8 @@ export type GetApiV1ExperimentsByExperimentIdConfigurationsData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3169,6 +5743,8 @@ export type PostApiV1ExperimentsByExperimentIdStartData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3181,6 +5757,10 @@ export type PostApiV1ExperimentsByExperimentIdStartErrors = {
      * Validation Error
      */
     422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
 };
 
 export type PostApiV1ExperimentsByExperimentIdStartError = PostApiV1ExperimentsByExperimentIdStartErrors[keyof PostApiV1ExperimentsByExperimentIdStartErrors];
@@ -3199,6 +5779,8 @@ export type PostApiV1ExperimentsByExperimentIdCancelData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
@@ -3229,20 +5811,28 @@ export type GetApiV1ExperimentsByExperimentIdRunsData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Status
+         *
+         * only runs in this state
          */
         status?: RunStatus | null;
         /**
          * Skip
+         *
+         * rows to skip
          */
         skip?: number;
         /**
          * Limit
+         *
+         * rows to return at most (paging)
          */
         limit?: number;
     };
@@ -3272,25 +5862,32 @@ export type GetApiV1ExperimentsByExperimentIdResultsData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
         /**
          * Window Start S
          *
-         * re-cut window start
+         * re-cut window start, s after the load generators started (with window_end_s)
          */
         window_start_s?: number | null;
         /**
          * Window End S
          *
-         * re-cut window end
+         * re-cut window end (exclusive), s; default: each run's stable window
          */
         window_end_s?: number | null;
     };
@@ -3319,19 +5916,28 @@ export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData = {
     body?: never;
     path: {
         /**
-         * Experiment Id
-         */
-        experiment_id: number;
-        /**
          * Run Id
+         *
+         * id of the run
          */
         run_id: number;
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
     };
     query?: {
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
     };
     url: '/api/v1/experiments/{experiment_id}/runs/{run_id}/series';
@@ -3360,6 +5966,8 @@ export type GetApiV1RunsByRunIdData = {
     path: {
         /**
          * Run Id
+         *
+         * id of the run
          */
         run_id: number;
     };
@@ -3384,6 +5992,38 @@ export type GetApiV1RunsByRunIdResponses = {
 };
 
 export type GetApiV1RunsByRunIdResponse = GetApiV1RunsByRunIdResponses[keyof GetApiV1RunsByRunIdResponses];
+
+export type GetApiV1RunsByRunIdFilesData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query?: never;
+    url: '/api/v1/runs/{run_id}/files';
+};
+
+export type GetApiV1RunsByRunIdFilesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdFilesError = GetApiV1RunsByRunIdFilesErrors[keyof GetApiV1RunsByRunIdFilesErrors];
+
+export type GetApiV1RunsByRunIdFilesResponses = {
+    /**
+     * the run's raw files
+     */
+    200: Blob | File;
+};
+
+export type GetApiV1RunsByRunIdFilesResponse = GetApiV1RunsByRunIdFilesResponses[keyof GetApiV1RunsByRunIdFilesResponses];
 
 export type PostApiV1AnalysisMm1Data = {
     body: Mm1Request;
@@ -3840,23 +6480,46 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
         /**
          * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
          */
         confidence?: number | null;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/summary';
 };
@@ -3884,11 +6547,28 @@ export type GetApiV1AnalysisExperimentsByExperimentIdBreakdownData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/breakdown';
 };
@@ -3916,15 +6596,34 @@ export type GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
         /**
          * Think Time S
+         *
+         * think time Z, s (omit: estimated from the data)
          */
         think_time_s?: number | null;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/interactive-law';
 };
@@ -3952,11 +6651,28 @@ export type GetApiV1AnalysisExperimentsByExperimentIdLittleLawData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/little-law';
 };
@@ -3984,31 +6700,58 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSaturationData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Series Factor
+         *
+         * factor giving one series per level (e.g. workers)
          */
         series_factor?: string;
         /**
          * Load Factor
+         *
+         * factor giving the load axis (clients = total clients)
          */
         load_factor?: string;
         /**
          * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
          */
         metric?: 'throughput_per_s' | 'keys_per_s';
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
         /**
          * Fraction
+         *
+         * knee threshold, fraction of the series' maximum throughput
          */
         fraction?: number;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/saturation';
 };
@@ -4036,27 +6779,52 @@ export type GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query: {
         /**
          * Factor
+         *
+         * factor whose levels are compared
          */
         factor: string;
         /**
          * Base
+         *
+         * level of `factor` that is the base case
          */
         base: string;
         /**
          * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/relative-differences';
 };
@@ -4084,14 +6852,18 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
         /**
          * Factors
          *
@@ -4100,17 +6872,44 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
         factors?: string | null;
         /**
          * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
          */
         confidence?: number | null;
         /**
          * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
+        /**
+         * T Critical
+         *
+         * critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a table value such as 1.86 for 8 degrees of freedom at 90%); default: the exact quantile t[1 - alpha/2; 2^k (r - 1)] of `confidence`
+         */
+        t_critical?: number | null;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/factorial';
 };
@@ -4133,61 +6932,33 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses = {
 
 export type GetApiV1AnalysisExperimentsByExperimentIdFactorialResponse = GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses];
 
-export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
-    body?: never;
-    path: {
-        /**
-         * Experiment Id
-         */
-        experiment_id: number;
-    };
-    query: {
-        /**
-         * Configuration Id
-         */
-        configuration_id: number;
-        metric?: HistogramMetric;
-        /**
-         * Source
-         */
-        source?: 'client' | 'middleware';
-        request_type?: RequestType;
-        /**
-         * Percentiles
-         */
-        percentiles?: string;
-    };
-    url: '/api/v1/analysis/experiments/{experiment_id}/histogram';
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdHistogramError = GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors];
-
-export type GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses = {
-    /**
-     * Successful Response
-     */
-    200: HistogramPublic;
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdHistogramResponse = GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses];
-
 export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData = {
     body: ServiceTimesIn;
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/network-model';
 };
@@ -4210,25 +6981,120 @@ export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses = {
 
 export type PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponse = PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses[keyof PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses];
 
+export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query: {
+        /**
+         * Configuration Id
+         *
+         * id of the configuration (grid point)
+         */
+        configuration_id: number;
+        /**
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: HistogramMetric;
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Percentiles
+         *
+         * comma-separated percentiles in percent, e.g. 50,90,99
+         */
+        percentiles?: string;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/histogram';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdHistogramError = GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentHistogramPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdHistogramResponse = GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses];
+
 export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
     body?: never;
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
+        /**
+         * quantity to analyse (unit in the answer's `unit`)
+         */
         metric?: HistogramMetric;
         /**
          * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
          */
         source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
         request_type?: RequestType;
         /**
          * Percentiles
+         *
+         * comma-separated percentiles in percent, e.g. 50,90,99
          */
         percentiles?: string;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
     };
     url: '/api/v1/analysis/experiments/{experiment_id}/percentiles';
 };
@@ -4251,17 +7117,726 @@ export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses = {
 
 export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponse = GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses];
 
+export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Service Rate
+         *
+         * worker_time: mu = 1 / (middleware response - queue time) per worker; max_throughput: the layer's rate is the group's largest measured throughput
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/queue-models';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsError = GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentQueueModelsPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponse = GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Server Utilization
+         *
+         * measured utilization of each memcached server (0..1] at the group's highest load: its service time then follows the utilization law S = U / (X V)
+         */
+        server_utilization?: number | null;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/network-inputs';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsError = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentNetworkInputsPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
+
+export type GetApiV1ExperimentsByExperimentIdFiguresData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/figures';
+};
+
+export type GetApiV1ExperimentsByExperimentIdFiguresErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdFiguresError = GetApiV1ExperimentsByExperimentIdFiguresErrors[keyof GetApiV1ExperimentsByExperimentIdFiguresErrors];
+
+export type GetApiV1ExperimentsByExperimentIdFiguresResponses = {
+    /**
+     * Successful Response
+     */
+    200: FiguresPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdFiguresResponse = GetApiV1ExperimentsByExperimentIdFiguresResponses[keyof GetApiV1ExperimentsByExperimentIdFiguresResponses];
+
+export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+        /**
+         * Figure
+         *
+         * name of the figure (GET /experiments/{id}/figures lists them)
+         */
+        figure: string;
+        /**
+         * Fmt
+         *
+         * output format: json (Plotly figure), pdf, svg or png
+         */
+        fmt: 'json' | 'pdf' | 'svg' | 'png';
+    };
+    query?: {
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
+         * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        /**
+         * Factors
+         *
+         * factorial: comma-separated factors
+         */
+        factors?: string | null;
+        /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number;
+        /**
+         * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
+         */
+        multiplicative?: boolean;
+        /**
+         * X
+         *
+         * factor on the x axis (default: the first)
+         */
+        x?: string | null;
+        /**
+         * Series
+         *
+         * factor with one line per level (default: the next factor)
+         */
+        series?: string | null;
+        /**
+         * Pin
+         *
+         * factor=level for a factor held at one level (default: its first level)
+         */
+        pin?: Array<string>;
+        /**
+         * Histogram Metric
+         *
+         * default: client for source=client, total for middleware
+         */
+        histogram_metric?: HistogramMetric | null;
+        /**
+         * Percentiles
+         *
+         * comma-separated percentiles in percent, e.g. 50,90,99
+         */
+        percentiles?: string;
+        /**
+         * Configuration Id
+         *
+         * histogram: the configuration (default: the first measured)
+         */
+        configuration_id?: number | null;
+        /**
+         * Run Id
+         *
+         * time series: the run (default: the first succeeded)
+         */
+        run_id?: number | null;
+        /**
+         * Think Time S
+         *
+         * think time Z, s (omit: estimated from the data)
+         */
+        think_time_s?: number | null;
+        /**
+         * Width
+         *
+         * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
+         */
+        width?: string | null;
+        /**
+         * Height
+         *
+         * inches
+         */
+        height?: number | null;
+        /**
+         * Dpi
+         *
+         * PNG resolution
+         */
+        dpi?: number;
+        /**
+         * Style
+         *
+         * report (print) or screen styling
+         */
+        style?: 'report' | 'screen';
+    };
+    url: '/api/v1/experiments/{experiment_id}/figures/{figure}.{fmt}';
+};
+
+export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtError = GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors[keyof GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors];
+
+export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+        /**
+         * Table
+         *
+         * configuration, summary, factorial or differences
+         */
+        table: string;
+        /**
+         * Fmt
+         *
+         * csv, or tex (a booktabs LaTeX table)
+         */
+        fmt: 'csv' | 'tex';
+    };
+    query?: {
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
+         * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        /**
+         * Factors
+         *
+         * factorial: comma-separated factors
+         */
+        factors?: string | null;
+        /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number;
+        /**
+         * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
+         */
+        multiplicative?: boolean;
+        /**
+         * Factor
+         *
+         * differences: default the first factor
+         */
+        factor?: string | null;
+        /**
+         * Base
+         *
+         * differences: default its first level
+         */
+        base?: string | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/tables/{table}.{fmt}';
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtError = GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors[keyof GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors];
+
+export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
+         * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        /**
+         * Factors
+         *
+         * factorial: comma-separated factors
+         */
+        factors?: string | null;
+        /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number;
+        /**
+         * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
+         */
+        multiplicative?: boolean;
+    };
+    url: '/api/v1/experiments/{experiment_id}/bundle.zip';
+};
+
+export type GetApiV1ExperimentsByExperimentIdBundleZipErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdBundleZipError = GetApiV1ExperimentsByExperimentIdBundleZipErrors[keyof GetApiV1ExperimentsByExperimentIdBundleZipErrors];
+
+export type GetApiV1ExperimentsByExperimentIdBundleZipResponses = {
+    /**
+     * Successful Response
+     */
+    200: Blob | File;
+};
+
+export type GetApiV1ExperimentsByExperimentIdBundleZipResponse = GetApiV1ExperimentsByExperimentIdBundleZipResponses[keyof GetApiV1ExperimentsByExperimentIdBundleZipResponses];
+
+export type GetApiV1ExperimentsByExperimentIdReportData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/report';
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportError = GetApiV1ExperimentsByExperimentIdReportErrors[keyof GetApiV1ExperimentsByExperimentIdReportErrors];
+
+export type GetApiV1ExperimentsByExperimentIdReportResponses = {
+    /**
+     * Successful Response
+     */
+    200: ReportPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportResponse = GetApiV1ExperimentsByExperimentIdReportResponses[keyof GetApiV1ExperimentsByExperimentIdReportResponses];
+
+export type PutApiV1ExperimentsByExperimentIdReportData = {
+    body: ReportUpdate;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/report';
+};
+
+export type PutApiV1ExperimentsByExperimentIdReportErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1ExperimentsByExperimentIdReportError = PutApiV1ExperimentsByExperimentIdReportErrors[keyof PutApiV1ExperimentsByExperimentIdReportErrors];
+
+export type PutApiV1ExperimentsByExperimentIdReportResponses = {
+    /**
+     * Successful Response
+     */
+    200: ReportPublic;
+};
+
+export type PutApiV1ExperimentsByExperimentIdReportResponse = PutApiV1ExperimentsByExperimentIdReportResponses[keyof PutApiV1ExperimentsByExperimentIdReportResponses];
+
+export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
+         * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        /**
+         * Factors
+         *
+         * factorial: comma-separated factors
+         */
+        factors?: string | null;
+        /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number;
+        /**
+         * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
+         */
+        multiplicative?: boolean;
+    };
+    url: '/api/v1/experiments/{experiment_id}/report/bundle.zip';
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportBundleZipErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportBundleZipError = GetApiV1ExperimentsByExperimentIdReportBundleZipErrors[keyof GetApiV1ExperimentsByExperimentIdReportBundleZipErrors];
+
+export type GetApiV1ExperimentsByExperimentIdReportBundleZipResponses = {
+    /**
+     * Successful Response
+     */
+    200: Blob | File;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportBundleZipResponse = GetApiV1ExperimentsByExperimentIdReportBundleZipResponses[keyof GetApiV1ExperimentsByExperimentIdReportBundleZipResponses];
+
+export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Source
+         *
+         * client: the load generators' measurements; middleware: the middleware's
+         */
+        source?: 'client' | 'middleware';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
+         * Metric
+         *
+         * quantity to analyse (unit in the answer's `unit`)
+         */
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        /**
+         * Factors
+         *
+         * factorial: comma-separated factors
+         */
+        factors?: string | null;
+        /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number;
+        /**
+         * Multiplicative
+         *
+         * fit log10(y) (effects multiply) instead of y
+         */
+        multiplicative?: boolean;
+    };
+    url: '/api/v1/experiments/{experiment_id}/report.pdf';
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportPdfErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportPdfError = GetApiV1ExperimentsByExperimentIdReportPdfErrors[keyof GetApiV1ExperimentsByExperimentIdReportPdfErrors];
+
+export type GetApiV1ExperimentsByExperimentIdReportPdfResponses = {
+    /**
+     * Successful Response
+     */
+    200: Blob | File;
+};
+
+export type GetApiV1ExperimentsByExperimentIdReportPdfResponse = GetApiV1ExperimentsByExperimentIdReportPdfResponses[keyof GetApiV1ExperimentsByExperimentIdReportPdfResponses];
+
 export type GetApiV1ExperimentsByExperimentIdEventsData = {
     body?: never;
     path: {
         /**
          * Experiment Id
+         *
+         * id of the experiment
          */
         experiment_id: number;
     };
     query?: {
         /**
          * Max Events
+         *
+         * stop the stream after this many events
          */
         max_events?: number | null;
     };
@@ -4283,3 +7858,256 @@ export type GetApiV1ExperimentsByExperimentIdEventsResponses = {
      */
     200: unknown;
 };
+
+export type PostApiV1CompareParametersData = {
+    body: CompareSelection;
+    path?: never;
+    query?: never;
+    url: '/api/v1/compare/parameters';
+};
+
+export type PostApiV1CompareParametersErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareParametersError = PostApiV1CompareParametersErrors[keyof PostApiV1CompareParametersErrors];
+
+export type PostApiV1CompareParametersResponses = {
+    /**
+     * Successful Response
+     */
+    200: ParametersComparisonPublic;
+};
+
+export type PostApiV1CompareParametersResponse = PostApiV1CompareParametersResponses[keyof PostApiV1CompareParametersResponses];
+
+export type PostApiV1CompareDifferencesData = {
+    body: DifferencesRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/compare/differences';
+};
+
+export type PostApiV1CompareDifferencesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareDifferencesError = PostApiV1CompareDifferencesErrors[keyof PostApiV1CompareDifferencesErrors];
+
+export type PostApiV1CompareDifferencesResponses = {
+    /**
+     * Successful Response
+     */
+    200: DifferencesPublic;
+};
+
+export type PostApiV1CompareDifferencesResponse = PostApiV1CompareDifferencesResponses[keyof PostApiV1CompareDifferencesResponses];
+
+export type PostApiV1CompareGroupsData = {
+    body: GroupsRequest;
+    path?: never;
+    query?: never;
+    url: '/api/v1/compare/groups';
+};
+
+export type PostApiV1CompareGroupsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareGroupsError = PostApiV1CompareGroupsErrors[keyof PostApiV1CompareGroupsErrors];
+
+export type PostApiV1CompareGroupsResponses = {
+    /**
+     * Successful Response
+     */
+    200: GroupsPublic;
+};
+
+export type PostApiV1CompareGroupsResponse = PostApiV1CompareGroupsResponses[keyof PostApiV1CompareGroupsResponses];
+
+export type PostApiV1CompareConfigurationsData = {
+    body: CompareSelection;
+    path?: never;
+    query?: never;
+    url: '/api/v1/compare/configurations';
+};
+
+export type PostApiV1CompareConfigurationsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareConfigurationsError = PostApiV1CompareConfigurationsErrors[keyof PostApiV1CompareConfigurationsErrors];
+
+export type PostApiV1CompareConfigurationsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ConfigurationTablePublic;
+};
+
+export type PostApiV1CompareConfigurationsResponse = PostApiV1CompareConfigurationsResponses[keyof PostApiV1CompareConfigurationsResponses];
+
+export type GetApiV1ViewsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Skip
+         *
+         * rows to skip (paging)
+         */
+        skip?: number;
+        /**
+         * Limit
+         *
+         * rows to return at most (paging)
+         */
+        limit?: number;
+    };
+    url: '/api/v1/views';
+};
+
+export type GetApiV1ViewsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ViewsError = GetApiV1ViewsErrors[keyof GetApiV1ViewsErrors];
+
+export type GetApiV1ViewsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ViewsPublic;
+};
+
+export type GetApiV1ViewsResponse = GetApiV1ViewsResponses[keyof GetApiV1ViewsResponses];
+
+export type PostApiV1ViewsData = {
+    body: ViewCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/views';
+};
+
+export type PostApiV1ViewsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1ViewsError = PostApiV1ViewsErrors[keyof PostApiV1ViewsErrors];
+
+export type PostApiV1ViewsResponses = {
+    /**
+     * Successful Response
+     */
+    201: ViewPublic;
+};
+
+export type PostApiV1ViewsResponse = PostApiV1ViewsResponses[keyof PostApiV1ViewsResponses];
+
+export type DeleteApiV1ViewsByViewIdData = {
+    body?: never;
+    path: {
+        /**
+         * View Id
+         */
+        view_id: number;
+    };
+    query?: never;
+    url: '/api/v1/views/{view_id}';
+};
+
+export type DeleteApiV1ViewsByViewIdErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type DeleteApiV1ViewsByViewIdError = DeleteApiV1ViewsByViewIdErrors[keyof DeleteApiV1ViewsByViewIdErrors];
+
+export type DeleteApiV1ViewsByViewIdResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type DeleteApiV1ViewsByViewIdResponse = DeleteApiV1ViewsByViewIdResponses[keyof DeleteApiV1ViewsByViewIdResponses];
+
+export type GetApiV1ViewsByViewIdData = {
+    body?: never;
+    path: {
+        /**
+         * View Id
+         */
+        view_id: number;
+    };
+    query?: never;
+    url: '/api/v1/views/{view_id}';
+};
+
+export type GetApiV1ViewsByViewIdErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ViewsByViewIdError = GetApiV1ViewsByViewIdErrors[keyof GetApiV1ViewsByViewIdErrors];
+
+export type GetApiV1ViewsByViewIdResponses = {
+    /**
+     * Successful Response
+     */
+    200: ViewPublic;
+};
+
+export type GetApiV1ViewsByViewIdResponse = GetApiV1ViewsByViewIdResponses[keyof GetApiV1ViewsByViewIdResponses];
+
+export type PutApiV1ViewsByViewIdData = {
+    body: ViewUpdate;
+    path: {
+        /**
+         * View Id
+         */
+        view_id: number;
+    };
+    query?: never;
+    url: '/api/v1/views/{view_id}';
+};
+
+export type PutApiV1ViewsByViewIdErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1ViewsByViewIdError = PutApiV1ViewsByViewIdErrors[keyof PutApiV1ViewsByViewIdErrors];
+
+export type PutApiV1ViewsByViewIdResponses = {
+    /**
+     * Successful Response
+     */
+    200: ViewPublic;
+};
+
+export type PutApiV1ViewsByViewIdResponse = PutApiV1ViewsByViewIdResponses[keyof PutApiV1ViewsByViewIdResponses];

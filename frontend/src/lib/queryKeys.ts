@@ -1,5 +1,14 @@
 // The one query key factory: every server-state key is built here, so invalidation is exact.
-import type { ExperimentCreate, HistogramMetric, RequestType, RunStatus } from "@/api";
+import type {
+  CompareSelection,
+  DifferencesRequest,
+  ExperimentCreate,
+  GroupsRequest,
+  HistogramMetric,
+  NetworkModelRequest,
+  RequestType,
+  RunStatus,
+} from "@/api";
 
 export interface ExperimentListParams {
   skip: number;
@@ -16,8 +25,26 @@ export interface ResultWindow {
   end: number;
 }
 
+/** The window part of an analysis request: nothing for the stored window. */
+export function windowQuery(window: ResultWindow | null | undefined): {
+  window_start_s?: number;
+  window_end_s?: number;
+} {
+  return window ? { window_start_s: window.start, window_end_s: window.end } : {};
+}
+
+/** A window as part of a query key. */
+function windowKey(window: ResultWindow | null | undefined) {
+  return window ? `${window.start}-${window.end}` : "stored";
+}
+
 export const queryKeys = {
   parameters: () => ["parameters"] as const,
+  run: (runId: number) => ["runs", runId] as const,
+  testbeds: {
+    all: () => ["testbeds"] as const,
+    tools: (testbedId: number) => ["testbeds", testbedId, "tools"] as const,
+  },
   templates: () => ["templates"] as const,
   experiments: {
     all: () => ["experiments"] as const,
@@ -26,18 +53,33 @@ export const queryKeys = {
     configurations: (id: number) => ["experiments", "detail", id, "configurations"] as const,
     runs: (id: number, status?: RunStatus) =>
       ["experiments", "detail", id, "runs", status ?? "any"] as const,
-    results: (id: number, source: ResultSource, requestType: RequestType, window?: ResultWindow) =>
-      ["experiments", "detail", id, "results", source, requestType, window ?? "stored"] as const,
-    breakdown: (id: number, requestType: RequestType) =>
-      ["experiments", "detail", id, "breakdown", requestType] as const,
-    interactiveLaw: (id: number, requestType: RequestType) =>
-      ["experiments", "detail", id, "interactive-law", requestType] as const,
+    results: (
+      id: number,
+      source: ResultSource,
+      requestType: RequestType,
+      window?: ResultWindow | null,
+    ) => ["experiments", "detail", id, "results", source, requestType, windowKey(window)] as const,
+    breakdown: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
+      ["experiments", "detail", id, "breakdown", requestType, windowKey(window)] as const,
+    interactiveLaw: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
+      ["experiments", "detail", id, "interactive-law", requestType, windowKey(window)] as const,
     factorial: (
       id: number,
       source: ResultSource,
       requestType: RequestType,
       multiplicative: boolean,
-    ) => ["experiments", "detail", id, "factorial", source, requestType, multiplicative] as const,
+      window?: ResultWindow | null,
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "factorial",
+        source,
+        requestType,
+        multiplicative,
+        windowKey(window),
+      ] as const,
     runSeries: (id: number, runId: number, source: ResultSource, requestType: RequestType) =>
       ["experiments", "detail", id, "runs", runId, "series", source, requestType] as const,
     histogram: (
@@ -46,6 +88,7 @@ export const queryKeys = {
       source: ResultSource,
       requestType: RequestType,
       metric: HistogramMetric,
+      window?: ResultWindow | null,
     ) =>
       [
         "experiments",
@@ -56,6 +99,7 @@ export const queryKeys = {
         source,
         requestType,
         metric,
+        windowKey(window),
       ] as const,
     percentiles: (
       id: number,
@@ -63,6 +107,7 @@ export const queryKeys = {
       requestType: RequestType,
       metric: HistogramMetric,
       percentiles: readonly number[],
+      window?: ResultWindow | null,
     ) =>
       [
         "experiments",
@@ -73,7 +118,52 @@ export const queryKeys = {
         requestType,
         metric,
         percentiles,
+        windowKey(window),
       ] as const,
     preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
+    queueModels: (
+      id: number,
+      requestType: RequestType,
+      serviceRate: string,
+      window?: ResultWindow | null,
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "queue-models",
+        requestType,
+        serviceRate,
+        windowKey(window),
+      ] as const,
+    networkInputs: (
+      id: number,
+      requestType: RequestType,
+      utilization: number | null,
+      window?: ResultWindow | null,
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "network-inputs",
+        requestType,
+        utilization ?? "none",
+        windowKey(window),
+      ] as const,
+  },
+  models: {
+    /** A solved network: a pure computation keyed by its whole request. */
+    network: (body: NetworkModelRequest) => ["models", "network", body] as const,
+  },
+  compare: {
+    parameters: (sel: CompareSelection) => ["compare", "parameters", sel] as const,
+    differences: (req: DifferencesRequest) => ["compare", "differences", req] as const,
+    groups: (req: GroupsRequest) => ["compare", "groups", req] as const,
+    configurations: (sel: CompareSelection) => ["compare", "configurations", sel] as const,
+  },
+  views: {
+    all: () => ["views"] as const,
+    list: () => ["views", "list"] as const,
   },
 } as const;

@@ -3,10 +3,18 @@ import { mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8000";
+// The API token scripts/e2e.sh configured (MCSCOPE_ADMIN_TOKEN of its uvicorn).
+export const TOKEN = process.env.E2E_TOKEN ?? "";
+const TOKEN_KEY = "mcscope.token"; // src/lib/auth.ts
 const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS ?? "test-results/screenshots";
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Chromium, logged in once for every spec: each new context (and so each newPage) gets the
+ * token in localStorage before the app's scripts run, as the login page would leave it.
+ * `loggedIn: false` gives a browser that has to go through the login page.
+ */
+export async function launch({ loggedIn = true } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: [
       "--headless",
@@ -19,6 +27,17 @@ export async function launch(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  if (!loggedIn || !TOKEN) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(([key, token]) => window.localStorage.setItem(key, token), [
+      TOKEN_KEY,
+      TOKEN,
+    ] as const);
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -30,7 +49,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(`${BASE_URL}/api/v1${path}`, {
     ...init,
-    headers: { "Content-Type": "application/json", ...init?.headers },
+    headers: {
+      "Content-Type": "application/json",
+      ...(TOKEN ? { Authorization: `Bearer ${TOKEN}` } : {}),
+      ...init?.headers,
+    },
   });
   if (!res.ok)
     throw new Error(`${init?.method ?? "GET"} ${path}: HTTP ${res.status} ${await res.text()}`);

@@ -90,8 +90,11 @@ describe("experiments", () => {
     await page.getByLabel("Search experiments").fill("");
     await page.getByTestId("experiments-table").getByRole("link", { name: NAME }).click();
     await page.getByTestId("configurations-table").waitFor();
-    page.once("dialog", (d) => d.accept(`${NAME}-copy`));
-    await page.getByRole("button", { name: "Duplicate" }).click();
+    await page.getByRole("link", { name: "Duplicate" }).click();
+    await page.getByRole("heading", { name: `Copy of ${NAME}` }).waitFor();
+    expect(await page.locator('input[name="name"]').inputValue()).toBe(`${NAME} (copy)`);
+    await page.locator('input[name="name"]').fill(`${NAME}-copy`);
+    await page.getByRole("button", { name: "Create experiment" }).click();
     await page.getByRole("heading", { name: `${NAME}-copy` }).waitFor();
     expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
     page.once("dialog", (d) => d.accept());

@@ -56,13 +56,13 @@ describe("percentiles, histogram and time series", () => {
       .poll(() => page.getByTestId(figure).locator(".scatterlayer .trace").count())
       .toBe(3);
     expect(await page.getByTestId(figure).locator(".xtitle").textContent()).toBe(
-      "clients_per_thread (clients)",
+      "virtual clients per thread (clients)",
     );
     expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
-      "response time (us)",
+      "response time (µs)",
     );
     const lines = (await download(figure, "CSV")).trim().split("\r\n");
-    expect(lines[0]).toBe("clients_per_thread (clients),p50 (us),p90 (us),p99 (us)");
+    expect(lines[0]).toBe("virtual clients per thread (clients),p50 (µs),p90 (µs),p99 (µs)");
     // workers 8: R = 15 ms until the 3,320 ops/s capacity, then 96 / 3320 s = 28.9 ms.
     expectRows(lines.slice(1), [
       [1, 15000, 15800, 15980],
@@ -70,7 +70,7 @@ describe("percentiles, histogram and time series", () => {
       [16, 28900, 29700, 29880],
     ]);
     const view = page.getByTestId("percentiles-view");
-    await view.getByLabel("percentiles at workers =").selectOption("16");
+    await view.getByLabel("percentiles at middleware worker threads =").selectOption("16");
     // workers 16: capacity 3,640 ops/s, 96 / 3640 s = 26.4 ms to 100 us.
     await expect
       .poll(async () => (await download(figure, "CSV")).trim().split("\r\n")[3])
@@ -92,7 +92,7 @@ describe("percentiles, histogram and time series", () => {
     expect(await table.locator("tbody tr").nth(1).textContent()).toBe("p5015,000");
     // One dashed line per percentile.
     expect(await figure.locator(".shapelayer path").count()).toBe(5);
-    expect(await table.locator("thead").textContent()).toContain("response time (us)");
+    expect(await table.locator("thead").textContent()).toContain("response time (µs)");
     await figure.scrollIntoViewIfNeeded();
     await screenshot(page, "results-percentiles-histogram");
   });
@@ -106,7 +106,7 @@ describe("percentiles, histogram and time series", () => {
     );
     const csv = await download("figure-time-series", "CSV");
     const rows = csv.trim().split("\r\n");
-    expect(rows[0]).toBe("time (s),throughput (ops/s),response time (us),in stable window");
+    expect(rows[0]).toBe("time (s),throughput (ops/s),response time (µs),in stable window");
     expect(rows).toHaveLength(91);
     // Second 10 is the first of the stable window [10, 80).
     expect(rows[11]?.split(",")[3]).toBe("yes");

@@ -1,4 +1,5 @@
 // End-to-end: results of finished runs (seeded in the database), figures, exports, compare.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,7 +47,7 @@ describe("results", () => {
     await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
     await expect.poll(() => traceCount(figure)).toBe(3);
     const xTitle = await page.getByTestId(figure).locator(".xtitle").textContent();
-    expect(xTitle).toBe("clients_per_thread (clients)");
+    expect(xTitle).toBe("virtual clients per thread (clients)");
     expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
       "throughput (ops/s)",
     );
@@ -78,15 +79,34 @@ describe("results", () => {
     const design = await createSeeded(`seeded-f-${stamp}`, [8, 32], [4, 16]);
     await page.goto(`${BASE_URL}/experiments/${design.id}`);
     const card = page.getByTestId("factorial");
-    await card.locator(".js-plotly-plot").waitFor();
+    await card.locator(".js-plotly-plot").first().waitFor();
     // The mean, two main effects and their interaction.
     expect(await card.locator("tbody tr").count()).toBe(4);
+    // Diagnostics: residuals, QQ, half-normal (3 effects), main effects, interactions.
+    const diagnostics = page.getByTestId("factorial-diagnostics");
+    await expect.poll(() => diagnostics.locator(".js-plotly-plot").count()).toBe(5);
+    const halfNormal = diagnostics.getByTestId(
+      `figure-experiment-${design.id}-factorial-half-normal`,
+    );
+    await expect
+      .poll(() => halfNormal.locator(".scatterlayer .trace").first().locator(".point").count())
+      .toBe(3);
     const shares = await card.locator("tbody tr td:nth-child(3)").allTextContents();
     const total = shares.filter(Boolean).reduce((sum, v) => sum + Number(v), 0);
     expect(total).toBeGreaterThan(90);
     expect(total).toBeLessThanOrEqual(100.01);
+    // A critical t from a table replaces the exact quantile in every interval.
+    const ciBefore = await card.locator("tbody tr td:nth-child(4)").first().textContent();
+    await card.locator('input[name="t-critical"]').fill("10");
+    await expect.poll(() => card.textContent()).toContain("(as given)");
+    await expect
+      .poll(() => card.locator("tbody tr td:nth-child(4)").first().textContent())
+      .not.toBe(ciBefore);
+    await card.locator('input[name="t-critical"]').fill("");
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: "test-results/screenshots/factorial.png" });
+    await diagnostics.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/screenshots/factorial-diagnostics.png" });
     await page.goto(`${BASE_URL}/experiments/${first.id}`);
     await page.getByTestId("summary-table").waitFor();
     await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
@@ -105,7 +125,7 @@ describe("results", () => {
     await page.getByTestId("summary-table").waitFor();
   });
 
-  it("exports the summary as CSV and LaTeX and the figure as PNG and PDF", async () => {
+  it("exports the summary as CSV and LaTeX, the figure as PNG and as a vector PDF from the server", async () => {
     const [csv] = await Promise.all([
       page.waitForEvent("download"),
       page.getByTestId("table-exports").getByRole("button", { name: "CSV" }).click(),
@@ -136,27 +156,39 @@ describe("results", () => {
         .subarray(1, 4)
         .toString(),
     ).toBe("PNG");
+    // PDF comes from the server (GET .../figures/throughput.pdf with the page's selection):
+    // a vector page at the chosen printed width, text as fonts, no raster image.
+    const requested: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/figures/")) requested.push(r.url());
+    });
+    await page.getByTestId(figure).locator("select[name=figure-width]").selectOption("page");
     const pdf = await exportFigure("PDF");
     expect(pdf.suggestedFilename()).toBe(`seeded-a-${stamp}-throughput-middleware-all.pdf`);
-    const bytes = readFileSync(await pdf.path());
-    const body = bytes.toString("latin1");
-    expect(body.startsWith("%PDF-1.4")).toBe(true);
-    expect(body.trimEnd().endsWith("%%EOF")).toBe(true);
-    // The page holds Plotly's JPEG rendering: a JPEG start-of-image marker right after "stream".
-    const image = body.indexOf("stream\n", body.indexOf("/DCTDecode")) + "stream\n".length;
-    expect([bytes[image], bytes[image + 1]]).toEqual([0xff, 0xd8]);
-    expect(bytes.length).toBeGreaterThan(20_000);
+    const url = new URL(requested.at(-1) ?? "");
+    expect(url.pathname).toBe(`/api/v1/experiments/${first.id}/figures/throughput.pdf`);
+    expect(url.searchParams.get("source")).toBe("middleware");
+    expect(url.searchParams.get("width")).toBe("page");
+    const path = await pdf.path();
+    expect(readFileSync(path).subarray(0, 5).toString()).toBe("%PDF-");
+    const info = execFileSync("pdfinfo", [path], { encoding: "utf8" });
+    const widthPt = Number(/Page size:\s+([\d.]+) x/.exec(info)?.[1]);
+    expect(Math.abs(widthPt - 7.16 * 72)).toBeLessThan(1.5); // the page preset, 7.16 in
+    expect(execFileSync("pdffonts", [path], { encoding: "utf8" })).toMatch(/LiberationSerif|Times/);
+    const images = execFileSync("pdfimages", ["-list", path], { encoding: "utf8" });
+    expect(images.trim().split("\n").length).toBe(2); // the header only
   });
 
   it("overlays two experiments on the compare page", async () => {
     await page.goto(`${BASE_URL}/compare`);
-    await page.getByLabel(first.name).check();
-    await page.getByLabel(second.name).check();
-    await page.getByLabel("x axis").selectOption("clients_per_thread");
-    const figure = "figure-compare-throughput-client-all";
-    await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
-    // Three worker counts from the first experiment, one from the second.
-    await expect.poll(() => traceCount(figure)).toBe(4);
+    await page.getByLabel(`compare ${first.name}`, { exact: true }).check();
+    await page.getByLabel(`compare ${second.name}`, { exact: true }).check();
+    const toolbar = page.getByTestId("compare-toolbar");
+    await toolbar.getByLabel("x axis").selectOption("clients_per_thread");
+    const figure = page.getByTestId("grouped-curves");
+    await figure.locator(".js-plotly-plot").waitFor();
+    // Grouped by experiment: one mean line per experiment, each with its band.
+    await expect.poll(() => figure.locator(".scatterlayer .trace").count()).toBe(4);
     await screenshot(page, "compare");
   });
 });

@@ -4,18 +4,25 @@ import { execFileSync } from "node:child_process";
 import type { ExperimentPublic } from "@/api";
 import { api } from "./browser";
 
-/** Runs a seed script against the e2e database with :exp set to the experiment id. */
-export function runSeedSql(experimentId: number, file: string): void {
+/** Runs a seed script against the e2e database with :exp set to the experiment id (and any
+ * other psql variables given). */
+export function runSeedSql(
+  experimentId: number,
+  file: string,
+  vars: Record<string, string | number> = {},
+): void {
   const db = process.env.E2E_DATABASE;
   if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
   const args = ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q"];
-  execFileSync("psql", [...args, "-v", `exp=${experimentId}`, "-f", file]);
+  const extra = Object.entries(vars).flatMap(([k, v]) => ["-v", `${k}=${v}`]);
+  execFileSync("psql", [...args, "-v", `exp=${experimentId}`, ...extra, "-f", file]);
 }
 
 export async function createSeeded(
   name: string,
   workers: number[],
   clients = [1, 4, 8, 16],
+  fixed: Record<string, unknown> = {},
 ): Promise<ExperimentPublic> {
   const exp = await api<ExperimentPublic>("/experiments", {
     method: "POST",
@@ -30,6 +37,7 @@ export async function createSeeded(
         ratio: "1:0",
         client_machines: 3,
         threads_per_instance: 2,
+        ...fixed,
       },
       repetitions: 3,
     }),

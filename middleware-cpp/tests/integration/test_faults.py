@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import signal
 import socket
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
-from mw_client import connect, request, set_cmd, wait_for
+from mw_client import (
+    connect,
+    get_direct,
+    read_exactly,
+    request,
+    set_cmd,
+    value_block,
+    wait_for,
+)
 from mw_procs import Proc, memcached
 
 from conftest import MiddlewareFactory
@@ -76,6 +88,59 @@ def test_one_replica_down_fails_the_set(
         assert read_line(s).startswith(b"SERVER_ERROR")  # not every replica stored
         reply = read_line(s)  # the get goes to the least-loaded server: value or error
         assert reply == b"VALUE rd 0 1\r\n" or reply.startswith(b"SERVER_ERROR")
+
+
+def test_sharded_multiget_answers_the_live_shards_and_counts_the_failure(
+    start_middleware: MiddlewareFactory,
+    servers: list[Proc],
+    lone_server: list[Proc],
+    tmp_path: Path,
+) -> None:
+    ports = [servers[0].port, lone_server[0].port]
+    mw = start_middleware(server_ports=ports, sharded=True, replication=1, stats_dir=tmp_path)
+    keys = [f"sh:{i}" for i in range(10)]
+    for k in keys:
+        assert request(mw.port, set_cmd(k, k.encode()), 8) == b"STORED\r\n"
+    alive = [k for k in keys if get_direct(ports[0], k) is not None]
+    assert 0 < len(alive) < len(keys)  # both shards hold some of the keys
+    lone_server[0].stop(signal.SIGKILL)
+    with connect(mw.port) as s:
+        s.sendall(("get " + " ".join(keys) + "\r\n").encode())
+        want = b"".join(value_block(k, k.encode()) for k in alive) + b"END\r\n"
+        assert read_exactly(s, len(want)) == want
+    assert mw.stop() == 0
+    totals = json.loads((tmp_path / "summary.json").read_text())["totals"]["multiget"]
+    assert totals["completed"] == 1
+    assert totals["errors"] == 1  # the failed shard is counted
+    assert totals["misses"] == len(keys) - len(alive)
+
+
+def test_requests_per_server_counts_in_the_window_the_request_completed(
+    start_middleware: MiddlewareFactory, lone_server: list[Proc], tmp_path: Path
+) -> None:
+    mw = start_middleware(
+        server_ports=[lone_server[0].port],
+        stats_dir=tmp_path,
+        extra=["--window-ms", "200", "--sample-every", "1"],
+    )
+    with connect(mw.port) as s:
+        lone_server[0].send_signal(signal.SIGSTOP)  # the reply comes three windows later
+        try:
+            s.sendall(b"get pw\r\n")
+            time.sleep(0.6)
+        finally:
+            lone_server[0].send_signal(signal.SIGCONT)
+        assert read_exactly(s, 5) == b"END\r\n"
+    assert mw.stop() == 0
+    windows = [json.loads(line) for line in (tmp_path / "windows.jsonl").read_text().splitlines()]
+    row = next(csv.DictReader((tmp_path / "requests.csv").read_text().splitlines()))
+    arrived = int(float(row["arrival_us"]) // 200_000)
+    completed = int(float(row["written_us"]) // 200_000)
+    assert completed > arrived
+    assert windows[completed]["types"]["get"]["completed"] == 1
+    assert [w["requests_per_server"][0] for w in windows] == [
+        1 if w["window"] == completed else 0 for w in windows
+    ]
 
 
 def test_hung_server_times_out(

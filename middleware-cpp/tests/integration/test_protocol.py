@@ -74,6 +74,22 @@ def test_replication_r2_places_two_copies(
         assert c.get(f"r2:{i}") == f"v{i}".encode()  # gets follow the key's primary
 
 
+def test_unsharded_multiget_with_r_goes_to_the_first_keys_primary(
+    start_middleware: MiddlewareFactory, servers: list[Proc]
+) -> None:
+    mw = start_middleware(replication=1)  # -s false: the whole multi-get goes to one server
+    keys = [f"fk:{i}" for i in range(12)]
+    c = client(mw)
+    for k in keys:
+        assert c.set(k, k.encode(), noreply=False) is True
+    home = {k: next(s.port for s in servers if get_direct(s.port, k) is not None) for k in keys}
+    for first in keys[:4]:
+        asked = [first] + [k for k in keys if k != first]
+        got = c.get_many(asked)
+        # Only the first key's primary was asked: exactly its keys come back.
+        assert set(got) == {k for k in asked if home[k] == home[first]}, (first, got)
+
+
 def test_delete_version_error_and_quit(start_middleware: MiddlewareFactory) -> None:
     mw = start_middleware()
     with connect(mw.port) as s:

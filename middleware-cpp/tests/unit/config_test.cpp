@@ -59,6 +59,30 @@ TEST(Config, BadFlagsHaveClearMessages) {
     EXPECT_EQ(parse({"-m", "h:1", "-p"}).error, "missing value after -p");
 }
 
+TEST(Config, LimitFlags) {
+    auto d = parse({"-m", "h:1"});
+    ASSERT_TRUE(d.ok);
+    EXPECT_EQ(d.cfg.max_connections, 16384u);
+    EXPECT_EQ(d.cfg.max_reply_bytes, 16u << 20);
+    EXPECT_EQ(d.cfg.client_idle_timeout_ms, 600'000u);
+    EXPECT_EQ(d.cfg.client_write_timeout_ms, 30'000u);
+    auto r = parse({"-m", "h:1", "--max-connections", "10", "--max-reply-bytes", "2048",
+                    "--client-idle-timeout-ms", "0", "--client-write-timeout-ms", "250"});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.cfg.max_connections, 10u);
+    EXPECT_EQ(r.cfg.max_reply_bytes, 2048u);
+    EXPECT_EQ(r.cfg.client_idle_timeout_ms, 0u);
+    EXPECT_EQ(r.cfg.client_write_timeout_ms, 250u);
+    EXPECT_EQ(parse({"-m", "h:1", "--max-connections", "0"}).error,
+              "bad value for --max-connections: '0'");
+    EXPECT_EQ(parse({"-m", "h:1", "--max-reply-bytes", "1023"}).error,
+              "bad value for --max-reply-bytes: '1023'");  // below the 1 KiB minimum
+    EXPECT_EQ(parse({"-m", "h:1", "--max-reply-bytes", "2147483648"}).error,
+              "bad value for --max-reply-bytes: '2147483648'");  // above 1 GiB
+    EXPECT_EQ(parse({"-m", "h:1", "--client-idle-timeout-ms", "-1"}).error,
+              "bad value for --client-idle-timeout-ms: '-1'");
+}
+
 TEST(Config, HelpAndDescribe) {
     EXPECT_TRUE(parse({"--help"}).help);
     EXPECT_TRUE(parse({"--describe-stats"}).describe_stats);

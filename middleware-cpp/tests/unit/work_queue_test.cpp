@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -63,6 +64,93 @@ TEST(WorkQueue, StopWakesBlockedWorkers) {
     q.stop();
     t.join();
     EXPECT_EQ(got, nullptr);
+}
+
+/// Blocks until n workers sleep on q (a state, not a time: no timing threshold).
+void await_sleepers(work_queue& q, std::size_t n) {
+    while (q.sleepers() != n) {
+        std::this_thread::yield();
+    }
+}
+
+void push_n(work_queue& q, int n, bool wake) {
+    for (int i = 0; i < n; ++i) {
+        auto r = std::make_unique<request>();
+        ASSERT_TRUE(q.try_push(r, now_ns(), wake));
+    }
+}
+
+TEST(WorkQueue, OneWakeUpPerBatchWhileAWokenWorkerIsOnItsWay) {
+    work_queue q(64, now_ns(), kSecond);
+    std::vector<std::size_t> taken(2, 0);
+    std::vector<std::thread> workers;
+    for (std::size_t i = 0; i < 2; ++i) {
+        workers.emplace_back([&, i] {
+            std::vector<request_ptr> out;
+            if (q.pop_batch(out, 16, 1 << 20)) {
+                taken[i] = out.size();
+            }
+        });
+    }
+    await_sleepers(q, 2);
+    push_n(q, 3, false);
+    q.wake();
+    q.wake();  // the first woken worker has not popped yet, or took everything: nobody else
+    while (q.dequeued() != 3) {
+        std::this_thread::yield();
+    }
+    q.stop();
+    for (std::thread& t : workers) {
+        t.join();
+    }
+    EXPECT_EQ(q.wakeups(), 1u);
+    EXPECT_EQ(std::max(taken[0], taken[1]), 3u);  // the one woken worker took the batch
+    EXPECT_EQ(std::min(taken[0], taken[1]), 0u);
+}
+
+TEST(WorkQueue, ASpareWorkerTakesTheNextBatchInsteadOfASleeper) {
+    work_queue q(64, now_ns(), kSecond);
+    std::size_t taken = 0;
+    std::thread sleeper([&] {
+        std::vector<request_ptr> out;
+        if (q.pop_batch(out, 16, 1 << 20)) {
+            taken = out.size();
+        }
+    });
+    await_sleepers(q, 1);
+    q.serving_done();  // this thread read its replies and is only writing to clients
+    push_n(q, 2, true);
+    EXPECT_EQ(q.wakeups(), 0u);  // handed to us, not to the sleeper
+    std::vector<request_ptr> out;
+    ASSERT_TRUE(q.pop_batch(out, 16, 1 << 20, true));
+    EXPECT_EQ(out.size(), 2u);
+    push_n(q, 1, true);  // we are busy again: now the sleeper is woken
+    sleeper.join();
+    EXPECT_EQ(q.wakeups(), 1u);
+    EXPECT_EQ(taken, 1u);
+}
+
+TEST(WorkQueue, MoreThanOneBatchPassesTheWakeUpOn) {
+    work_queue q(64, now_ns(), kSecond);
+    std::vector<std::thread> workers;
+    std::vector<std::size_t> taken(2, 0);
+    for (std::size_t i = 0; i < 2; ++i) {
+        workers.emplace_back([&, i] {
+            std::vector<request_ptr> out;
+            if (q.pop_batch(out, 16, 1 << 20)) {
+                taken[i] = out.size();
+            }
+        });
+    }
+    await_sleepers(q, 2);
+    push_n(q, 20, false);
+    q.wake();  // one woken; it takes 16 and wakes the other for the remaining 4
+    for (std::thread& t : workers) {
+        t.join();
+    }
+    EXPECT_EQ(q.wakeups(), 2u);
+    EXPECT_EQ(q.dequeued(), 20u);
+    EXPECT_EQ(std::max(taken[0], taken[1]), 16u);
 }
 
 TEST(WorkQueue, TimeWeightedLengthOfAClosedWindow) {

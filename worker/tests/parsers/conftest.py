@@ -1,16 +1,13 @@
-"""Locate the shared real-tool fixtures and parametrize tests over every file of a kind."""
+"""Real-tool fixtures kept in the repository; tests parametrized over every file of a kind."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-# worker/tests/parsers/conftest.py -> parents[3] is the repo root (/work/main).
-_DEFAULT = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures"
-FIXTURES = Path(os.environ.get("MCSCOPE_FIXTURES", str(_DEFAULT))).resolve()
-SKIP_REASON = f"real tool fixtures not found at {FIXTURES} (set MCSCOPE_FIXTURES)"
+# worker/tests/parsers/conftest.py -> parents[1] is worker/tests, which holds the fixtures.
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 # fixture name -> glob over the fixtures folder
 _KINDS = {
@@ -24,8 +21,11 @@ _KINDS = {
 
 
 def fixture_files(pattern: str) -> list[Path]:
-    """Sorted fixture files matching ``pattern`` (empty when the folder is absent)."""
-    return sorted(FIXTURES.glob(pattern)) if FIXTURES.is_dir() else []
+    """Sorted fixture files matching ``pattern``; a missing kind is an error, never a skip."""
+    files = sorted(FIXTURES.glob(pattern))
+    if not files:
+        raise FileNotFoundError(f"no real tool fixture matches {FIXTURES / pattern}")
+    return files
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -33,16 +33,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     for name, pattern in _KINDS.items():
         if name in metafunc.fixturenames:
             files = fixture_files(pattern)
-            if files:
-                metafunc.parametrize(name, files, ids=[f.name for f in files])
-            else:
-                skip = pytest.mark.skip(reason=SKIP_REASON)
-                metafunc.parametrize(name, [pytest.param(None, marks=skip)])
+            metafunc.parametrize(name, files, ids=[f.name for f in files])
 
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    """The fixtures folder, or skip with the reason."""
-    if not FIXTURES.is_dir():
-        pytest.skip(SKIP_REASON)
+    """The fixtures folder (kept in the repository)."""
+    assert FIXTURES.is_dir(), f"real tool fixtures missing at {FIXTURES}"
     return FIXTURES

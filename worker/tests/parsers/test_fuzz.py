@@ -79,8 +79,7 @@ def damaged(draw: st.DrawFn, text: str) -> str:
 def test_damaged_input_raises_only_parse_error(
     name: str, path: Path, parse: Callable[[str], Any]
 ) -> None:
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"fixture {path} is missing (real tool outputs live in the repository)"
     original = path.read_text()
     parse(original)  # the undamaged input parses
 
@@ -129,8 +128,7 @@ _ODD_VALUES: st.SearchStrategy[Any] = st.sampled_from(
 def test_wrong_json_types_raise_only_parse_error(
     name: str, path: Path, parse: Callable[[str], Any]
 ) -> None:
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"fixture {path} is missing (real tool outputs live in the repository)"
     original = json.loads(path.read_text())
     paths = _json_paths(original)[1:]
 

@@ -276,3 +276,24 @@ def test_garbage_windows_raise(text: str) -> None:
 
 def test_empty_windows_file_is_no_windows() -> None:
     assert parse_middleware_windows("") == ()
+
+
+def test_python_window_metric_names_equal_the_middlewares_describe_stats() -> None:
+    """The parser reads the per-type metrics by the names the middleware declares, all of them."""
+    import subprocess
+
+    from worker.parsers.middleware import WINDOW_METRIC_NAMES
+    from worker.runs.testbed import LOCAL_MIDDLEWARE
+
+    assert LOCAL_MIDDLEWARE.is_file(), f"build the middleware first: {LOCAL_MIDDLEWARE}"
+    out = subprocess.run(
+        [str(LOCAL_MIDDLEWARE), "--describe-stats"], capture_output=True, text=True, check=True
+    ).stdout
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("per-type window metrics"))
+    names = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        names.append(line.split()[0])
+    assert tuple(names) == WINDOW_METRIC_NAMES

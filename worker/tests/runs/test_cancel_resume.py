@@ -1,6 +1,5 @@
 """Cancel stops a running run's remote processes; starting again resumes only unfinished runs."""
 
-import os
 import threading
 
 import pytest
@@ -8,18 +7,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from backend.models import RunStatus
+from backend.tests.utils.processes import pid_alive
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, in_load_phase, wait_for
 
 pytestmark = pytest.mark.integration
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_cancel_stops_processes_and_start_resumes(
@@ -51,7 +43,7 @@ def test_cancel_stops_processes_and_start_resumes(
     assert run.status == RunStatus.CANCELLED and run.error is not None
     assert "cancel" in run.error
     pids = [c["pid"] for c in runs[0].commands]
-    assert pids and not any(_pid_alive(p) for p in pids)
+    assert pids and not any(pid_alive(p) for p in pids)
     assert run.finished_at is not None and run.started_at is not None
     assert (run.finished_at - run.started_at).total_seconds() < 30  # stopped, not run out
 

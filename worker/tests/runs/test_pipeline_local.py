@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.models import RunStatus, RunSummary
+from worker.drivers.memtier import MemtierDriver
 from worker.live.publish import channel
 from worker.runs.pipeline import RunExecution
 from worker.tasks.runs import _execute_run
@@ -44,8 +45,11 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     listener.close()
     states = [e["status"] for e in events if e["type"] == "run"]
     assert states[0] == "running" and states[-1] == "succeeded"
-    ticks = [e for e in events if e["type"] == "progress" and e["source"] == "client:0"]
+    # The live line is the run total: both client instances in every second.
+    ticks = [e for e in events if e["type"] == "progress"]
+    assert all(t["source"] == "clients" for t in ticks)
     assert len(ticks) >= 4 and all(t["ops_per_sec"] >= 0 for t in ticks)
+    assert any(t["instances"] == 2 for t in ticks)
     # Published while the load ran (line-buffered output), not all at once at the end: the
     # watcher polls about once a second, so ticks of one poll come together and a live relay
     # spreads them over several polls. Counting polls, not seconds, holds on a loaded machine.
@@ -82,7 +86,11 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
 
 
-def test_missing_tool_fails_in_preflight_naming_host(db: Session, local_sshd: None) -> None:
+def test_missing_tool_fails_in_preflight_naming_host(
+    db: Session, local_sshd: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # memtier_benchmark is installed by set-up: look for a binary name that no host has.
+    monkeypatch.setattr(MemtierDriver, "candidates", ("memtier_benchmark_not_installed",))
     exp, (run_id,) = create_queued_experiment(
         db,
         factors={"clients_per_thread": [1]},

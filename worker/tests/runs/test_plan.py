@@ -72,7 +72,8 @@ class RecordingHost(Host):
 
     def run(self, command: str, timeout: float = 30, check: bool = True) -> str:
         self.commands.append(command)
-        return "4242 1700000000.5\n" if command.startswith("for i in") else ""
+        # Host.start launches and reads the PID file in one command.
+        return "4242 1700000000.5\n" if "nohup sh -c" in command else ""
 
 
 def test_load_generator_argv_from_typed_values() -> None:

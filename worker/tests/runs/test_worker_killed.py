@@ -1,8 +1,6 @@
 """Issue 5 acceptance: the worker is killed mid-experiment; a new worker finishes it and every
 run is stored exactly once, with the dead attempt's remote processes stopped."""
 
-import os
-
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -10,18 +8,10 @@ from sqlalchemy.orm import Session
 
 from backend.models import RunStatus, RunSummary
 from backend.tests.utils.experiment import create_random_experiment
-from backend.tests.utils.processes import CeleryWorkerProcess
+from backend.tests.utils.processes import CeleryWorkerProcess, pid_alive
 from worker.tests.utils.experiments import all_final, in_load_phase, wait_for
 
 pytestmark = pytest.mark.integration
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_worker_killed_mid_experiment_completes_once(
@@ -56,7 +46,7 @@ def test_worker_killed_mid_experiment_completes_once(
     finally:
         first.stop()
     left_behind = [c["pid"] for c in victim.commands if c["role"] in ("server", "middleware")]
-    assert any(_pid_alive(p) for p in left_behind)  # the dead attempt's processes linger
+    assert any(pid_alive(p) for p in left_behind)  # the dead attempt's processes linger
 
     second = CeleryWorkerProcess(log_dir=log_dir)
     second.start()
@@ -67,7 +57,7 @@ def test_worker_killed_mid_experiment_completes_once(
     assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 4, [r.error for r in runs]
     rerun = next(r for r in runs if r.id == victim.id)
     assert rerun.attempt == 2
-    assert not any(_pid_alive(p) for p in left_behind)
+    assert not any(pid_alive(p) for p in left_behind)
     # Exactly one summary per run, source and request type; the same set for every run.
     counts = db.execute(
         select(RunSummary.run_id, RunSummary.source, RunSummary.request_type, func.count())

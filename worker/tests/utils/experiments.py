@@ -49,6 +49,17 @@ def create_queued_experiment(
     return exp, run_ids
 
 
+# A small local-testbed configuration: one server, clients straight to it, memaslap.
+LOCAL_FIXED: dict[str, Any] = {
+    "servers": 1,
+    "middlewares": 0,
+    "ratio": "1:9",
+    "value_size": 128,
+    "key_maximum": 1000,
+    "load_generator": "memaslap",
+}
+
+
 def runs_of(db: Session, experiment_id: int) -> list[Run]:
     db.expire_all()
     return list(db.scalars(select(Run).where(Run.experiment_id == experiment_id).order_by(Run.id)))

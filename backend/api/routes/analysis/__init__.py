@@ -2,15 +2,16 @@
 
 Ad-hoc endpoints take parameters in the body; /analysis/experiments/{id}/... read stored
 results. An AnalysisError (model undefined for the input) becomes a 422 naming the field.
-The math lives in backend/analysis, the queries in backend/crud/analysis.py.
+The math lives in backend/analysis; stored results are read through backend/results/service.py.
 """
 
 from fastapi import APIRouter
 
-from backend.api.routes.analysis import experiments, models, percentiles, statistics
+from backend.api.routes.analysis import experiments, fit, models, percentiles, statistics
 
 router = APIRouter(prefix="/analysis", tags=["analysis"])
 router.include_router(models.router)
 router.include_router(statistics.router)
 router.include_router(experiments.router)
 router.include_router(percentiles.router)
+router.include_router(fit.router)

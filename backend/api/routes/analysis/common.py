@@ -88,4 +88,25 @@ def mva_public(res: MvaResult) -> s.MvaPublic:
         }
         for c in res.stations
     ]
-    return respond(s.MvaPublic, res, stations=stations, bottleneck=res.bottleneck())
+    last = len(res.populations) - 1
+    at = {
+        "population": int(res.populations[last]),
+        "throughput_per_s": float(res.throughput_per_s[last]),
+        "response_time_s": float(res.response_time_s[last]),
+        "stations": [
+            {
+                "name": c.station.name,
+                "kind": c.station.kind,
+                "servers": c.station.servers,
+                "throughput_per_s": float(c.throughput_per_s[last]),
+                "utilization_per_server": float(c.utilization_per_server[last]),
+                "prob_busy": None if c.prob_busy is None else float(c.prob_busy[last]),
+                "residence_time_s": float(c.residence_time_s[last]),
+                "queue_length": float(c.queue_length[last]),
+            }
+            for c in res.stations
+        ],
+    }
+    return respond(
+        s.MvaPublic, res, stations=stations, bottleneck=res.bottleneck(), at_population=at
+    )

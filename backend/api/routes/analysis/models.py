@@ -7,9 +7,10 @@ from backend.analysis.mm1 import mm1
 from backend.analysis.mmm import mmm
 from backend.analysis.mva.bounds import bounds
 from backend.analysis.mva.exact import solve_mva
-from backend.analysis.mva.multiclass import ClassSpec, solve_multiclass
+from backend.analysis.mva.multiclass import ClassSpec
+from backend.analysis.mva.solve import solve_multiclass_by
 from backend.analysis.mva.whatif import what_if
-from backend.analysis.network_builder import SystemConfig, model_vs_measurement
+from backend.analysis.network_builder import SystemConfig, build_network, model_vs_measurement
 from backend.analysis.plain import plain
 from backend.api.routes.analysis.common import (
     analysis_errors,
@@ -62,12 +63,13 @@ def solve_bounds(body: s.MvaRequest) -> s.BoundsPublic:
 
 @router.post("/mva/multiclass", response_model=s.MultiClassPublic)
 def solve_multiclass_route(body: s.MultiClassRequest) -> s.MultiClassPublic:
-    """Exact multi-class MVA (delay and single-server stations), at the full population."""
+    """Multi-class MVA at the full population: exact, Bard-Schweitzer, or chosen by size."""
     classes = tuple(
         ClassSpec(c.name, c.population, c.think_time_s, tuple(c.demands_s)) for c in body.classes
     )
+    stations = stations_of(body.stations)
     with analysis_errors():
-        res = solve_multiclass(stations_of(body.stations), classes)
+        res = solve_multiclass_by(body.method, stations, classes)
     return respond(s.MultiClassPublic, res)
 
 
@@ -95,9 +97,13 @@ def solve_network_model(body: s.NetworkModelRequest) -> s.NetworkModelPublic:
         res, rows = model_vs_measurement(
             cfg, tuple(body.clients), tuple(body.measured_throughput_per_s), resp
         )
+        model = mva_public(res)
+        if body.include_bounds:
+            b = bounds(build_network(cfg), max(body.clients), cfg.think_time_s)
+            model.bounds = respond(s.BoundsPublic, b)
     return s.NetworkModelPublic(
         rows=[s.ModelRowPublic.model_validate(plain(r)) for r in rows],
-        model=mva_public(res),
+        model=model,
         units=units_of(s.ModelRowPublic),
     )
 
@@ -106,5 +112,7 @@ def solve_network_model(body: s.NetworkModelRequest) -> s.NetworkModelPublic:
 def solve_factorial(body: s.FactorialRequest) -> s.FactorialPublic:
     """2^k r factorial design from responses in standard order (first factor fastest)."""
     with analysis_errors():
-        res = factorial(tuple(body.factors), body.y, body.confidence, body.multiplicative)
+        res = factorial(
+            tuple(body.factors), body.y, body.confidence, body.multiplicative, body.t_critical
+        )
     return respond(s.FactorialPublic, res)

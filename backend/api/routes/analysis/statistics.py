@@ -14,8 +14,8 @@ from backend.analysis.percentiles import (
 )
 from backend.analysis.plain import plain
 from backend.analysis.saturation import Series, saturation
-from backend.analysis.stats import aggregate_unaligned, confidence_interval, summarize
 from backend.api.routes.analysis.common import analysis_errors, respond
+from backend.results.aggregate import combine_instance_means, confidence_interval, summarize
 from backend.schemas import analysis as s
 
 router = APIRouter()
@@ -34,13 +34,21 @@ def summarize_repetitions(body: s.RepetitionsRequest) -> s.RepetitionsPublic:
 def combine_instances(body: s.InstancesRequest) -> s.InstancesPublic:
     """Combine unaligned client instances (sum X, weighted R, root-sum-square stds)."""
     with analysis_errors():
-        res = aggregate_unaligned(
+        x, x_std, r, r_std = combine_instance_means(
             body.throughput_means_per_s,
             body.throughput_stds_per_s,
             body.response_means_us,
             body.response_stds_us,
         )
-    return respond(s.InstancesPublic, res)
+    return respond(
+        s.InstancesPublic,
+        {
+            "throughput_per_s": x,
+            "throughput_std_per_s": x_std,
+            "response_time_us": r,
+            "response_time_std_us": r_std,
+        },
+    )
 
 
 @router.post("/percentiles/histogram", response_model=s.HistogramPublic)

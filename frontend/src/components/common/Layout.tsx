@@ -1,5 +1,6 @@
 // The app shell: top navigation, page outlet, toasts.
 import { NavLink, Outlet } from "react-router";
+import { clearToken, getToken, LOGIN_PATH } from "@/lib/auth";
 import { Toasts } from "./Toasts";
 
 export function Layout() {
@@ -16,7 +17,20 @@ export function Layout() {
           <NavLink to="/experiments/new">New experiment</NavLink>
           <NavLink to="/compare">Compare</NavLink>
           <NavLink to="/models">Models</NavLink>
+          <NavLink to="/testbeds">Testbeds</NavLink>
         </nav>
+        {getToken() && (
+          <button
+            type="button"
+            className="link logout"
+            onClick={() => {
+              clearToken();
+              window.location.assign(LOGIN_PATH);
+            }}
+          >
+            Log out
+          </button>
+        )}
       </header>
       <main className="content">
         <Outlet />

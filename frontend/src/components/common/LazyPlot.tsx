@@ -1,6 +1,6 @@
 // The only way to draw Plotly: lazy-loaded (Plotly is ~4 MB), behind Suspense and an error boundary.
 import type { Config, Data, Layout } from "plotly.js";
-import { Component, type ErrorInfo, lazy, type ReactNode, Suspense } from "react";
+import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useRef } from "react";
 
 const Plot = lazy(async () => {
   const [{ default: Plotly }, { default: createPlotlyComponent }] = await Promise.all([
@@ -18,6 +18,8 @@ export interface LazyPlotProps {
   /** Called with the graph div once drawn; export needs it. */
   onInitialized?: (graphDiv: HTMLElement) => void;
   height?: number;
+  /** Called with the graph div after a restyle (e.g. brushing parallel coordinates). */
+  onRestyle?: (graphDiv: HTMLElement) => void;
 }
 
 class PlotErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
@@ -41,7 +43,15 @@ class PlotErrorBoundary extends Component<{ children: ReactNode }, { error: Erro
   }
 }
 
-export function LazyPlot({ data, layout, config, onInitialized, height = 380 }: LazyPlotProps) {
+export function LazyPlot({
+  data,
+  layout,
+  config,
+  onInitialized,
+  height = 380,
+  onRestyle,
+}: LazyPlotProps) {
+  const graphDiv = useRef<HTMLElement | null>(null);
   return (
     <PlotErrorBoundary>
       <Suspense fallback={<div className="skeleton plot-skeleton" style={{ height }} />}>
@@ -51,55 +61,41 @@ export function LazyPlot({ data, layout, config, onInitialized, height = 380 }: 
           config={config}
           useResizeHandler
           style={{ width: "100%" }}
-          onInitialized={(_fig, gd) => onInitialized?.(gd)}
-          onUpdate={(_fig, gd) => onInitialized?.(gd)}
+          onInitialized={(_fig, gd) => {
+            graphDiv.current = gd;
+            onInitialized?.(gd);
+          }}
+          onUpdate={(_fig, gd) => {
+            graphDiv.current = gd;
+            onInitialized?.(gd);
+          }}
+          onRestyle={() => {
+            if (graphDiv.current) onRestyle?.(graphDiv.current);
+          }}
         />
       </Suspense>
     </PlotErrorBoundary>
   );
 }
 
-/** Formats a figure can be saved in. */
-export type FigureFormat = "png" | "svg" | "pdf";
-export const FIGURE_FORMATS: readonly FigureFormat[] = ["png", "svg", "pdf"];
+/** Formats the browser saves a drawn figure in (PDF and print sizes come from the server). */
+export type FigureFormat = "png" | "svg";
+export const FIGURE_FORMATS: readonly FigureFormat[] = ["png", "svg"];
 
 const EXPORT_WIDTH = 900;
 const EXPORT_HEIGHT = 500;
-const PDF_SCALE = 3; // print resolution: 2700 x 1500 px on a 9.4 x 5.2 in page
 
-/** Save a drawn figure: PNG or SVG through Plotly's own exporter; PDF as a page around a
- * high-resolution JPEG rendering (Plotly has no PDF output in the browser). */
+/** Save a drawn figure as it is on screen, through Plotly's own exporter. */
 export async function downloadFigure(
   graphDiv: HTMLElement,
   format: FigureFormat,
   filename: string,
 ): Promise<void> {
   const { default: Plotly } = await import("plotly.js-dist-min");
-  if (format !== "pdf") {
-    await Plotly.downloadImage(graphDiv, {
-      format,
-      filename,
-      width: EXPORT_WIDTH,
-      height: EXPORT_HEIGHT,
-    });
-    return;
-  }
-  const [{ dataUrlBytes, jpegToPdf }, { downloadBytes }] = await Promise.all([
-    import("@/features/export/utils/pdf"),
-    import("@/features/export/utils/download"),
-  ]);
-  const jpeg = await Plotly.toImage(graphDiv, {
-    format: "jpeg",
+  await Plotly.downloadImage(graphDiv, {
+    format,
+    filename,
     width: EXPORT_WIDTH,
     height: EXPORT_HEIGHT,
-    scale: PDF_SCALE,
   });
-  const pdf = jpegToPdf({
-    jpeg: dataUrlBytes(jpeg),
-    widthPx: EXPORT_WIDTH * PDF_SCALE,
-    heightPx: EXPORT_HEIGHT * PDF_SCALE,
-    pageWidthCssPx: EXPORT_WIDTH,
-    pageHeightCssPx: EXPORT_HEIGHT,
-  });
-  downloadBytes(`${filename}.pdf`, pdf, "application/pdf");
 }

@@ -1,119 +1,226 @@
-// Compare: pick two or more experiments and overlay their result curves on a shared factor.
+// Compare: experiments (or configurations across them) against a base, with the parameters
+// that differ, statistically honest differences, grouped curves with bands, parallel
+// coordinates and saved views. Everything that decides the view lives in the URL.
 import { useEffect, useMemo, useState } from "react";
-import type { RequestType, ResultsPublic } from "@/api";
+import type { CompareSelection, DifferencesRequest, GroupsRequest } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetExperimentsQuery } from "@/features/experiments/hooks/useGetExperimentsQuery";
 import { useGetParametersQuery } from "@/features/experiments/hooks/useGetParametersQuery";
-import { FactorSelect } from "@/features/results/components/FactorSelect";
-import { ResultSelectors } from "@/features/results/components/ResultSelectors";
-import { ResultsPlot } from "@/features/results/components/ResultsPlot";
-import { useGetManyResultsQuery } from "@/features/results/hooks/useGetResultsQuery";
-import { axisTitle } from "@/features/results/utils/series";
-import type { ResultSource } from "@/lib/queryKeys";
-import { commonFactors, compareSeries } from "../utils/compareSeries";
+import { useCompareState } from "../hooks/useCompareState";
+import { useGetCompareConfigurationsQuery } from "../hooks/useGetCompareConfigurationsQuery";
+import { useGetCompareParametersQuery } from "../hooks/useGetCompareParametersQuery";
+import { useGetDifferencesQuery } from "../hooks/useGetDifferencesQuery";
+import { useGetGroupsQuery } from "../hooks/useGetGroupsQuery";
+import { effectiveBase } from "../utils/compareState";
+import { CompareToolbar, METRIC_LABELS } from "./CompareToolbar";
+import { ConfigurationTable } from "./ConfigurationTable";
+import { DifferenceTable } from "./DifferenceTable";
+import { valuesLabel } from "./DifferenceTable.utils";
+import { ExperimentPicker } from "./ExperimentPicker";
+import { GroupedCurves } from "./GroupedCurves";
+import { ParallelCoordinates } from "./ParallelCoordinates";
+import {
+  type BrushRanges,
+  brushedIds,
+  measuredRows,
+  parcoordsAxes,
+} from "./ParallelCoordinates.utils";
+import { ParametersTable } from "./ParametersTable";
+import { SavedViews } from "./SavedViews";
 
 export function ComparePage() {
+  const [state, setState] = useCompareState();
   const { experiments, isLoading } = useGetExperimentsQuery({ skip: 0, limit: 200 });
-  const { parameters } = useGetParametersQuery();
-  const [selected, setSelected] = useState<number[]>([]);
-  const [source, setSource] = useState<ResultSource>("client");
-  const [requestType, setRequestType] = useState<RequestType>("all");
-  const [xChoice, setX] = useState("");
-  const many = useGetManyResultsQuery(selected, source, requestType);
-  useEffect(() => {
-    if (many.error) handleError(many.error);
-  }, [many.error]);
+  const { parameters: declared } = useGetParametersQuery();
+  const [brush, setBrush] = useState<BrushRanges>({});
 
-  const loaded = useMemo(
+  const names = useMemo(
+    () => new Map((experiments?.data ?? []).map((e) => [e.id, e.name])),
+    [experiments],
+  );
+  const selection: CompareSelection | null = useMemo(
     () =>
-      selected.flatMap((id, i) => {
-        const results = many.results[i];
-        const name = experiments?.data.find((e) => e.id === id)?.name ?? `#${id}`;
-        return results ? [{ name, results }] : [];
-      }),
-    [selected, many.results, experiments],
+      state.experiments.length
+        ? {
+            experiment_ids: state.experiments,
+            source: state.source,
+            request_type: state.requestType,
+            // The comparison API cuts whole seconds: widen a fractional window to them.
+            window_start_s: state.window ? Math.floor(state.window.start) : null,
+            window_end_s: state.window ? Math.ceil(state.window.end) : null,
+          }
+        : null,
+    [state.experiments, state.source, state.requestType, state.window],
   );
-  const factors = useMemo(
-    () => commonFactors(loaded.map((l) => l.results as ResultsPublic)),
-    [loaded],
+  const params = useGetCompareParametersQuery(selection);
+  const configs = useGetCompareConfigurationsQuery(selection);
+  const groupable = params.parameters?.groupable ?? [];
+  const x =
+    state.x && groupable.includes(state.x)
+      ? state.x
+      : (groupable.find((g) => g !== state.group) ?? groupable[0] ?? "");
+
+  const table = configs.configurations;
+  const rows = useMemo(() => (table ? measuredRows(table) : []), [table]);
+  const axes = useMemo(
+    () => (table ? parcoordsAxes(table, rows, names) : []),
+    [table, rows, names],
   );
-  const x = factors.includes(xChoice) ? xChoice : (factors[0] ?? "");
-  const throughput = useMemo(() => compareSeries(loaded, x, "throughput"), [loaded, x]);
-  const responseTime = useMemo(() => compareSeries(loaded, x, "response_time"), [loaded, x]);
-  const units = loaded[0]?.results.units ?? {};
-  const unit = parameters?.find((p) => p.name === x)?.unit;
-  const toggle = (id: number) =>
-    setSelected((s) => (s.includes(id) ? s.filter((v) => v !== id) : [...s, id]));
+  const brushed = useMemo(() => brushedIds(rows, axes, brush), [rows, axes, brush]);
+  const shownRows = useMemo(
+    () => (brushed ? rows.filter((r) => brushed.has(r.configuration_id)) : rows),
+    [rows, brushed],
+  );
+  const only = useMemo(() => (brushed ? [...brushed] : null), [brushed]);
+
+  const byConfiguration = state.configurations.length >= 2;
+  const baseConfiguration =
+    state.baseConfiguration !== null && state.configurations.includes(state.baseConfiguration)
+      ? state.baseConfiguration
+      : (state.configurations[0] ?? null);
+  const base = effectiveBase(state);
+  const diffRequest: DifferencesRequest | null = useMemo(() => {
+    if (!selection) return null;
+    const common = { ...selection, metrics: [state.metric], only_configuration_ids: only };
+    if (byConfiguration)
+      return {
+        ...common,
+        configuration_ids: state.configurations,
+        base_configuration_id: baseConfiguration,
+      };
+    return state.experiments.length >= 2 ? { ...common, base_experiment_id: base } : null;
+  }, [
+    selection,
+    state.metric,
+    state.configurations,
+    state.experiments.length,
+    byConfiguration,
+    baseConfiguration,
+    base,
+    only,
+  ]);
+  const groupsRequest: GroupsRequest | null = useMemo(
+    () =>
+      selection && x
+        ? {
+            ...selection,
+            x,
+            group_by: state.group,
+            metric: state.metric,
+            band: state.band,
+            only_configuration_ids: only,
+          }
+        : null,
+    [selection, x, state.group, state.metric, state.band, only],
+  );
+  const diffs = useGetDifferencesQuery(diffRequest);
+  const groups = useGetGroupsQuery(groupsRequest);
+
+  const error = params.error ?? configs.error ?? diffs.error ?? groups.error;
+  useEffect(() => {
+    if (error) handleError(error);
+  }, [error]);
+
+  const baseLabel = useMemo(() => {
+    if (!byConfiguration) return names.get(base ?? -1) ?? "the base";
+    const row = rows.find((r) => r.configuration_id === baseConfiguration);
+    return row
+      ? `${names.get(row.experiment_id) ?? ""} (${valuesLabel(row.values)})`
+      : "the base configuration";
+  }, [byConfiguration, names, base, rows, baseConfiguration]);
 
   if (isLoading) return <PendingBlock label="Loading experiments" />;
+  const metricLabel = METRIC_LABELS[state.metric];
   return (
     <section>
       <div className="page-header">
         <h1>Compare experiments</h1>
       </div>
       <div className="columns">
-        <aside className="side-column card">
+        <aside className="side-column compare-side card">
           <h2>Experiments</h2>
-          {experiments?.data.length ? (
-            <ul className="checklist">
-              {experiments.data.map((e) => (
-                <li key={e.id}>
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(e.id)}
-                      onChange={() => toggle(e.id)}
-                    />
-                    {e.name}
-                  </label>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="hint">No experiments yet.</p>
-          )}
+          <ExperimentPicker
+            experiments={experiments?.data ?? []}
+            selected={state.experiments}
+            base={base}
+            onChange={(selected, b) => {
+              setBrush({});
+              setState({
+                experiments: selected,
+                base: b,
+                configurations: [],
+                baseConfiguration: null,
+              });
+            }}
+          />
+          <SavedViews state={{ ...state, x: x || null }} />
         </aside>
         <div className="main-column">
-          <div className="toolbar">
-            <ResultSelectors
-              source={source}
-              requestType={requestType}
-              onSource={setSource}
-              onRequestType={setRequestType}
-            />
-            {factors.length > 0 && (
-              <FactorSelect label="x axis" factors={factors} value={x} onChange={setX} />
-            )}
-          </div>
-          {selected.length < 2 ? (
-            <EmptyState title="Pick two or more experiments">
-              <p>Their curves are overlaid on a factor they share.</p>
-            </EmptyState>
-          ) : many.isLoading ? (
-            <PendingBlock label="Loading results" />
-          ) : factors.length === 0 ? (
-            <EmptyState title="No shared factor">
-              <p>The selected experiments vary no common parameter, or have no results yet.</p>
+          <CompareToolbar state={state} x={x} groupable={groupable} onChange={setState} />
+          {state.experiments.length === 0 ? (
+            <EmptyState title="Pick experiments to compare">
+              <p>
+                Tick two or more experiments and choose the base; or pick configurations across them
+                in the configuration list.
+              </p>
             </EmptyState>
           ) : (
-            <div className="figures">
-              <ResultsPlot
-                title="Throughput"
-                series={throughput}
-                xTitle={axisTitle(x, unit)}
-                yTitle={axisTitle("throughput", units.throughput)}
-                filename={`compare-throughput-${source}-${requestType}`}
-              />
-              <ResultsPlot
-                title="Response time"
-                series={responseTime}
-                xTitle={axisTitle(x, unit)}
-                yTitle={axisTitle("response time", units.response_time)}
-                filename={`compare-response-time-${source}-${requestType}`}
-              />
-            </div>
+            <>
+              {params.parameters && (
+                <ParametersTable
+                  parameters={params.parameters}
+                  onlyDifferences={state.onlyDifferences}
+                  onOnlyDifferences={(onlyDifferences) => setState({ onlyDifferences })}
+                />
+              )}
+              {diffs.differences ? (
+                <DifferenceTable
+                  differences={diffs.differences}
+                  names={names}
+                  metricLabel={metricLabel}
+                  unit={diffs.differences.units[state.metric] ?? ""}
+                  baseLabel={baseLabel}
+                />
+              ) : diffRequest === null ? (
+                <p className="hint card">
+                  Pick a second experiment (or two configurations) to see differences.
+                </p>
+              ) : (
+                <PendingBlock label="Loading differences" />
+              )}
+              {groups.groups && (
+                <GroupedCurves
+                  groups={groups.groups}
+                  metricLabel={metricLabel}
+                  xUnit={declared?.find((p) => p.name === x)?.unit}
+                />
+              )}
+              {table && axes.length > 1 && rows.length > 0 && (
+                <ParallelCoordinates
+                  table={table}
+                  rows={rows}
+                  axes={axes}
+                  ranges={brush}
+                  colourBy={state.metric}
+                  selected={brushed ? brushed.size : null}
+                  onBrush={setBrush}
+                />
+              )}
+              {table && (
+                <ConfigurationTable
+                  table={table}
+                  rows={shownRows}
+                  names={names}
+                  chosen={state.configurations}
+                  base={baseConfiguration}
+                  onChosen={(configurations, b) =>
+                    setState({ configurations, baseConfiguration: b })
+                  }
+                />
+              )}
+            </>
           )}
         </div>
       </div>

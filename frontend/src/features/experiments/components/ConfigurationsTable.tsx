@@ -1,5 +1,6 @@
 // The experiment's configuration table: one row per grid point, factor values as columns.
 import type { ConfigurationPublic } from "@/api";
+import { useParameterLabels } from "../hooks/useParameterLabels";
 import { formatValue } from "../utils/format";
 
 /** Props of ConfigurationsTable. */
@@ -8,6 +9,7 @@ export interface ConfigurationsTableProps {
 }
 
 export function ConfigurationsTable({ configurations }: ConfigurationsTableProps) {
+  const labels = useParameterLabels();
   const columns = configurations[0] ? Object.keys(configurations[0].values) : [];
   return (
     <table className="table compact" data-testid="configurations-table">
@@ -15,7 +17,7 @@ export function ConfigurationsTable({ configurations }: ConfigurationsTableProps
         <tr>
           <th>#</th>
           {columns.map((c) => (
-            <th key={c}>{c}</th>
+            <th key={c}>{labels.label(c)}</th>
           ))}
         </tr>
       </thead>

@@ -1,11 +1,10 @@
 // Start / cancel / duplicate / delete buttons of one experiment.
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import type { ExperimentPublic } from "@/api";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { useCancelExperimentMutation } from "@/features/runs/hooks/useCancelExperimentMutation";
 import { useStartExperimentMutation } from "@/features/runs/hooks/useStartExperimentMutation";
 import { useDeleteExperimentMutation } from "../hooks/useDeleteExperimentMutation";
-import { useDuplicateExperimentMutation } from "../hooks/useDuplicateExperimentMutation";
 import { isActive } from "../hooks/useGetExperimentQuery";
 
 /** Props of ExperimentActions. */
@@ -17,9 +16,9 @@ export function ExperimentActions({ experiment }: ExperimentActionsProps) {
   const navigate = useNavigate();
   const start = useStartExperimentMutation(experiment.id);
   const cancel = useCancelExperimentMutation(experiment.id);
-  const duplicate = useDuplicateExperimentMutation();
   const remove = useDeleteExperimentMutation();
   const active = isActive(experiment.status);
+  const hasRuns = Object.values(experiment.run_counts).some((n) => n > 0);
 
   return (
     <div className="actions">
@@ -49,19 +48,14 @@ export function ExperimentActions({ experiment }: ExperimentActionsProps) {
       >
         Cancel
       </button>
-      <button
-        type="button"
-        onClick={() => {
-          const name = window.prompt("Name of the copy", `${experiment.name} (copy)`);
-          if (!name) return;
-          duplicate.mutate(
-            { id: experiment.id, name },
-            { onSuccess: (copy) => navigate(`/experiments/${copy.id}`), onError: handleError },
-          );
-        }}
-      >
+      {!hasRuns && (
+        <Link className="button" to={`/experiments/${experiment.id}/edit`}>
+          Edit design
+        </Link>
+      )}
+      <Link className="button" to={`/experiments/new?from=${experiment.id}`}>
         Duplicate
-      </button>
+      </Link>
       <button
         type="button"
         className="danger"

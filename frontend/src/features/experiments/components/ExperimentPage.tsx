@@ -5,24 +5,29 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
+import { ExperimentModelsView } from "@/features/models/components/ExperimentModelsView";
+import { ExperimentTabs } from "@/features/models/components/ExperimentTabs";
 import { ResultsView } from "@/features/results/components/ResultsView";
 import { LiveProgress } from "@/features/runs/components/LiveProgress";
 import { RunsPanel } from "@/features/runs/components/RunsPanel";
+import { useRefreshWhenRunsFinish } from "@/features/runs/hooks/useRefreshWhenRunsFinish";
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
-import { useGetParametersQuery } from "../hooks/useGetParametersQuery";
+import { useParameterLabels } from "../hooks/useParameterLabels";
 import { formatDuration, formatValue, runProgress } from "../utils/format";
 import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
+import { ExperimentProgress } from "./ExperimentProgress";
 
 export function ExperimentPage() {
   const id = Number(useParams().experimentId);
   const { experiment, isLoading, error } = useGetExperimentQuery(id);
   const { configurations } = useGetConfigurationsQuery(id);
-  const { parameters } = useGetParametersQuery();
+  const labels = useParameterLabels();
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
+  useRefreshWhenRunsFinish(id, experiment?.run_counts ?? {});
 
   if (isLoading) return <PendingBlock label="Loading experiment" rows={6} />;
   if (!experiment) {
@@ -64,9 +69,10 @@ export function ExperimentPage() {
       </dl>
       {fixed.length > 0 && (
         <p className="hint">
-          Fixed: {fixed.map(([k, v]) => `${k} = ${formatValue(v)}`).join(", ")}
+          Fixed: {fixed.map(([k, v]) => `${labels.label(k)} = ${formatValue(v)}`).join(", ")}
         </p>
       )}
+      <ExperimentProgress counts={experiment.run_counts} planned={experiment.preview.runs} />
       <LiveProgress experimentId={id} active={active} />
       <section className="card">
         <h2>Configurations</h2>
@@ -77,11 +83,16 @@ export function ExperimentPage() {
         )}
       </section>
       <RunsPanel experimentId={id} active={active} configurations={configurations?.data ?? []} />
-      <ResultsView
-        experimentId={id}
-        name={experiment.name}
-        parameters={parameters ?? []}
-        poll={active}
+      <ExperimentTabs
+        results={
+          <ResultsView
+            experimentId={id}
+            name={experiment.name}
+            poll={active}
+            finished={!active && done === total && total > 0}
+          />
+        }
+        models={<ExperimentModelsView experimentId={id} name={experiment.name} />}
       />
     </section>
   );

@@ -1,5 +1,5 @@
 // The experiments list: search by name, filter by template, status and progress, paging.
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
@@ -8,14 +8,13 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetExperimentsQuery } from "../hooks/useGetExperimentsQuery";
 import { useGetTemplatesQuery } from "../hooks/useGetTemplatesQuery";
 import { useDebounced } from "../hooks/usePreviewExperimentQuery";
+import { useExperimentListState } from "../urlState";
 import { ExperimentsTable } from "./ExperimentsTable";
 
 const PAGE_SIZE = 20;
 
 export function ExperimentsPage() {
-  const [search, setSearch] = useState("");
-  const [template, setTemplate] = useState("");
-  const [skip, setSkip] = useState(0);
+  const [{ q: search, template, skip }, setList] = useExperimentListState();
   const q = useDebounced(search, 300);
   const { experiments, isLoading, error } = useGetExperimentsQuery({
     skip,
@@ -43,18 +42,12 @@ export function ExperimentsPage() {
           placeholder="Search by name"
           aria-label="Search experiments"
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setSkip(0);
-          }}
+          onChange={(e) => setList({ q: e.target.value, skip: 0 })}
         />
         <select
           aria-label="Template filter"
           value={template}
-          onChange={(e) => {
-            setTemplate(e.target.value);
-            setSkip(0);
-          }}
+          onChange={(e) => setList({ template: e.target.value, skip: 0 }, { history: "push" })}
         >
           <option value="">All templates</option>
           {templates?.map((t) => (
@@ -69,7 +62,12 @@ export function ExperimentsPage() {
       ) : experiments && experiments.count > 0 ? (
         <>
           <ExperimentsTable experiments={experiments.data} templates={templates ?? []} />
-          <Pager skip={skip} limit={PAGE_SIZE} count={experiments.count} onChange={setSkip} />
+          <Pager
+            skip={skip}
+            limit={PAGE_SIZE}
+            count={experiments.count}
+            onChange={(v) => setList({ skip: v }, { history: "push" })}
+          />
         </>
       ) : (
         <EmptyState title={q || template ? "No experiment matches" : "No experiments yet"}>

@@ -1,5 +1,6 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
+import { useParameterLabels } from "../hooks/useParameterLabels";
 import { formatDuration, formatValue } from "../utils/format";
 
 /** Props of GridPreview. */
@@ -13,6 +14,7 @@ export interface GridPreviewProps {
 const SHOWN_POINTS = 10;
 
 export function GridPreview({ preview, isFetching, isStale, hasError }: GridPreviewProps) {
+  const labels = useParameterLabels();
   const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
   return (
     <div
@@ -37,7 +39,7 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
                 <tr>
                   <th>#</th>
                   {columns.map((c) => (
-                    <th key={c}>{c}</th>
+                    <th key={c}>{labels.label(c)}</th>
                   ))}
                 </tr>
               </thead>

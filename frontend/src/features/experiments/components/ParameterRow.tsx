@@ -1,6 +1,7 @@
 // One row of the factor or fixed-value editor: the value input, its range, remove, its 422.
 import type { ParameterPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
+import { parameterLabel } from "@/lib/labels";
 import { describeRange } from "../utils/designForm";
 
 /** Props of ParameterRow. */
@@ -26,8 +27,8 @@ export function ParameterRow(props: ParameterRowProps) {
   return (
     <div className="param-row">
       <label>
-        <span className="param-name" title={parameter?.description}>
-          {name}
+        <span className="param-name" title={`${name}: ${parameter?.description ?? ""}`}>
+          {parameter ? parameterLabel(parameter) : name}
         </span>
         <input
           name={props.inputName}

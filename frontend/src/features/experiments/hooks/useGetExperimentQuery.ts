@@ -17,10 +17,11 @@ export function isActive(status: string | undefined): boolean {
   return status === "queued" || status === "running";
 }
 
-export function useGetExperimentQuery(id: number) {
+export function useGetExperimentQuery(id: number, enabled = true) {
   const query = useQuery({
     queryKey: queryKeys.experiments.detail(id),
     queryFn: () => fetchExperiment(id),
+    enabled,
     refetchInterval: (q) => (isActive(q.state.data?.status) ? ACTIVE_POLL_MS : false),
   });
   return { experiment: query.data, isLoading: query.isLoading, error: query.error } as const;

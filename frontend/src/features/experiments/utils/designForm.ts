@@ -1,5 +1,11 @@
 // The "New experiment" form state and its conversion to the API's ExperimentCreate body.
-import type { ExperimentCreate, ParameterPublic, Template, TemplatePublic } from "@/api";
+import type {
+  ExperimentCreate,
+  ExperimentPublic,
+  ParameterPublic,
+  Template,
+  TemplatePublic,
+} from "@/api";
 
 export interface FactorRow {
   name: string;
@@ -22,6 +28,8 @@ export interface DesignForm {
   run_time_s: number;
   warmup_s: number;
   cooldown_s: number;
+  /** The testbed the runs go to; null = the local one. */
+  testbed_id?: number | null;
 }
 
 export const EMPTY_FORM: DesignForm = {
@@ -93,6 +101,26 @@ export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentC
     run_time_s: form.run_time_s,
     warmup_s: form.warmup_s,
     cooldown_s: form.cooldown_s,
+    ...(form.testbed_id !== undefined ? { testbed_id: form.testbed_id } : {}),
+  };
+}
+
+/** The form of an existing design: to edit it, or (under another name) to copy it. */
+export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignForm {
+  return {
+    name,
+    description: exp.description ?? "",
+    template: exp.template ?? "custom",
+    factors: Object.entries(exp.factors ?? {}).map(([n, levels]) => ({
+      name: n,
+      levels: levels.map(formatLevel).join(", "),
+    })),
+    fixed: Object.entries(exp.fixed ?? {}).map(([n, v]) => ({ name: n, value: formatLevel(v) })),
+    repetitions: exp.repetitions ?? EMPTY_FORM.repetitions,
+    run_time_s: exp.run_time_s ?? EMPTY_FORM.run_time_s,
+    warmup_s: exp.warmup_s ?? EMPTY_FORM.warmup_s,
+    cooldown_s: exp.cooldown_s ?? EMPTY_FORM.cooldown_s,
+    testbed_id: exp.testbed_id ?? null,
   };
 }
 

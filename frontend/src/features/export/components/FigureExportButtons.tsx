@@ -1,8 +1,18 @@
-// PNG, SVG and PDF of a drawn figure, and optionally its data as CSV: the export row of every plot.
-import type { RefObject } from "react";
+// The export row of every plot: PDF, SVG and PNG at a printed width from the server when the
+// figure is one of the server's (report style, vector PDF/SVG), else PNG and SVG of the figure
+// as drawn; and optionally its data as CSV.
+import { type RefObject, useState } from "react";
 import { handleError } from "@/components/common/handleError";
 import { downloadFigure, FIGURE_FORMATS, type FigureFormat } from "@/components/common/LazyPlot";
 import { downloadText } from "../utils/download";
+import {
+  downloadServerFigure,
+  FIGURE_FILE_FORMATS,
+  FIGURE_WIDTHS,
+  type FigureFileFormat,
+  type FigureWidth,
+  type ServerFigure,
+} from "../utils/serverFigure";
 import { type SummaryTable, toCsv } from "../utils/table";
 
 /** Props of FigureExportButtons. */
@@ -13,20 +23,59 @@ export interface FigureExportButtonsProps {
   filename: string;
   /** The plotted numbers; a CSV button appears when given. */
   table?: SummaryTable;
+  /** The same figure on the server: files come from there, at the chosen printed width. */
+  server?: ServerFigure;
 }
 
-export function FigureExportButtons({ graphDiv, filename, table }: FigureExportButtonsProps) {
-  const save = (format: FigureFormat) => {
+export function FigureExportButtons({
+  graphDiv,
+  filename,
+  table,
+  server,
+}: FigureExportButtonsProps) {
+  const [width, setWidth] = useState<FigureWidth>("column");
+  const [busy, setBusy] = useState(false);
+  const saveDrawn = (format: FigureFormat) => {
     if (!graphDiv.current) return;
     downloadFigure(graphDiv.current, format, filename).catch(handleError);
   };
+  const saveServer = (figure: ServerFigure, format: FigureFileFormat) => {
+    setBusy(true);
+    downloadServerFigure(figure, format, width, filename)
+      .catch(handleError)
+      .finally(() => setBusy(false));
+  };
   return (
-    <div className="actions">
-      {FIGURE_FORMATS.map((f) => (
-        <button key={f} type="button" onClick={() => save(f)}>
-          {f.toUpperCase()}
-        </button>
-      ))}
+    <div className="actions" data-testid="figure-exports">
+      {server ? (
+        <>
+          <label className="hint">
+            width
+            <select
+              name="figure-width"
+              value={width}
+              onChange={(e) => setWidth(e.target.value as FigureWidth)}
+            >
+              {FIGURE_WIDTHS.map((w) => (
+                <option key={w.value} value={w.value}>
+                  {w.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {FIGURE_FILE_FORMATS.map((f) => (
+            <button key={f} type="button" disabled={busy} onClick={() => saveServer(server, f)}>
+              {f.toUpperCase()}
+            </button>
+          ))}
+        </>
+      ) : (
+        FIGURE_FORMATS.map((f) => (
+          <button key={f} type="button" onClick={() => saveDrawn(f)}>
+            {f.toUpperCase()}
+          </button>
+        ))
+      )}
       {table && (
         <button
           type="button"

@@ -1,14 +1,10 @@
-// Saving generated files (CSV, LaTeX, PDF) as a download in the browser.
+// Saving files (CSV, LaTeX, server-rendered figures, zips) as a download in the browser.
 
 export function downloadText(filename: string, text: string, mime: string): void {
   downloadBlob(filename, new Blob([text], { type: mime }));
 }
 
-export function downloadBytes(filename: string, bytes: Uint8Array, mime: string): void {
-  downloadBlob(filename, new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
-}
-
-function downloadBlob(filename: string, blob: Blob): void {
+export function downloadBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

@@ -1,14 +1,15 @@
 // Closed-network MVA: stations in, throughput and response time vs N (with bounds) out.
 import type { Config, Data } from "plotly.js";
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef } from "react";
 import type { MvaPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import { handleError } from "@/components/common/handleError";
 import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { fieldErrors } from "@/lib/apiError";
+import { useMvaInputs } from "../calculatorsUrlState";
 import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
-import { DEFAULT_STATIONS, type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";
+import { type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";
 import { splitErrors } from "../utils/quantities";
 import { NumberField } from "./NumberField";
 import { StationsEditor } from "./StationsEditor";
@@ -49,9 +50,11 @@ function traces(result: MvaPublic): Data[] {
 }
 
 export function MvaCalculator() {
-  const [stations, setStations] = useState<StationRow[]>(DEFAULT_STATIONS);
-  const [population, setPopulation] = useState(24);
-  const [thinkMs, setThinkMs] = useState(0);
+  // Inputs live in the URL, so a solved network can be reloaded or sent as a link.
+  const [{ stations, population, think: thinkMs }, setInputs] = useMvaInputs();
+  const setStations = (v: StationRow[]) => setInputs({ stations: v });
+  const setPopulation = (v: number) => setInputs({ population: v });
+  const setThinkMs = (v: number) => setInputs({ think: v });
   const mva = useSolveMvaMutation();
   const graphDiv = useRef<HTMLElement | null>(null);
   const errors = fieldErrors(mva.error);

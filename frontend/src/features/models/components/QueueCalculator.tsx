@@ -1,7 +1,7 @@
 // M/M/1 and M/M/m calculators (Jain boxes 31.1 and 31.2): rates in, queue figures out.
-import { useState } from "react";
 import { FieldError } from "@/components/common/FieldError";
 import { fieldErrors } from "@/lib/apiError";
+import { useQueueInputs } from "../calculatorsUrlState";
 import { useSolveMm1Mutation, useSolveMmmMutation } from "../hooks/useSolveQueueMutations";
 import { quantities, splitErrors } from "../utils/quantities";
 import { NumberField } from "./NumberField";
@@ -16,10 +16,11 @@ export interface QueueCalculatorProps {
 const FIELDS = ["arrival_rate_per_s", "service_rate_per_s", "servers"] as const;
 
 export function QueueCalculator({ multi }: QueueCalculatorProps) {
-  // Defaults are the published checks in DOMAIN.md, so the first answer can be compared.
-  const [lambda, setLambda] = useState(multi ? 5955.95 : 18062);
-  const [mu, setMu] = useState(multi ? 421.93 : 20788);
-  const [servers, setServers] = useState(16);
+  // Inputs live in the URL (defaults: the published checks in DOMAIN.md).
+  const [{ lambda, mu, servers }, setInputs] = useQueueInputs(multi);
+  const setLambda = (v: number) => setInputs({ lambda: v });
+  const setMu = (v: number) => setInputs({ mu: v });
+  const setServers = (v: number) => setInputs({ servers: v });
   const mm1 = useSolveMm1Mutation();
   const mmm = useSolveMmmMutation();
   const solver = multi ? mmm : mm1;

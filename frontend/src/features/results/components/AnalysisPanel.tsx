@@ -1,7 +1,7 @@
 // Analyses of a measured experiment from the /analysis API: breakdown and interactive law.
 import type { RequestType } from "@/api";
 import { slug } from "@/features/export/utils/download";
-import type { ResultSource } from "@/lib/queryKeys";
+import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetBreakdownQuery } from "../hooks/useGetBreakdownQuery";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
 import { BreakdownPlot } from "./BreakdownPlot";
@@ -14,6 +14,8 @@ export interface AnalysisPanelProps {
   name: string;
   source: ResultSource;
   requestType: RequestType;
+  /** The re-cut window, or null for the stored one. */
+  cut: ResultWindow | null;
   /** At least two factors, each at two levels: a 2^k r design. */
   twoLevel: boolean;
 }
@@ -23,14 +25,16 @@ export function AnalysisPanel({
   name,
   source,
   requestType,
+  cut,
   twoLevel,
 }: AnalysisPanelProps) {
   const { breakdown, error: breakdownError } = useGetBreakdownQuery(
     experimentId,
     requestType,
+    cut,
     true,
   );
-  const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, true);
+  const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
   // A 422 here means "not enough data for this analysis" (e.g. no middleware times): say so
   // in place rather than as an error toast.
   return (
@@ -38,15 +42,30 @@ export function AnalysisPanel({
       {breakdown ? (
         <BreakdownPlot rows={breakdown.data} filename={`${slug(name)}-breakdown-${requestType}`} />
       ) : (
-        breakdownError && <p className="hint">Breakdown not available: {breakdownError.message}</p>
+        breakdownError && (
+          <p className="hint" data-testid="breakdown-unavailable">
+            The response-time breakdown appears once every configuration has a finished run with
+            middleware timings.
+          </p>
+        )
       )}
       {twoLevel && (
-        <FactorialPanel experimentId={experimentId} source={source} requestType={requestType} />
+        <FactorialPanel
+          experimentId={experimentId}
+          source={source}
+          requestType={requestType}
+          cut={cut}
+        />
       )}
       {law ? (
         <InteractiveLawTable law={law} />
       ) : (
-        lawError && <p className="hint">Interactive law not available: {lawError.message}</p>
+        lawError && (
+          <p className="hint" data-testid="law-unavailable">
+            The interactive response-time law check appears once every configuration has a finished
+            run.
+          </p>
+        )
       )}
     </>
   );

@@ -4,6 +4,7 @@ import { memo, useMemo, useRef } from "react";
 import type { BreakdownRowPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { breakdownTraces } from "./BreakdownPlot.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
@@ -16,7 +17,8 @@ export interface BreakdownPlotProps {
 
 export const BreakdownPlot = memo(function BreakdownPlot({ rows, filename }: BreakdownPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
-  const traces = useMemo(() => breakdownTraces(rows), [rows]);
+  const labels = useParameterLabels();
+  const traces = useMemo(() => breakdownTraces(rows, labels.label), [rows, labels]);
   return (
     <div className="card figure" data-testid="figure-breakdown">
       <div className="section-header">

@@ -10,14 +10,20 @@ export const PARTS = [
   { key: "network_us", label: "network" },
 ] as const;
 
-/** "workers=8, clients_per_thread=1": the bar's label. */
-export function configLabel(values: Record<string, unknown>): string {
-  const parts = Object.entries(values).map(([k, v]) => `${k}=${formatValue(v)}`);
+/** "worker threads=8, clients per thread=1": a configuration's label (raw names without labelOf). */
+export function configLabel(
+  values: Record<string, unknown>,
+  labelOf: (name: string) => string = (n) => n,
+): string {
+  const parts = Object.entries(values).map(([k, v]) => `${labelOf(k)}=${formatValue(v)}`);
   return parts.length ? parts.join(", ") : "all";
 }
 
-export function breakdownTraces(rows: BreakdownRowPublic[]): Data[] {
-  const labels = rows.map((r) => configLabel(r.values));
+export function breakdownTraces(
+  rows: BreakdownRowPublic[],
+  labelOf?: (name: string) => string,
+): Data[] {
+  const labels = rows.map((r) => configLabel(r.values, labelOf));
   return PARTS.map((p) => ({
     type: "bar",
     name: p.label,

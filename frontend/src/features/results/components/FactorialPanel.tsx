@@ -3,9 +3,12 @@ import type { Config } from "plotly.js";
 import { useMemo, useState } from "react";
 import type { RequestType } from "@/api";
 import { LazyPlot } from "@/components/common/LazyPlot";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
-import type { ResultSource } from "@/lib/queryKeys";
+import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
+import { useResultsViewState } from "../urlState";
+import { FactorialDiagnostics } from "./FactorialDiagnostics";
 import { variationTraces } from "./FactorialPanel.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
@@ -15,19 +18,36 @@ export interface FactorialPanelProps {
   experimentId: number;
   source: ResultSource;
   requestType: RequestType;
+  /** The re-cut window, or null for the stored one. */
+  cut: ResultWindow | null;
 }
 
-export function FactorialPanel({ experimentId, source, requestType }: FactorialPanelProps) {
-  const [multiplicative, setMultiplicative] = useState(false);
+export function FactorialPanel({ experimentId, source, requestType, cut }: FactorialPanelProps) {
+  const labels = useParameterLabels();
+  const [{ mult: multiplicative }, setView] = useResultsViewState();
+  const [tText, setTText] = useState("");
+  const tCritical = Number(tText) > 0 ? Number(tText) : null;
   const { factorial, error } = useGetFactorialQuery(
     experimentId,
     source,
     requestType,
     multiplicative,
+    cut,
     true,
+    tCritical,
   );
-  const traces = useMemo(() => (factorial ? variationTraces(factorial) : []), [factorial]);
-  if (error) return <p className="hint">Factorial analysis not available: {error.message}</p>;
+  const traces = useMemo(
+    () => (factorial ? variationTraces(factorial, labels.label) : []),
+    [factorial, labels],
+  );
+  if (error) {
+    return (
+      <p className="hint" data-testid="factorial-unavailable">
+        The factorial analysis appears once every combination of the two-level factors has finished
+        runs.
+      </p>
+    );
+  }
   if (!factorial) return null;
   const level = factorial.confidence ? `${Math.round(factorial.confidence * 100)}%` : "";
   return (
@@ -40,10 +60,25 @@ export function FactorialPanel({ experimentId, source, requestType }: FactorialP
         <label className="hint">
           <input
             type="checkbox"
+            name="mult"
             checked={multiplicative}
-            onChange={(e) => setMultiplicative(e.target.checked)}
+            onChange={(e) => setView({ mult: e.target.checked })}
           />{" "}
           multiplicative model (log y)
+        </label>
+        <label className="hint">
+          critical t{" "}
+          <input
+            type="number"
+            name="t-critical"
+            min={0}
+            step="any"
+            style={{ width: 90 }}
+            placeholder={factorial.t_critical ? factorial.t_critical.toFixed(4) : "exact"}
+            value={tText}
+            onChange={(e) => setTText(e.target.value)}
+          />{" "}
+          {factorial.t_given ? "(as given)" : "(exact quantile)"}
         </label>
       </div>
       <div className="figures">
@@ -60,7 +95,7 @@ export function FactorialPanel({ experimentId, source, requestType }: FactorialP
           <tbody>
             {factorial.effects.map((e) => (
               <tr key={e.name}>
-                <td>{e.name}</td>
+                <td>{e.factors.length ? e.factors.map(labels.label).join(" × ") : e.name}</td>
                 <td className="num">{formatNumber(e.value, 3)}</td>
                 <td className="num">
                   {e.factors.length ? formatNumber(e.variation_percent, 2) : ""}
@@ -86,6 +121,7 @@ export function FactorialPanel({ experimentId, source, requestType }: FactorialP
           }}
         />
       </div>
+      <FactorialDiagnostics factorial={factorial} filename={`experiment-${experimentId}`} />
     </div>
   );
 }

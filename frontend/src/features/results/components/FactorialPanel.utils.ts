@@ -2,13 +2,17 @@
 import type { Data } from "plotly.js";
 import type { FactorialPublic } from "@/api";
 
-export function variationTraces(f: FactorialPublic): Data[] {
+/** Bars per effect, named by its factors' labels ("a × b"); raw names without labelOf. */
+export function variationTraces(
+  f: FactorialPublic,
+  labelOf: (name: string) => string = (n) => n,
+): Data[] {
   // The mean (q0) explains no variation; it is not an effect on the chart.
   const effects = f.effects.filter((e) => e.factors.length > 0);
   return [
     {
       type: "bar",
-      x: [...effects.map((e) => e.name), "error"],
+      x: [...effects.map((e) => e.factors.map(labelOf).join(" × ")), "error"],
       y: [...effects.map((e) => e.variation_percent), f.error_percent],
       marker: {
         color: [

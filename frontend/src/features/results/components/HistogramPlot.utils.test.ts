@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { HistogramPublic } from "@/api";
 import {
+  boundPrefix,
   buckets,
   histogramRange,
   histogramTable,
   histogramTraces,
+  labelRows,
   percentileLabel,
   percentileMarkers,
+  requestsBeyond,
 } from "./HistogramPlot.utils";
 
 const HIST: HistogramPublic = {
@@ -70,5 +73,45 @@ describe("histogramRange", () => {
     expect(histogramRange(sparse)).toEqual([190, 410]);
     expect(histogramRange({ ...HIST, percentiles: [] })?.[0]).toBe(0);
     expect(histogramRange({ ...sparse, counts: [0, 0, 0, 0, 0] })).toBeUndefined();
+  });
+});
+
+describe("zoom and labels", () => {
+  it("zooms to where the requests are, leaving a sparse slow tail to the right", () => {
+    const upper = Array.from({ length: 1000 }, (_, i) => (i + 1) * 100);
+    const counts: number[] = upper.map((u) => (u <= 2300 ? 1000 : 0));
+    counts[900] = 1; // one request near 90 ms
+    const h: HistogramPublic = {
+      ...HIST,
+      upper_bounds_us: upper,
+      counts,
+      overflow: 0,
+      percentiles: [{ q: 99, value_us: 2290, in_overflow: false }],
+    };
+    const range = histogramRange(h);
+    expect(range?.[1]).toBeLessThan(2500);
+    expect(requestsBeyond(h, range ?? [0, 0])).toBe(1);
+  });
+
+  it("puts labels closer than the gap on separate rows and merges equal values", () => {
+    expect(labelRows([100, 105, 300, 302, 304], 10)).toEqual([0, 1, 0, 1, 2]);
+    const { annotations } = percentileMarkers(
+      [
+        { q: 90, value_us: 400, in_overflow: false },
+        { q: 99, value_us: 400, in_overflow: false },
+        { q: 50, value_us: 395, in_overflow: false },
+      ],
+      [0, 1000],
+    );
+    expect(annotations.map((a) => a.text)).toEqual(["p90/p99", "p50"]);
+    expect(new Set(annotations.map((a) => a.y)).size).toBe(2);
+  });
+});
+
+describe("boundPrefix", () => {
+  it("shows what the histogram cannot resolve as a bound", () => {
+    expect(boundPrefix({ q: 50, value_us: 100, in_overflow: false, bound: "below" })).toBe("< ");
+    expect(boundPrefix({ q: 99, value_us: 400, in_overflow: true, bound: "above" })).toBe("≥ ");
+    expect(boundPrefix({ q: 90, value_us: 150, in_overflow: false })).toBe("");
   });
 });

@@ -1,5 +1,6 @@
 // Interactive response time law per configuration: measured X against N / (R + Z).
 import type { ExperimentInteractivePublic } from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { configLabel } from "./BreakdownPlot.utils";
 
@@ -9,6 +10,7 @@ export interface InteractiveLawTableProps {
 }
 
 export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
+  const labels = useParameterLabels();
   return (
     <div className="card" data-testid="interactive-law">
       <h3>Interactive law X = N / (R + Z)</h3>
@@ -30,7 +32,7 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
         <tbody>
           {law.data.map((r) => (
             <tr key={r.configuration_id}>
-              <td>{configLabel(r.values)}</td>
+              <td>{configLabel(r.values, labels.label)}</td>
               <td className="num">{r.clients}</td>
               <td className="num">{formatNumber(r.response_time_s * 1000, 3)}</td>
               <td className="num">{formatNumber(r.measured_throughput_per_s)}</td>

@@ -1,10 +1,12 @@
 // Percentiles of response time (p50, p90, p99) against the x factor, one line per percentile.
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { HistogramMetric, RequestType } from "@/api";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { slug } from "@/features/export/utils/download";
-import type { ResultSource } from "@/lib/queryKeys";
+import { displayUnit } from "@/lib/labels";
+import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetPercentilesQuery } from "../hooks/useGetPercentilesQuery";
+import { useResultsViewState } from "../urlState";
 import { axisTitle } from "../utils/series";
 import { percentileSeries, percentilesTable } from "./PercentilesPlot.utils";
 import { ResultsPlot } from "./ResultsPlot";
@@ -24,7 +26,11 @@ export interface PercentilesPanelProps {
   filters: Record<string, string>;
   /** The results' "one line per" factor: pinned here, since lines are percentiles. */
   line: string;
+  /** The line factor's human label. */
+  lineLabel: string;
   lineLevels: string[];
+  /** The re-cut window, or null for the stored one. */
+  cut: ResultWindow | null;
 }
 
 export function PercentilesPanel({
@@ -36,9 +42,11 @@ export function PercentilesPanel({
   xTitle,
   filters,
   line,
+  lineLabel,
   lineLevels,
+  cut,
 }: PercentilesPanelProps) {
-  const [levelChoice, setLevel] = useState("");
+  const [{ plevel: levelChoice }, setView] = useResultsViewState();
   const level = lineLevels.includes(levelChoice) ? levelChoice : (lineLevels[0] ?? "");
   const { percentiles, isLoading, error } = useGetPercentilesQuery(
     experimentId,
@@ -46,6 +54,7 @@ export function PercentilesPanel({
     requestType,
     METRIC_OF[source],
     PERCENTILES,
+    cut,
   );
   const pins = useMemo(
     () => (line ? { ...filters, [line]: level } : filters),
@@ -55,7 +64,7 @@ export function PercentilesPanel({
     () => percentileSeries(percentiles?.data ?? [], PERCENTILES, x, pins),
     [percentiles, x, pins],
   );
-  const unit = percentiles?.units?.value_us ?? "us";
+  const unit = displayUnit(percentiles?.units?.value_us ?? "us") ?? "µs";
   const shown = series.filter((s) => s.x.length > 0);
   const table = useMemo(() => percentilesTable(series, xTitle, unit), [series, xTitle, unit]);
 
@@ -64,7 +73,10 @@ export function PercentilesPanel({
       {isLoading ? (
         <PendingBlock label="Loading percentiles" />
       ) : error ? (
-        <p className="hint">Percentiles not available: {error.message}</p>
+        <p className="hint" data-testid="percentiles-unavailable">
+          Percentiles appear once finished runs have stored response-time histograms for this source
+          and request type.
+        </p>
       ) : (
         <ResultsPlot
           title="Response-time percentiles"
@@ -76,8 +88,12 @@ export function PercentilesPanel({
           controls={
             line && (
               <label>
-                percentiles at {line} =
-                <select value={level} onChange={(e) => setLevel(e.target.value)}>
+                percentiles at {lineLabel} =
+                <select
+                  name="plevel"
+                  value={level}
+                  onChange={(e) => setView({ plevel: e.target.value })}
+                >
                   {lineLevels.map((l) => (
                     <option key={l}>{l}</option>
                   ))}

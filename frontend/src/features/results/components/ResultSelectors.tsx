@@ -1,16 +1,15 @@
 // Source and request-type selectors shared by the results and compare views.
 import type { RequestType } from "@/api";
 import type { ResultSource } from "@/lib/queryKeys";
+import { REQUEST_TYPES, type SelectableRequestType } from "@/lib/urlState/parsers";
 
 /** Props of ResultSelectors. */
 export interface ResultSelectorsProps {
   source: ResultSource;
   requestType: RequestType;
   onSource: (s: ResultSource) => void;
-  onRequestType: (r: RequestType) => void;
+  onRequestType: (r: SelectableRequestType) => void;
 }
-
-const REQUEST_TYPES: RequestType[] = ["all", "get", "multiget", "set"];
 
 export function ResultSelectors({
   source,
@@ -29,7 +28,10 @@ export function ResultSelectors({
       </label>
       <label>
         Request type
-        <select value={requestType} onChange={(e) => onRequestType(e.target.value as RequestType)}>
+        <select
+          value={requestType}
+          onChange={(e) => onRequestType(e.target.value as SelectableRequestType)}
+        >
           {REQUEST_TYPES.map((r) => (
             <option key={r} value={r}>
               {r}

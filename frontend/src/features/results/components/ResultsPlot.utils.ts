@@ -1,23 +1,63 @@
-// Plotly traces and layout for a metric-vs-factor line chart with error bars.
+// Plotly traces and layout for a metric-vs-factor line chart with its spread over repetitions.
 import type { Data, Layout } from "plotly.js";
+import type { BandType } from "../urlState";
 import type { Series } from "../utils/series";
 
-export function toTraces(series: Series[]): Data[] {
-  return series.map((s) => ({
-    type: "scatter",
-    mode: "lines+markers",
-    name: s.name,
-    x: s.x,
-    y: s.y,
-    error_y: { type: "data", array: s.err, visible: true, thickness: 1.2, width: 4 },
-  }));
+/** How a figure is drawn: axis scales and the spread around each mean. */
+export interface PlotStyle {
+  logX?: boolean;
+  logY?: boolean;
+  band?: BandType;
 }
 
-export function plotLayout(xTitle: string, yTitle: string, categoricalX: boolean): Partial<Layout> {
+const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"];
+
+export function toTraces(series: Series[], band: BandType = "bars"): Data[] {
+  return series.flatMap((s, i): Data[] => {
+    const color = COLORS[i % COLORS.length];
+    const line: Data = {
+      type: "scatter",
+      mode: "lines+markers",
+      name: s.name,
+      x: s.x,
+      y: s.y,
+      line: { color },
+      marker: { color },
+      error_y: { type: "data", array: s.err, visible: band === "bars", thickness: 1.2, width: 4 },
+    };
+    if (band !== "band") return [line];
+    // mean ± std as a filled polygon: upper edge left to right, lower edge back.
+    const area: Data = {
+      type: "scatter",
+      mode: "lines",
+      x: [...s.x, ...[...s.x].reverse()],
+      y: [
+        ...s.y.map((y, j) => y + (s.err[j] ?? 0)),
+        ...s.y.map((y, j) => y - (s.err[j] ?? 0)).reverse(),
+      ],
+      fill: "toself",
+      fillcolor: `${color}33`,
+      line: { width: 0 },
+      hoverinfo: "skip",
+      showlegend: false,
+    };
+    return [area, line];
+  });
+}
+
+export function plotLayout(
+  xTitle: string,
+  yTitle: string,
+  categoricalX: boolean,
+  style: PlotStyle = {},
+): Partial<Layout> {
+  const xType = categoricalX ? "category" : style.logX ? "log" : "linear";
   return {
     margin: { l: 70, r: 20, t: 20, b: 60 },
-    xaxis: { title: { text: xTitle }, type: categoricalX ? "category" : "linear", zeroline: false },
-    yaxis: { title: { text: yTitle }, rangemode: "tozero" },
+    xaxis: { title: { text: xTitle }, type: xType, zeroline: false },
+    yaxis: style.logY
+      ? { title: { text: yTitle }, type: "log" }
+      : { title: { text: yTitle }, rangemode: "tozero" },
     legend: { orientation: "h", y: -0.25 },
     font: { family: "system-ui, sans-serif", size: 12 },
     paper_bgcolor: "white",

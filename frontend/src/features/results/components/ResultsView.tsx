@@ -1,21 +1,24 @@
 // Results of one experiment: throughput and response time vs a chosen factor, the summary table,
 // percentiles, histograms and per-run time series.
-import { useEffect, useMemo, useState } from "react";
-import type { ParameterPublic, RequestType } from "@/api";
+import { useEffect, useMemo } from "react";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatValue } from "@/features/experiments/utils/format";
 import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
+import { pinParams } from "@/features/export/utils/serverFigure";
 import { fieldErrors } from "@/lib/apiError";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
+import { useResultsViewState } from "../urlState";
 import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { FactorSelect } from "./FactorSelect";
 import { HistogramPanel } from "./HistogramPanel";
 import { PercentilesPanel } from "./PercentilesPanel";
+import { PlotOptions } from "./PlotOptions";
 import { ResultSelectors } from "./ResultSelectors";
 import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
@@ -26,14 +29,15 @@ import { WindowPicker } from "./WindowPicker";
 export interface ResultsViewProps {
   experimentId: number;
   name: string;
-  parameters: ParameterPublic[];
   poll: boolean;
+  /** The experiment has finished (no run left to come): empty results are final. */
+  finished: boolean;
 }
 
-export function ResultsView({ experimentId, name, parameters, poll }: ResultsViewProps) {
-  const [source, setSource] = useState<ResultSource>("client");
-  const [requestType, setRequestType] = useState<RequestType>("all");
-  const [cut, setCut] = useState<ResultWindow>();
+export function ResultsView({ experimentId, name, poll, finished }: ResultsViewProps) {
+  const [view, setView] = useResultsViewState();
+  const { source, type: requestType, window: cut } = view;
+  const labels = useParameterLabels();
   const { results, isLoading, error } = useGetResultsQuery(
     experimentId,
     source,
@@ -45,9 +49,7 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
   const windowErrors = fieldErrors(error);
   const rows = results?.data ?? [];
   const factors = useMemo(() => factorNames(rows), [rows]);
-  const [xChoice, setX] = useState("");
-  const [lineChoice, setLine] = useState("");
-  const [pins, setPins] = useState<Record<string, string>>({});
+  const { x: xChoice, line: lineChoice, fix: pins } = view;
   const hasWindowError = Object.keys(windowErrors).length > 0;
   useEffect(() => {
     if (error && !hasWindowError) handleError(error);
@@ -67,17 +69,33 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
     }
     return out;
   }, [factors, x, line, pins, rows]);
-  const unit = (n: string) => parameters.find((p) => p.name === n)?.unit;
   const units = results?.units ?? {};
+  const xTitle = axisTitle(labels.label(x), labels.unit(x));
   const throughput = useMemo(
-    () => shapeSeries(rows, { x, metric: "throughput", filters }),
-    [rows, x, filters],
+    () => shapeSeries(rows, { x, metric: "throughput", filters, labelOf: labels.label }),
+    [rows, x, filters, labels],
   );
   const responseTime = useMemo(
-    () => shapeSeries(rows, { x, metric: "response_time", filters }),
-    [rows, x, filters],
+    () => shapeSeries(rows, { x, metric: "response_time", filters, labelOf: labels.label }),
+    [rows, x, filters, labels],
+  );
+  const style = useMemo(
+    () => ({ logX: view.logx, logY: view.logy, band: view.band }),
+    [view.logx, view.logy, view.band],
   );
   const measured = rows.some((r) => r.throughput_mean !== null);
+  // The page's selection as the server's figure parameters (print exports come from there).
+  const figureParams = useMemo(
+    () => ({
+      source,
+      request_type: requestType,
+      x,
+      series: line,
+      pin: pinParams(filters),
+      ...windowQuery(cut),
+    }),
+    [source, requestType, x, line, filters, cut],
+  );
 
   if (isLoading && !cut) return <PendingBlock label="Loading results" />;
   return (
@@ -89,35 +107,56 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
         <ResultSelectors
           source={source}
           requestType={requestType}
-          onSource={setSource}
-          onRequestType={setRequestType}
+          onSource={(v) => setView({ source: v })}
+          onRequestType={(v) => setView({ type: v })}
         />
         {factors.length > 0 && (
-          <FactorSelect label="x axis" factors={factors} value={x} onChange={setX} />
+          <FactorSelect
+            label="x axis"
+            factors={factors}
+            value={x}
+            labelOf={labels.label}
+            onChange={(v) => setView({ x: v })}
+          />
         )}
         {factors.length > 1 && (
           <FactorSelect
             label="one line per"
             factors={factors.filter((f) => f !== x)}
             value={line}
-            onChange={setLine}
+            labelOf={labels.label}
+            onChange={(v) => setView({ line: v })}
           />
         )}
         {Object.entries(filters).map(([f, level]) => (
           <label key={f}>
-            {f} =
-            <select value={level} onChange={(e) => setPins((p) => ({ ...p, [f]: e.target.value }))}>
+            {labels.label(f)} =
+            <select
+              name={`fix-${f}`}
+              value={level}
+              onChange={(e) => setView({ fix: { ...pins, [f]: e.target.value } })}
+            >
               {levelsOf(rows, f).map((v) => (
                 <option key={formatValue(v)}>{formatValue(v)}</option>
               ))}
             </select>
           </label>
         ))}
-        <WindowPicker value={cut} errors={windowErrors} onChange={setCut} />
+        <WindowPicker
+          key={cut ? `${cut.start}-${cut.end}` : "stored"}
+          value={cut ?? undefined}
+          errors={windowErrors}
+          onChange={(w) => setView({ window: w ?? null })}
+        />
+        <PlotOptions />
       </div>
       {!measured ? (
-        <EmptyState title="No results yet">
-          <p>Results appear here as runs finish.</p>
+        <EmptyState title={finished ? emptyTitle(requestType) : "No results yet"}>
+          <p>
+            {finished
+              ? "Try another request type or source above."
+              : "Results appear here as runs finish."}
+          </p>
         </EmptyState>
       ) : (
         <>
@@ -125,16 +164,20 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             <ResultsPlot
               title="Throughput"
               series={throughput}
-              xTitle={axisTitle(x, unit(x))}
+              xTitle={xTitle}
               yTitle={axisTitle("throughput", units.throughput)}
               filename={`${slug(name)}-throughput-${source}-${requestType}`}
+              style={style}
+              server={{ experimentId, name: "throughput", params: figureParams }}
             />
             <ResultsPlot
               title="Response time"
               series={responseTime}
-              xTitle={axisTitle(x, unit(x))}
+              xTitle={xTitle}
               yTitle={axisTitle("response time", units.response_time)}
               filename={`${slug(name)}-response-time-${source}-${requestType}`}
+              style={style}
+              server={{ experimentId, name: "response-time", params: figureParams }}
             />
           </div>
           <div className="section-header">
@@ -154,9 +197,11 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
               source={source}
               requestType={requestType}
               x={x}
-              xTitle={axisTitle(x, unit(x))}
+              xTitle={xTitle}
               filters={filters}
               line={line}
+              lineLabel={labels.label(line)}
+              cut={cut}
               lineLevels={levelsOf(rows, line).map(formatValue)}
             />
             <HistogramPanel
@@ -165,6 +210,7 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
               source={source}
               requestType={requestType}
               configurations={rows}
+              cut={cut}
             />
           </div>
           <TimeSeriesPanel
@@ -181,10 +227,18 @@ export function ResultsView({ experimentId, name, parameters, poll }: ResultsVie
             name={name}
             source={source}
             requestType={requestType}
+            cut={cut}
             twoLevel={factors.length >= 2 && factors.every((f) => levelsOf(rows, f).length === 2)}
           />
         </>
       )}
     </section>
   );
+}
+
+/** What an empty finished experiment means for the chosen request type. */
+function emptyTitle(requestType: string): string {
+  return requestType === "all"
+    ? "No measurements for this selection"
+    : `This experiment sent no ${requestType === "multiget" ? "multi-get" : requestType} requests`;
 }

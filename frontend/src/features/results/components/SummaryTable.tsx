@@ -1,6 +1,8 @@
 // The summary table: per configuration, mean ± std of throughput and response time.
 import type { ConfigurationResultPublic } from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber, formatValue } from "@/features/experiments/utils/format";
+import { displayUnit } from "@/lib/labels";
 
 /** Props of SummaryTable. */
 export interface SummaryTableProps {
@@ -10,17 +12,18 @@ export interface SummaryTableProps {
 }
 
 export function SummaryTable({ rows, factors, units }: SummaryTableProps) {
+  const labels = useParameterLabels();
   return (
     <table className="table compact" data-testid="summary-table">
       <thead>
         <tr>
           <th>#</th>
           {factors.map((f) => (
-            <th key={f}>{f}</th>
+            <th key={f}>{labels.label(f)}</th>
           ))}
           <th className="num">reps</th>
           <th className="num">throughput ({units.throughput ?? "ops/s"})</th>
-          <th className="num">response time ({units.response_time ?? "us"})</th>
+          <th className="num">response time ({displayUnit(units.response_time ?? "us")})</th>
         </tr>
       </thead>
       <tbody>

@@ -1,15 +1,17 @@
 // Time series of one run: per-second throughput and response time, stable window shaded.
 import type { Config } from "plotly.js";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { ConfigurationResultPublic, RequestType } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { useGetRunsQuery } from "@/features/runs/hooks/useGetRunsQuery";
 import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
 import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
+import { useResultsViewState } from "../urlState";
 import { configLabel } from "./BreakdownPlot.utils";
 import { timeSeriesLayout, timeSeriesTable, timeSeriesTraces } from "./TimeSeriesPlot.utils";
 
@@ -24,7 +26,7 @@ export interface TimeSeriesPanelProps {
   /** The grid, for labelling runs by their configuration. */
   configurations: ConfigurationResultPublic[];
   /** The window the results are re-cut to, drawn over the stored one. */
-  cut?: ResultWindow;
+  cut: ResultWindow | null;
   poll: boolean;
 }
 
@@ -39,8 +41,9 @@ export function TimeSeriesPanel({
 }: TimeSeriesPanelProps) {
   const { runs, error: runsError } = useGetRunsQuery(experimentId, { status: "succeeded", poll });
   const runList = runs?.data ?? [];
-  const [choice, setChoice] = useState<number>();
-  const runId = runList.some((r) => r.id === choice) ? choice : runList[0]?.id;
+  const labels = useParameterLabels();
+  const [{ run: choice }, setView] = useResultsViewState();
+  const runId = runList.some((r) => r.id === choice) ? (choice ?? undefined) : runList[0]?.id;
   const { series, isLoading, error } = useGetRunSeriesQuery(
     experimentId,
     runId,
@@ -53,11 +56,16 @@ export function TimeSeriesPanel({
   }, [runsError, error]);
   const graphDiv = useRef<HTMLElement | null>(null);
   const traces = useMemo(() => (series ? timeSeriesTraces(series) : []), [series]);
-  const layout = useMemo(() => (series ? timeSeriesLayout(series, cut) : {}), [series, cut]);
+  const layout = useMemo(
+    () => (series ? timeSeriesLayout(series, cut ?? undefined) : {}),
+    [series, cut],
+  );
   const table = useMemo(() => (series ? timeSeriesTable(series) : undefined), [series]);
   const labelOf = (configurationId: number) => {
     const c = configurations.find((x) => x.configuration_id === configurationId);
-    return c ? `#${c.index} ${configLabel(c.values)}` : `configuration ${configurationId}`;
+    return c
+      ? `#${c.index} ${configLabel(c.values, labels.label)}`
+      : `configuration ${configurationId}`;
   };
   const empty = !series || series.combined.time_s.length === 0;
 
@@ -74,7 +82,11 @@ export function TimeSeriesPanel({
       <div className="toolbar">
         <label>
           Run
-          <select value={runId ?? ""} onChange={(e) => setChoice(Number(e.target.value))}>
+          <select
+            name="run"
+            value={runId ?? ""}
+            onChange={(e) => setView({ run: Number(e.target.value) })}
+          >
             {runList.map((r) => (
               <option key={r.id} value={r.id}>
                 {labelOf(r.configuration_id)} · repetition {r.repetition}

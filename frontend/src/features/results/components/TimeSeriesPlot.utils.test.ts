@@ -71,7 +71,7 @@ describe("windowShapes", () => {
   it("is what the layout shades, from the run's stored window", () => {
     const layout = timeSeriesLayout(runSeries());
     expect(layout.shapes).toEqual(windowShapes({ start: 1, end: 3 }));
-    expect(layout.yaxis2?.title).toEqual({ text: "response time (us)" });
+    expect(layout.yaxis2?.title).toEqual({ text: "response time (µs)" });
   });
 });
 
@@ -81,7 +81,7 @@ describe("timeSeriesTable", () => {
     expect(table.header).toEqual([
       "time (s)",
       "throughput (ops/s)",
-      "response time (us)",
+      "response time (µs)",
       "in stable window",
     ]);
     expect(table.rows.map((r) => r[3])).toEqual(["no", "yes", "yes", "no"]);

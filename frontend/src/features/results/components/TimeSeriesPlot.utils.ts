@@ -2,13 +2,14 @@
 import type { Annotations, Data, Layout, Shape } from "plotly.js";
 import type { RunSeriesPublic } from "@/api";
 import type { SummaryTable } from "@/features/export/utils/table";
+import { displayUnit } from "@/lib/labels";
 import type { ResultWindow } from "@/lib/queryKeys";
 
 const THROUGHPUT_COLOR = "#2272b4";
 const RESPONSE_COLOR = "#c82d4c";
 
 function unitOf(series: RunSeriesPublic, field: string, fallback: string): string {
-  return series.units[field] ?? fallback;
+  return displayUnit(series.units[field] ?? fallback) ?? fallback;
 }
 
 /**

@@ -1,17 +1,26 @@
 // 2^k r factorial analysis of an experiment's two-level factors (effects, variation, CIs).
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
-import { queryKeys, type ResultSource } from "@/lib/queryKeys";
+import { queryKeys, type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchFactorial(
   id: number,
   source: ResultSource,
   requestType: RequestType,
   multiplicative: boolean,
+  window: ResultWindow | null,
+  tCritical: number | null,
 ) {
   const { data } = await AnalysisService.readExperimentFactorial({
     path: { experiment_id: id },
-    query: { source, request_type: requestType, multiplicative, metric: "throughput_per_s" },
+    query: {
+      source,
+      request_type: requestType,
+      multiplicative,
+      metric: "throughput_per_s",
+      ...(tCritical === null ? {} : { t_critical: tCritical }),
+      ...windowQuery(window),
+    },
     throwOnError: true,
   });
   return data;
@@ -22,11 +31,17 @@ export function useGetFactorialQuery(
   source: ResultSource,
   requestType: RequestType,
   multiplicative: boolean,
+  window: ResultWindow | null,
   enabled: boolean,
+  /** A critical t given by the user (e.g. a table value); null: the exact quantile. */
+  tCritical: number | null = null,
 ) {
   const query = useQuery({
-    queryKey: queryKeys.experiments.factorial(id, source, requestType, multiplicative),
-    queryFn: () => fetchFactorial(id, source, requestType, multiplicative),
+    queryKey: [
+      ...queryKeys.experiments.factorial(id, source, requestType, multiplicative, window),
+      tCritical ?? "exact",
+    ],
+    queryFn: () => fetchFactorial(id, source, requestType, multiplicative, window, tCritical),
     enabled,
   });
   return { factorial: query.data, error: query.error } as const;

@@ -1,7 +1,7 @@
 // Merged response-time histogram of one configuration, with percentiles, from the analysis API.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type HistogramMetric, type RequestType } from "@/api";
-import { queryKeys, type ResultSource } from "@/lib/queryKeys";
+import { queryKeys, type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 /** The percentiles the histogram view marks and tabulates. */
 export const HISTOGRAM_PERCENTILES = [25, 50, 75, 90, 99] as const;
@@ -12,6 +12,7 @@ async function fetchHistogram(
   source: ResultSource,
   requestType: RequestType,
   metric: HistogramMetric,
+  window: ResultWindow | null,
 ) {
   const { data } = await AnalysisService.readExperimentHistogram({
     path: { experiment_id: id },
@@ -21,6 +22,7 @@ async function fetchHistogram(
       request_type: requestType,
       metric,
       percentiles: HISTOGRAM_PERCENTILES.join(","),
+      ...windowQuery(window),
     },
     throwOnError: true,
   });
@@ -33,6 +35,7 @@ export function useGetHistogramQuery(
   source: ResultSource,
   requestType: RequestType,
   metric: HistogramMetric,
+  window: ResultWindow | null,
 ) {
   const query = useQuery({
     queryKey: queryKeys.experiments.histogram(
@@ -41,8 +44,9 @@ export function useGetHistogramQuery(
       source,
       requestType,
       metric,
+      window,
     ),
-    queryFn: () => fetchHistogram(id, configurationId ?? 0, source, requestType, metric),
+    queryFn: () => fetchHistogram(id, configurationId ?? 0, source, requestType, metric, window),
     enabled: configurationId !== undefined,
   });
   return { histogram: query.data, isLoading: query.isLoading, error: query.error } as const;

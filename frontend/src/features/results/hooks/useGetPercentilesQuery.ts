@@ -1,7 +1,7 @@
 // Response-time percentiles of every configuration (merged histograms), from the analysis API.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type HistogramMetric, type RequestType } from "@/api";
-import { queryKeys, type ResultSource } from "@/lib/queryKeys";
+import { queryKeys, type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchPercentiles(
   id: number,
@@ -9,10 +9,17 @@ async function fetchPercentiles(
   requestType: RequestType,
   metric: HistogramMetric,
   percentiles: readonly number[],
+  window: ResultWindow | null,
 ) {
   const { data } = await AnalysisService.readExperimentPercentiles({
     path: { experiment_id: id },
-    query: { source, request_type: requestType, metric, percentiles: percentiles.join(",") },
+    query: {
+      source,
+      request_type: requestType,
+      metric,
+      percentiles: percentiles.join(","),
+      ...windowQuery(window),
+    },
     throwOnError: true,
   });
   return data;
@@ -24,10 +31,18 @@ export function useGetPercentilesQuery(
   requestType: RequestType,
   metric: HistogramMetric,
   percentiles: readonly number[],
+  window: ResultWindow | null,
 ) {
   const query = useQuery({
-    queryKey: queryKeys.experiments.percentiles(id, source, requestType, metric, percentiles),
-    queryFn: () => fetchPercentiles(id, source, requestType, metric, percentiles),
+    queryKey: queryKeys.experiments.percentiles(
+      id,
+      source,
+      requestType,
+      metric,
+      percentiles,
+      window,
+    ),
+    queryFn: () => fetchPercentiles(id, source, requestType, metric, percentiles, window),
   });
   return { percentiles: query.data, isLoading: query.isLoading, error: query.error } as const;
 }

@@ -1,21 +1,20 @@
 // Aggregated results (mean/std over repetitions) per configuration of one experiment.
-import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ExperimentRunsService, type RequestType } from "@/api";
-import { queryKeys, type ResultSource, type ResultWindow } from "@/lib/queryKeys";
+import { queryKeys, type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchResults(
   id: number,
   source: ResultSource,
   requestType: RequestType,
-  window?: ResultWindow,
+  window?: ResultWindow | null,
 ) {
   const { data } = await ExperimentRunsService.readResults({
     path: { experiment_id: id },
     query: {
       source,
       request_type: requestType,
-      window_start_s: window?.start,
-      window_end_s: window?.end,
+      ...windowQuery(window),
     },
     throwOnError: true,
   });
@@ -27,7 +26,7 @@ function resultsQuery(
   source: ResultSource,
   requestType: RequestType,
   poll: boolean,
-  window?: ResultWindow,
+  window?: ResultWindow | null,
 ) {
   return {
     queryKey: queryKeys.experiments.results(id, source, requestType, window),
@@ -41,7 +40,7 @@ export function useGetResultsQuery(
   source: ResultSource,
   requestType: RequestType,
   poll = false,
-  window?: ResultWindow,
+  window?: ResultWindow | null,
 ) {
   // Switching source or window keeps the previous figures on screen until the new ones arrive.
   const query = useQuery({
@@ -49,20 +48,4 @@ export function useGetResultsQuery(
     placeholderData: keepPreviousData,
   });
   return { results: query.data, isLoading: query.isLoading, error: query.error } as const;
-}
-
-/** Results of several experiments at once, for the compare view. */
-export function useGetManyResultsQuery(
-  ids: number[],
-  source: ResultSource,
-  requestType: RequestType,
-) {
-  const queries = useQueries({
-    queries: ids.map((id) => resultsQuery(id, source, requestType, false)),
-  });
-  return {
-    results: queries.map((q) => q.data),
-    isLoading: queries.some((q) => q.isLoading),
-    error: queries.find((q) => q.error)?.error ?? null,
-  } as const;
 }

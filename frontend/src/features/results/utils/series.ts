@@ -1,6 +1,7 @@
 // Shaping aggregated results into plot series: x factor, one line per level of other factors.
 import type { ConfigurationResultPublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
+import { displayUnit } from "@/lib/labels";
 
 export type Metric = "throughput" | "response_time";
 
@@ -19,6 +20,8 @@ export interface SeriesOptions {
   filters?: Record<string, string>;
   /** Prefix for series names (the experiment's name, in comparisons). */
   prefix?: string;
+  /** Human label of a factor in series names; the raw name without it. */
+  labelOf?: (factor: string) => string;
 }
 
 export function factorNames(rows: ConfigurationResultPublic[]): string[] {
@@ -67,7 +70,8 @@ export function shapeSeries(rows: ConfigurationResultPublic[], options: SeriesOp
       ([f, level]) => formatValue(row.values[f]) === level,
     );
     if (!kept || metricOf(row, options.metric)[0] === null) continue;
-    const label = groupBy.map((f) => `${f}=${formatValue(row.values[f])}`).join(", ");
+    const labelOf = options.labelOf ?? ((f: string) => f);
+    const label = groupBy.map((f) => `${labelOf(f)}=${formatValue(row.values[f])}`).join(", ");
     groups.set(label, [...(groups.get(label) ?? []), row]);
   }
   const series: Series[] = [];
@@ -87,7 +91,8 @@ export function shapeSeries(rows: ConfigurationResultPublic[], options: SeriesOp
   return series.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
 }
 
-/** "clients_per_thread (clients)" – axis titles always carry the unit when there is one. */
+/** "virtual clients per thread (clients)": axis titles always carry the unit when there is one. */
 export function axisTitle(name: string, unit: string | null | undefined): string {
-  return unit ? `${name} (${unit})` : name;
+  const shown = displayUnit(unit);
+  return shown ? `${name} (${shown})` : name;
 }

@@ -1,4 +1,5 @@
 // An experiment's runs with status, timing and errors; filterable by status.
+import { Link } from "react-router";
 import type { RunPublic } from "@/api";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { formatDuration } from "@/features/experiments/utils/format";
@@ -33,7 +34,9 @@ export function RunsTable({ runs, configurationIndex }: RunsTableProps) {
       <tbody>
         {runs.map((r) => (
           <tr key={r.id}>
-            <td>{r.id}</td>
+            <td>
+              <Link to={`/runs/${r.id}`}>{r.id}</Link>
+            </td>
             <td>{configurationIndex(r.configuration_id) ?? r.configuration_id}</td>
             <td>{r.repetition}</td>
             <td>

@@ -2,6 +2,7 @@
 // Run state changes refresh exactly the cached experiment and its runs; progress stays local.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useState } from "react";
+import { openEventSource } from "@/lib/auth";
 import { queryKeys } from "@/lib/queryKeys";
 import { applyEvent, EMPTY_LIVE, type LiveEvent } from "../utils/liveEvents";
 
@@ -18,7 +19,7 @@ export function useExperimentEventsSubscription(experimentId: number, enabled: b
 
   useEffect(() => {
     if (!enabled || typeof EventSource === "undefined") return;
-    const source = new EventSource(eventsUrl(experimentId));
+    const source = openEventSource(eventsUrl(experimentId));
     const onEvent = (type: LiveEvent["type"]) => (e: MessageEvent<string>) => {
       const event = { ...JSON.parse(e.data), type } as LiveEvent;
       dispatch(event);

@@ -33,6 +33,8 @@ export type LiveEvent =
       run_time_s: number;
       ops_per_sec: number;
       mean_latency_us: number | null;
+      /** Client instances combined into this second (source "clients": the run total). */
+      instances?: number;
     };
 
 /** Pure reducer: one event in, the next live state out. Unknown events change nothing. */

@@ -1,0 +1,185 @@
+"""Comparing experiments: parameters side by side, differences against a base with their
+confidence intervals, grouped curves with bands, and every configuration for parallel
+coordinates. Selections travel in the body: brushing may name thousands of configurations."""
+
+from collections.abc import Sequence
+
+from fastapi import APIRouter
+from sqlalchemy.orm import Session
+
+from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
+from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
+from backend.compare.groups import group_curves
+from backend.compare.parameters import parameter_rows, varying_parameters
+from backend.compare.source import METRIC_UNITS, ConfigurationSamples, read_configurations
+from backend.crud import compare as crud
+from backend.domain.grid import effective_parameters
+from backend.domain.parameters import PARAMETERS
+from backend.schemas.compare import (
+    GROUP_BY_EXPERIMENT,
+    CompareSelection,
+    ConfigurationRowPublic,
+    ConfigurationTablePublic,
+    DifferencesPublic,
+    DifferencesRequest,
+    ExperimentRefPublic,
+    GroupsPublic,
+    GroupsRequest,
+    ParametersComparisonPublic,
+)
+
+router = APIRouter(prefix="/compare", tags=["compare"])
+
+
+def _designs(session: Session, ids: Sequence[int]) -> dict[int, ExperimentDesign]:
+    """The selected experiments in selection order; a missing one is a 422 naming its index."""
+    found = crud.read_experiments(session=session, ids=ids)
+    for i, exp_id in enumerate(ids):
+        if exp_id not in found:
+            raise unprocessable(
+                ("experiment_ids", i), f"experiment {exp_id} does not exist", exp_id
+            )
+    return {i: ExperimentDesign(i, found[i].name, found[i].factors, found[i].fixed) for i in ids}
+
+
+def _configurations(session: Session, sel: CompareSelection) -> list[ConfigurationSamples]:
+    return read_configurations(
+        session=session,
+        experiment_ids=sel.experiment_ids,
+        source=sel.source,
+        request_type=sel.request_type,
+        window=sel.window,
+    )
+
+
+@router.post("/parameters", response_model=ParametersComparisonPublic)
+def compare_parameters(session: SessionDep, body: CompareSelection) -> ParametersComparisonPublic:
+    """Design, parameters, testbed and tool versions of the experiments side by side."""
+    designs = _designs(session, body.experiment_ids)
+    found = crud.read_experiments(session=session, ids=body.experiment_ids)
+    experiments = [found[i] for i in body.experiment_ids]
+    testbeds = crud.read_testbeds(
+        session=session, ids=[e.testbed_id for e in experiments if e.testbed_id is not None]
+    )
+    tools = crud.read_tool_versions(session=session, experiment_ids=body.experiment_ids)
+    rows = parameter_rows(experiments, testbeds, tools)
+    return ParametersComparisonPublic(
+        experiments=[ExperimentRefPublic(id=e.id, name=e.name) for e in experiments],
+        data=rows,
+        groupable=varying_parameters(list(designs.values())),
+    )
+
+
+@router.post("/differences", response_model=DifferencesPublic)
+def compare_differences(session: SessionDep, body: DifferencesRequest) -> DifferencesPublic:
+    """Absolute and relative differences against a base, with Welch intervals and a verdict."""
+    designs = _designs(session, body.experiment_ids)
+    keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
+    if body.configuration_ids:
+        owners = crud.configuration_owners(session=session, ids=body.configuration_ids)
+        for i, cid in enumerate(body.configuration_ids):
+            if owners.get(cid) not in designs:
+                raise unprocessable(
+                    ("configuration_ids", i),
+                    f"configuration {cid} is not one of the selected experiments'",
+                    cid,
+                )
+        if body.base_configuration_id not in body.configuration_ids:
+            raise unprocessable(
+                ("base_configuration_id",),
+                "must be one of configuration_ids",
+                body.base_configuration_id,
+            )
+        pairing = pair_configurations(
+            _configurations(session, body),
+            body.configuration_ids,
+            body.base_configuration_id,
+            body.metrics,
+            body.level,
+            keep,
+        )
+        mode = "configurations"
+    else:
+        base = body.base_experiment_id or body.experiment_ids[0]
+        if base not in designs:
+            raise unprocessable(
+                ("base_experiment_id",), "must be one of experiment_ids", body.base_experiment_id
+            )
+        pairing = pair_experiments(
+            _configurations(session, body), designs, base, body.metrics, body.level, keep
+        )
+        mode = "experiments"
+    return DifferencesPublic(
+        level=body.level,
+        mode=mode,
+        units={m: METRIC_UNITS[m] for m in body.metrics},
+        data=pairing.rows,
+        count=len(pairing.rows),
+        unmatched=pairing.unmatched,
+    )
+
+
+@router.post("/groups", response_model=GroupsPublic)
+def compare_groups(session: SessionDep, body: GroupsRequest) -> GroupsPublic:
+    """One mean curve per group over x, with a std, standard-error or t-interval band."""
+    designs = _designs(session, body.experiment_ids)
+    if body.x not in PARAMETERS:
+        raise unprocessable(("x",), f"unknown parameter {body.x!r}", body.x)
+    if body.group_by != GROUP_BY_EXPERIMENT and body.group_by not in PARAMETERS:
+        raise unprocessable(
+            ("group_by",),
+            f"must be {GROUP_BY_EXPERIMENT!r} or a parameter, got {body.group_by!r}",
+            body.group_by,
+        )
+    keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
+    groups = group_curves(
+        _configurations(session, body),
+        designs,
+        x=body.x,
+        group_by=body.group_by,
+        metric=body.metric,
+        kind=body.band,
+        level=body.level,
+        keep=keep,
+    )
+    return GroupsPublic(
+        x=body.x,
+        group_by=body.group_by,
+        metric=body.metric,
+        unit=METRIC_UNITS[body.metric],
+        band=body.band,
+        level=body.level,
+        data=groups,
+    )
+
+
+@router.post("/configurations", response_model=ConfigurationTablePublic)
+def compare_configurations(session: SessionDep, body: CompareSelection) -> ConfigurationTablePublic:
+    """Every configuration of the experiments with its metric means (parallel coordinates)."""
+    designs = _designs(session, body.experiment_ids)
+    rows = _configurations(session, body)
+    parameters = varying_parameters(list(designs.values()))
+    metrics = list(METRIC_UNITS)
+    return ConfigurationTablePublic(
+        parameters=parameters,
+        metrics=metrics,
+        units=dict(METRIC_UNITS),
+        data=[
+            ConfigurationRowPublic(
+                experiment_id=r.experiment_id,
+                configuration_id=r.configuration_id,
+                values={
+                    p: v
+                    for p, v in effective_parameters(
+                        r.values, designs[r.experiment_id].fixed
+                    ).items()
+                    if p in parameters
+                },
+                repetitions=max((s.n for s in r.samples.values()), default=0),
+                metrics={m: (s.mean if (s := r.samples.get(m)) else None) for m in metrics},
+            )
+            for r in rows
+        ],
+        count=len(rows),
+    )

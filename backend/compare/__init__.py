@@ -1,0 +1,1 @@
+"""Comparing experiments and configurations: reading repetition statistics, pairing, grouping."""

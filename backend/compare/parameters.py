@@ -1,0 +1,84 @@
+"""The parameters table of a comparison: design, every parameter, testbed and tool versions
+side by side, each row saying whether the experiments differ on it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from backend.compare.differences import ExperimentDesign
+from backend.domain.parameters import PARAMETERS
+from backend.models import Experiment
+from backend.schemas.compare import ParameterRowPublic
+
+_DESIGN = ("template", "repetitions", "run_time_s", "warmup_s", "cooldown_s")
+_DESIGN_UNITS = {"run_time_s": "s", "warmup_s": "s", "cooldown_s": "s"}
+
+
+def _same(values: Sequence[Any]) -> bool:
+    texts = {json.dumps(v, sort_keys=True, default=str) for v in values}
+    return len(texts) <= 1
+
+
+def _row(
+    group: str, name: str, unit: str | None, values: list[Any], varied: list[bool]
+) -> ParameterRowPublic:
+    # Between experiments: a factor with the same levels in each is no difference.
+    differs = not _same(values) or (any(varied) and not all(varied))
+    return ParameterRowPublic.model_validate(
+        {
+            "group": group,
+            "name": name,
+            "unit": unit,
+            "values": values,
+            "varied": varied,
+            "differs": differs,
+        }
+    )
+
+
+def parameter_rows(
+    experiments: Sequence[Experiment],
+    testbeds: dict[int, tuple[str, str]],
+    tool_versions: dict[int, dict[str, list[str]]],
+) -> list[ParameterRowPublic]:
+    """testbeds: id -> (name, kind); tool_versions: experiment -> tool -> distinct versions."""
+    no = [False] * len(experiments)
+    rows = [
+        _row("design", n, _DESIGN_UNITS.get(n), [getattr(e, n) for e in experiments], no)
+        for n in _DESIGN
+    ]
+    for name, param in PARAMETERS.items():
+        values = [e.factors.get(name, e.fixed.get(name, param.default)) for e in experiments]
+        rows.append(
+            _row("parameter", name, param.unit, values, [name in e.factors for e in experiments])
+        )
+    rows.append(
+        _row(
+            "testbed",
+            "testbed",
+            None,
+            [
+                "local (default)" if e.testbed_id is None else testbeds[e.testbed_id][0]
+                for e in experiments
+            ],
+            no,
+        )
+    )
+    tools = sorted({t for e in experiments for t in tool_versions.get(e.id, {})})
+    for tool in tools:
+        values = [", ".join(tool_versions.get(e.id, {}).get(tool, [])) or None for e in experiments]
+        rows.append(_row("tool", tool, None, values, no))
+    return rows
+
+
+def varying_parameters(designs: Sequence[ExperimentDesign]) -> list[str]:
+    """Parameters that take more than one value across the compared runs, in declared order:
+    the factors of any experiment and the fixed values the experiments disagree on."""
+    out = []
+    for name, param in PARAMETERS.items():
+        values = [d.fixed.get(name, param.default) for d in designs]
+        if any(name in d.factors for d in designs) or not _same(values):
+            out.append(name)
+    return out

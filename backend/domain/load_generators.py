@@ -1,0 +1,70 @@
+"""The load-generator registry: one declarative entry per tool, read by the API (parameter
+choices) and by the worker (driver, preflight, plan, watch, parse, populate).
+
+Adding a tool is a driver file (worker/drivers/), a parser file (worker/parsers/) and one
+entry here; see "Adding a load generator" in the README. This module imports nothing heavy,
+so the API reads the names without loading the worker's SSH code.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LoadGeneratorSpec:
+    """What is known about a tool without running it.
+
+    name: the value of the `load_generator` parameter and of ClientResult.tool.
+    program: the tool's binary as users know it (messages, tool_versions).
+    driver: "module:Class" of its worker driver (a subclass of LoadGenerator), imported by
+        the worker only; the driver builds argv, names outputs, parses them and parses progress.
+    candidates: binary names looked up on a client host, in order.
+    version_args: arguments that make the binary print its version on the first line.
+    populates: it can write the whole key space before a run (the populate step uses the
+        first registered tool that can).
+    writes_own_keys: it sets the keys it reads by itself, so no populate step is needed.
+    install_recipe: the script under infra/ that installs it where missing (None: a Debian
+        package of infra/local/install-deps.sh and infra/hosts/setup-host.sh).
+    """
+
+    name: str
+    program: str
+    driver: str
+    candidates: tuple[str, ...]
+    version_args: tuple[str, ...] = ("--version",)
+    populates: bool = False
+    writes_own_keys: bool = False
+    install_recipe: str | None = None
+
+
+# In order of preference: `auto` picks the first one installed on every client host.
+LOAD_GENERATORS: tuple[LoadGeneratorSpec, ...] = (
+    LoadGeneratorSpec(
+        name="memtier",
+        program="memtier_benchmark",
+        driver="worker.drivers.memtier:MemtierDriver",
+        candidates=("memtier_benchmark",),
+        populates=True,
+        install_recipe="infra/hosts/install-memtier.sh",
+    ),
+    LoadGeneratorSpec(
+        name="memaslap",
+        program="memaslap",
+        driver="worker.drivers.memaslap:MemaslapDriver",
+        candidates=("memaslap", "memcaslap"),
+        # memaslap writes the keys of its own windows before reading (it cannot use a key range).
+        writes_own_keys=True,
+    ),
+)
+AUTO = "auto"
+
+
+def load_generator_names() -> tuple[str, ...]:
+    return tuple(g.name for g in LOAD_GENERATORS)
+
+
+def load_generator_spec(name: str) -> LoadGeneratorSpec:
+    for g in LOAD_GENERATORS:
+        if g.name == name:
+            return g
+    known = ", ".join(load_generator_names())
+    raise LookupError(f"unknown load generator {name!r} (known: {known})")

@@ -1,0 +1,39 @@
+"""What a configuration asks of the machines: memcached memory and connection counts.
+
+One home for these numbers: the worker sizes memcached (`-m`, `-c`) from here, and the design
+check rejects a configuration the machines cannot hold, naming the fields that multiply up.
+"""
+
+import math
+import os
+
+from backend.core.config import settings
+
+# Per-item overhead of memcached's slab allocator and item header, generously rounded.
+ITEM_OVERHEAD_B = 128
+MIN_MEMORY_MB = 64
+# memcached's connection limit (`-c`), as the worker starts it.
+MEMCACHED_MAX_CONNECTIONS = 4096
+# The middleware's cap on open client connections (middleware-cpp/src/config.hpp
+# max_connections); clients beyond it wait in the listen backlog and the run measures nothing.
+MIDDLEWARE_MAX_CONNECTIONS = 16_384
+
+
+def memory_mb(key_maximum: int, value_size: int) -> int:
+    """Enough memory that the whole key space fits without evictions (+25% for slab waste)."""
+    need = key_maximum * (value_size + ITEM_OVERHEAD_B) * 1.25 / (1024 * 1024)
+    return max(MIN_MEMORY_MB, math.ceil(need))
+
+
+def host_memory_mb() -> int:
+    """Half the physical memory of this machine (the local testbed's host)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 16_384
+    return max(MIN_MEMORY_MB, total // 2 // (1024 * 1024))
+
+
+def memory_limit_mb() -> int:
+    """The most memcached memory one server may be given (setting, else half this machine's)."""
+    return settings.MEMCACHED_MAX_MEMORY_MB or host_memory_mb()

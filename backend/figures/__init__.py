@@ -1,0 +1,1 @@
+"""Report-ready figures, defined once on the server (see catalog.py for the list)."""

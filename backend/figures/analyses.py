@@ -1,0 +1,69 @@
+"""Response-time breakdown and the interactive response time law, per configuration."""
+
+import plotly.graph_objects as go
+
+from backend.figures.data import load_breakdown, load_interactive_law
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, levels_label, with_unit
+from backend.figures.params import FigureQuery
+from backend.figures.registry import register, set_caption
+from backend.schemas import analysis as s
+
+# The parts of the client response time, bottom to top of a stack.
+BREAKDOWN_PARTS = (
+    ("queue_us", "queue"),
+    ("server_us", "server"),
+    ("processing_us", "processing"),
+    ("network_us", "network"),
+)
+
+
+@register("breakdown", "Response-time breakdown", load_breakdown)
+def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
+    """One stacked bar per configuration, in µs like every other time of the product."""
+    labels = [levels_label(r.values).replace(", ", "<br>") for r in data.data]
+    fig = go.Figure(
+        [
+            go.Bar(x=labels, y=[getattr(r, key) for r in data.data], name=name)
+            for key, name in BREAKDOWN_PARTS
+        ]
+    )
+    fig.update_layout(
+        barmode="relative",
+        xaxis={"title": {"text": "Configuration"}, "type": "category"},
+        yaxis={"title": {"text": with_unit("Response time", MICROSECONDS)}},
+    )
+    return set_caption(
+        fig,
+        "Client response time split into middleware queue, memcached server, middleware "
+        "processing and network time (client minus middleware response time).",
+    )
+
+
+@register("interactive-law", "Interactive response time law", load_interactive_law)
+def interactive_law(data: s.ExperimentInteractivePublic, q: FigureQuery) -> go.Figure:
+    """Measured throughput and N / (R + Z) against the number of virtual clients N."""
+    rows = sorted(data.data, key=lambda r: r.clients)
+    n = [r.clients for r in rows]
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=n, y=[r.measured_throughput_per_s for r in rows], name="measured", mode="markers"
+            ),
+            go.Scatter(
+                x=n,
+                y=[r.expected_throughput_per_s for r in rows],
+                name="N / (R + Z)",
+                mode="markers",
+            ),
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": {"text": "Virtual clients N"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": with_unit("Throughput", OPS_PER_S)}, "rangemode": "tozero"},
+    )
+    how = "estimated from the data" if data.think_time_estimated else "given"
+    return set_caption(
+        fig,
+        f"Measured throughput against the interactive response time law X = N / (R + Z), "
+        f"R measured, Z = {data.think_time_s * 1e3:.3g} ms ({how}).",
+    )

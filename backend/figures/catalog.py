@@ -1,0 +1,37 @@
+"""Every figure of the product, registered by importing its module (order = bundle order)."""
+
+from backend.figures import analyses, distributions, factorial, results
+from backend.figures.registry import FIGURES, FigureSpec
+
+# Imported for their registrations.
+__all__ = [
+    "FIGURES",
+    "ORDER",
+    "FigureSpec",
+    "figures_in_order",
+    "analyses",
+    "distributions",
+    "factorial",
+    "results",
+]
+
+# Bundle and listing order: the results page's order, then the analyses.
+ORDER = (
+    "throughput",
+    "response-time",
+    "percentiles",
+    "histogram",
+    "time-series",
+    "breakdown",
+    "interactive-law",
+    "factorial-effects",
+    "allocation-of-variation",
+    "residuals",
+    "qq",
+)
+
+
+def figures_in_order() -> list[FigureSpec]:
+    """Every registered figure, known ones in ORDER, later registrations after them."""
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return sorted(FIGURES.values(), key=lambda f: rank.get(f.name, len(ORDER)))

@@ -1,0 +1,71 @@
+"""A registered figure for an experiment as JSON or a static file: the one export path.
+
+The API's figure endpoints and the report bundle both call `export_figure`, so a figure in
+the bundle is byte for byte what the endpoint gives for the same parameters.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import plotly.graph_objects as go
+from fastapi import Response
+from sqlalchemy.orm import Session
+
+from backend.figures.catalog import FIGURES
+from backend.figures.params import FigureQuery
+from backend.figures.registry import caption_of
+from backend.figures.render import renderer
+from backend.figures.style import COLUMN_WIDTH_IN, STYLES, apply_style, default_height_in
+
+FigureFormat = Literal["json", "pdf", "svg", "png"]
+
+
+class UnknownFigure(KeyError):
+    """No figure of that name is registered."""
+
+
+@dataclass(frozen=True)
+class ExportedFigure:
+    content: bytes
+    caption: str
+
+
+def slug(text: str) -> str:
+    """A file-name-safe slug ("Workers x clients" -> "workers-x-clients")."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "experiment"
+
+
+def attachment(content: bytes, media_type: str, experiment_name: str, suffix: str) -> Response:
+    """A download named after the experiment: "<slug>-<suffix>" (figures, tables, reports)."""
+    name = f"{slug(experiment_name)}-{suffix}"
+    return Response(
+        content,
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def styled_figure(
+    session: Session, experiment_id: int, name: str, q: FigureQuery, width_in: float | None
+) -> go.Figure:
+    """The figure built from the experiment's data with the asked style and size."""
+    spec = FIGURES.get(name)
+    if spec is None:
+        raise UnknownFigure(name)
+    fig = spec.make(session, experiment_id, q)
+    return apply_style(fig, STYLES[q.style], width_in, q.height)
+
+
+def export_figure(
+    session: Session, experiment_id: int, name: str, fmt: FigureFormat, q: FigureQuery
+) -> ExportedFigure:
+    """JSON (responsive unless a width is asked) or a PDF/SVG/PNG at its printed size."""
+    if fmt == "json":
+        fig = styled_figure(session, experiment_id, name, q, q.width_in(None))
+        return ExportedFigure(fig.to_json().encode(), caption_of(fig))
+    width = q.width_in(COLUMN_WIDTH_IN)
+    assert width is not None
+    height = q.height or default_height_in(STYLES[q.style], width)
+    fig = styled_figure(session, experiment_id, name, q, width)
+    return ExportedFigure(renderer.render(fig, fmt, width, height, q.dpi), caption_of(fig))

@@ -1,0 +1,132 @@
+"""2^k r factorial design: effects with intervals, allocation of variation, model checks."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from backend.figures.data import load_factorial
+from backend.figures.labels import metric_title, parameter_title, with_unit
+from backend.figures.params import FigureQuery
+from backend.figures.registry import register, set_caption
+from backend.results.metrics import METRIC_UNITS
+from backend.schemas import analysis as s
+
+
+def effect_label(factors: list[str]) -> str:
+    """ "Worker threads × Clients per thread" for the interaction of two factors."""
+    return " × ".join(parameter_title(f) for f in factors)
+
+
+def _metric_title(data: s.FactorialPublic, q: FigureQuery) -> str:
+    name = metric_title(q.metric)
+    unit = METRIC_UNITS.get(q.metric)
+    if data.multiplicative:
+        return f"log10 {name}"
+    return with_unit(name[:1].upper() + name[1:], unit)
+
+
+def design_text(data: s.FactorialPublic) -> str:
+    """How captions name a 2^k r design, in words that need no markup."""
+    k, r = len(data.factors), data.replications
+    return f"two-level factorial design ({k} factors, {r} replication{'s' if r != 1 else ''})"
+
+
+@register("factorial-effects", "Factorial effects", load_factorial)
+def effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """Each effect q with its confidence interval; an interval across 0 is not significant."""
+    shown = [e for e in data.effects if e.factors]
+    has_ci = all(e.ci_low is not None and e.ci_high is not None for e in shown)
+    error = (
+        {
+            "type": "data",
+            "symmetric": False,
+            "array": [(e.ci_high or 0.0) - e.value for e in shown],
+            "arrayminus": [e.value - (e.ci_low or 0.0) for e in shown],
+            "visible": True,
+        }
+        if has_ci
+        else None
+    )
+    # Horizontal (a forest plot): effect names are long and read best on the y axis.
+    fig = go.Figure(
+        go.Scatter(
+            y=[effect_label(e.factors) for e in shown],
+            x=[e.value for e in shown],
+            error_x=error,
+            mode="markers",
+            showlegend=False,
+        )
+    )
+    fig.add_vline(x=0, line={"width": 0.75, "color": "black", "dash": "dot"})
+    unit = "" if data.multiplicative else METRIC_UNITS.get(q.metric, "")
+    fig.update_layout(
+        yaxis={"type": "category", "autorange": "reversed"},
+        xaxis={"title": {"text": with_unit("Effect", unit or None)}},
+    )
+    level = f"{100 * data.confidence:g}% confidence intervals" if data.confidence else ""
+    return set_caption(
+        fig, f"Effects of the {design_text(data)}" + (f" with {level}." if has_ci else ".")
+    )
+
+
+@register("allocation-of-variation", "Allocation of variation", load_factorial)
+def allocation(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """Share of the total variation explained by each effect and by the error."""
+    shown = [e for e in data.effects if e.factors]
+    fig = go.Figure(
+        go.Bar(
+            y=[effect_label(e.factors) for e in shown] + ["Error"],
+            x=[e.variation_percent for e in shown] + [data.error_percent],
+            orientation="h",
+            showlegend=False,
+        )
+    )
+    fig.update_layout(
+        yaxis={"type": "category", "autorange": "reversed"},
+        xaxis={"title": {"text": "Variation explained (%)"}, "range": [0, 100]},
+    )
+    return set_caption(
+        fig, f"Allocation of variation of {_metric_title(data, q)} in the {design_text(data)}."
+    )
+
+
+@register("residuals", "Residuals against predicted", load_factorial)
+def residuals(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """Residuals against predicted responses: no trend or spread change if the model fits."""
+    predicted = [v for row in data.predicted for v in row]
+    resid = [v for row in data.residuals for v in row]
+    fig = go.Figure(go.Scatter(x=predicted, y=resid, mode="markers", showlegend=False))
+    fig.add_hline(y=0, line={"width": 0.75, "color": "black", "dash": "dot"})
+    title = _metric_title(data, q)
+    fig.update_layout(
+        xaxis={"title": {"text": "Predicted " + title[:1].lower() + title[1:]}},
+        yaxis={"title": {"text": "Residual"}},
+    )
+    return set_caption(fig, f"Residuals against predicted response of the {design_text(data)}.")
+
+
+@register("qq", "Normal quantile-quantile plot of residuals", load_factorial)
+def qq(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """Sorted residuals against normal quantiles with a least-squares line: straight = normal."""
+    x = np.asarray(data.qq_normal_quantiles, dtype=float)
+    y = np.asarray(data.qq_residuals, dtype=float)
+    fig = go.Figure(go.Scatter(x=x.tolist(), y=y.tolist(), mode="markers", name="residuals"))
+    if len(x) >= 2 and float(np.ptp(x)) > 0:
+        slope, intercept = np.polyfit(x, y, 1)
+        ends = np.array([x.min(), x.max()])
+        fig.add_trace(
+            go.Scatter(
+                x=ends.tolist(),
+                y=(slope * ends + intercept).tolist(),
+                mode="lines",
+                name="fit",
+                line={"dash": "dash"},
+            )
+        )
+    fig.update_layout(
+        showlegend=False,
+        xaxis={"title": {"text": "Normal quantile"}},
+        yaxis={"title": {"text": "Residual quantile"}},
+    )
+    return set_caption(
+        fig, f"Normal quantile-quantile plot of the {design_text(data)}'s residuals."
+    )

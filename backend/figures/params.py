@@ -1,0 +1,100 @@
+"""Query parameters of a figure: the page's selection plus the printed size and style.
+
+One model for every figure, so a figure URL reads like the page it comes from; a figure
+ignores the parameters it has no use for. Bad values are 422s naming the field.
+"""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from backend.analysis.errors import AnalysisError
+from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
+from backend.models import HistogramMetric, RequestType
+from backend.results.metrics import MetricName
+
+SourceKind = Literal["client", "middleware"]
+WIDTH_PRESETS = {"column": COLUMN_WIDTH_IN, "page": PAGE_WIDTH_IN}
+MIN_WIDTH_IN, MAX_WIDTH_IN = 1.0, 20.0
+
+
+class Selection(BaseModel):
+    """What the numbers are: the results page's source, request type, window and analysis."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: SourceKind = "client"
+    request_type: RequestType = RequestType.ALL
+    window_start_s: int | None = Field(default=None, ge=0)
+    window_end_s: int | None = Field(default=None, ge=1)
+    metric: MetricName = "throughput_per_s"
+    factors: str | None = Field(default=None, description="factorial: comma-separated factors")
+    confidence: float = Field(default=0.90, gt=0, lt=1)
+    multiplicative: bool = False
+
+
+class FigureQuery(Selection):
+    """Selection (as on the results page), then size and style of the output."""
+
+    x: str | None = Field(default=None, description="factor on the x axis (default: the first)")
+    series: str | None = Field(
+        default=None, description="factor with one line per level (default: the next factor)"
+    )
+    pin: list[str] = Field(
+        default_factory=list,
+        description="factor=level for a factor held at one level (default: its first level)",
+    )
+    histogram_metric: HistogramMetric | None = Field(
+        default=None, description="default: client for source=client, total for middleware"
+    )
+    percentiles: str = "50,90,99"
+    configuration_id: int | None = Field(
+        default=None, description="histogram: the configuration (default: the first measured)"
+    )
+    run_id: int | None = Field(
+        default=None, description="time series: the run (default: the first succeeded)"
+    )
+    think_time_s: float | None = Field(default=None, ge=0)
+    width: str | None = Field(
+        default=None,
+        description="column (3.5 in), page (7.16 in) or inches; default column for files, "
+        "none (responsive) for JSON",
+    )
+    height: float | None = Field(default=None, gt=0.5, le=20, description="inches")
+    dpi: int = Field(default=300, ge=50, le=1200, description="PNG resolution")
+    style: StyleName = "report"
+
+    @field_validator("width")
+    @classmethod
+    def _width(cls, value: str | None) -> str | None:
+        if value is None or value in WIDTH_PRESETS:
+            return value
+        try:
+            inches = float(value)
+        except ValueError:
+            raise ValueError("column, page, or a width in inches") from None
+        if not MIN_WIDTH_IN <= inches <= MAX_WIDTH_IN:
+            raise ValueError(f"must lie in [{MIN_WIDTH_IN}, {MAX_WIDTH_IN}] inches")
+        return value
+
+    def width_in(self, default: float | None) -> float | None:
+        """The asked width in inches, `default` when none was asked."""
+        if self.width is None:
+            return default
+        return WIDTH_PRESETS.get(self.width) or float(self.width)
+
+    def pins(self) -> dict[str, str]:
+        """`pin` as factor -> level text; a malformed entry is a 422 on `pin`."""
+        out: dict[str, str] = {}
+        for item in self.pin:
+            name, sep, level = item.partition("=")
+            if not sep or not name:
+                raise AnalysisError("pin", f"expected factor=level, got {item!r}")
+            out[name] = level
+        return out
+
+    def histogram_source_metric(self) -> HistogramMetric:
+        """The histogram a percentile figure reads when none is named."""
+        if self.histogram_metric is not None:
+            return self.histogram_metric
+        return HistogramMetric.CLIENT if self.source == "client" else HistogramMetric.TOTAL

@@ -1,0 +1,58 @@
+"""The figures of the product: a name, a data function and a build function each.
+
+Adding a figure is one build function (data -> Plotly figure) and one `register` call; the
+JSON/PDF/SVG/PNG endpoints, the report bundle and the UI's export buttons pick it up.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+from sqlalchemy.orm import Session
+
+from backend.figures.params import FigureQuery
+
+Loader = Callable[[Session, int, FigureQuery], Any]
+Builder = Callable[[Any, FigureQuery], go.Figure]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One figure: `load` reads its data (the page's numbers), `build` draws them."""
+
+    name: str
+    title: str
+    load: Loader
+    build: Builder
+
+    def make(self, session: Session, experiment_id: int, query: FigureQuery) -> go.Figure:
+        """The unstyled figure for an experiment and a selection."""
+        return self.build(self.load(session, experiment_id, query), query)
+
+
+FIGURES: dict[str, FigureSpec] = {}
+
+
+def register(name: str, title: str, load: Loader) -> Callable[[Builder], Builder]:
+    """Decorator: `@register("throughput", "Throughput", load_results)` on a build function."""
+
+    def wrap(build: Builder) -> Builder:
+        if name in FIGURES:
+            raise ValueError(f"figure {name!r} registered twice")
+        FIGURES[name] = FigureSpec(name, title, load, build)
+        return build
+
+    return wrap
+
+
+def caption_of(fig: go.Figure) -> str:
+    """The caption a build function stored in layout.meta (what is pinned, what is plotted)."""
+    meta = fig.layout.meta
+    return str(meta.get("caption", "")) if isinstance(meta, dict) else ""
+
+
+def set_caption(fig: go.Figure, caption: str) -> go.Figure:
+    """Store a caption beside the figure (not drawn: print figures carry no title)."""
+    fig.update_layout(meta={"caption": caption})
+    return fig

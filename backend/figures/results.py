@@ -1,0 +1,62 @@
+"""Throughput, response time and percentiles against a factor (the results page's figures)."""
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+from backend.figures.data import load_percentiles, load_results
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, percentile_label, with_unit
+from backend.figures.lines import Line, Point, line_figure, pinned_text, select, shape_lines
+from backend.figures.params import FigureQuery
+from backend.figures.registry import register, set_caption
+from backend.schemas import analysis as s
+from backend.schemas.results import ResultsPublic
+
+
+def _metric_figure(
+    data: ResultsPublic, q: FigureQuery, mean: str, std: str, what: str, unit: str
+) -> go.Figure:
+    points = [Point(dict(r.values), getattr(r, mean), getattr(r, std)) for r in data.data]
+    sel = select(points, q)
+    lines = shape_lines(points, sel)
+    fig = line_figure(lines, sel.x, with_unit(what, unit), errors=True)
+    caption = f"{what} ({data.source} side, {data.request_type.value} requests), mean and "
+    caption += "standard deviation over repetitions"
+    pinned = pinned_text(sel)
+    return set_caption(fig, f"{caption}, {pinned}." if pinned else f"{caption}.")
+
+
+@register("throughput", "Throughput", load_results)
+def throughput(data: ResultsPublic, q: FigureQuery) -> go.Figure:
+    """Throughput against x, one line per series level, error bars = std over repetitions."""
+    return _metric_figure(data, q, "throughput_mean", "throughput_std", "Throughput", OPS_PER_S)
+
+
+@register("response-time", "Response time", load_results)
+def response_time(data: ResultsPublic, q: FigureQuery) -> go.Figure:
+    """Mean response time against x, as the throughput figure."""
+    return _metric_figure(
+        data, q, "response_time_us_mean", "response_time_us_std", "Response time", MICROSECONDS
+    )
+
+
+@register("percentiles", "Response-time percentiles", load_percentiles)
+def percentiles(data: s.ExperimentPercentilesPublic, q: FigureQuery) -> go.Figure:
+    """One line per percentile against x; the series factor is pinned like the others."""
+    by_q: dict[float, list[Point]] = {p: [] for p in data.percentiles}
+    all_points: list[Point] = []
+    for row in data.data:
+        values: dict[str, Any] = dict(row.values)
+        all_points.append(Point(values, None))
+        for p in row.percentiles:
+            by_q.setdefault(p.q, []).append(Point(values, p.value_us))
+    sel = select(all_points, q, with_series=False)
+    lines = []
+    for pq, points in by_q.items():
+        shaped = shape_lines(points, sel)
+        if shaped:
+            lines.append(Line(percentile_label(pq), shaped[0].x, shaped[0].y, []))
+    fig = line_figure(lines, sel.x, with_unit("Response time", MICROSECONDS), errors=False)
+    caption = f"Response-time percentiles ({data.source} side) from the merged histograms"
+    pinned = pinned_text(sel)
+    return set_caption(fig, f"{caption}, {pinned}." if pinned else f"{caption}.")

@@ -1,0 +1,176 @@
+"""The two looks of every figure, defined once: `report` (print) and `screen` (the UI).
+
+A style is a Plotly template plus a size rule, applied after a figure is built, so figure
+functions never choose fonts, colours or markers. The report style follows what journal
+styles (e.g. SciencePlots' IEEE style) do: serif text of 8 pt at the printed width, thin
+black axes with outside ticks, and series told apart by marker and dash as well as colour,
+so that they survive grayscale printing; error bars are drawn in the series' colour.
+
+Plotly works in CSS pixels, 96 per inch (a PDF page of W px is W * 0.75 pt wide), so sizes
+in inches and points are converted here and nowhere else.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import plotly.graph_objects as go
+
+StyleName = Literal["report", "screen"]
+
+PX_PER_IN = 96.0
+PX_PER_PT = PX_PER_IN / 72.0
+
+COLUMN_WIDTH_IN = 3.5  # one column of a two-column paper (IEEE: 3.5 in)
+PAGE_WIDTH_IN = 7.16  # the full text width of the same paper
+
+# Okabe-Ito colours, reordered so that neighbours also differ in lightness.
+_PALETTE = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+# Bars are large areas: a mid grey first, then colours of distinct lightness.
+_BAR_PALETTE = ("#6e6e6e", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
+_SYMBOLS = ("circle", "square-open", "diamond", "triangle-up-open", "x", "circle-open", "star")
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid")
+# Stacked bars: a fill pattern per part, legible without colour.
+_PATTERNS = ("", "/", ".", "x", "\\", "+", "-")
+
+
+@dataclass(frozen=True)
+class FigureStyle:
+    """Fonts, strokes and default proportions of one look."""
+
+    name: StyleName
+    font_family: str
+    font_pt: float
+    line_pt: float
+    marker_pt: float
+    axis_line_pt: float
+    grid: bool
+    height_ratio: float  # default height = width * ratio, clamped to min..max
+    min_height_in: float
+    max_height_in: float
+
+
+REPORT = FigureStyle(
+    name="report",
+    # A Times face, as most journals set text: Liberation Serif (Debian fonts-liberation) is
+    # TrueType, which Chromium embeds as a TrueType font; OpenType/CFF faces such as Latin
+    # Modern come out as Type 3 fonts, which publishers' PDF checks reject.
+    font_family="Times New Roman, Liberation Serif, Times, serif",
+    font_pt=8.0,
+    line_pt=1.0,
+    marker_pt=4.0,
+    axis_line_pt=0.6,
+    grid=False,
+    height_ratio=0.72,
+    min_height_in=2.0,
+    max_height_in=3.2,
+)
+SCREEN = FigureStyle(
+    name="screen",
+    font_family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
+    font_pt=9.0,
+    line_pt=1.5,
+    marker_pt=5.0,
+    axis_line_pt=0.75,
+    grid=True,
+    height_ratio=0.55,
+    min_height_in=3.0,
+    max_height_in=4.5,
+)
+STYLES: dict[str, FigureStyle] = {s.name: s for s in (REPORT, SCREEN)}
+
+
+def default_height_in(style: FigureStyle, width_in: float) -> float:
+    """Height for a width when none is asked for."""
+    return min(max(width_in * style.height_ratio, style.min_height_in), style.max_height_in)
+
+
+def _px(pt: float) -> float:
+    return round(pt * PX_PER_PT, 3)
+
+
+def _series_looks(style: FigureStyle) -> list[dict[str, Any]]:
+    """Per-trace defaults that Plotly cycles through: trace i gets look i mod 7."""
+    return [
+        {
+            "marker": {"symbol": sym, "size": _px(style.marker_pt), "color": col},
+            "line": {"dash": dash, "width": _px(style.line_pt), "color": col},
+            "error_y": {"thickness": _px(style.line_pt * 0.75), "width": _px(2.5), "color": col},
+            "error_x": {"thickness": _px(style.line_pt * 0.75), "width": _px(2.5), "color": col},
+        }
+        for col, sym, dash in zip(_PALETTE, _SYMBOLS, _DASHES, strict=True)
+    ]
+
+
+def template(style: FigureStyle) -> go.layout.Template:
+    """The Plotly template of a style (fonts, axes, series looks, bar patterns)."""
+    font = {"family": style.font_family, "size": _px(style.font_pt), "color": "black"}
+    axis = {
+        "showline": True,
+        "linecolor": "black",
+        "linewidth": _px(style.axis_line_pt),
+        "mirror": style.name == "report",
+        "ticks": "outside",
+        "ticklen": _px(3),
+        "tickwidth": _px(style.axis_line_pt),
+        "showgrid": style.grid,
+        "gridcolor": "#e6e6e6",
+        "zeroline": False,
+        "automargin": True,
+        "title": {"standoff": _px(3)},
+    }
+    # Overlay: the pattern is drawn over the bar's colour instead of replacing it.
+    bars = [
+        {
+            "marker": {
+                "color": col,
+                "line": {"width": 0},
+                "pattern": {"shape": pat, "fillmode": "overlay", "fgcolor": "white", "size": 4},
+            }
+        }
+        for col, pat in zip(_BAR_PALETTE, _PATTERNS, strict=True)
+    ]
+    return go.layout.Template(
+        layout={
+            "font": font,
+            "paper_bgcolor": "white",
+            "plot_bgcolor": "white",
+            "colorway": list(_PALETTE),
+            "xaxis": axis,
+            "yaxis": axis,
+            "legend": {
+                "font": {"size": _px(style.font_pt - 0.5)},
+                "orientation": "h",
+                "x": 0,
+                "xanchor": "left",
+                "y": 1.02,
+                "yanchor": "bottom",
+                "bgcolor": "rgba(255,255,255,0)",
+                "itemwidth": 30,
+                "tracegroupgap": 0,
+            },
+            # Axis automargin grows these for tick labels and titles; the bottom keeps a
+            # little air under the x title.
+            "margin": {"l": 4, "r": 6, "t": 4, "b": round(_px(style.font_pt) * 1.4), "pad": 0},
+            "bargap": 0.25,
+            "hoverlabel": {"font": {"family": style.font_family}},
+        },
+        data={
+            "scatter": [go.Scatter(**look) for look in _series_looks(style)],
+            "bar": [go.Bar(**b) for b in bars],
+        },
+    )
+
+
+def apply_style(
+    fig: go.Figure, style: FigureStyle, width_in: float | None, height_in: float | None
+) -> go.Figure:
+    """Give a built figure its look and, when a width is given, its printed size.
+
+    Without a width the figure stays responsive (the UI fills its container); the report
+    style always has a size, since point sizes only mean something at a printed width.
+    """
+    fig.update_layout(template=template(style), title=None)
+    if width_in is not None:
+        height = height_in if height_in is not None else default_height_in(style, width_in)
+        fig.update_layout(width=width_in * PX_PER_IN, height=height * PX_PER_IN, autosize=False)
+    return fig

@@ -1,0 +1,1 @@
+"""Reading an experiment's measurements for the queueing models (the models' one data path)."""

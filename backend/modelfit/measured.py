@@ -1,0 +1,84 @@
+"""The one function through which the model views read an experiment's measurements.
+
+Clients and middlewares are read separately through the results service
+(backend/results/service.py: each run's instances combined by the metric table's rules, over
+the stored stable window or a re-cut window); mean and std over repetitions follow.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from backend.analysis.experiment import total_clients
+from backend.analysis.model_fit import MeasuredConfig, Stat
+from backend.crud.results import read_configurations
+from backend.domain.grid import effective_parameters
+from backend.models import Experiment, RequestType
+from backend.results import service
+from backend.results.aggregate import RunValues, Window, by_configuration, summarize
+from backend.results.metrics import MetricName, SourceKind
+
+CLIENT_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
+MIDDLEWARE_METRICS: tuple[MetricName, ...] = (
+    "throughput_per_s",
+    "response_time_us",
+    "queue_time_us",
+    "server_time_us",
+    "processing_time_us",
+    "queue_length",
+)
+
+
+def _stats(runs: list[RunValues], metrics: tuple[MetricName, ...]) -> dict[int, dict[str, Stat]]:
+    out: dict[int, dict[str, Stat]] = {}
+    for metric in metrics:
+        for config_id, values in by_configuration(runs, metric).items():
+            s = summarize(values)
+            out.setdefault(config_id, {})[metric] = Stat(s.mean, s.std, s.n)
+    return out
+
+
+def _side(
+    session: Session,
+    experiment: Experiment,
+    source: SourceKind,
+    request_type: RequestType,
+    metrics: tuple[MetricName, ...],
+    window: Window | None,
+) -> dict[int, dict[str, Stat]]:
+    runs = service.run_values(
+        session=session,
+        experiment_id=experiment.id,
+        source=source,
+        request_type=request_type,
+        metrics=metrics,
+        window=window,
+    )
+    return _stats(runs, metrics)
+
+
+def measured_configs(
+    *,
+    session: Session,
+    experiment: Experiment,
+    request_type: RequestType,
+    window: Window | None = None,
+) -> list[MeasuredConfig]:
+    """Every configuration of the experiment with its client and middleware measurements."""
+    client = _side(session, experiment, "client", request_type, CLIENT_METRICS, window)
+    middleware = _side(session, experiment, "middleware", request_type, MIDDLEWARE_METRICS, window)
+    out = []
+    for c in read_configurations(session=session, experiment_id=experiment.id):
+        params = effective_parameters(c.values, experiment.fixed)
+        out.append(
+            MeasuredConfig(
+                configuration_id=c.id,
+                index=c.index,
+                values=c.values,
+                params=params,
+                clients=total_clients(params),
+                client=client.get(c.id, {}),
+                middleware=middleware.get(c.id, {}),
+            )
+        )
+    return out

@@ -1,0 +1,1 @@
+"""Reports: the bundle (figures, tables, raw data, main.tex) and its LaTeX document."""

@@ -1,0 +1,84 @@
+"""A user's report: their plan (hypothesis, notes, chosen items) and its compiled PDF."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from io import BytesIO
+from pathlib import Path
+
+from backend.figures.catalog import FIGURES
+from backend.models import Experiment, Report
+from backend.report.bundle import PlanItem, ReportPlan, default_plan
+from backend.schemas.report import ReportItem
+from backend.tables.catalog import TABLES
+
+PDFLATEX_TIMEOUT_S = 120
+
+
+class NoTexEngine(RuntimeError):
+    """pdflatex is not installed on the server."""
+
+
+class TexFailed(RuntimeError):
+    """pdflatex ran and failed; the message ends with its log."""
+
+
+def default_items(exp: Experiment) -> list[ReportItem]:
+    """A new report lists every figure and table in the bundle's order."""
+    return [
+        ReportItem(kind=i.kind, name=i.name)
+        for _, items in default_plan(exp).sections
+        for i in items
+    ]
+
+
+def unknown_item(item: ReportItem) -> bool:
+    return item.name not in (FIGURES if item.kind == "figure" else TABLES)
+
+
+def hypothesis_note(report: Report, before_runs: bool) -> str:
+    if not report.hypothesis_at:
+        return ""
+    when = report.hypothesis_at.strftime("%Y-%m-%d %H:%M UTC")
+    return f"written before the runs, {when}" if before_runs else f"written {when}"
+
+
+def report_plan(exp: Experiment, report: Report | None, before_runs: bool) -> ReportPlan:
+    """The bundle plan of a saved report (the default plan when none is saved)."""
+    if report is None:
+        return default_plan(exp)
+    items = [PlanItem(**ReportItem.model_validate(i).model_dump()) for i in report.items]
+    return ReportPlan(
+        title=f"Experiment {exp.name}",
+        hypothesis=report.hypothesis,
+        hypothesis_note=hypothesis_note(report, before_runs),
+        notes=report.notes,
+        sections=[("Results", items)],
+    )
+
+
+def compile_bundle(bundle: bytes) -> bytes:
+    """main.pdf of a bundle, compiled by pdflatex in a scratch directory."""
+    engine = shutil.which("pdflatex")
+    if engine is None:
+        raise NoTexEngine(
+            "No TeX engine (pdflatex) is installed on the server; download the bundle "
+            "(report/bundle.zip) and compile main.tex with pdflatex"
+        )
+    with tempfile.TemporaryDirectory(prefix="mcscope-report-") as tmp:
+        with zipfile.ZipFile(BytesIO(bundle)) as zf:
+            zf.extractall(tmp)
+        done = subprocess.run(
+            [engine, "-interaction=nonstopmode", "-halt-on-error", "main.tex"],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            timeout=PDFLATEX_TIMEOUT_S,
+        )
+        pdf = Path(tmp) / "main.pdf"
+        if done.returncode != 0 or not pdf.is_file():
+            raise TexFailed("pdflatex failed: " + done.stdout[-2000:])
+        return pdf.read_bytes()

@@ -1,0 +1,88 @@
+"""main.tex of a report bundle: a preamble of stock packages and \\input-ed parts.
+
+The document uses only packages of a minimal TeX installation (Debian texlive-latex-base,
+-latex-recommended, -fonts-recommended) and Times text, the face the figures are set in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from backend.tables.table import escape_latex
+
+PREAMBLE = r"""\documentclass[10pt]{article}
+\usepackage[T1]{fontenc}
+\usepackage{mathptmx}
+\usepackage[margin=1in]{geometry}
+\usepackage{graphicx}
+\usepackage{booktabs}
+\usepackage[hidelinks]{hyperref}
+"""
+
+
+@dataclass(frozen=True)
+class FigureItem:
+    """A figure file (path inside the bundle) with its caption and \\label."""
+
+    path: str
+    caption: str
+    label: str
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class TableItem:
+    """A .tex table file to \\input (it carries its own caption and label)."""
+
+    path: str
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+Item = FigureItem | TableItem | Paragraph
+
+
+@dataclass
+class Section:
+    title: str
+    items: list[Item] = field(default_factory=list)
+
+
+def _item(item: Item) -> list[str]:
+    if isinstance(item, Paragraph):
+        return [escape_latex(item.text), ""]
+    if isinstance(item, TableItem):
+        lines = [rf"\input{{{item.path.removesuffix('.tex')}}}"]
+        return lines + ([escape_latex(item.explanation), ""] if item.explanation else [""])
+    lines = [
+        r"\begin{figure}[htbp]",
+        r"\centering",
+        # Natural size: the figure was drawn at its printed width, so 8 pt text stays 8 pt.
+        rf"\includegraphics{{{item.path}}}",
+        rf"\caption{{{escape_latex(item.caption)}}}",
+        rf"\label{{{item.label}}}",
+        r"\end{figure}",
+    ]
+    return lines + ([escape_latex(item.explanation), ""] if item.explanation else [""])
+
+
+def main_tex(title: str, sections: list[Section], subtitle: str = "") -> str:
+    """The whole document: title, then each section's items in order."""
+    lines = [
+        PREAMBLE,
+        rf"\title{{{escape_latex(title)}}}",
+        rf"\date{{{escape_latex(subtitle)}}}",
+        r"\begin{document}",
+        r"\maketitle",
+        "",
+    ]
+    for section in sections:
+        lines += [rf"\section{{{escape_latex(section.title)}}}", ""]
+        for item in section.items:
+            lines += _item(item)
+    lines += [r"\end{document}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The results core: the metric table, the one aggregation and the results service."""

@@ -1,0 +1,116 @@
+"""The metric table: every result metric declared once (as twemproxy's nc_stats.h does).
+
+Each entry says what the metric is, which source kinds report it, which stored column holds
+it, how instances of one run combine and how repetitions combine. Everything else derives
+from this table: the analysis `MetricName` choices and units (OpenAPI enum included), the
+aggregation rules in `backend.results.aggregate`, the SQL fast path in
+`backend.results.fast_path`, and the summary columns the worker writes.
+
+Adding a metric: one `Metric(...)` entry below (plus its name in `MetricName`, which mypy
+needs spelled out; an import-time check keeps the two equal) and the code that measures it
+(a `run_series` / `run_summaries` column of the same name, filled by `worker/runs/summarize.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+SourceKind = Literal["client", "middleware"]
+"""Which side measured: the load generators ("client:N") or the middlewares ("middleware:N")."""
+
+InstanceRule = Literal["sum", "weighted", "none"]
+"""How instances of one run combine.
+
+sum: add the instances' window means (rates, queue lengths: the system total).
+weighted: mean weighted by each instance's completions with a measured time (times).
+none: not combinable; the run has a value only if exactly one instance reports it.
+"""
+
+RepetitionRule = Literal["mean"]
+"""How repetitions of a configuration combine: mean, sample std and a t confidence interval."""
+
+MetricName = Literal[
+    "throughput_per_s",
+    "keys_per_s",
+    "misses_per_s",
+    "response_time_us",
+    "p50_us",
+    "p90_us",
+    "p99_us",
+    "queue_time_us",
+    "server_time_us",
+    "processing_time_us",
+    "queue_length",
+]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One row of the metric table.
+
+    column: the run_summaries column with the stable-window value (and the run_series
+    column with its per-second values, if `per_second`).
+    fast: the run_series table holds prefix sums of it, so the SQL fast path re-cuts any
+    window from a few array reads (`<column>_cumsum`, or `<column>_wcumsum` and
+    `<column>_weight_cumsum` for weighted metrics; see migrations 0003).
+    approximate: the instance rule is an approximation (percentiles cannot be averaged;
+    the merged histograms give the exact value).
+    """
+
+    name: MetricName
+    unit: str
+    label: str
+    sources: tuple[SourceKind, ...]
+    instances: InstanceRule
+    repetitions: RepetitionRule
+    column: str
+    per_second: bool
+    fast: bool = False
+    approximate: bool = False
+
+
+_BOTH: tuple[SourceKind, ...] = ("client", "middleware")
+_MW: tuple[SourceKind, ...] = ("middleware",)
+
+METRICS: dict[MetricName, Metric] = {
+    m.name: m
+    for m in (
+        Metric("throughput_per_s", "ops/s", "throughput", _BOTH, "sum", "mean", "throughput",
+               per_second=True, fast=True),
+        Metric("keys_per_s", "keys/s", "keys per second", _BOTH, "sum", "mean", "keys_per_s",
+               per_second=True, fast=True),
+        Metric("misses_per_s", "keys/s", "misses per second", _BOTH, "sum", "mean",
+               "misses_per_s", per_second=True),
+        Metric("response_time_us", "us", "response time", _BOTH, "weighted", "mean",
+               "response_time_us", per_second=True, fast=True),
+        Metric("p50_us", "us", "median response time", _BOTH, "weighted", "mean", "p50_us",
+               per_second=False, approximate=True),
+        Metric("p90_us", "us", "90th percentile response time", _BOTH, "weighted", "mean",
+               "p90_us", per_second=False, approximate=True),
+        Metric("p99_us", "us", "99th percentile response time", _BOTH, "weighted", "mean",
+               "p99_us", per_second=False, approximate=True),
+        Metric("queue_time_us", "us", "queue time", _MW, "weighted", "mean", "queue_time_us",
+               per_second=True),
+        Metric("server_time_us", "us", "server time", _MW, "weighted", "mean",
+               "server_time_us", per_second=True),
+        Metric("processing_time_us", "us", "processing time", _MW, "weighted", "mean",
+               "processing_time_us", per_second=True),
+        Metric("queue_length", "requests", "queue length", _MW, "sum", "mean", "queue_length",
+               per_second=True),
+    )
+}  # fmt: skip
+
+if tuple(METRICS) != get_args(MetricName):  # pragma: no cover - a developer error at import
+    raise RuntimeError("MetricName must list the METRICS entries in the same order")
+
+METRIC_UNITS: dict[str, str] = {name: m.unit for name, m in METRICS.items()}
+PER_SECOND: tuple[Metric, ...] = tuple(m for m in METRICS.values() if m.per_second)
+FAST: tuple[Metric, ...] = tuple(m for m in METRICS.values() if m.fast)
+THROUGHPUT: Metric = METRICS["throughput_per_s"]
+"""The weight of every `weighted` metric: completions per second."""
+
+
+def metric(name: str) -> Metric:
+    """The table entry of `name` (KeyError for an unknown name)."""
+    return METRICS[name]  # type: ignore[index]

@@ -1,0 +1,181 @@
+"""Compare request/response schemas: selections, parameters, differences, groups, configurations."""
+
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from backend.analysis.difference import BandKind, Verdict
+from backend.compare.source import METRIC_UNITS, CompareMetric
+from backend.models import RequestType
+from backend.schemas.base import RequestModel, Schema
+from backend.schemas.limits import INT32_MAX, DbId
+
+GROUP_BY_EXPERIMENT = "experiment"
+"""The group_by value that groups by experiment instead of by a parameter."""
+
+
+class CompareSelection(RequestModel):
+    """Which experiments, and which measurements of them (source, request type, window)."""
+
+    experiment_ids: list[DbId] = Field(min_length=1, max_length=50)
+    source: Literal["client", "middleware"] = "client"
+    request_type: RequestType = RequestType.ALL
+    window_start_s: int | None = Field(
+        default=None, ge=0, le=INT32_MAX, description="re-cut window start, s on the run's clock"
+    )
+    window_end_s: int | None = Field(
+        default=None,
+        ge=1,
+        le=INT32_MAX,
+        validate_default=True,
+        description="re-cut window end (exclusive), s on the run's clock",
+    )
+
+    @field_validator("experiment_ids")
+    @classmethod
+    def distinct_experiments(cls, v: list[DbId]) -> list[DbId]:
+        if len(set(v)) != len(v):
+            raise ValueError("each experiment may appear once")
+        return v
+
+    @field_validator("window_end_s")
+    @classmethod
+    def window_complete(cls, v: int | None, info: ValidationInfo) -> int | None:
+        start = info.data.get("window_start_s")
+        if (start is None) != (v is None):
+            raise ValueError("give both window_start_s and window_end_s, or neither")
+        if start is not None and v is not None and v <= start:
+            raise ValueError("must be greater than window_start_s")
+        return v
+
+    @property
+    def window(self) -> tuple[int, int] | None:
+        if self.window_start_s is None or self.window_end_s is None:
+            return None
+        return self.window_start_s, self.window_end_s
+
+
+class DifferencesRequest(CompareSelection):
+    """Differences against a base: matched configurations of a base experiment, or chosen
+    configurations against a base configuration (when configuration_ids is given)."""
+
+    base_experiment_id: DbId | None = Field(
+        default=None, description="base of experiment mode; default the first experiment"
+    )
+    configuration_ids: list[DbId] = Field(default_factory=list, max_length=5000)
+    base_configuration_id: DbId | None = None
+    metrics: list[CompareMetric] = Field(default_factory=lambda: list(METRIC_UNITS), min_length=1)
+    level: float = Field(default=0.95, ge=0.5, lt=1.0, description="confidence level")
+    only_configuration_ids: list[DbId] | None = Field(
+        default=None, max_length=100_000, description="keep rows touching these (brushing)"
+    )
+
+
+class SamplePublic(Schema):
+    n: int
+    mean: float
+    std: float | None
+
+
+class DifferenceRowPublic(Schema):
+    experiment_id: int
+    configuration_id: int
+    base_experiment_id: int
+    base_configuration_id: int
+    values: dict[str, Any]
+    metric: CompareMetric
+    unit: str
+    base: SamplePublic
+    other: SamplePublic
+    difference: float
+    low: float | None
+    high: float | None
+    dof: float | None
+    relative_percent: float | None
+    relative_low: float | None
+    relative_high: float | None
+    verdict: Verdict
+
+
+class DifferencesPublic(Schema):
+    level: float
+    mode: Literal["experiments", "configurations"]
+    units: dict[str, str]
+    data: list[DifferenceRowPublic]
+    count: int
+    unmatched: int = Field(description="configurations without a base counterpart or results")
+
+
+class GroupsRequest(CompareSelection):
+    """One mean curve per group over a shared x parameter, with a band."""
+
+    x: str = Field(min_length=1)
+    group_by: str = Field(default=GROUP_BY_EXPERIMENT, min_length=1)
+    metric: CompareMetric = "throughput_per_s"
+    band: BandKind = "std"
+    level: float = Field(default=0.95, ge=0.5, lt=1.0)
+    only_configuration_ids: list[DbId] | None = Field(default=None, max_length=100_000)
+
+
+class GroupPointPublic(Schema):
+    x: Any
+    n: int
+    mean: float
+    low: float | None
+    high: float | None
+
+
+class GroupPublic(Schema):
+    key: str
+    label: str
+    runs: int
+    configurations: int
+    points: list[GroupPointPublic]
+
+
+class GroupsPublic(Schema):
+    x: str
+    group_by: str
+    metric: CompareMetric
+    unit: str
+    band: BandKind
+    level: float
+    data: list[GroupPublic]
+
+
+class ConfigurationRowPublic(Schema):
+    experiment_id: int
+    configuration_id: int
+    values: dict[str, Any]
+    repetitions: int
+    metrics: dict[str, float | None]
+
+
+class ConfigurationTablePublic(Schema):
+    """All configurations of the selection, for parallel coordinates and the picker."""
+
+    parameters: list[str]
+    metrics: list[CompareMetric]
+    units: dict[str, str]
+    data: list[ConfigurationRowPublic]
+    count: int
+
+
+class ParameterRowPublic(Schema):
+    group: Literal["design", "parameter", "testbed", "tool"]
+    name: str
+    unit: str | None
+    values: list[Any] = Field(description="one per experiment; a list of levels for a factor")
+    varied: list[bool] = Field(description="per experiment: a factor of that experiment")
+    differs: bool
+
+
+class ExperimentRefPublic(Schema):
+    id: int
+    name: str
+
+
+class ParametersComparisonPublic(Schema):
+    experiments: list[ExperimentRefPublic]
+    data: list[ParameterRowPublic]
+    groupable: list[str] = Field(description="parameters whose value differs between runs")

@@ -1,0 +1,46 @@
+"""The report of an experiment as the API reads and writes it."""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ReportItem(BaseModel):
+    """A figure or table of the report, with the user's caption and explanation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["figure", "table"] = Field(description="figure or table")
+    name: str = Field(description="its name (GET /experiments/{id}/figures lists figures)")
+    caption: str | None = Field(
+        default=None, max_length=2000, description="caption; default: the generated one"
+    )
+    explanation: str = Field(
+        default="", max_length=20_000, description="text printed after the item"
+    )
+
+
+class ReportUpdate(BaseModel):
+    """Fields to change; the hypothesis is timestamped whenever its text changes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hypothesis: str | None = Field(default=None, max_length=20_000, description="hypothesis")
+    notes: str | None = Field(default=None, max_length=50_000, description="free notes")
+    items: list[ReportItem] | None = Field(
+        default=None, max_length=200, description="figures and tables in report order"
+    )
+
+
+class ReportPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    experiment_id: int = Field(description="the experiment the report is about")
+    hypothesis: str = Field(description="hypothesis, as written")
+    hypothesis_at: datetime | None = Field(description="when the hypothesis was last written")
+    hypothesis_before_runs: bool = Field(
+        description="true only if the hypothesis was written before the first run started"
+    )
+    notes: str = Field(description="free notes")
+    items: list[ReportItem] = Field(description="figures and tables in report order")

@@ -1,0 +1,33 @@
+"""Schemas of the results table (`/experiments/{id}/results`)."""
+
+from pydantic import BaseModel
+
+from backend.models.enums import RequestType
+from backend.results.metrics import SourceKind
+
+
+class ConfigurationResultPublic(BaseModel):
+    """One configuration over its repetitions (mean and sample std)."""
+
+    configuration_id: int
+    index: int
+    values: dict[str, object]
+    repetitions: int
+    throughput_mean: float | None
+    throughput_std: float | None
+    response_time_us_mean: float | None
+    response_time_us_std: float | None
+    keys_per_s_mean: float | None
+
+
+class ResultsPublic(BaseModel):
+    source: SourceKind
+    request_type: RequestType
+    # The re-cut window, None for each run's stored stable window.
+    window_start_s: int | None = None
+    window_end_s: int | None = None
+    units: dict[str, str]
+    data: list[ConfigurationResultPublic]
+
+
+RESULTS_UNITS = {"throughput": "ops/s", "response_time": "us", "keys_per_s": "keys/s"}

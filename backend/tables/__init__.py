@@ -1,0 +1,1 @@
+"""Report tables (CSV and LaTeX) of an experiment; table.py is the one table writer."""

@@ -1,0 +1,252 @@
+"""The tables of an experiment: summary, factorial, configuration and differences.
+
+Each is a data function (the same numbers the pages show) and a build function to a
+`Table`; captions name the experiment and its varied factors, labels derive from its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field
+from sqlalchemy.orm import Session
+
+from backend.api.routes.analysis.experiments import read_relative_differences
+from backend.domain.parameters import PARAMETERS
+from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
+from backend.figures.factorial import design_text, effect_label
+from backend.figures.labels import format_level, metric_title, parameter_title, printed_unit
+from backend.figures.params import Selection
+from backend.models import Experiment
+from backend.results.metrics import METRIC_UNITS
+from backend.tables.table import Column, Table, latex_label
+
+
+class TableQuery(Selection):
+    """The page's selection plus, for differences, the factor and its base level."""
+
+    factor: str | None = Field(default=None, description="differences: default the first factor")
+    base: str | None = Field(default=None, description="differences: default its first level")
+
+
+@dataclass(frozen=True)
+class ExperimentInfo:
+    """What captions and the configuration table need to know about an experiment."""
+
+    id: int
+    name: str
+    factors: dict[str, list[Any]]
+    fixed: dict[str, Any]
+    repetitions: int
+    run_time_s: int
+    warmup_s: int
+    cooldown_s: int
+
+    @classmethod
+    def of(cls, exp: Experiment) -> ExperimentInfo:
+        return cls(
+            exp.id,
+            exp.name,
+            dict(exp.factors),
+            dict(exp.fixed),
+            exp.repetitions,
+            exp.run_time_s,
+            exp.warmup_s,
+            exp.cooldown_s,
+        )
+
+    def varied(self) -> str:
+        """ "clients per thread (1, 4) and worker threads (8, 16)"."""
+        parts = [
+            f"{parameter_title(n).lower()} ({', '.join(format_level(v) for v in levels)})"
+            for n, levels in self.factors.items()
+        ]
+        if not parts:
+            return "no factor varied"
+        return "varying " + (" and ".join(parts) if len(parts) < 3 else ", ".join(parts))
+
+    def label(self, kind: str) -> str:
+        return latex_label("tab", self.name, kind)
+
+
+Loader = Callable[[Session, int, TableQuery], Any]
+Builder = Callable[[Any, ExperimentInfo, TableQuery], Table]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    name: str
+    title: str
+    load: Loader
+    build: Builder
+
+    def make(self, session: Session, exp: Experiment, q: TableQuery) -> Table:
+        return self.build(self.load(session, exp.id, q), ExperimentInfo.of(exp), q)
+
+
+TABLES: dict[str, TableSpec] = {}
+
+
+def register(name: str, title: str, load: Loader) -> Callable[[Builder], Builder]:
+    """Decorator registering a table's build function (order of registration = bundle order)."""
+
+    def wrap(build: Builder) -> Builder:
+        if name in TABLES:
+            raise ValueError(f"table {name!r} registered twice")
+        TABLES[name] = TableSpec(name, title, load, build)
+        return build
+
+    return wrap
+
+
+def _factor_columns(info: ExperimentInfo) -> list[Column]:
+    return [Column(parameter_title(n)) for n in info.factors]
+
+
+def _no_data(session: Session, experiment_id: int, q: TableQuery) -> None:
+    return None
+
+
+@register("configuration", "Experiment configuration", _no_data)
+def configuration(_: None, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Every parameter with its value, or its levels when varied; then the run plan."""
+    rows: list[list[Any]] = []
+    for name, param in PARAMETERS.items():
+        if name in info.factors:
+            value = ", ".join(format_level(v) for v in info.factors[name])
+        else:
+            value = format_level(info.fixed.get(name, param.default))
+        rows.append([parameter_title(name), value])
+    rows += [
+        ["Repetitions", str(info.repetitions)],
+        [
+            "Run time (s)",
+            f"{info.run_time_s} (warm-up {info.warmup_s}, cool-down {info.cooldown_s})",
+        ],
+    ]
+    return Table(
+        [Column("Parameter"), Column("Value")],
+        rows,
+        f"Configuration of experiment {info.name}, {info.varied()}.",
+        info.label("configuration"),
+    )
+
+
+@register("summary", "Summary", load_results)
+def summary(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Mean and standard deviation of throughput and response time per configuration."""
+    factors = list(info.factors)
+    tp, rt = "Throughput", "Response time"
+    columns = [
+        *_factor_columns(info),
+        Column("Reps", decimals=0),
+        Column("mean", "ops/s", 0, tp),
+        Column("std", "ops/s", 0, tp),
+        Column("mean", "µs", 1, rt),
+        Column("std", "µs", 1, rt),
+    ]
+    rows = [
+        [
+            *(format_level(r.values.get(f)) for f in factors),
+            r.repetitions,
+            r.throughput_mean,
+            r.throughput_std,
+            r.response_time_us_mean,
+            r.response_time_us_std,
+        ]
+        for r in data.data
+    ]
+    window = (
+        f"seconds {q.window_start_s} to {q.window_end_s} of each run"
+        if q.window_start_s is not None
+        else "each run's stable window"
+    )
+    return Table(
+        columns,
+        rows,
+        f"Results of experiment {info.name} ({q.source} side, {q.request_type.value} "
+        f"requests, {window}), {info.varied()}: mean and standard deviation over repetitions.",
+        info.label("summary"),
+    )
+
+
+@register("factorial", "Factorial design", load_factorial)
+def factorial(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Effects, their share of variation and confidence intervals (2^k r design)."""
+    unit = None if data.multiplicative else printed_unit(METRIC_UNITS[q.metric])
+    level = f"{100 * data.confidence:g}% CI" if data.confidence else "CI"
+    rows: list[list[Any]] = [
+        [
+            effect_label(e.factors) if e.factors else "Mean",
+            e.value,
+            e.variation_percent if e.factors else None,
+            e.ci_low,
+            e.ci_high,
+            e.significant if e.factors else None,
+        ]
+        for e in data.effects
+    ]
+    rows.append(["Error", None, data.error_percent, None, None, None])
+    model = "multiplicative (log10 y)" if data.multiplicative else "additive"
+    return Table(
+        [
+            Column("Effect"),
+            Column("q", unit, 2),
+            Column("Variation", "%", 1),
+            Column("low", unit, 2, level),
+            Column("high", unit, 2, level),
+            Column("Significant"),
+        ],
+        rows,
+        f"Effects on {metric_title(q.metric)} in experiment {info.name} ({model} model of a "
+        f"{design_text(data)}), {info.varied()}.",
+        info.label("factorial"),
+    )
+
+
+def _load_differences(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    exp = session.get(Experiment, experiment_id)
+    assert exp is not None
+    factor = q.factor or next(iter(exp.factors), "")
+    base = q.base if q.base is not None else format_level((exp.factors.get(factor) or [""])[0])
+    return call_endpoint(
+        read_relative_differences,
+        session=session,
+        experiment=exp,
+        window=window_of(session, experiment_id, q),
+        factor=factor,
+        base=base,
+        metric=q.metric,
+        source=q.source,
+        request_type=q.request_type,
+    )
+
+
+@register("differences", "Relative differences", _load_differences)
+def differences(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Each configuration against its base-case twin: 100 (y - x) / x."""
+    unit = printed_unit(data.unit)
+    factors = list(info.factors)
+    rows = [
+        [
+            *(format_level(r.values.get(f)) for f in factors),
+            r.base_value,
+            r.value,
+            r.difference_percent,
+        ]
+        for r in data.data
+    ]
+    return Table(
+        [
+            *_factor_columns(info),
+            Column("Base", unit, 1),
+            Column("Value", unit, 1),
+            Column("Difference", "%", 1),
+        ],
+        rows,
+        f"Relative difference of {metric_title(data.metric)} in experiment {info.name} "
+        f"against {parameter_title(data.factor).lower()} = {data.base}, {info.varied()}.",
+        info.label(f"differences-{data.factor}"),
+    )

@@ -1,0 +1,162 @@
+"""A report table and its two renderings, CSV and LaTeX: the one table writer of the product.
+
+A `Table` is columns (title, unit, decimals, optional group) and rows of cells. LaTeX output
+is a booktabs table: grouped headers with \\cmidrule, units in the headers, numbers right-
+aligned with the same decimals per column (so the decimal points line up, no extra package),
+thousands separated by thin spaces, a caption and a \\label. CSV keeps full precision and
+puts the unit in each header ("throughput mean (ops/s)").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = str | int | float | bool | None
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "µ": r"$\mu$",
+    "±": r"$\pm$",
+    "×": r"$\times$",
+    "≥": r"$\geq$",
+}
+
+
+def escape_latex(text: str) -> str:
+    """Text safe inside a LaTeX document; µ, ± and × in math mode (no package needed)."""
+    return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: `decimals` None for text (left-aligned), else a number (right-aligned)."""
+
+    title: str
+    unit: str | None = None
+    decimals: int | None = None
+    group: str | None = None  # a header spanning neighbouring columns, e.g. "Throughput"
+
+    @property
+    def numeric(self) -> bool:
+        return self.decimals is not None
+
+    def header(self) -> str:
+        return f"{self.title} ({self.unit})" if self.unit else self.title
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: list[Column]
+    rows: list[list[Cell]]
+    caption: str
+    label: str
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(f"row of {len(row)} cells for {len(self.columns)} columns")
+
+
+def _csv_cell(value: Cell) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
+
+
+def to_csv(table: Table) -> str:
+    """RFC 4180 CSV: one header row (group and unit in each title), full precision."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([f"{c.group} {c.header()}" if c.group else c.header() for c in table.columns])
+    for row in table.rows:
+        writer.writerow([_csv_cell(v) for v in row])
+    return out.getvalue()
+
+
+def format_number(value: float, decimals: int) -> str:
+    """12345.678 -> "12\\,345.7" (thin-space thousands, fixed decimals, minus as $-$)."""
+    text = f"{abs(value):,.{decimals}f}".replace(",", r"\,")
+    return ("$-$" + text) if value < 0 and float(f"{value:.{decimals}f}") != 0 else text
+
+
+def _latex_cell(value: Cell, column: Column) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "--"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if column.decimals is not None and isinstance(value, int | float):
+        return format_number(float(value), column.decimals)
+    return escape_latex(str(value))
+
+
+def _header_rows(columns: list[Column]) -> list[str]:
+    """Group row (with \\cmidrule under each group) when any column has a group, then titles."""
+    lines = []
+    if any(c.group for c in columns):
+        cells, rules, i = [], [], 0
+        while i < len(columns):
+            group = columns[i].group
+            j = i
+            while j + 1 < len(columns) and group and columns[j + 1].group == group:
+                j += 1
+            if group:
+                cells.append(rf"\multicolumn{{{j - i + 1}}}{{c}}{{{escape_latex(group)}}}")
+                rules.append(rf"\cmidrule(lr){{{i + 1}-{j + 1}}}")
+            else:
+                cells.extend([""] * (j - i + 1))
+            i = j + 1
+        lines.append(" & ".join(cells) + r" \\")
+        lines.append(" ".join(rules))
+    lines.append(" & ".join(escape_latex(c.header()) for c in columns) + r" \\")
+    return lines
+
+
+def to_latex(table: Table) -> str:
+    """A floating booktabs table; needs \\usepackage{booktabs} (and nothing else)."""
+    spec = "".join("r" if c.numeric else "l" for c in table.columns)
+    body = [
+        " & ".join(_latex_cell(v, c) for v, c in zip(row, table.columns, strict=True)) + r" \\"
+        for row in table.rows
+    ]
+    notes = [rf"\par\smallskip{{\footnotesize {escape_latex(n)}}}" for n in table.notes]
+    return "\n".join(
+        [
+            r"\begin{table}[htbp]",
+            r"\centering",
+            r"\small",
+            rf"\caption{{{escape_latex(table.caption)}}}",
+            rf"\label{{{table.label}}}",
+            rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
+            r"\toprule",
+            *_header_rows(table.columns),
+            r"\midrule",
+            *body,
+            r"\bottomrule",
+            r"\end{tabular}",
+            *notes,
+            r"\end{table}",
+            "",
+        ]
+    )
+
+
+def latex_label(*parts: str) -> str:
+    """A \\label key from its parts: "tab:workers-x-clients-summary" (letters, digits, -, :)."""
+    return ":".join(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") for p in parts)

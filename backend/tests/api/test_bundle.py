@@ -1,0 +1,97 @@
+"""The report bundle: unzips into figures, tables, raw data and a main.tex that compiles."""
+
+import csv
+import io
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.figures.catalog import FIGURES
+from backend.figures.render import renderer
+from backend.tables.catalog import TABLES
+from backend.tests.api.test_tables import compile_latex
+from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.stored import stored_experiment
+
+API = "/api/v1/experiments"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_browser() -> Iterator[None]:
+    yield
+    renderer.close()
+
+
+def test_read_bundle_compiles_with_pdflatex(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    exp = stored_experiment(client, db, name="Bundle 2x2 #1")
+    r = client.get(f"{API}/{exp['id']}/bundle.zip")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/zip"
+    assert 'filename="bundle-2x2-1-report.zip"' in r.headers["content-disposition"]
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        names = set(zf.namelist())
+        zf.extractall(tmp_path)
+    assert {f"figures/{n}.pdf" for n in FIGURES} <= names
+    assert {f"tables/{n}.{ext}" for n in TABLES for ext in ("tex", "csv")} <= names
+    assert "main.tex" in names and "data/runs.csv" in names
+    main = (tmp_path / "main.tex").read_text()
+    for n in FIGURES:
+        assert f"\\includegraphics{{figures/{n}.pdf}}" in main
+    for n in TABLES:
+        assert f"\\input{{tables/{n}}}" in main
+    done = compile_latex(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    text = " ".join(
+        subprocess.run(
+            ["pdftotext", str(tmp_path / "main.pdf"), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
+    assert "Experiment Bundle 2x2 #1" in text
+    assert "Figure 1: Throughput" in text and "Table 1: Configuration" in text
+    # The figures are vector inside the report too: text, no raster image.
+    images = subprocess.run(
+        ["pdfimages", "-list", str(tmp_path / "main.pdf")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()[2:]
+    assert images == []
+    runs = list(csv.reader(io.StringIO((tmp_path / "data/runs.csv").read_text())))
+    assert runs[0][:4] == ["Configuration", "Worker threads", "Clients per thread", "Repetition"]
+    assert len(runs) == 1 + 4 * 2 * 2  # configurations x repetitions x (client, middleware)
+
+
+def test_read_bundle_names_what_it_left_out(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    # Three worker levels: no 2^k design, so no factorial table or figures; the rest is there.
+    exp = stored_experiment(
+        client, db, factors={"clients_per_thread": [1, 4], "workers": [8, 16, 32]}
+    )
+    r = client.get(f"{API}/{exp['id']}/bundle.zip")
+    assert r.status_code == 200, r.text
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        names = set(zf.namelist())
+        zf.extractall(tmp_path)
+    assert "figures/throughput.pdf" in names and "figures/factorial-effects.pdf" not in names
+    main = (tmp_path / "main.tex").read_text()
+    assert "Not included" in main and "figure factorial-effects" in main
+    assert compile_latex(tmp_path).returncode == 0
+
+
+def test_read_bundle_not_found(client: TestClient) -> None:
+    r = client.get(f"{API}/999999999/bundle.zip")
+    assert r.status_code == 404 and r.json()["detail"] == "Experiment not found"
+    exp = create_random_experiment(client)
+    r = client.get(f"{API}/{exp['id']}/bundle.zip", params={"source": "server"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "source"]

@@ -1,0 +1,99 @@
+"""Bounded inputs: every limit answers 422 naming the field, before any costly work."""
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.domain.grid import MAX_LEVELS
+from backend.domain.resources import MEMCACHED_MAX_CONNECTIONS, MIDDLEWARE_MAX_CONNECTIONS
+from backend.tests.utils.experiment import create_random_experiment, experiment_payload
+
+API = "/api/v1"
+
+
+def _detail(r: Any) -> dict[str, Any]:
+    assert r.status_code == 422, r.text
+    first: dict[str, Any] = r.json()["detail"][0]
+    return first
+
+
+@pytest.mark.parametrize("skip", ["100000000000000000000", "1e20", "-1"])
+def test_paging_offsets_are_bounded(client: TestClient, skip: str) -> None:
+    exp = create_random_experiment(client)
+    for path in ("/experiments", f"/experiments/{exp['id']}/runs"):
+        assert _detail(client.get(f"{API}{path}", params={"skip": skip}))["loc"] == [
+            "query",
+            "skip",
+        ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/experiments/99999999999",
+        "/experiments/99999999999/runs",
+        "/experiments/99999999999/events",
+        "/runs/99999999999",
+        "/testbeds/99999999999",
+        "/analysis/experiments/99999999999/summary",
+    ],
+)
+def test_huge_path_ids_are_422_not_500(client: TestClient, path: str) -> None:
+    d = _detail(client.get(f"{API}{path}"))
+    assert d["loc"][0] == "path" and d["loc"][1].endswith("_id")
+
+
+def test_huge_testbed_id_in_a_body(client: TestClient) -> None:
+    r = client.post(f"{API}/experiments/preview", json=experiment_payload(testbed_id=2**40))
+    assert _detail(r)["loc"] == ["body", "testbed_id"]
+
+
+def test_factor_levels_are_capped_before_checking_them(client: TestClient) -> None:
+    levels = list(range(1, MAX_LEVELS + 2))
+    payload = experiment_payload(factors={"key_maximum": levels})
+    assert _detail(client.post(f"{API}/experiments/preview", json=payload))["loc"] == [
+        "body",
+        "factors",
+        "key_maximum",
+    ]
+
+
+def test_duplicate_levels_still_found_among_many(client: TestClient) -> None:
+    levels = [*range(1, 999), 500]
+    payload = experiment_payload(factors={"key_maximum": levels})
+    d = _detail(client.post(f"{API}/experiments/preview", json=payload))
+    assert d["loc"] == ["body", "factors", "key_maximum"] and "listed twice" in d["msg"]
+    # True and 1 are different levels of a boolean/int-typed factor check.
+    ok = experiment_payload(factors={"sharded": [False, True]}, fixed={"middlewares": 1})
+    assert client.post(f"{API}/experiments/preview", json=ok).status_code == 200
+
+
+def test_memcached_memory_is_checked_against_value_size_and_key_maximum(
+    client: TestClient,
+) -> None:
+    payload = experiment_payload(
+        fixed={"servers": 2, "value_size": 1_048_576, "key_maximum": 100_000_000}
+    )
+    d = _detail(client.post(f"{API}/experiments/preview", json=payload))
+    assert d["loc"] == ["body", "fixed", "key_maximum"]
+    assert "value_size" in d["msg"] and "key_maximum" in d["msg"] and "MiB" in d["msg"]
+
+
+def test_direct_connections_are_checked_against_memcached(client: TestClient) -> None:
+    payload = experiment_payload(
+        factors={"clients_per_thread": [1, 1024]},
+        fixed={"middlewares": 0, "threads_per_instance": 8, "servers": 1},
+    )
+    d = _detail(client.post(f"{API}/experiments/preview", json=payload))
+    assert d["loc"] == ["body", "factors", "clients_per_thread"]
+    assert "middlewares = 0" in d["msg"] and str(MEMCACHED_MAX_CONNECTIONS) in d["msg"]
+
+
+def test_middleware_connections_are_checked_against_its_cap(client: TestClient) -> None:
+    payload = experiment_payload(
+        factors={"clients_per_thread": [1024]},
+        fixed={"middlewares": 1, "threads_per_instance": 64, "client_machines": 1},
+    )
+    d = _detail(client.post(f"{API}/experiments/preview", json=payload))
+    assert "middlewares = 1" in d["msg"] and str(MIDDLEWARE_MAX_CONNECTIONS) in d["msg"]

@@ -1,0 +1,118 @@
+"""The report builder: hypothesis timestamped against the runs, chosen items, bundle and PDF."""
+
+import io
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from backend.figures.catalog import FIGURES
+from backend.figures.render import renderer
+from backend.models import Run
+from backend.models.base import utcnow
+from backend.tables.catalog import TABLES
+from backend.tests.api.test_tables import compile_latex
+from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.stored import stored_experiment
+
+API = "/api/v1/experiments"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_browser() -> Iterator[None]:
+    yield
+    renderer.close()
+
+
+def test_read_report_defaults_to_every_item(client: TestClient) -> None:
+    exp = create_random_experiment(client)
+    body = client.get(f"{API}/{exp['id']}/report").json()
+    assert body["hypothesis"] == "" and body["hypothesis_before_runs"] is False
+    names = {(i["kind"], i["name"]) for i in body["items"]}
+    assert names == {("figure", n) for n in FIGURES} | {("table", n) for n in TABLES}
+
+
+def test_hypothesis_counts_as_before_the_runs_only_if_it_was(
+    client: TestClient, db: Session
+) -> None:
+    exp = create_random_experiment(client)
+    r = client.put(f"{API}/{exp['id']}/report", json={"hypothesis": "X saturates at 16 workers"})
+    assert r.status_code == 200, r.text
+    assert r.json()["hypothesis_before_runs"] is True and r.json()["hypothesis_at"]
+    client.post(f"{API}/{exp['id']}/start")
+    client.post(f"{API}/{exp['id']}/cancel")
+    db.execute(
+        update(Run)
+        .where(Run.experiment_id == exp["id"])
+        .values(started_at=utcnow() + timedelta(seconds=1))
+    )
+    db.commit()
+    # Notes do not touch the hypothesis' timestamp.
+    r = client.put(f"{API}/{exp['id']}/report", json={"notes": "ran on Tuesday"})
+    assert r.json()["hypothesis_before_runs"] is True
+    db.execute(
+        update(Run)
+        .where(Run.experiment_id == exp["id"])
+        .values(started_at=utcnow() - timedelta(hours=1))
+    )
+    db.commit()
+    r = client.put(f"{API}/{exp['id']}/report", json={"hypothesis": "X saturates at 32 workers"})
+    assert r.json()["hypothesis_before_runs"] is False
+
+
+def test_update_report_rejects_unknown_items(client: TestClient) -> None:
+    exp = create_random_experiment(client)
+    r = client.put(
+        f"{API}/{exp['id']}/report",
+        json={
+            "items": [{"kind": "figure", "name": "throughput"}, {"kind": "table", "name": "pie"}]
+        },
+    )
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "items", 1, "name"]
+    r = client.put(f"{API}/{exp['id']}/report", json={"title": "x"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "title"]
+    assert client.put(f"{API}/999999999/report", json={}).status_code == 404
+
+
+def test_report_bundle_and_pdf_follow_the_users_plan(
+    client: TestClient, db: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    exp = stored_experiment(client, db, name="Report plan")
+    plan = {
+        "hypothesis": "Throughput grows with clients per thread.",
+        "notes": "Seeded results.",
+        "items": [
+            {"kind": "table", "name": "summary", "explanation": "Means first."},
+            {"kind": "figure", "name": "throughput", "caption": "Throughput of our grid."},
+        ],
+    }
+    assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    r = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    assert r.status_code == 200, r.text
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        names = set(zf.namelist())
+        zf.extractall(tmp_path)
+    assert {n for n in names if n.startswith("figures/")} == {"figures/throughput.pdf"}
+    main = (tmp_path / "main.tex").read_text()
+    # Stored runs were seeded without a start time: the hypothesis predates them all.
+    assert "Throughput grows with clients per thread. (written before the runs" in main
+    assert main.index("tables/summary") < main.index("figures/throughput.pdf")
+    assert "Throughput of our grid." in main and "Means first." in main
+    assert compile_latex(tmp_path).returncode == 0
+    pdf = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    (tmp_path / "r.pdf").write_bytes(pdf.content)
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Hypothesis" in text and "Seeded results." in text
+    # Without a TeX engine the answer says so and what to do instead.
+    monkeypatch.setattr("backend.report.builder.shutil.which", lambda _: None)
+    r = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert r.status_code == 503 and "No TeX engine (pdflatex)" in r.json()["detail"]

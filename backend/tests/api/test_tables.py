@@ -1,0 +1,129 @@
+"""Table endpoints: every table as CSV (units in headers) and as LaTeX that compiles."""
+
+import csv
+import io
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.tables.catalog import TABLES
+from backend.tables.table import Column, Table, escape_latex, format_number, to_csv, to_latex
+from backend.tests.utils.stored import stored_experiment
+
+API = "/api/v1/experiments"
+MINIMAL = r"""\documentclass{article}
+\usepackage{booktabs}
+\begin{document}
+\input{table}
+\end{document}
+"""
+
+
+def compile_latex(directory: Path, main: str = "main.tex") -> subprocess.CompletedProcess[str]:
+    """pdflatex as a user runs it; a missing pdflatex is an error, not a skip."""
+    return subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", main],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def exp(client: TestClient, database: str) -> dict[str, Any]:
+    from backend.core.db import SessionLocal
+
+    with SessionLocal() as db:
+        return stored_experiment(client, db, name="Workers & clients_2x2")
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_read_table_latex_compiles(
+    client: TestClient, exp: dict[str, Any], name: str, tmp_path: Path
+) -> None:
+    r = client.get(f"{API}/{exp['id']}/tables/{name}.tex")
+    assert r.status_code == 200, r.text
+    tex = r.text
+    assert r"\toprule" in tex and r"\bottomrule" in tex
+    assert rf"\label{{tab:workers-clients-2x2:{name}" in tex
+    assert r"Workers \& clients\_2x2" in tex  # the caption names the experiment, escaped
+    (tmp_path / "table.tex").write_text(tex)
+    (tmp_path / "main.tex").write_text(MINIMAL)
+    done = compile_latex(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "main.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    # OT1 draws \_ as a rule, which pdftotext reads as a space.
+    assert "Workers & clients 2x2" in " ".join(text.split())
+
+
+def test_read_table_summary_numbers_and_units(client: TestClient, exp: dict[str, Any]) -> None:
+    r = client.get(f"{API}/{exp['id']}/tables/summary.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0] == [
+        # Factors in the stored order (PostgreSQL JSONB orders keys by length).
+        "Worker threads",
+        "Clients per thread",
+        "Reps",
+        "Throughput mean (ops/s)",
+        "Throughput std (ops/s)",
+        "Response time mean (µs)",
+        "Response time std (µs)",
+    ]
+    first = dict(zip(rows[0], rows[1], strict=True))
+    assert first["Clients per thread"] == "1" and first["Worker threads"] == "8"
+    assert float(first["Throughput mean (ops/s)"]) == pytest.approx(10_050.0)
+    tex = client.get(f"{API}/{exp['id']}/tables/summary.tex").text
+    assert r"10\,050" in tex and r"$\mu$s" in tex
+    assert r"\multicolumn{2}{c}{Throughput}" in tex and r"\cmidrule(lr){4-5}" in tex
+    assert "worker threads (8, 16) and clients per thread (1, 4)" in tex
+
+
+def test_read_table_configuration_and_factorial(client: TestClient, exp: dict[str, Any]) -> None:
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"{API}/{exp['id']}/tables/configuration.csv").text))
+    )
+    values = dict(rows[1:])
+    assert values["Worker threads"] == "8, 16"
+    assert values["Memcached servers"] == "2"
+    assert values["Repetitions"] == "2"
+    fac = list(csv.reader(io.StringIO(client.get(f"{API}/{exp['id']}/tables/factorial.csv").text)))
+    effects = {row[0]: row for row in fac[1:]}
+    assert float(effects["Clients per thread"][1]) == pytest.approx(1500.0)
+    assert float(effects["Worker threads"][1]) == pytest.approx(500.0)
+    diff = client.get(
+        f"{API}/{exp['id']}/tables/differences.csv", params={"factor": "workers", "base": "8"}
+    )
+    assert diff.status_code == 200, diff.text
+
+
+def test_read_table_errors(client: TestClient, exp: dict[str, Any]) -> None:
+    r = client.get(f"{API}/{exp['id']}/tables/nope.csv")
+    assert r.status_code == 404 and r.json()["detail"] == "Table not found"
+    r = client.get(f"{API}/999999999/tables/summary.csv")
+    assert r.status_code == 404 and r.json()["detail"] == "Experiment not found"
+    r = client.get(f"{API}/{exp['id']}/tables/summary.xls")
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "fmt"]
+    r = client.get(f"{API}/{exp['id']}/tables/differences.tex", params={"factor": "ratio"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "factor"]
+    r = client.get(f"{API}/{exp['id']}/tables/summary.csv", params={"confidence": 2})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "confidence"]
+
+
+def test_table_writer_formats() -> None:
+    assert escape_latex("a_b & 50% µs ± x") == r"a\_b \& 50\% $\mu$s $\pm$ x"
+    assert format_number(1234567.891, 1) == r"1\,234\,567.9"
+    assert format_number(-2.5, 1) == "$-$2.5"
+    assert format_number(-0.01, 1) == "0.0"
+    t = Table([Column("A"), Column("v", "ms", 2)], [["x", 1.0], ["y", None]], "Cap", "tab:t")
+    assert to_csv(t) == "A,v (ms)\r\nx,1.0\r\ny,\r\n"
+    tex = to_latex(t)
+    assert r"\begin{tabular}{@{}lr@{}}" in tex and "y & -- \\\\" in tex
+    with pytest.raises(ValueError):
+        Table([Column("A")], [["x", 1]], "Cap", "tab:t")

@@ -1,0 +1,89 @@
+"""Saved views CRUD: create, list, read, replace, delete; 422s name the field, 404s."""
+
+from fastapi.testclient import TestClient
+
+from backend.tests.utils.experiment import random_name
+
+API = "/api/v1/views"
+
+STATE = {
+    "experiment_ids": [3, 1],
+    "base_experiment_id": 1,
+    "metric": "response_time_us",
+    "x": "clients_per_thread",
+    "group_by": "workers",
+    "band": "ci",
+    "source": "middleware",
+    "request_type": "get",
+    "only_differences": True,
+}
+
+
+def test_create_read_list_update_delete(client: TestClient) -> None:
+    name = random_name("view")
+    r = client.post(API, json={"name": f"  {name} ", "state": STATE})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    assert view["name"] == name
+    # Stored exactly, defaults filled in for what the caller left out.
+    assert view["state"] == {
+        **STATE,
+        "configuration_ids": [],
+        "base_configuration_id": None,
+        "window_start_s": None,
+        "window_end_s": None,
+    }
+    assert client.get(f"{API}/{view['id']}").json() == view
+    listed = client.get(API).json()
+    assert listed["count"] >= 1 and listed["data"][0]["id"] == view["id"]
+
+    new_state = {**STATE, "band": "se", "configuration_ids": [7, 9], "base_configuration_id": 9}
+    r = client.put(f"{API}/{view['id']}", json={"name": name, "state": new_state})
+    assert r.status_code == 200 and r.json()["state"]["band"] == "se"
+    assert client.get(f"{API}/{view['id']}").json()["state"]["configuration_ids"] == [7, 9]
+
+    assert client.delete(f"{API}/{view['id']}").status_code == 204
+    r = client.get(f"{API}/{view['id']}")
+    assert r.status_code == 404 and r.json()["detail"] == "View not found"
+
+
+def test_not_found(client: TestClient) -> None:
+    body = {"name": random_name("view"), "state": STATE}
+    for r in (
+        client.get(f"{API}/987654321"),
+        client.put(f"{API}/987654321", json=body),
+        client.delete(f"{API}/987654321"),
+    ):
+        assert r.status_code == 404 and r.json()["detail"] == "View not found"
+
+
+def _loc(r: object) -> list[list[object]]:
+    return [e["loc"] for e in r.json()["detail"]]  # type: ignore[attr-defined]
+
+
+def test_bad_input_is_422_naming_the_field(client: TestClient) -> None:
+    name = random_name("view")
+    assert client.post(API, json={"name": name, "state": STATE}).status_code == 201
+    r = client.post(API, json={"name": name, "state": STATE})
+    assert r.status_code == 422 and _loc(r) == [["body", "name"]]
+    assert "already exists" in r.json()["detail"][0]["msg"]
+    r = client.post(API, json={"name": "   ", "state": STATE})
+    assert r.status_code == 422 and _loc(r) == [["body", "name"]]
+    r = client.post(API, json={"name": random_name(), "state": {**STATE, "band": "iqr"}})
+    assert r.status_code == 422 and _loc(r) == [["body", "state", "band"]]
+    r = client.post(API, json={"name": random_name(), "state": {**STATE, "colour": "red"}})
+    assert r.status_code == 422 and _loc(r) == [["body", "state", "colour"]]
+    r = client.post(API, json={"name": random_name(), "state": {**STATE, "experiment_ids": ["x"]}})
+    assert r.status_code == 422 and _loc(r) == [["body", "state", "experiment_ids", 0]]
+    r = client.post(API, json={"name": random_name()})
+    assert r.status_code == 422 and _loc(r) == [["body", "state"]]
+
+
+def test_rename_onto_another_name_is_422(client: TestClient) -> None:
+    a = client.post(API, json={"name": random_name("view"), "state": STATE}).json()
+    b = client.post(API, json={"name": random_name("view"), "state": STATE}).json()
+    r = client.put(f"{API}/{b['id']}", json={"name": a["name"], "state": STATE})
+    assert r.status_code == 422 and _loc(r) == [["body", "name"]]
+    # Keeping one's own name is fine.
+    r = client.put(f"{API}/{b['id']}", json={"name": b["name"], "state": STATE})
+    assert r.status_code == 200

@@ -1,0 +1,53 @@
+"""The line figures' selection rule: x, series, pins (as the results page chooses them)."""
+
+import pytest
+
+from backend.analysis.errors import AnalysisError
+from backend.figures.labels import level_label
+from backend.figures.lines import Point, select, shape_lines
+from backend.figures.params import FigureQuery
+
+POINTS = [
+    Point({"workers": w, "sharded": s, "ratio": r}, float(w * (2 if s else 1)), 1.0)
+    for w in (8, 16)
+    for s in (False, True)
+    for r in ("1:9", "1:1")
+]
+
+
+def test_select_pins_the_other_factors_to_their_first_level() -> None:
+    sel = select(POINTS, FigureQuery(x="workers", series="sharded"))
+    assert sel.pins == {"ratio": "1:1"}  # text levels in natural order
+    lines = shape_lines(POINTS, sel)
+    assert [line.name for line in lines] == ["sharded: no", "sharded: yes"]
+    assert lines[1].x == [8, 16] and lines[1].y == [16.0, 32.0]
+
+
+@pytest.mark.parametrize("level", ["true", "yes"])
+def test_select_accepts_levels_as_the_ui_and_as_figures_write_them(level: str) -> None:
+    sel = select(POINTS, FigureQuery(x="workers", series="ratio", pin=[f"sharded={level}"]))
+    assert sel.pins == {"sharded": "yes"}
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        (FigureQuery(x="servers"), "x"),
+        (FigureQuery(x="workers", series="workers"), "series"),
+        (FigureQuery(x="workers", series="ratio", pin=["sharded=maybe"]), "pin"),
+        (FigureQuery(x="workers", series="ratio", pin=["ratio=1:9"]), "pin"),
+        (FigureQuery(x="workers", series="ratio", pin=["sharded"]), "pin"),
+    ],
+)
+def test_select_rejects_names_the_experiment_lacks(query: FigureQuery, field: str) -> None:
+    with pytest.raises(AnalysisError) as err:
+        select(POINTS, query)
+    assert err.value.field == field
+
+
+def test_level_labels_read_as_words() -> None:
+    assert level_label("workers", 8) == "8 worker threads"
+    assert level_label("workers", 1) == "1 worker thread"
+    assert level_label("clients_per_thread", 2) == "2 clients per thread"
+    assert level_label("ratio", "1:9") == "SET:GET 1:9"
+    assert level_label("unknown_knob", 3) == "unknown knob 3"

@@ -1,0 +1,58 @@
+"""A real API server (uvicorn) on a free loopback port, on this test session's database."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from backend.core.config import REPO_ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ApiServer:
+    def __init__(self, log_dir: Path, **env: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **env}
+        self.log_path = log_dir / f"uvicorn-{self.port}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout_s: float = 60) -> "ApiServer":
+        cmd = [sys.executable, "-m", "uvicorn", "backend.main:app", "--host", "127.0.0.1"]
+        cmd += ["--port", str(self.port), "--log-level", "warning"]
+        with self.log_path.open("wb") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"uvicorn exited: {self.log()}")
+            try:
+                httpx.get(f"{self.url}/api/v1/health", timeout=2)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"uvicorn did not answer after {timeout_s} s: {self.log()}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]

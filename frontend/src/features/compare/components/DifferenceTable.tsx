@@ -1,0 +1,141 @@
+// Differences against the base: mean ± std on both sides, absolute and relative difference with
+// Welch intervals over repetitions, and a significant / not distinguishable mark. Paged, so
+// thousands of configurations stay smooth; CSV and LaTeX export the whole table.
+import { useMemo, useState } from "react";
+import type { DifferencesPublic } from "@/api";
+import { Pager } from "@/components/common/Pager";
+import { formatNumber } from "@/features/experiments/utils/format";
+import { downloadText, slug } from "@/features/export/utils/download";
+import { latexTable } from "@/features/export/utils/latexTable";
+import { toCsv } from "@/features/export/utils/table";
+import {
+  differenceCsvTable,
+  differenceLatexRows,
+  experimentName,
+  intervalText,
+  VERDICT_TEXT,
+  valuesLabel,
+} from "./DifferenceTable.utils";
+
+const PAGE = 25;
+
+/** Props of DifferenceTable. */
+export interface DifferenceTableProps {
+  differences: DifferencesPublic;
+  names: Map<number, string>;
+  /** "throughput" or "response time": the metric all rows share. */
+  metricLabel: string;
+  unit: string;
+  /** What the base is, for the caption: an experiment name or a configuration. */
+  baseLabel: string;
+}
+
+export function DifferenceTable({
+  differences,
+  names,
+  metricLabel,
+  unit,
+  baseLabel,
+}: DifferenceTableProps) {
+  const [skip, setSkip] = useState(0);
+  const rows = differences.data;
+  const page = useMemo(() => rows.slice(skip, skip + PAGE), [rows, skip]);
+  const level = `${Math.round(differences.level * 1000) / 10}%`;
+  const significant = rows.filter((r) => r.verdict === "significant").length;
+  if (skip > 0 && skip >= rows.length) setSkip(0);
+
+  const exportCsv = () =>
+    downloadText(
+      `compare-${slug(metricLabel)}.csv`,
+      toCsv(differenceCsvTable(rows, names, differences.level, unit)),
+      "text/csv",
+    );
+  const exportLatex = () => {
+    const body = differenceLatexRows(rows, names, unit);
+    const caption =
+      `${metricLabel} compared with ${baseLabel}: mean $\\pm$ std over repetitions; ` +
+      `differences with ${level} Welch confidence intervals; * significant at ${level}.`;
+    downloadText(
+      `compare-${slug(metricLabel)}.tex`,
+      latexTable({ ...body, caption, label: `tab:compare-${slug(metricLabel)}` }),
+      "application/x-tex",
+    );
+  };
+
+  return (
+    <div className="card" data-testid="difference-table">
+      <div className="section-header">
+        <h3>
+          Differences in {metricLabel} against {baseLabel}
+        </h3>
+        <div className="actions">
+          <button type="button" onClick={exportCsv}>
+            CSV
+          </button>
+          <button type="button" onClick={exportLatex}>
+            LaTeX
+          </button>
+        </div>
+      </div>
+      <p className="hint">
+        {significant} of {rows.length} differences significant at {level} (Welch's t interval over
+        repetition means; per-second samples are not independent, so they are not used).
+        {differences.unmatched > 0 &&
+          ` ${differences.unmatched} configurations have no counterpart in the base or no results.`}
+      </p>
+      {rows.length === 0 ? (
+        <p className="hint">Nothing to compare: no configuration has results on both sides.</p>
+      ) : (
+        <div className="scroll">
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th>experiment</th>
+                <th>configuration</th>
+                <th className="num">base ({unit})</th>
+                <th className="num">compared ({unit})</th>
+                <th className="num">
+                  difference ({unit}) [{level} CI]
+                </th>
+                <th className="num">relative (%) [{level} CI]</th>
+                <th>verdict</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.map((r) => (
+                <tr
+                  key={`${r.configuration_id}-${r.metric}`}
+                  data-testid="difference-row"
+                  data-verdict={r.verdict}
+                >
+                  <td>{experimentName(names, r.experiment_id)}</td>
+                  <td>{valuesLabel(r.values)}</td>
+                  <td className="num">
+                    {formatNumber(r.base.mean)} ± {formatNumber(r.base.std)} (n={r.base.n})
+                  </td>
+                  <td className="num">
+                    {formatNumber(r.other.mean)} ± {formatNumber(r.other.std)} (n={r.other.n})
+                  </td>
+                  <td className="num">
+                    {formatNumber(r.difference)} {intervalText(r.low, r.high)}
+                  </td>
+                  <td className="num">
+                    {formatNumber(r.relative_percent, 2)}{" "}
+                    {intervalText(r.relative_low, r.relative_high)}
+                  </td>
+                  <td>
+                    <span className={`verdict verdict-${r.verdict}`}>
+                      {r.verdict === "significant" ? "✱ " : ""}
+                      {VERDICT_TEXT[r.verdict]}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager skip={skip} limit={PAGE} count={rows.length} onChange={setSkip} />
+    </div>
+  );
+}

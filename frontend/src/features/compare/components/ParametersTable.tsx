@@ -1,0 +1,78 @@
+// Fixed parameters, factors, testbed and tool versions of the compared experiments side by
+// side; "only differences" hides the rows on which they agree.
+import type { ParametersComparisonPublic } from "@/api";
+import { formatValue } from "@/features/experiments/utils/format";
+
+/** Props of ParametersTable. */
+export interface ParametersTableProps {
+  parameters: ParametersComparisonPublic;
+  onlyDifferences: boolean;
+  onOnlyDifferences: (on: boolean) => void;
+}
+
+function cell(value: unknown, varied: boolean): string {
+  if (value === null || value === undefined) return "–";
+  if (varied && Array.isArray(value)) return `varied: ${value.map(formatValue).join(", ")}`;
+  return formatValue(value);
+}
+
+export function ParametersTable({
+  parameters,
+  onlyDifferences,
+  onOnlyDifferences,
+}: ParametersTableProps) {
+  const rows = onlyDifferences ? parameters.data.filter((r) => r.differs) : parameters.data;
+  return (
+    <div className="card" data-testid="parameters-table">
+      <div className="section-header">
+        <h3>Parameters</h3>
+        <label>
+          <input
+            type="checkbox"
+            checked={onlyDifferences}
+            onChange={(e) => onOnlyDifferences(e.target.checked)}
+          />
+          only differences
+        </label>
+      </div>
+      {rows.length === 0 ? (
+        <p className="hint">The experiments agree on every parameter.</p>
+      ) : (
+        <div className="scroll">
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th>group</th>
+                <th>parameter</th>
+                {parameters.experiments.map((e) => (
+                  <th key={e.id}>{e.name}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr
+                  key={`${r.group}-${r.name}`}
+                  data-testid="parameter-row"
+                  data-name={r.name}
+                  className={r.differs ? "differs" : undefined}
+                >
+                  <td className="hint">{r.group}</td>
+                  <td>
+                    {r.name}
+                    {r.unit ? ` (${r.unit})` : ""}
+                  </td>
+                  {r.values.map((v, i) => (
+                    <td key={parameters.experiments[i]?.id ?? i}>
+                      {cell(v, r.varied[i] ?? false)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

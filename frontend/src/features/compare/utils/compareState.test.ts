@@ -1,0 +1,114 @@
+// The compare view's URL state: exact query strings, parsing back, defaults, bad values,
+// saved-view conversion, and the hook pushing history entries.
+import { act, renderHook } from "@testing-library/react";
+import { createLoader } from "nuqs";
+import { withNuqsTestingAdapter } from "nuqs/adapters/testing";
+import { describe, expect, it, vi } from "vitest";
+import { useCompareState } from "../hooks/useCompareState";
+import {
+  type CompareState,
+  compareParsers,
+  compareUrlKeys,
+  effectiveBase,
+  fromViewState,
+  serializeCompare,
+  toViewState,
+} from "./compareState";
+
+const load = createLoader(compareParsers, { urlKeys: compareUrlKeys });
+
+const FULL: CompareState = {
+  experiments: [3, 1],
+  base: 1,
+  configurations: [17, 42],
+  baseConfiguration: 42,
+  metric: "response_time_us",
+  x: "clients_per_thread",
+  group: "workers",
+  band: "ci",
+  source: "middleware",
+  requestType: "get",
+  window: { start: 10, end: 70 },
+  onlyDifferences: true,
+};
+
+describe("compare URL state", () => {
+  it("serializes to short readable keys and parses back exactly", () => {
+    const qs = serializeCompare(FULL);
+    expect(qs).toBe(
+      "?e=3,1&base=1&c=17,42&cbase=42&metric=response_time_us&x=clients_per_thread" +
+        "&group=workers&band=ci&source=middleware&type=get&window=10-70&diff=true",
+    );
+    expect(load(qs)).toEqual(FULL);
+  });
+
+  it("leaves defaults out of the URL and fills them in when reading", () => {
+    const qs = serializeCompare({ ...load(""), experiments: [5, 6] });
+    expect(qs).toBe("?e=5,6");
+    expect(load(qs)).toEqual({
+      experiments: [5, 6],
+      base: null,
+      configurations: [],
+      baseConfiguration: null,
+      metric: "throughput_per_s",
+      x: null,
+      group: "experiment",
+      band: "std",
+      source: "client",
+      requestType: "all",
+      window: null,
+      onlyDifferences: false,
+    });
+  });
+
+  it("falls back to defaults on values it cannot read", () => {
+    const s = load("?band=iqr&metric=latency&type=other&base=x&source=proxy&window=70");
+    expect([s.band, s.metric, s.requestType, s.base, s.source, s.window]).toEqual([
+      "std",
+      "throughput_per_s",
+      "all",
+      null,
+      "client",
+      null,
+    ]);
+  });
+
+  it("round-trips through a saved view's state", () => {
+    expect(fromViewState(toViewState(FULL))).toEqual(FULL);
+    expect(toViewState(FULL)).toMatchObject({
+      experiment_ids: [3, 1],
+      base_experiment_id: 1,
+      group_by: "workers",
+      band: "ci",
+      request_type: "get",
+      window_start_s: 10,
+      window_end_s: 70,
+      only_differences: true,
+    });
+    // A view saved by an older client with fields missing opens with defaults.
+    expect(fromViewState({ experiment_ids: [2] })).toEqual({ ...load(""), experiments: [2] });
+  });
+
+  it("uses the chosen base only while it is selected", () => {
+    expect(effectiveBase({ experiments: [3, 1], base: 1 })).toBe(1);
+    expect(effectiveBase({ experiments: [3, 1], base: 7 })).toBe(3);
+    expect(effectiveBase({ experiments: [], base: null })).toBeNull();
+  });
+
+  it("the hook reads the URL and pushes a history entry per change", async () => {
+    const onUrlUpdate = vi.fn();
+    const { result } = renderHook(() => useCompareState(), {
+      wrapper: withNuqsTestingAdapter({ searchParams: "?e=3,1&band=se", onUrlUpdate }),
+    });
+    expect(result.current[0].experiments).toEqual([3, 1]);
+    expect(result.current[0].band).toBe("se");
+    await act(async () => {
+      await result.current[1]({ group: "workers", onlyDifferences: true });
+    });
+    expect(onUrlUpdate).toHaveBeenCalledOnce();
+    const event = onUrlUpdate.mock.calls[0]?.[0];
+    expect(event.queryString).toBe("?e=3,1&band=se&group=workers&diff=true");
+    expect(event.options.history).toBe("push");
+    expect(result.current[0].group).toBe("workers");
+  });
+});

@@ -1,0 +1,124 @@
+// The Compare page's state, kept in the URL (nuqs): what is compared, against which base, and
+// how it is shown. A reload, back/forward or a pasted link reopens it exactly; a saved view is
+// the same state stored on the server (CompareViewState), converted both ways here.
+import {
+  createSerializer,
+  parseAsBoolean,
+  parseAsInteger,
+  parseAsString,
+  parseAsStringLiteral,
+} from "nuqs";
+import type { CompareViewState } from "@/api";
+import type { ResultWindow } from "@/lib/queryKeys";
+import {
+  parseAsIdList,
+  parseAsRequestType,
+  parseAsSource,
+  parseAsWindow,
+  REQUEST_TYPES,
+  type SelectableRequestType,
+} from "@/lib/urlState/parsers";
+
+export const METRICS = ["throughput_per_s", "response_time_us"] as const;
+export const BANDS = ["std", "se", "ci"] as const;
+/** The grouping by experiment; any other value of `group` is a parameter name. */
+export const GROUP_BY_EXPERIMENT = "experiment";
+
+export const compareParsers = {
+  experiments: parseAsIdList.withDefault([]),
+  base: parseAsInteger,
+  configurations: parseAsIdList.withDefault([]),
+  baseConfiguration: parseAsInteger,
+  metric: parseAsStringLiteral(METRICS).withDefault("throughput_per_s"),
+  x: parseAsString,
+  group: parseAsString.withDefault(GROUP_BY_EXPERIMENT),
+  band: parseAsStringLiteral(BANDS).withDefault("std"),
+  source: parseAsSource.withDefault("client"),
+  requestType: parseAsRequestType.withDefault("all"),
+  window: parseAsWindow,
+  onlyDifferences: parseAsBoolean.withDefault(false),
+};
+
+/** Short, readable query keys (source, type and window as on the results pages):
+ * /compare?e=3,1&base=1&group=workers&band=ci */
+export const compareUrlKeys = {
+  experiments: "e",
+  base: "base",
+  configurations: "c",
+  baseConfiguration: "cbase",
+  metric: "metric",
+  x: "x",
+  group: "group",
+  band: "band",
+  source: "source",
+  requestType: "type",
+  window: "window",
+  onlyDifferences: "diff",
+} as const;
+
+export interface CompareState {
+  experiments: number[];
+  base: number | null;
+  configurations: number[];
+  baseConfiguration: number | null;
+  metric: (typeof METRICS)[number];
+  x: string | null;
+  group: string;
+  band: (typeof BANDS)[number];
+  source: "client" | "middleware";
+  requestType: SelectableRequestType;
+  window: ResultWindow | null;
+  onlyDifferences: boolean;
+}
+
+/** "?e=3,1&base=1..." for a state (defaults left out), for links and reopening saved views. */
+export const serializeCompare = createSerializer(compareParsers, { urlKeys: compareUrlKeys });
+
+export function toViewState(s: CompareState): CompareViewState {
+  return {
+    experiment_ids: s.experiments,
+    base_experiment_id: s.base,
+    configuration_ids: s.configurations,
+    base_configuration_id: s.baseConfiguration,
+    metric: s.metric,
+    x: s.x,
+    group_by: s.group,
+    band: s.band,
+    source: s.source,
+    request_type: s.requestType,
+    window_start_s: s.window?.start ?? null,
+    window_end_s: s.window?.end ?? null,
+    only_differences: s.onlyDifferences,
+  };
+}
+
+export function fromViewState(v: CompareViewState): CompareState {
+  const rt = v.request_type ?? "all";
+  return {
+    experiments: v.experiment_ids ?? [],
+    base: v.base_experiment_id ?? null,
+    configurations: v.configuration_ids ?? [],
+    baseConfiguration: v.base_configuration_id ?? null,
+    metric: v.metric ?? "throughput_per_s",
+    x: v.x ?? null,
+    group: v.group_by ?? GROUP_BY_EXPERIMENT,
+    band: v.band ?? "std",
+    source: v.source ?? "client",
+    requestType: (REQUEST_TYPES as readonly string[]).includes(rt)
+      ? (rt as SelectableRequestType)
+      : "all",
+    window:
+      v.window_start_s !== null &&
+      v.window_start_s !== undefined &&
+      v.window_end_s !== null &&
+      v.window_end_s !== undefined
+        ? { start: v.window_start_s, end: v.window_end_s }
+        : null,
+    onlyDifferences: v.only_differences ?? false,
+  };
+}
+
+/** The base experiment actually used: the chosen one if still selected, else the first. */
+export function effectiveBase(s: Pick<CompareState, "experiments" | "base">): number | null {
+  return s.base !== null && s.experiments.includes(s.base) ? s.base : (s.experiments[0] ?? null);
+}

@@ -1,0 +1,61 @@
+// Figures as the server draws them: PDF, SVG and PNG at a printed width (the report style),
+// from GET /experiments/{id}/figures/{name}.{format}. The browser never builds a PDF itself.
+import { ApiError } from "@/lib/apiError";
+import { authHeaders, redirectToLogin } from "@/lib/auth";
+import { downloadBlob } from "./download";
+
+export type FigureFileFormat = "pdf" | "svg" | "png";
+export const FIGURE_FILE_FORMATS: readonly FigureFileFormat[] = ["pdf", "svg", "png"];
+
+/** The server's width presets: one column (3.5 in) or the text width (7.16 in). */
+export type FigureWidth = "column" | "page";
+export const FIGURE_WIDTHS: readonly { value: FigureWidth; label: string }[] = [
+  { value: "column", label: "column (3.5 in)" },
+  { value: "page", label: "page (7.16 in)" },
+];
+
+type ParamValue = string | number | boolean | null | undefined | readonly string[];
+
+/** A figure of an experiment with the page's selection (source, x, series, pin, window...). */
+export interface ServerFigure {
+  experimentId: number;
+  name: string;
+  params: Record<string, ParamValue>;
+}
+
+/** The figure's URL: lists repeat their key (pin=a=1&pin=b=2), empty values are left out. */
+export function figureUrl(
+  figure: ServerFigure,
+  format: FigureFileFormat | "json",
+  extra: Record<string, ParamValue> = {},
+): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...figure.params, ...extra })) {
+    if (value === null || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) query.append(key, String(v));
+  }
+  const path = `/api/v1/experiments/${figure.experimentId}/figures/${figure.name}.${format}`;
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Pinned factors as the API's repeated `pin=factor=level`. */
+export function pinParams(filters: Record<string, string>): string[] {
+  return Object.entries(filters).map(([f, level]) => `${f}=${level}`);
+}
+
+/** Fetch the rendered file and save it; an error answer is thrown as ApiError, not saved. */
+export async function downloadServerFigure(
+  figure: ServerFigure,
+  format: FigureFileFormat,
+  width: FigureWidth,
+  filename: string,
+): Promise<void> {
+  const response = await fetch(figureUrl(figure, format, { width }), { headers: authHeaders() });
+  if (response.status === 401) redirectToLogin();
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => ({}));
+    throw new ApiError(response.status, body);
+  }
+  downloadBlob(`${filename}.${format}`, await response.blob());
+}

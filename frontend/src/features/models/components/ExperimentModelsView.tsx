@@ -1,0 +1,116 @@
+// The Models tab of an experiment: queueing models filled from its own measurements, drawn
+// over them (M/M/1, M/M/m per configuration; the MVA network per group, with what-if).
+import { EmptyState } from "@/components/common/EmptyState";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { useResultsViewState } from "@/features/results/urlState";
+import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
+import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";
+import { useModelsViewState } from "../urlState";
+import { NetworkFitPanel } from "./NetworkFitPanel";
+import { QueueModelsPanel } from "./QueueModelsPanel";
+
+/** Props of ExperimentModelsView. */
+export interface ExperimentModelsViewProps {
+  experimentId: number;
+  name: string;
+}
+
+function groupName(group: Record<string, unknown>): string {
+  return Object.entries(group)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
+}
+
+export function ExperimentModelsView({ experimentId, name }: ExperimentModelsViewProps) {
+  // The request type and measured window chosen on the Results tab apply here too.
+  const [{ type: requestType, window }] = useResultsViewState();
+  const [state, setState] = useModelsViewState();
+  const { inputs, isLoading, error } = useGetNetworkInputsQuery(
+    experimentId,
+    requestType,
+    state.util,
+    window,
+  );
+  const { queueModels, error: queueError } = useGetQueueModelsQuery(
+    experimentId,
+    requestType,
+    state.rate,
+    window,
+  );
+  if (isLoading) return <PendingBlock label="Loading models" />;
+  const groups = inputs?.data ?? [];
+  const index = Math.min(state.group, Math.max(groups.length - 1, 0));
+  const group = groups[index];
+  return (
+    <section className="card" data-testid="models-view">
+      <div className="section-header">
+        <h2>Models over measurements</h2>
+      </div>
+      <p className="hint" data-testid="models-selection">
+        Measured{" "}
+        {window
+          ? `over seconds ${window.start}–${window.end} of each run`
+          : "over each run's stable window"}
+        , request type {requestType} (chosen on the Results tab).
+      </p>
+      {error && !group ? (
+        <EmptyState title="No model for this experiment yet">
+          <p>{error.message}</p>
+        </EmptyState>
+      ) : (
+        group && (
+          <>
+            <div className="toolbar">
+              {groups.length > 1 && (
+                <label>
+                  configurations
+                  <select
+                    name="model-group"
+                    value={index}
+                    onChange={(e) => setState({ group: Number(e.target.value) })}
+                  >
+                    {groups.map((g, i) => (
+                      <option key={groupName(g.group)} value={i}>
+                        {groupName(g.group)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              <label>
+                measured memcached utilization
+                <input
+                  type="number"
+                  name="server-utilization"
+                  min={0}
+                  max={1}
+                  step="any"
+                  placeholder="not measured"
+                  value={state.util ?? ""}
+                  onChange={(e) =>
+                    setState({ util: e.target.value === "" ? null : Number(e.target.value) })
+                  }
+                />
+              </label>
+            </div>
+            {error && <p className="error">{error.message}</p>}
+            <h3>MVA of the closed network</h3>
+            <NetworkFitPanel name={name} group={group} />
+          </>
+        )
+      )}
+      <h3>M/M/1 and M/M/m per configuration</h3>
+      {queueModels ? (
+        <QueueModelsPanel
+          name={name}
+          models={queueModels}
+          rate={state.rate}
+          onRate={(rate) => setState({ rate })}
+          groupLabel={group ? groupName(group.group) : null}
+        />
+      ) : (
+        queueError && <p className="hint">Queue models not available: {queueError.message}</p>
+      )}
+    </section>
+  );
+}

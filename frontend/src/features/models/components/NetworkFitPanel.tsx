@@ -1,0 +1,152 @@
+// DOMAIN.md's closed network built from the experiment's own configuration and measured times,
+// solved over its client counts and drawn over the measured points; edits give a what-if curve.
+import { useMemo } from "react";
+import type { NetworkGroupPublic } from "@/api";
+import { formatNumber } from "@/features/experiments/utils/format";
+import { slug } from "@/features/export/utils/download";
+import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
+import { useModelsViewState, type WhatIfEdits } from "../urlState";
+import { applyEdits, fitTraces, hasEdits, networkRequest } from "../utils/fit";
+import { FitPlot } from "./FitPlot";
+import { ModelInputsTable } from "./ModelInputsTable";
+
+/** Props of NetworkFitPanel. */
+export interface NetworkFitPanelProps {
+  name: string;
+  group: NetworkGroupPublic;
+}
+
+export function NetworkFitPanel({ name, group }: NetworkFitPanelProps) {
+  const [state, setState] = useModelsViewState();
+  const edits: WhatIfEdits = state;
+  const fittedBody = useMemo(() => networkRequest(group.system, group.points), [group]);
+  const edited = useMemo(() => applyEdits(group.system, edits), [group, edits]);
+  const whatIfBody = useMemo(
+    () => (hasEdits(group.system, edits) ? networkRequest(edited, group.points) : null),
+    [group, edits, edited],
+  );
+  const fitted = useSolveNetworkQuery(fittedBody);
+  const whatIf = useSolveNetworkQuery(whatIfBody);
+  const shownWhatIf = whatIfBody ? whatIf.solved : undefined;
+  const x = useMemo(
+    () => fitTraces(group, fitted.solved, shownWhatIf, "throughput"),
+    [group, fitted.solved, shownWhatIf],
+  );
+  const r = useMemo(
+    () => fitTraces(group, fitted.solved, shownWhatIf, "response"),
+    [group, fitted.solved, shownWhatIf],
+  );
+  const model = (shownWhatIf ?? fitted.solved)?.model;
+  const base = `${slug(name)}-mva`;
+  return (
+    <div data-testid="network-fit">
+      <p className="hint">
+        Network of DOMAIN.md: clients (think time Z) → network delay → per middleware a net thread
+        (one server) and a worker pool (m-server, load dependent) → memcached servers (visit ratio
+        from the routing) → network delay. Exact MVA over N = 1…
+        {Math.max(...group.points.map((p) => p.clients))}.
+      </p>
+      {model && (
+        <dl className="stats inline" data-testid="network-summary">
+          <dt>bottleneck{shownWhatIf ? " (what-if)" : ""}</dt>
+          <dd data-testid="bottleneck">{model.bottleneck}</dd>
+          <dt>X at N = {model.at_population.population}</dt>
+          <dd data-testid="model-throughput">
+            {formatNumber(model.at_population.throughput_per_s, 1)} ops/s
+          </dd>
+          <dt>R at N = {model.at_population.population}</dt>
+          <dd>{formatNumber(model.at_population.response_time_s * 1e3, 3)} ms</dd>
+          {fitted.solved?.model.bounds && (
+            <>
+              <dt>knee N*</dt>
+              <dd>{formatNumber(fitted.solved.model.bounds.knee_population, 1)}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {whatIf.error && whatIfBody && (
+        <p className="error" data-testid="whatif-error">
+          What-if not solvable: {whatIf.error.message}
+        </p>
+      )}
+      <div className="figures">
+        <FitPlot
+          title="Throughput: model over measurement"
+          traces={x}
+          xTitle="clients N"
+          yTitle="throughput (ops/s)"
+          filename={`${base}-throughput`}
+        />
+        <FitPlot
+          title="Response time: model over measurement"
+          traces={r}
+          xTitle="clients N"
+          yTitle="response time (ms)"
+          filename={`${base}-response-time`}
+        />
+      </div>
+      <div className="section-header">
+        <h3>Inputs (edit any to see the what-if curve)</h3>
+        <button
+          type="button"
+          onClick={() =>
+            setState({
+              workers: null,
+              middlewares: null,
+              servers: null,
+              delay_ms: null,
+              net_ms: null,
+              worker_ms: null,
+              server_ms: null,
+              think_ms: null,
+            })
+          }
+        >
+          Reset to the data
+        </button>
+      </div>
+      <ModelInputsTable
+        system={group.system}
+        estimates={group.estimates}
+        edits={edits}
+        onEdit={(key, value) => setState({ [key]: value })}
+      />
+      {fitted.solved && (
+        <table className="table compact" data-testid="network-rows">
+          <thead>
+            <tr>
+              <th className="num">N</th>
+              <th className="num">measured X (ops/s)</th>
+              <th className="num">model X</th>
+              <th className="num">error (%)</th>
+              <th className="num">measured R (ms)</th>
+              <th className="num">model R</th>
+              <th className="num">error (%)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fitted.solved.rows.map((row) => (
+              <tr key={row.clients}>
+                <td className="num">{row.clients}</td>
+                <td className="num">{formatNumber(row.measured_throughput_per_s, 1)}</td>
+                <td className="num">{formatNumber(row.model_throughput_per_s, 1)}</td>
+                <td className="num">{formatNumber(row.throughput_deviation_percent, 1)}</td>
+                <td className="num">
+                  {row.measured_response_time_s === null
+                    ? "–"
+                    : formatNumber(row.measured_response_time_s * 1e3, 3)}
+                </td>
+                <td className="num">{formatNumber(row.model_response_time_s * 1e3, 3)}</td>
+                <td className="num">
+                  {row.response_deviation_percent === null
+                    ? "–"
+                    : formatNumber(row.response_deviation_percent, 1)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

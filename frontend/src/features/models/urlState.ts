@@ -1,0 +1,43 @@
+// The experiment page's tab and the Models tab's inputs in the URL (nuqs): a pasted link
+// reopens the same model with the same what-if edits.
+import {
+  type inferParserType,
+  parseAsFloat,
+  parseAsInteger,
+  parseAsStringLiteral,
+  useQueryStates,
+} from "nuqs";
+
+export const EXPERIMENT_TABS = ["results", "models"] as const;
+export const SERVICE_RATES = ["worker_time", "max_throughput"] as const;
+export type ServiceRate = (typeof SERVICE_RATES)[number];
+
+/** What-if edits: unset means "as estimated from the data". Times in milliseconds. */
+export const whatIfSearchParams = {
+  workers: parseAsInteger,
+  middlewares: parseAsInteger,
+  servers: parseAsInteger,
+  delay_ms: parseAsFloat,
+  net_ms: parseAsFloat,
+  worker_ms: parseAsFloat,
+  server_ms: parseAsFloat,
+  think_ms: parseAsFloat,
+} as const;
+
+export type WhatIfEdits = inferParserType<typeof whatIfSearchParams>;
+
+export const modelsSearchParams = {
+  tab: parseAsStringLiteral(EXPERIMENT_TABS).withDefault("results"),
+  /** Which group of configurations (differing only in clients) the network models. */
+  group: parseAsInteger.withDefault(0),
+  /** How M/M/1 and M/M/m get their service rate. */
+  rate: parseAsStringLiteral(SERVICE_RATES).withDefault("worker_time"),
+  /** A measured memcached utilization, for the utilization law. */
+  util: parseAsFloat,
+  ...whatIfSearchParams,
+} as const;
+
+/** The Models tab's state; typing replaces the history entry rather than adding one each key. */
+export function useModelsViewState() {
+  return useQueryStates(modelsSearchParams, { history: "replace" });
+}

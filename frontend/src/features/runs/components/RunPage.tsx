@@ -1,0 +1,146 @@
+// One run: status, full error text, hosts, tool versions, every command line, phase timings and
+// a download of its raw files.
+import { Link, useParams } from "react-router";
+import type { RunPublic } from "@/api";
+import { EmptyState } from "@/components/common/EmptyState";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { StatusBadge } from "@/components/common/StatusBadge";
+import { formatDuration, formatNumber } from "@/features/experiments/utils/format";
+import { ApiError } from "@/lib/apiError";
+import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
+import { useGetRunQuery } from "../hooks/useGetRunQuery";
+import { RunHosts } from "./RunHosts";
+
+export function RunPage() {
+  const runId = Number(useParams().runId);
+  const { run, isLoading } = useGetRunQuery(runId);
+  const download = useDownloadRunFilesMutation();
+  if (isLoading) return <PendingBlock label="Loading run" rows={6} />;
+  if (!run) {
+    return (
+      <EmptyState title="Run not found">
+        <Link to="/experiments">Back to experiments</Link>
+      </EmptyState>
+    );
+  }
+  const noFiles = download.error instanceof ApiError && download.error.status === 404;
+  const phases = phaseTimings(run);
+  return (
+    <section data-testid="run-page">
+      <div className="page-header">
+        <h1>
+          Run {run.id} <StatusBadge status={run.status} />
+        </h1>
+        <button
+          type="button"
+          className="primary"
+          disabled={download.isPending}
+          onClick={() => download.mutate(run.id)}
+        >
+          {download.isPending ? "Preparing zip…" : "Download raw files (zip)"}
+        </button>
+      </div>
+      {noFiles && (
+        <p className="hint" data-testid="no-raw-files">
+          This run kept no raw files (it never reached the point of collecting outputs).
+        </p>
+      )}
+      <dl className="stats inline">
+        <dt>Experiment</dt>
+        <dd>
+          <Link to={`/experiments/${run.experiment_id}`}>#{run.experiment_id}</Link>
+        </dd>
+        <dt>Configuration</dt>
+        <dd>{run.configuration_id}</dd>
+        <dt>Repetition</dt>
+        <dd>{run.repetition}</dd>
+        <dt>Attempt</dt>
+        <dd>{run.attempt}</dd>
+        <dt>Started</dt>
+        <dd>{run.started_at ? new Date(run.started_at).toLocaleString() : "not yet"}</dd>
+        <dt>Duration</dt>
+        <dd>{duration(run)}</dd>
+        <dt>Worker</dt>
+        <dd>{run.worker ?? "–"}</dd>
+      </dl>
+      {run.error && (
+        <section className="card">
+          <h2>Error</h2>
+          <pre className="error-text" data-testid="run-error">
+            {run.error}
+          </pre>
+        </section>
+      )}
+      {phases.length > 0 && (
+        <section className="card" data-testid="phase-timings">
+          <h2>Phase timings</h2>
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th>phase</th>
+                <th className="num">time (s)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {phases.map(([phase, seconds]) => (
+                <tr key={phase}>
+                  <td>{phase.replaceAll("_", " ")}</td>
+                  <td className="num">{formatNumber(seconds, 2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <section className="card">
+        <h2>Hosts</h2>
+        <RunHosts hosts={run.hosts} />
+      </section>
+      <section className="card">
+        <h2>Tool versions</h2>
+        {Object.keys(run.tool_versions).length === 0 ? (
+          <p className="hint">Not checked yet: tools are checked when the run starts.</p>
+        ) : (
+          <table className="table compact" data-testid="tool-versions">
+            <tbody>
+              {Object.entries(run.tool_versions).map(([tool, version]) => (
+                <tr key={tool}>
+                  <th>{tool}</th>
+                  <td>{version}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card">
+        <h2>Command lines</h2>
+        {run.commands.length === 0 ? (
+          <p className="hint">No process started yet.</p>
+        ) : (
+          <ol className="commands" data-testid="run-commands">
+            {run.commands.map((c) => (
+              <li key={`${String(c.pid)}-${String(c.started_unix)}-${String(c.command)}`}>
+                <span className="hint">
+                  {String(c.role ?? "")} {String(c.source ?? "")} on {String(c.host ?? "")}
+                </span>
+                <pre>{String(c.command ?? JSON.stringify(c))}</pre>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </section>
+  );
+}
+
+function duration(run: RunPublic): string {
+  if (!run.started_at) return "–";
+  const end = run.finished_at ? new Date(run.finished_at) : new Date();
+  return formatDuration((end.getTime() - new Date(run.started_at).getTime()) / 1000);
+}
+
+/** Phase name -> seconds as the worker recorded them, in recorded order (older runs: none). */
+function phaseTimings(run: RunPublic): [string, number][] {
+  return Object.entries(run.phase_timings ?? {});
+}

@@ -1,0 +1,101 @@
+// Testbeds: the built-in local one and every registered one, with hosts and the tools (and
+// versions) their newest runs found.
+import { useEffect } from "react";
+import { Link } from "react-router";
+import type { TestbedToolPublic } from "@/api";
+import { handleError } from "@/components/common/handleError";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
+
+export function TestbedsPage() {
+  const { testbeds, isLoading, error } = useGetTestbedsQuery();
+  const { tools } = useGetTestbedToolsQuery();
+  useEffect(() => {
+    if (error) handleError(error);
+  }, [error]);
+  const toolsOf = (id: number | null) => (tools?.data ?? []).filter((t) => t.testbed_id === id);
+  if (isLoading) return <PendingBlock label="Loading testbeds" />;
+  return (
+    <section data-testid="testbeds-page">
+      <div className="page-header">
+        <h1>Testbeds</h1>
+      </div>
+      <section className="card" data-testid="testbed-local">
+        <h2>local</h2>
+        <p className="hint">
+          This machine, driven over SSH to 127.0.0.1 like any remote host. Experiments without a
+          testbed run here.
+        </p>
+        <ToolsTable tools={toolsOf(null)} />
+      </section>
+      {testbeds?.data.map((tb) => (
+        <section className="card" key={tb.id} data-testid={`testbed-${tb.id}`}>
+          <h2>
+            {tb.name} <span className="hint">({tb.kind})</span>
+          </h2>
+          {tb.description && <p className="hint">{tb.description}</p>}
+          {tb.hosts.length === 0 ? (
+            <p className="hint">No hosts registered.</p>
+          ) : (
+            <table className="table compact">
+              <thead>
+                <tr>
+                  <th>host</th>
+                  <th>role</th>
+                  <th>address</th>
+                  <th>SSH</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tb.hosts.map((h) => (
+                  <tr key={h.id}>
+                    <td>{h.name}</td>
+                    <td>{h.role}</td>
+                    <td>{h.address}</td>
+                    <td>
+                      {h.ssh_user}@{h.address}:{h.ssh_port}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <ToolsTable tools={toolsOf(tb.id)} />
+        </section>
+      ))}
+    </section>
+  );
+}
+
+function ToolsTable({ tools }: { tools: TestbedToolPublic[] }) {
+  if (tools.length === 0) {
+    return (
+      <p className="hint">
+        No tools found yet: each run checks the tools on its hosts before it starts.
+      </p>
+    );
+  }
+  return (
+    <table className="table compact" data-testid="testbed-tools">
+      <thead>
+        <tr>
+          <th>tool</th>
+          <th>version</th>
+          <th>found by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tools.map((t) => (
+          <tr key={t.tool}>
+            <td>{t.tool}</td>
+            <td>{t.version}</td>
+            <td>
+              <Link to={`/runs/${t.run_id}`}>run {t.run_id}</Link>
+              {t.seen_at ? `, ${new Date(t.seen_at).toLocaleString()}` : ""}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

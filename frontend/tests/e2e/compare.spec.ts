@@ -1,0 +1,203 @@
+// End-to-end on the real API: two seeded experiments that differ only in the number of
+// middlewares; at 8 workers the second carries 50% more, at 16 workers 0.1% (within the
+// seeded +-1% repetition noise). The compare view must show just that parameter, call the
+// first difference significant and the second noise, draw grouped bands, and keep all of it
+// in the URL and in saved views.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExperimentPublic } from "@/api";
+import { BASE_URL, launch, screenshot } from "./browser";
+import { createSeeded, runSeedSql } from "./seed";
+
+let browser: Browser;
+let page: Page;
+let one: ExperimentPublic;
+let two: ExperimentPublic;
+const stamp = Date.now();
+// The shared 2-core machine runs many suites at once: allow slow renders (an upper bound only).
+const WAIT_MS = 90_000;
+const TEST_MS = 180_000;
+const POLL = { timeout: WAIT_MS };
+
+beforeAll(async () => {
+  one = await createSeeded(`cmp-one-mw-${stamp}`, [8, 16], [4, 8], { middlewares: 1 });
+  two = await createSeeded(`cmp-two-mw-${stamp}`, [8, 16], [4, 8], { middlewares: 2 });
+  runSeedSql(two.id, "tests/e2e/seed_compare_scale.sql", { workers: 8, scale: 1.5 });
+  runSeedSql(two.id, "tests/e2e/seed_compare_scale.sql", { workers: 16, scale: 1.001 });
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  page.setDefaultTimeout(WAIT_MS);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function plotData(testId: string): Promise<Record<string, unknown>[]> {
+  return page
+    .getByTestId(testId)
+    .locator(".js-plotly-plot")
+    .evaluate((gd) => {
+      const data = (gd as unknown as { data: Record<string, unknown>[] }).data;
+      return data.map((t) => ({ name: t.name, fill: t.fill, x: t.x, y: t.y }));
+    });
+}
+
+async function verdicts(p: Page): Promise<Record<string, string>> {
+  const rows = p.getByTestId("difference-row");
+  await rows.first().waitFor();
+  const out: Record<string, string> = {};
+  for (const row of await rows.all()) {
+    const config = (await row.locator("td").nth(1).textContent()) ?? "";
+    out[config] = (await row.getAttribute("data-verdict")) ?? "";
+  }
+  return out;
+}
+
+describe("compare", () => {
+  it(
+    "shows only the differing parameter with 'only differences' on",
+    async () => {
+      await page.goto(`${BASE_URL}/compare`);
+      await page.getByLabel(`compare ${one.name}`, { exact: true }).check();
+      await page.getByLabel(`compare ${two.name}`, { exact: true }).check();
+      await page.getByLabel(`base ${one.name}`, { exact: true }).check();
+      const table = page.getByTestId("parameters-table");
+      await table.getByTestId("parameter-row").first().waitFor();
+      expect(await table.getByTestId("parameter-row").count()).toBeGreaterThan(10);
+      await table.getByLabel("only differences").check();
+      await expect
+        .poll(
+          async () =>
+            table
+              .getByTestId("parameter-row")
+              .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-name"))),
+          POLL,
+        )
+        .toEqual(["middlewares"]);
+      expect(await table.getByTestId("parameter-row").locator("td").allTextContents()).toEqual([
+        "parameter",
+        "middlewares (middlewares)",
+        "1",
+        "2",
+      ]);
+      expect(page.url()).toContain("diff=true");
+      await screenshot(page, "compare-only-differences");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "marks the large difference significant and the tiny one not",
+    async () => {
+      const got = await verdicts(page);
+      expect(got).toEqual({
+        "workers=8, clients_per_thread=4": "significant",
+        "workers=8, clients_per_thread=8": "significant",
+        "workers=16, clients_per_thread=4": "not_distinguishable",
+        "workers=16, clients_per_thread=8": "not_distinguishable",
+      });
+      const row = page
+        .getByTestId("difference-row")
+        .filter({ hasText: "workers=8, clients_per_thread=4" });
+      // Seed: 1,600 ops/s at 4 clients per thread (N = 24) for both worker counts, x1.5 at 8.
+      expect(await row.locator("td").nth(5).textContent()).toMatch(/^50 \[4\d\.\d, 5\d\.\d\]$/);
+      expect(await row.locator("td").nth(6).textContent()).toContain("significant");
+      await screenshot(page, "compare-differences");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "groups by a factor with a band per group",
+    async () => {
+      await page.getByTestId("compare-toolbar").getByLabel("Group by").selectOption("workers");
+      await page
+        .getByTestId("compare-toolbar")
+        .getByLabel("x axis")
+        .selectOption("clients_per_thread");
+      await page.getByTestId("compare-toolbar").getByLabel("Band").selectOption("ci");
+      await expect
+        .poll(() => page.getByTestId("grouped-curves").locator("h3").textContent(), POLL)
+        .toContain("by workers, band 95% t confidence interval");
+      await page.getByTestId("grouped-curves").locator(".js-plotly-plot").waitFor();
+      await expect
+        .poll(async () => (await plotData("grouped-curves")).map((t) => t.name), POLL)
+        .toEqual([
+          "workers=8 band",
+          "workers=8 (12 runs)",
+          "workers=16 band",
+          "workers=16 (12 runs)",
+        ]);
+      const traces = await plotData("grouped-curves");
+      const band = traces[0] as { fill: string; x: number[]; y: number[] };
+      const mean = traces[1] as { x: number[]; y: number[] };
+      expect(band.fill).toBe("toself");
+      expect(band.x).toEqual([4, 8, 8, 4]);
+      // The band encloses the mean: high above it going out, low below it coming back.
+      expect(band.y[0]).toBeGreaterThan(mean.y[0] ?? 0);
+      expect(band.y[3]).toBeLessThan(mean.y[0] ?? 0);
+      // Pooling both middlewares at 8 workers: the 1,600 and 2,400 ops/s runs average 2,000.
+      expect(mean.y[0]).toBeCloseTo(2000, 6);
+      await screenshot(page, "compare-grouped");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "saves a view, survives a reload, and reopens the view exactly",
+    async () => {
+      const viewName = `two middlewares ${stamp}`;
+      const saved = page.url();
+      await page.getByLabel("view name").fill(viewName);
+      await page.getByRole("button", { name: "Save view" }).click();
+      const link = page.getByTestId("saved-views").getByRole("link", { name: viewName });
+      await link.waitFor();
+      await page.reload();
+      await page.getByTestId("grouped-curves").locator(".js-plotly-plot").waitFor();
+      expect(await page.getByTestId("compare-toolbar").getByLabel("Group by").inputValue()).toBe(
+        "workers",
+      );
+      // Change everything, then reopen the saved view.
+      await page.getByTestId("compare-toolbar").getByLabel("Group by").selectOption("experiment");
+      await page.getByTestId("compare-toolbar").getByLabel("Band").selectOption("std");
+      await page.getByLabel(`base ${two.name}`, { exact: true }).check();
+      await expect.poll(() => page.url(), POLL).not.toBe(saved);
+      await page.getByTestId("saved-views").getByRole("link", { name: viewName }).click();
+      // The same state (keys may come in another order).
+      const params = (url: string) => [...new URL(url).searchParams].sort();
+      await expect.poll(() => params(page.url()), POLL).toEqual(params(saved));
+      const toolbar = page.getByTestId("compare-toolbar");
+      expect(await toolbar.getByLabel("Group by").inputValue()).toBe("workers");
+      expect(await toolbar.getByLabel("Band").inputValue()).toBe("ci");
+      expect(await page.getByLabel(`base ${one.name}`, { exact: true }).isChecked()).toBe(true);
+      expect(
+        await page.getByTestId("parameters-table").getByLabel("only differences").isChecked(),
+      ).toBe(true);
+      await page.goBack();
+      await expect
+        .poll(() => page.getByTestId("compare-toolbar").getByLabel("Group by").inputValue(), POLL)
+        .toBe("experiment");
+      await screenshot(page, "compare-saved-view");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "opens the same compare URL in a new browser context",
+    async () => {
+      await page.goForward();
+      const url = page.url();
+      const fresh = await (
+        await browser.newContext({ viewport: { width: 1400, height: 1000 } })
+      ).newPage();
+      await fresh.goto(url);
+      expect(await verdicts(fresh)).toEqual(await verdicts(page));
+      expect(await fresh.getByTestId("compare-toolbar").getByLabel("Band").inputValue()).toBe("ci");
+      await fresh.getByTestId("parcoords").locator(".js-plotly-plot").waitFor();
+      await screenshot(fresh, "compare-new-context");
+      await fresh.close();
+    },
+    TEST_MS,
+  );
+});

@@ -1,0 +1,73 @@
+// End-to-end: edit the design of an experiment that has no runs (the draft survives a reload),
+// then duplicate it with a changed factor before saving.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConfigurationsPublic, ExperimentPublic } from "@/api";
+import { api, BASE_URL, launch, screenshot } from "./browser";
+
+let browser: Browser;
+let page: Page;
+let exp: ExperimentPublic;
+const NAME = `design-${Date.now()}`;
+
+beforeAll(async () => {
+  exp = await api<ExperimentPublic>("/experiments", {
+    method: "POST",
+    body: JSON.stringify({ name: NAME, factors: { workers: [8, 16] }, repetitions: 2 }),
+  });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("editing and duplicating a design", () => {
+  it("edits a design with no runs; the unsaved draft survives a reload", async () => {
+    await page.goto(`${BASE_URL}/experiments/${exp.id}`);
+    await page.getByRole("link", { name: "Edit design" }).click();
+    await page.getByRole("heading", { name: `Edit ${NAME}` }).waitFor();
+    const workers = page.locator('input[name="factor-workers"]');
+    expect(await workers.inputValue()).toBe("8, 16");
+    await workers.fill("8, 16, 32");
+    await page.locator('input[name="repetitions"]').fill("3");
+    // Warm-up + cool-down past the run time: said at the field, in words.
+    await page.locator('input[name="cooldown_s"]').fill("85");
+    await expect
+      .poll(() => page.getByTestId("error-cooldown_s").textContent(), { timeout: 10_000 })
+      .toContain("warm-up plus cool-down (95 s) must be shorter than the run time (90 s)");
+    expect(await page.getByTestId("error-body").count()).toBe(0);
+    await screenshot(page, "design-edit-cross-field");
+    await page.locator('input[name="cooldown_s"]').fill("10");
+
+    await page.reload();
+    await page.getByTestId("draft-restored").waitFor();
+    expect(await workers.inputValue()).toBe("8, 16, 32");
+    expect(await page.locator('input[name="repetitions"]').inputValue()).toBe("3");
+    await page.getByRole("button", { name: "Save design" }).click();
+    await page.waitForURL(`${BASE_URL}/experiments/${exp.id}`);
+    await page.getByTestId("configurations-table").waitFor();
+    const saved = await api<ExperimentPublic>(`/experiments/${exp.id}`);
+    expect(saved.factors).toEqual({ workers: [8, 16, 32] });
+    expect(saved.repetitions).toBe(3);
+    expect(saved.id).toBe(exp.id);
+  });
+
+  it("duplicates with a changed factor before saving; the original is unchanged", async () => {
+    await page.getByRole("link", { name: "Duplicate" }).click();
+    await page.getByRole("heading", { name: `Copy of ${NAME}` }).waitFor();
+    expect(await page.locator('input[name="name"]').inputValue()).toBe(`${NAME} (copy)`);
+    await page.locator('input[name="factor-workers"]').fill("4, 64");
+    await screenshot(page, "design-duplicate");
+    await page.getByRole("button", { name: "Create experiment" }).click();
+    await page.waitForURL(/\/experiments\/\d+$/);
+    await page.getByRole("heading", { name: `${NAME} (copy)` }).waitFor();
+    const copyId = Number(new URL(page.url()).pathname.split("/").pop());
+    expect(copyId).not.toBe(exp.id);
+    const configs = await api<ConfigurationsPublic>(`/experiments/${copyId}/configurations`);
+    expect(configs.data.map((c) => c.values.workers)).toEqual([4, 64]);
+    const original = await api<ExperimentPublic>(`/experiments/${exp.id}`);
+    expect(original.factors).toEqual({ workers: [8, 16, 32] });
+  });
+});
