@@ -2,6 +2,7 @@
 address and sshd, created and removed by the test. It needs root and iproute2 (as `make test`
 has on its machines); elsewhere it fails saying why, never skips silently."""
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from backend.models import Host, HostRole, RunStatus, Testbed, TestbedKind
+from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.drivers.netns import NetnsTestbed, netns_supported
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
@@ -61,9 +63,17 @@ def test_run_on_namespace_hosts(db: Session, netns_testbed: NetnsTestbed) -> Non
         run_time_s=4,
         testbed_id=testbed.id,
     )
-    assert _execute_run(run_id) is None
+    # Like the Celery task: a transient SSH error re-queues the run for another attempt. Every
+    # retry's reason is kept so that a failure says what went wrong each time.
+    retries: list[str | None] = []
+    for _ in range(MAX_ATTEMPTS):
+        if _execute_run(run_id) is None:
+            break
+        retries.append(runs_of(db, exp.id)[0].error)
     (run,) = runs_of(db, exp.id)
-    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.status == RunStatus.SUCCEEDED, (run.error, retries)
+    if retries:  # succeeded after a retry: shown in the test summary, not hidden
+        warnings.warn(f"namespace run needed {len(retries)} retries: {retries}", stacklevel=1)
     assert [s["address"] for s in run.hosts["server"]] == [hosts[0].address, hosts[1].address]
     servers = [c for c in run.commands if c["role"] == "server"]
     assert [c["argv"][c["argv"].index("-l") + 1] for c in servers] == [

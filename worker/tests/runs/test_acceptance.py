@@ -27,6 +27,7 @@ FIXED = {
 }
 
 
+@pytest.mark.timeout(600)  # above wait_for's 400 s, so a timeout shows the run states
 def test_experiment_through_api_agrees_client_and_middleware(
     client: TestClient, db: Session, local_sshd: None, celery_worker: CeleryWorkerProcess
 ) -> None:

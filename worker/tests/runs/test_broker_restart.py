@@ -84,6 +84,7 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
         server.stop()
 
 
+@pytest.mark.timeout(600)  # above wait_for's own limit, so a timeout shows the run states
 def test_redis_down_at_start_and_restarted_every_run_finishes_once(
     client: TestClient,
     db: Session,
@@ -126,7 +127,12 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
         # Restart Redis with the runs queued: the queue is gone with it.
         own_redis.stop()
         own_redis.start()
-        runs = wait_for(db, exp["id"], all_final, timeout_s=400)
+        try:
+            runs = wait_for(db, exp["id"], all_final, timeout_s=480)
+        except AssertionError as exc:  # say what the worker and beat were doing
+            logs = (worker.log_path, beat.log_path)
+            tails = [f"{p.name}:\n{p.read_text()[-4000:]}" for p in logs]
+            raise AssertionError("\n".join([str(exc), *tails])) from None
     finally:
         beat.stop()
         worker.stop()

@@ -20,6 +20,7 @@ from worker.tests.utils.experiments import all_final, wait_for
 pytestmark = pytest.mark.integration
 
 
+@pytest.mark.timeout(600)  # above wait_for's 400 s, so a timeout shows the run states
 def test_memtier_experiment_through_api(
     client: TestClient, db: Session, local_sshd: None, celery_worker: CeleryWorkerProcess
 ) -> None:
