@@ -1,16 +1,16 @@
 """Stored-result reads for the results service (keyword-only, no HTTP errors, no arithmetic).
 
-Three ways in, all per (run, source) so that `backend.results.aggregate` combines them:
-stored stable-window summaries, raw per-second series, and the SQL fast path that re-cuts any
+Three ways in: stored stable-window summaries and raw per-second series, per (run, source), for
+`backend.results.aggregate` to combine; and per run, the generated SQL of
+`backend.results.fast_path` (the same rules in PostgreSQL) over the summaries or re-cut to any
 window from the prefix-sum columns of the metric table's `fast` metrics.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, TextClause, select, text
+from sqlalchemy import Select, TextClause, select
 from sqlalchemy.orm import Session
 
 from backend.models import (
@@ -23,7 +23,8 @@ from backend.models import (
     RunStatus,
     RunSummary,
 )
-from backend.results.metrics import FAST, METRICS, SourceKind
+from backend.results import fast_path
+from backend.results.metrics import METRICS, MetricName, SourceKind
 
 
 @dataclass(frozen=True)
@@ -147,110 +148,35 @@ def read_stored_window(*, session: Session, run_id: int) -> tuple[int, int] | No
 # ------------------------------------------------------------------------- fast path
 
 
-@dataclass(frozen=True)
-class WindowSums:
-    """Window sums of one source from the prefix sums (aggregate.from_window_sums reads them).
-
-    sums: per fast metric, sum over the covered seconds (x * value for weighted metrics);
-    weights: per weighted fast metric, the sum of x over seconds with a defined value.
-    """
-
-    ref: RunRef
-    source: str
-    seconds: int
-    sums: dict[str, float | None]
-    weights: dict[str, float | None]
+def _run_rows(
+    session: Session, stmt: TextClause, names: Sequence[MetricName], params: dict[str, Any]
+) -> list[tuple[RunRef, dict[str, float | None]]]:
+    rows = session.execute(stmt, params).all()
+    return [(RunRef(r[0], r[1], r[2]), dict(zip(names, r[3:], strict=True))) for r in rows]
 
 
-def prefix_columns() -> list[tuple[str, str, str | None]]:
-    """(metric, sum column, weight column or None) of every fast metric, from the table."""
-    out: list[tuple[str, str, str | None]] = []
-    for m in FAST:
-        if m.instances == "weighted":
-            out.append((m.name, f"{m.column}_wcumsum", f"{m.column}_weight_cumsum"))
-        else:
-            out.append((m.name, f"{m.column}_cumsum", None))
-    return out
-
-
-@cache
-def _fast_sql() -> TextClause:
-    """Per (run, source) window sums, generated from the metric table's fast metrics.
-
-    The clock is aggregate.py's rule 1: second 0 is the run's earliest client start (else its
-    earliest series), each series shifted by its rounded start offset; [a, b) are the
-    source's own covered seconds.
-    """
-    reads = []
-    for name, col, weight in prefix_columns():
-        reads.append(f"{col}[b + 1] - {col}[a + 1] AS {name}__sum")
-        if weight:
-            reads.append(f"{weight}[b + 1] - {weight}[a + 1] AS {name}__weight")
-    names = [c for _, col, weight in prefix_columns() for c in (col, weight) if c is not None]
-    cols = ", ".join(sorted(set(names)))
-    return text(
-        f"""
-        WITH clock AS (
-            SELECT x.run_id,
-                   coalesce(min(x.start_unix) FILTER (WHERE x.source LIKE 'client:%'),
-                            min(x.start_unix)) AS t0
-            FROM run_series x JOIN runs r ON r.id = x.run_id
-            WHERE r.experiment_id = :experiment_id AND r.status = 'succeeded'
-            GROUP BY x.run_id
-        ), placed AS (
-            SELECT r.id AS run_id, r.configuration_id, r.repetition, x.source, {cols},
-                   cardinality(x.throughput_cumsum) - 1 AS len,
-                   floor(x.start_unix - c.t0 + 0.5)::int AS off
-            FROM run_series x
-            JOIN runs r ON r.id = x.run_id
-            JOIN clock c ON c.run_id = x.run_id
-            WHERE r.experiment_id = :experiment_id AND r.status = 'succeeded'
-              AND x.request_type = CAST(:request_type AS request_type)
-              AND x.source LIKE :source_pattern
-        ), bounded AS (
-            SELECT *, greatest(0, least(:lo - off, len)) AS a,
-                      greatest(0, least(:hi - off, len)) AS b
-            FROM placed
-        )
-        SELECT run_id, configuration_id, repetition, source, b - a AS seconds,
-               {", ".join(reads)}
-        FROM bounded WHERE b > a
-        ORDER BY run_id, source
-        """
-    )
-
-
-def read_window_sums(
+def read_run_values(
     *,
     session: Session,
     experiment_id: int,
     source: SourceKind,
     request_type: RequestType,
-    start_s: int,
-    end_s: int,
-) -> list[WindowSums]:
-    """Window sums of every succeeded run x matching source that covers [start_s, end_s)."""
-    rows = session.execute(
-        _fast_sql(),
-        {
-            "experiment_id": experiment_id,
-            "request_type": request_type.value,
-            "source_pattern": f"{source}:%",
-            "lo": start_s,
-            "hi": end_s,
-        },
-    ).mappings()
-    out = []
-    for row in rows:
-        sums: dict[str, float | None] = {}
-        weights: dict[str, float | None] = {}
-        for name, _, weight in prefix_columns():
-            sums[name] = row[f"{name}__sum"]
-            if weight:
-                weights[name] = row[f"{name}__weight"]
-        ref = RunRef(row["run_id"], row["configuration_id"], row["repetition"])
-        out.append(WindowSums(ref, row["source"], row["seconds"], sums, weights))
-    return out
+    names: Sequence[MetricName],
+    window: tuple[int, int] | None = None,
+) -> list[tuple[RunRef, dict[str, float | None]]]:
+    """Per succeeded run with a matching source, `names` with its instances combined, by the
+    generated SQL of `backend.results.fast_path`: over the stored stable window, or re-cut to
+    `window` = (start_s, end_s) from the prefix sums (fast metrics only)."""
+    key = tuple(names)
+    params: dict[str, Any] = {
+        "experiment_id": experiment_id,
+        "request_type": request_type.value,
+        "source_pattern": f"{source}:%",
+    }
+    if window is None:
+        return _run_rows(session, fast_path.summaries_runs_sql(key), names, params)
+    params["lo"], params["hi"] = window
+    return _run_rows(session, fast_path.window_runs_sql(key), names, params)
 
 
 # ------------------------------------------------------------------------ histograms

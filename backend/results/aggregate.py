@@ -172,29 +172,6 @@ def source_window(
     return SourceWindow(series.source, b - a, values, weights)
 
 
-def window_from_sums(
-    source: str,
-    seconds: int,
-    sums: Mapping[str, float | None],
-    weights: Mapping[str, float | None],
-) -> SourceWindow:
-    """Rule 2 from window sums (the SQL fast path's prefix-sum reads) instead of arrays."""
-    values: dict[str, float | None] = {}
-    out_weights: dict[str, float] = {}
-    for name, total in sums.items():
-        m = METRICS[name]  # type: ignore[index]
-        if total is None:
-            values[name] = None
-        elif m.instances == "weighted":
-            w = weights.get(name) or 0.0
-            out_weights[name] = w
-            values[name] = total / w if w > 0 else None
-        else:
-            out_weights[name] = float(seconds)
-            values[name] = total / seconds
-    return SourceWindow(source, seconds, values, out_weights)
-
-
 def run_windows(
     series: Sequence[SourceSeries], window: Window, metrics: Sequence[Metric] = PER_SECOND
 ) -> list[SourceWindow]:

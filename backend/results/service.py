@@ -53,7 +53,6 @@ from backend.results.aggregate import (
     offset_s,
     source_window,
     summarize,
-    window_from_sums,
 )
 from backend.results.metrics import (
     FAST,
@@ -84,19 +83,6 @@ def series_values(row: RunSeries) -> SourceSeries:
     )
 
 
-def _summary_window(summary: Any, names: Sequence[str]) -> SourceWindow:
-    """A stored summary as one instance's window figures (rule 2 was applied at ingest)."""
-    seconds = summary.window_end_s - summary.window_start_s
-    weight = summary.weight if summary.weight is not None else float(summary.count)
-    values: dict[str, float | None] = {}
-    weights: dict[str, float] = {}
-    for name in names:
-        m = METRICS[name]  # type: ignore[index]
-        values[name] = getattr(summary, m.column)
-        weights[name] = weight if m.instances == "weighted" else float(seconds)
-    return SourceWindow(summary.source, seconds, values, weights)
-
-
 def run_values(
     *,
     session: Session,
@@ -113,35 +99,27 @@ def run_values(
     another is an AnalysisError on `metric`.
     """
     names = list(dict.fromkeys(metrics))
-    groups: dict[tuple[int, int, int], list[SourceWindow]] = defaultdict(list)
-    if window is None:
-        for ref, summary in crud.read_summaries(
-            session=session, experiment_id=experiment_id, source=source, request_type=request_type
-        ):
-            key = (ref.run_id, ref.configuration_id, ref.repetition)
-            groups[key].append(_summary_window(summary, names))
-    elif all(METRICS[n] in FAST for n in names):
-        for sums in crud.read_window_sums(
+    if window is None or all(METRICS[n] in FAST for n in names):
+        # Rules 1-3 in PostgreSQL (generated from the metric table): one row per run.
+        rows = crud.read_run_values(
             session=session,
             experiment_id=experiment_id,
             source=source,
             request_type=request_type,
-            start_s=window.start_s,
-            end_s=window.end_s,
-        ):
-            w = window_from_sums(sums.source, sums.seconds, sums.sums, sums.weights)
-            groups[(sums.ref.run_id, sums.ref.configuration_id, sums.ref.repetition)].append(w)
-    else:
-        slow = [n for n in names if not METRICS[n].per_second]
-        if slow:
-            raise AnalysisError(
-                "metric",
-                f"{slow[0]} is stored for the stable window only; read the window's "
-                "percentiles from the histogram or percentiles view",
-            )
-        groups = _windows_from_series(
-            session, experiment_id, source, request_type, window, [METRICS[n] for n in names]
+            names=names,
+            window=None if window is None else (window.start_s, window.end_s),
         )
+        return [RunValues(ref.run_id, ref.configuration_id, ref.repetition, v) for ref, v in rows]
+    slow = [n for n in names if not METRICS[n].per_second]
+    if slow:
+        raise AnalysisError(
+            "metric",
+            f"{slow[0]} is stored for the stable window only; read the window's "
+            "percentiles from the histogram or percentiles view",
+        )
+    groups = _windows_from_series(
+        session, experiment_id, source, request_type, window, [METRICS[n] for n in names]
+    )
     return [
         RunValues(run_id, config_id, rep, combine_run(ws, names))
         for (run_id, config_id, rep), ws in sorted(groups.items())

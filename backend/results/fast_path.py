@@ -1,0 +1,151 @@
+"""The aggregation's rules 1-3 as SQL, generated from the metric table.
+
+`backend.results.aggregate` is where the rules are defined; this module writes the same rules
+as PostgreSQL so that a 2,000-run experiment is combined where its rows are, and Python only
+sees one row per run. Nothing here is written by hand per metric: every expression comes
+from a `Metric`'s instance rule and column. The property tests in
+`backend/tests/results/test_fast_path.py` keep both sides equal on random data.
+
+Two per-source inputs, one combination:
+- the stored stable-window summaries (rule 2 applied by the worker at ingest);
+- window sums re-cut from the prefix-sum columns of the `fast` metrics (rules 1 and 2);
+- `runs_sql` combines either per run (rule 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from sqlalchemy import TextClause, text
+
+from backend.results.metrics import FAST, METRICS, Metric, MetricName
+
+_SUCCEEDED_RUNS = "r.experiment_id = :experiment_id AND r.status = 'succeeded'"
+
+
+def prefix_columns() -> list[tuple[MetricName, str, str | None]]:
+    """(metric, sum column, weight column or None) of every fast metric, from the table."""
+    out: list[tuple[MetricName, str, str | None]] = []
+    for m in FAST:
+        if m.instances == "weighted":
+            out.append((m.name, f"{m.column}_wcumsum", f"{m.column}_weight_cumsum"))
+        else:
+            out.append((m.name, f"{m.column}_cumsum", None))
+    return out
+
+
+def _finite(expr: str) -> str:
+    return f"({expr} IS NOT NULL AND {expr} <> 'NaN'::float8 AND abs({expr}) <> 'Infinity'::float8)"
+
+
+def _combine(m: Metric) -> str:
+    """Rule 3 for one metric over one run's instance rows (`<name>__v`, `<name>__w`)."""
+    v, w = f"{m.name}__v", f"{m.name}__w"
+    known = _finite(v)
+    if m.instances == "sum":  # a partial sum would understate the total: all or nothing
+        return f"CASE WHEN count(*) FILTER (WHERE {known}) = count(*) THEN sum({v}) END"
+    if m.instances == "weighted":
+        return f"sum({v} * {w}) FILTER (WHERE {known}) / NULLIF(sum({w}) FILTER (WHERE {known}), 0)"
+    return f"CASE WHEN count(*) FILTER (WHERE {known}) = 1 THEN max({v}) FILTER (WHERE {known}) END"
+
+
+def _summary_reads(names: Sequence[MetricName]) -> str:
+    """Rule 2 as the worker stored it: the summary column, weighted by the stored weight."""
+    reads = []
+    for name in names:
+        m = METRICS[name]
+        reads.append(f"s.{m.column}::float8 AS {name}__v")
+        weight = "coalesce(s.weight, s.count)" if m.instances == "weighted" else "1"
+        reads.append(f"{weight}::float8 AS {name}__w")
+    return ", ".join(reads)
+
+
+def _window_reads(names: Sequence[MetricName]) -> str:
+    """Rule 2 from prefix sums: a rate is its window sum over the covered seconds, a time the
+    completion-weighted sum over the completions with a defined time."""
+    columns = {name: (col, weight) for name, col, weight in prefix_columns()}
+    reads = []
+    for name in names:
+        col, weight = columns[name]
+        total = f"({col}[b + 1] - {col}[a + 1])"
+        if weight is None:
+            reads.append(f"{total} / (b - a) AS {name}__v, 1::float8 AS {name}__w")
+        else:
+            w = f"coalesce({weight}[b + 1] - {weight}[a + 1], 0)"
+            reads.append(f"CASE WHEN {w} > 0 THEN {total} / {w} END AS {name}__v, {w} AS {name}__w")
+    return ", ".join(reads)
+
+
+def _summaries_sql(names: Sequence[MetricName]) -> str:
+    return f"""
+        SELECT r.id AS run_id, r.configuration_id, r.repetition, {_summary_reads(names)}
+        FROM run_summaries s JOIN runs r ON r.id = s.run_id
+        WHERE {_SUCCEEDED_RUNS}
+          AND s.request_type = CAST(:request_type AS request_type)
+          AND s.source LIKE :source_pattern
+    """
+
+
+def _window_sql(names: Sequence[MetricName]) -> str:
+    """Rule 1 (second 0: the run's earliest client start, else its earliest series; each
+    series shifted by its rounded offset) and rule 2 over [lo, hi) from the prefix sums."""
+    cols = sorted({c for _, col, w in prefix_columns() for c in (col, w) if c is not None})
+    return f"""
+        WITH clock AS (
+            SELECT x.run_id,
+                   coalesce(min(x.start_unix) FILTER (WHERE x.source LIKE 'client:%'),
+                            min(x.start_unix)) AS t0
+            FROM run_series x JOIN runs r ON r.id = x.run_id
+            WHERE {_SUCCEEDED_RUNS}
+            GROUP BY x.run_id
+        ), placed AS (
+            SELECT r.id AS run_id, r.configuration_id, r.repetition, {", ".join(cols)},
+                   cardinality(x.throughput_cumsum) - 1 AS len,
+                   floor(x.start_unix - c.t0 + 0.5)::int AS off
+            FROM run_series x
+            JOIN runs r ON r.id = x.run_id
+            JOIN clock c ON c.run_id = x.run_id
+            WHERE {_SUCCEEDED_RUNS}
+              AND x.request_type = CAST(:request_type AS request_type)
+              AND x.source LIKE :source_pattern
+        ), bounded AS (
+            SELECT *, greatest(0, least(:lo - off, len)) AS a,
+                      greatest(0, least(:hi - off, len)) AS b
+            FROM placed
+        )
+        SELECT run_id, configuration_id, repetition, {_window_reads(names)}
+        FROM bounded WHERE b > a
+    """
+
+
+def _runs_sql(per_source: str, names: Sequence[MetricName]) -> TextClause:
+    combined = ", ".join(f"{_combine(METRICS[n])} AS {n}" for n in names)
+    return text(
+        f"""
+        WITH per_source AS ({per_source})
+        SELECT run_id, configuration_id, repetition, {combined}
+        FROM per_source
+        GROUP BY run_id, configuration_id, repetition
+        ORDER BY run_id
+        """
+    )
+
+
+@cache
+def summaries_runs_sql(names: tuple[MetricName, ...]) -> TextClause:
+    """Per succeeded run: `names` over the stored stable window, instances combined.
+
+    Parameters: experiment_id, request_type, source_pattern."""
+    return _runs_sql(_summaries_sql(names), names)
+
+
+@cache
+def window_runs_sql(names: tuple[MetricName, ...]) -> TextClause:
+    """Per succeeded run covering [lo, hi): the fast metrics `names`, instances combined.
+
+    Parameters: experiment_id, request_type, source_pattern, lo, hi."""
+    slow = [n for n in names if not METRICS[n].fast]
+    if slow:
+        raise ValueError(f"no prefix sums for {slow}")
+    return _runs_sql(_window_sql(names), names)
