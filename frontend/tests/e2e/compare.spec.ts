@@ -145,6 +145,41 @@ describe("compare", () => {
   );
 
   it(
+    "brushing an axis of the parallel coordinates filters the difference table",
+    async () => {
+      const parcoords = page.getByTestId("parcoords");
+      await parcoords.locator(".js-plotly-plot").waitFor();
+      const hint = parcoords.locator(".hint");
+      await expect
+        .poll(() => hint.textContent(), POLL)
+        .toBe("8 of 8 configurations (drag along an axis to filter)");
+      // Drag with the mouse along the worker-threads axis, from its middle up past its top end
+      // (the brush stops at the axis' maximum): selects workers = 16 only.
+      await parcoords.scrollIntoViewIfNeeded();
+      const axis = parcoords
+        .locator("g.y-axis")
+        .filter({ has: page.locator("text.axis-title", { hasText: /worker threads/ }) })
+        .locator("rect.background");
+      const box = await axis.boundingBox();
+      if (!box) throw new Error("workers axis not drawn");
+      const x = box.x + box.width / 2;
+      await page.mouse.move(x, box.y + box.height * 0.4);
+      await page.mouse.down();
+      await page.mouse.move(x, box.y + box.height * 0.2, { steps: 5 });
+      await page.mouse.move(x, box.y - 20, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(() => hint.textContent(), POLL).toBe("4 of 8 configurations brushed");
+      await expect
+        .poll(async () => Object.keys(await verdicts(page)).sort(), POLL)
+        .toEqual(["workers=16, clients_per_thread=4", "workers=16, clients_per_thread=8"]);
+      await screenshot(page, "compare-brushed");
+      await parcoords.getByRole("button", { name: "Clear brushing" }).click();
+      await expect.poll(async () => Object.keys(await verdicts(page)).length, POLL).toBe(4);
+    },
+    TEST_MS,
+  );
+
+  it(
     "saves a view, survives a reload, and reopens the view exactly",
     async () => {
       const viewName = `two middlewares ${stamp}`;

@@ -8,6 +8,7 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetExperimentsQuery } from "@/features/experiments/hooks/useGetExperimentsQuery";
 import { useGetParametersQuery } from "@/features/experiments/hooks/useGetParametersQuery";
+import { parameterLabels } from "@/lib/labels";
 import { useCompareState } from "../hooks/useCompareState";
 import { useGetCompareConfigurationsQuery } from "../hooks/useGetCompareConfigurationsQuery";
 import { useGetCompareParametersQuery } from "../hooks/useGetCompareParametersQuery";
@@ -34,6 +35,7 @@ export function ComparePage() {
   const [state, setState] = useCompareState();
   const { experiments, isLoading } = useGetExperimentsQuery({ skip: 0, limit: 200 });
   const { parameters: declared } = useGetParametersQuery();
+  const labels = useMemo(() => parameterLabels(declared), [declared]);
   const [brush, setBrush] = useState<BrushRanges>({});
 
   const names = useMemo(
@@ -65,8 +67,8 @@ export function ComparePage() {
   const table = configs.configurations;
   const rows = useMemo(() => (table ? measuredRows(table) : []), [table]);
   const axes = useMemo(
-    () => (table ? parcoordsAxes(table, rows, names) : []),
-    [table, rows, names],
+    () => (table ? parcoordsAxes(table, rows, names, labels) : []),
+    [table, rows, names, labels],
   );
   const brushed = useMemo(() => brushedIds(rows, axes, brush), [rows, axes, brush]);
   const shownRows = useMemo(

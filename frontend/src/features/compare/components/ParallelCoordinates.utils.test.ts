@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigurationTablePublic } from "@/api";
+import type { ConfigurationTablePublic, ParameterPublic } from "@/api";
+import { parameterLabels } from "@/lib/labels";
 import {
   brushedIds,
   measuredRows,
@@ -59,10 +60,27 @@ describe("parallel coordinates", () => {
       "workers",
       "ratio",
       "throughput (ops/s)",
-      "response time (us)",
+      "response time (µs)",
     ]);
     expect(axes[0]).toMatchObject({ values: [0, 0, 1], ticktext: ["A", "B"] });
     expect(axes[2]).toMatchObject({ values: [1, 0, 1], ticktext: ["0:1", "1:0"] });
+  });
+
+  it("titles parameter axes with the schema's labels and units", () => {
+    const labelled = parcoordsAxes(
+      TABLE,
+      rows,
+      NAMES,
+      parameterLabels([
+        { name: "workers", description: "middleware worker threads", unit: null },
+        { name: "ratio", description: "SET:GET request ratio", unit: null },
+      ] as ParameterPublic[]),
+    );
+    expect(labelled.map((a) => a.label).slice(1, 3)).toEqual([
+      "middleware worker threads",
+      "SET:GET request ratio",
+    ]);
+    expect(labelled.map((a) => a.key).slice(1, 3)).toEqual(["workers", "ratio"]);
   });
 
   it("brushing keeps the configurations inside every brushed axis", () => {

@@ -4,6 +4,7 @@ import type { Data } from "plotly.js";
 import type { ConfigurationRowPublic, ConfigurationTablePublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
 import { compareLevels } from "@/features/results/utils/series";
+import { displayUnit, type ParameterLabels } from "@/lib/labels";
 
 export interface Axis {
   key: string;
@@ -45,10 +46,19 @@ function categoricalAxis(key: string, label: string, raw: unknown[]): Axis {
   };
 }
 
+/** A parameter axis title: its human label with its unit, e.g. "middleware worker threads". */
+function parameterTitle(name: string, labels: ParameterLabels | undefined): string {
+  if (!labels) return name;
+  const label = labels.label(name);
+  const unit = labels.unit(name);
+  return unit && !label.includes(unit) ? `${label} (${unit})` : label;
+}
+
 export function parcoordsAxes(
   table: ConfigurationTablePublic,
   rows: ConfigurationRowPublic[],
   names: Map<number, string>,
+  labels?: ParameterLabels,
 ): Axis[] {
   const axes: Axis[] = [];
   if (new Set(rows.map((r) => r.experiment_id)).size > 1) {
@@ -62,16 +72,17 @@ export function parcoordsAxes(
   }
   for (const p of table.parameters) {
     const raw = rows.map((r) => r.values[p]);
+    const title = parameterTitle(p, labels);
     axes.push(
       raw.every((v) => typeof v === "number")
-        ? { key: p, label: p, values: raw as number[] }
-        : categoricalAxis(p, p, raw),
+        ? { key: p, label: title, values: raw as number[] }
+        : categoricalAxis(p, title, raw),
     );
   }
   for (const m of table.metrics) {
     axes.push({
       key: m,
-      label: `${METRIC_LABELS[m] ?? m} (${table.units[m] ?? ""})`,
+      label: `${METRIC_LABELS[m] ?? m} (${displayUnit(table.units[m]) ?? ""})`,
       values: rows.map((r) => r.metrics[m] ?? Number.NaN),
     });
   }
