@@ -1,0 +1,72 @@
+// Scale: an experiment of 2,000 configurations (6,000 seeded runs) on the Compare page. The
+// parallel coordinates draw every configuration and brushing still filters them; no timing is
+// asserted (the machines are shared and noisy): `make bench-compare` measures the endpoints.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExperimentPublic } from "@/api";
+import { BASE_URL, launch, screenshot } from "./browser";
+import { createSeeded } from "./seed";
+
+let browser: Browser;
+let page: Page;
+let big: ExperimentPublic;
+const WAIT_MS = 120_000;
+const POLL = { timeout: WAIT_MS };
+const WORKERS = Array.from({ length: 40 }, (_, i) => i + 1);
+const CLIENTS = Array.from({ length: 50 }, (_, i) => i + 1);
+
+beforeAll(async () => {
+  big = await createSeeded(`scale-2000-${Date.now()}`, WORKERS, CLIENTS);
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  page.setDefaultTimeout(WAIT_MS);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("compare at 2,000 configurations", () => {
+  it("draws every configuration in the parallel coordinates and brushes them", async () => {
+    await page.goto(`${BASE_URL}/compare`);
+    await page.getByLabel(`compare ${big.name}`, { exact: true }).check();
+    const parcoords = page.getByTestId("parcoords");
+    await parcoords.locator(".js-plotly-plot").waitFor();
+    const hint = parcoords.locator(".hint");
+    await expect
+      .poll(() => hint.textContent(), POLL)
+      .toBe("2000 of 2000 configurations (drag along an axis to filter)");
+    const lines = await parcoords
+      .locator(".js-plotly-plot")
+      .evaluate(
+        (gd) =>
+          (gd as unknown as { data: { dimensions: { values: number[] }[] }[] }).data[0]
+            ?.dimensions[0]?.values.length,
+      );
+    expect(lines).toBe(2000);
+    await parcoords.scrollIntoViewIfNeeded();
+    await screenshot(page, "compare-2000-configurations");
+    // Brush the worker-threads axis from its middle past its top: workers 21..40 (or so).
+    const axis = parcoords
+      .locator("g.y-axis")
+      .filter({ has: page.locator("text.axis-title", { hasText: /worker threads/ }) })
+      .locator("rect.background");
+    const box = await axis.boundingBox();
+    if (!box) throw new Error("worker-threads axis not drawn");
+    const x = box.x + box.width / 2;
+    await page.mouse.move(x, box.y + box.height * 0.5);
+    await page.mouse.down();
+    await page.mouse.move(x, box.y + box.height * 0.25, { steps: 5 });
+    await page.mouse.move(x, box.y - 20, { steps: 5 });
+    await page.mouse.up();
+    // 50 client levels per worker level: the brushed count is a multiple of 50, about half.
+    await expect
+      .poll(() => hint.textContent(), POLL)
+      .toMatch(/^\d+ of 2000 configurations brushed$/);
+    const brushed = Number((await hint.textContent())?.split(" ")[0]);
+    expect(brushed % 50).toBe(0);
+    expect(brushed).toBeGreaterThanOrEqual(900);
+    expect(brushed).toBeLessThanOrEqual(1100);
+    await screenshot(page, "compare-2000-brushed");
+  }, 300_000);
+});
