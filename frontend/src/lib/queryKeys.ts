@@ -151,6 +151,8 @@ export const queryKeys = {
         utilization ?? "none",
         windowKey(window),
       ] as const,
+    report: (id: number) => ["experiments", "detail", id, "report"] as const,
+    figureList: (id: number) => ["experiments", "detail", id, "figure-list"] as const,
   },
   models: {
     /** A solved network: a pure computation keyed by its whole request. */

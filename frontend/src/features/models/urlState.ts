@@ -8,7 +8,7 @@ import {
   useQueryStates,
 } from "nuqs";
 
-export const EXPERIMENT_TABS = ["results", "models"] as const;
+export const EXPERIMENT_TABS = ["results", "models", "report"] as const;
 export const SERVICE_RATES = ["worker_time", "max_throughput"] as const;
 export type ServiceRate = (typeof SERVICE_RATES)[number];
 

@@ -7,6 +7,7 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { ExperimentModelsView } from "@/features/models/components/ExperimentModelsView";
 import { ExperimentTabs } from "@/features/models/components/ExperimentTabs";
+import { ReportView } from "@/features/report/components/ReportView";
 import { ResultsView } from "@/features/results/components/ResultsView";
 import { LiveProgress } from "@/features/runs/components/LiveProgress";
 import { RunsPanel } from "@/features/runs/components/RunsPanel";
@@ -93,6 +94,7 @@ export function ExperimentPage() {
           />
         }
         models={<ExperimentModelsView experimentId={id} name={experiment.name} />}
+        report={<ReportView experimentId={id} name={experiment.name} />}
       />
     </section>
   );

@@ -1,4 +1,5 @@
-// The experiment page's Results | Models switch; the chosen tab lives in the URL (?tab=models).
+// The experiment page's Results | Models | Report switch; the chosen tab lives in the URL
+// (?tab=models, ?tab=report).
 import type { ReactNode } from "react";
 import { EXPERIMENT_TABS, useModelsViewState } from "../urlState";
 
@@ -6,11 +7,12 @@ import { EXPERIMENT_TABS, useModelsViewState } from "../urlState";
 export interface ExperimentTabsProps {
   results: ReactNode;
   models: ReactNode;
+  report: ReactNode;
 }
 
-const TITLES = { results: "Results", models: "Models" } as const;
+const TITLES = { results: "Results", models: "Models", report: "Report" } as const;
 
-export function ExperimentTabs({ results, models }: ExperimentTabsProps) {
+export function ExperimentTabs({ results, models, report }: ExperimentTabsProps) {
   const [{ tab }, setState] = useModelsViewState();
   return (
     <>
@@ -28,7 +30,7 @@ export function ExperimentTabs({ results, models }: ExperimentTabsProps) {
           </button>
         ))}
       </div>
-      {tab === "models" ? models : results}
+      {tab === "models" ? models : tab === "report" ? report : results}
     </>
   );
 }

@@ -1,0 +1,62 @@
+// Pure edits of a report's item list (figures and tables in report order) and their titles.
+import type { ReportItem } from "@/api";
+
+/** The tables the server can put in a report (backend/tables/catalog.py), in its order. */
+export const REPORT_TABLES: readonly { name: string; title: string }[] = [
+  { name: "configuration", title: "Experiment configuration" },
+  { name: "summary", title: "Summary" },
+  { name: "factorial", title: "Factorial design" },
+  { name: "differences", title: "Relative differences" },
+];
+
+/** Something that can be added to the report. */
+export interface ReportChoice {
+  kind: ReportItem["kind"];
+  name: string;
+  title: string;
+}
+
+/** The item at `index` moved by `delta` places (-1 up, +1 down); out of range: unchanged. */
+export function moveItem<T>(items: readonly T[], index: number, delta: number): T[] {
+  const target = index + delta;
+  if (index < 0 || index >= items.length || target < 0 || target >= items.length) {
+    return [...items];
+  }
+  const next = [...items];
+  const [item] = next.splice(index, 1);
+  next.splice(target, 0, item as T);
+  return next;
+}
+
+/** The list without the item at `index`. */
+export function removeItem<T>(items: readonly T[], index: number): T[] {
+  return items.filter((_, i) => i !== index);
+}
+
+/** The list with one field of the item at `index` replaced. */
+export function updateItem(
+  items: readonly ReportItem[],
+  index: number,
+  patch: Partial<Pick<ReportItem, "caption" | "explanation">>,
+): ReportItem[] {
+  return items.map((item, i) => (i === index ? { ...item, ...patch } : item));
+}
+
+/** The list with a new figure or table appended (no caption: the generated one). */
+export function addItem(items: readonly ReportItem[], choice: ReportChoice): ReportItem[] {
+  return [...items, { kind: choice.kind, name: choice.name, caption: null, explanation: "" }];
+}
+
+/** The choices not yet in the report, figures first. */
+export function availableChoices(
+  items: readonly ReportItem[],
+  choices: readonly ReportChoice[],
+): ReportChoice[] {
+  const taken = new Set(items.map((i) => `${i.kind}:${i.name}`));
+  return choices.filter((c) => !taken.has(`${c.kind}:${c.name}`));
+}
+
+/** The human title of an item, its name when the server does not list it. */
+export function itemTitle(item: ReportItem, choices: readonly ReportChoice[]): string {
+  return choices.find((c) => c.kind === item.kind && c.name === item.name)?.title ?? item.name;
+}
