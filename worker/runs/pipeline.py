@@ -122,8 +122,10 @@ class RunExecution:
         """Raise what the heartbeat thread found (lost, lock lost, cancelled)."""
         self.heartbeat.check()
 
-    def _launched(self, role: str, source: str, proc: RemoteProcess) -> None:
-        self.started.append(Started(role, source, proc, time.time()))
+    def _launched(
+        self, role: str, source: str, proc: RemoteProcess, wake: tuple[str, int] | None = None
+    ) -> None:
+        self.started.append(Started(role, source, proc, time.time(), wake=wake))
         spec = proc.host.spec
         lifecycle.append_command(
             self.session,
@@ -206,7 +208,7 @@ class RunExecution:
                 listen=s.host.address, port=s.port, memory=s.memory_mb, as_root=self.roots[s.host]
             )
             proc = driver.launch(argv, self.workdir, s.name)
-            self._launched("server", f"server:{s.index}", proc)
+            self._launched("server", f"server:{s.index}", proc, wake=(s.host.address, s.port))
             procs.append((proc, s.port))
         for proc, port in procs:
             proc.host.wait_listening(proc, port)
@@ -266,16 +268,19 @@ class RunExecution:
         stats on SIGTERM), then servers; one round trip per host, hosts in parallel. Errors
         here are logged, not raised."""
         by_host: dict[Host, list[tuple[int, float]]] = {}
+        wake: dict[Host, dict[int, tuple[str, int]]] = {}
         for st in reversed(self.started):
             if st.stopped:
                 continue
             st.stopped = True
             grace = STATS_GRACE_S if st.role == "middleware" else STOP_GRACE_S
             by_host.setdefault(st.proc.host, []).append((st.proc.pid, grace))
+            if st.wake is not None:
+                wake.setdefault(st.proc.host, {})[st.proc.pid] = st.wake
 
         def stop(host: Host) -> None:
             try:
-                host.stop_in_order(by_host[host])
+                host.stop_in_order(by_host[host], wake.get(host))
             except DriverError as exc:
                 logger.warning("run.stop_failed", extra={"run_id": self.run_id, "error": str(exc)})
 
