@@ -121,6 +121,15 @@ class Host:
             )
         return self._conn
 
+    def host_key_fingerprint(self) -> str | None:
+        """The SSH host key this connection checked ("ssh-ed25519 SHA256:..."), recorded on
+        the run so that the user sees which key was pinned or matched; None if not connected."""
+        transport = self._conn.client.get_transport() if self._conn is not None else None
+        if transport is None or not transport.is_active():
+            return None
+        key = transport.get_remote_server_key()
+        return f"{key.get_name()} {key.fingerprint}"
+
     def connected(self) -> bool:
         """True when a connection is open and its transport alive."""
         return self._conn is not None and bool(self._conn.is_connected)

@@ -195,6 +195,8 @@ class RunExecution:
         hosts = plan.hosts_json() | {
             "clock_offset_s": {s.name: round(f.clock_offset_s, 4) for s, f in facts.items()},
             "load_generator": loadgen.tool_name,
+            # Shown on the run page: the key each host was pinned to (or checked against).
+            "ssh_host_keys": {s.name: self.host(s).host_key_fingerprint() for s in specs},
         }
         self._record(hosts=hosts, tool_versions=versions)
         self.roots = {s: f.is_root for s, f in facts.items()}
