@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from backend.analysis.errors import require, require_non_negative
+from backend.analysis.errors import require, require_finite, require_non_negative
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,13 @@ def breakdown(
     ):
         require_non_negative(value, field)
     require(client_response_us > 0, "client_response_us", "must be positive")
+    processing = middleware_response_us - queue_us - server_us
+    require_finite([processing], "middleware_response_us", "total - queue - server overflows")
     return Breakdown(
         client_response_us=client_response_us,
         middleware_response_us=middleware_response_us,
         queue_us=queue_us,
         server_us=server_us,
-        processing_us=middleware_response_us - queue_us - server_us,
+        processing_us=processing,
         network_us=client_response_us - middleware_response_us,
     )

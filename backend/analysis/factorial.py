@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
-from backend.analysis.errors import AnalysisError, require
+from backend.analysis.errors import AnalysisError, require, require_finite
 
 FloatArray = npt.NDArray[np.float64]
 MIN_FACTORS, MAX_FACTORS = 2, 6
@@ -103,7 +103,12 @@ def factorial(
     k = len(factors)
     require(MIN_FACTORS <= k <= MAX_FACTORS, "factors", f"need {MIN_FACTORS}..{MAX_FACTORS}")
     require(len(set(factors)) == k, "factors", "factor names must be unique")
-    data = np.asarray(y, dtype=np.float64)
+    try:
+        data = np.asarray(y, dtype=np.float64)
+    except ValueError as err:  # numpy: "inhomogeneous shape" for rows of unequal length
+        raise AnalysisError(
+            "y", "rows of different lengths: every cell needs the same number r of replications"
+        ) from err
     require(data.ndim == 2 and data.shape[0] == 2**k, "y", f"needs shape (2^{k}, r)")
     require(data.shape[1] >= 1, "y", "needs at least one replication")
     require(bool(np.all(np.isfinite(data))), "y", "contains NaN or infinite values")
@@ -139,8 +144,10 @@ def factorial(
         t_used = t_critical
     elif s_q is not None and confidence is not None:
         t_used = float(sps.t.ppf(0.5 + confidence / 2.0, n_cells * (r - 1)))
+        require_finite([t_used], "confidence", "too close to 1: the t quantile is infinite")
     if t_used is not None and s_q is not None:
         half = t_used * s_q
+    require_finite([q, sst, sse, half], "y", "responses too large: sums of squares overflow")
     # Half-normal plot data for every design; Lenth's margins judge significance only at r = 1
     # (with replications the t intervals do).
     lenth = _lenth(names[1:], q[1:])

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from backend.analysis.errors import require, require_non_negative, require_positive
+from backend.analysis.errors import (
+    require,
+    require_finite,
+    require_non_negative,
+    require_positive,
+)
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,10 @@ def interactive_throughput(clients: float, response_time_s: float, think_time_s:
     require_non_negative(response_time_s, "response_time_s")
     require_non_negative(think_time_s, "think_time_s")
     require(response_time_s + think_time_s > 0, "response_time_s", "R + Z must be positive")
-    return clients / (response_time_s + think_time_s)
+    x = clients / (response_time_s + think_time_s)
+    require_finite([x], "response_time_s", "R + Z is too small for N / (R + Z)")
+    require(x > 0, "clients", "N / (R + Z) is 0 in double precision: N is too small")
+    return x
 
 
 def interactive_response_time(clients: float, throughput: float, think_time_s: float) -> float:
@@ -102,5 +110,7 @@ def little_check(measured_length: float, throughput: float, time_s: float) -> Li
     require_non_negative(throughput, "throughput")
     require_non_negative(time_s, "time_s")
     predicted = throughput * time_s
+    require_finite([predicted], "time_s", "X x time is beyond double range")
     dev = 100.0 * (measured_length - predicted) / predicted if predicted > 0 else None
+    require_finite([dev], "time_s", "X x time is too small to compare the length with")
     return LittleCheck(measured_length, throughput, time_s, predicted, dev)

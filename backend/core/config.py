@@ -1,11 +1,19 @@
 """Application settings: one object, read from the environment (MCSCOPE_*)."""
 
+import shutil
 from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _on_path(program: str) -> Path:
+    """A program's path from PATH (Debian installs chromium in /usr/bin); its bare name when
+    it is not installed, so that rendering fails saying which browser is missing."""
+    found = shutil.which(program)
+    return Path(found) if found else Path(program)
 
 
 class Settings(BaseSettings):
@@ -36,8 +44,9 @@ class Settings(BaseSettings):
     LOCAL_SSH_DIR: Path = REPO_ROOT / "var" / "ssh"
     # The built UI, served at "/" when present so the product is one URL.
     UI_DIST: Path = REPO_ROOT / "frontend" / "dist"
-    # The Chromium kaleido drives to render static figures (Debian's; never downloaded).
-    BROWSER_PATH: Path = Path("/usr/bin/chromium")
+    # The Chromium kaleido drives to render static figures (Debian's, found on PATH; never
+    # downloaded). Set MCSCOPE_BROWSER_PATH for another one.
+    BROWSER_PATH: Path = Field(default_factory=lambda: _on_path("chromium"))
     # Start that browser with the app (in the background), so the first export is warm too.
     FIGURE_WARM_START: bool = True
     CORS_ORIGINS: list[str] = ["http://127.0.0.1:5173", "http://localhost:5173"]

@@ -61,6 +61,33 @@ class RunSeries(Base):
         FloatArray,
         Computed("mcscope_weight_cumsum(throughput, response_time_us)", persisted=True),
     )
+    # Migration 0008: the other per-second metrics.
+    misses_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(misses_per_s)", persisted=True)
+    )
+    queue_length_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(queue_length)", persisted=True)
+    )
+    queue_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, queue_time_us)", persisted=True)
+    )
+    queue_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, queue_time_us)", persisted=True)
+    )
+    server_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, server_time_us)", persisted=True)
+    )
+    server_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, server_time_us)", persisted=True)
+    )
+    processing_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray,
+        Computed("mcscope_weighted_cumsum(throughput, processing_time_us)", persisted=True),
+    )
+    processing_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray,
+        Computed("mcscope_weight_cumsum(throughput, processing_time_us)", persisted=True),
+    )
 
 
 class RunSummary(Base):

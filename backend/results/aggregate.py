@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
-from backend.analysis.errors import AnalysisError, require
+from backend.analysis.errors import AnalysisError, require, require_finite
 from backend.results.metrics import METRICS, PER_SECOND, THROUGHPUT, Metric, MetricName
 
 FloatArray = npt.NDArray[np.float64]
@@ -275,8 +275,11 @@ def _finite(values: Sequence[float] | FloatArray, name: str) -> FloatArray:
 def summarize(values: Sequence[float] | FloatArray) -> RepetitionSummary:
     """Mean and sample standard deviation across repetitions."""
     arr = _finite(values, "values")
-    std = float(arr.std(ddof=1)) if arr.size > 1 else None
-    return RepetitionSummary(n=int(arr.size), mean=float(arr.mean()), std=std)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(arr.mean())
+        std = float(arr.std(ddof=1)) if arr.size > 1 else None
+    require_finite([mean, std], "values", "their mean or standard deviation overflows")
+    return RepetitionSummary(n=int(arr.size), mean=mean, std=std)
 
 
 def confidence_interval(
@@ -289,8 +292,11 @@ def confidence_interval(
         raise AnalysisError("values", "a confidence interval needs at least 2 repetitions")
     dof = int(arr.size - 1)
     t = float(sps.t.ppf(0.5 + level / 2.0, dof))
-    half = t * float(arr.std(ddof=1)) / math.sqrt(arr.size)
-    mean = float(arr.mean())
+    require_finite([t], "level", "too close to 1: the t quantile is infinite")
+    summary = summarize(arr)
+    half = t * (summary.std or 0.0) / math.sqrt(arr.size)
+    mean = summary.mean
+    require_finite([mean - half, mean + half], "values", "the interval's bounds overflow")
     return ConfidenceInterval(level, mean, mean - half, mean + half, half, dof)
 
 

@@ -90,7 +90,11 @@ def _summaries_sql(names: Sequence[MetricName]) -> str:
 def _window_sql(names: Sequence[MetricName]) -> str:
     """Rule 1 (second 0: the run's earliest client start, else its earliest series; each
     series shifted by its rounded offset) and rule 2 over [lo, hi) from the prefix sums."""
-    cols = sorted({c for _, col, w in prefix_columns() for c in (col, w) if c is not None})
+    wanted = set(names)
+    cols = sorted(
+        {"throughput_cumsum"}
+        | {c for n, col, w in prefix_columns() if n in wanted for c in (col, w) if c is not None}
+    )
     return f"""
         WITH clock AS (
             SELECT x.run_id,

@@ -81,7 +81,7 @@ METRICS: dict[MetricName, Metric] = {
         Metric("keys_per_s", "keys/s", "keys per second", _BOTH, "sum", "mean", "keys_per_s",
                per_second=True, fast=True),
         Metric("misses_per_s", "keys/s", "misses per second", _BOTH, "sum", "mean",
-               "misses_per_s", per_second=True),
+               "misses_per_s", per_second=True, fast=True),
         Metric("response_time_us", "us", "response time", _BOTH, "weighted", "mean",
                "response_time_us", per_second=True, fast=True),
         Metric("p50_us", "us", "median response time", _BOTH, "weighted", "mean", "p50_us",
@@ -91,13 +91,13 @@ METRICS: dict[MetricName, Metric] = {
         Metric("p99_us", "us", "99th percentile response time", _BOTH, "weighted", "mean",
                "p99_us", per_second=False, approximate=True),
         Metric("queue_time_us", "us", "queue time", _MW, "weighted", "mean", "queue_time_us",
-               per_second=True),
+               per_second=True, fast=True),
         Metric("server_time_us", "us", "server time", _MW, "weighted", "mean",
-               "server_time_us", per_second=True),
+               "server_time_us", per_second=True, fast=True),
         Metric("processing_time_us", "us", "processing time", _MW, "weighted", "mean",
-               "processing_time_us", per_second=True),
+               "processing_time_us", per_second=True, fast=True),
         Metric("queue_length", "requests", "queue length", _MW, "sum", "mean", "queue_length",
-               per_second=True),
+               per_second=True, fast=True),
     )
 }  # fmt: skip
 

@@ -7,6 +7,7 @@ whenever the local one is. Every call has a connect timeout and a command timeou
 import base64
 import errno
 import logging
+import secrets
 import shlex
 import socket
 import tarfile
@@ -16,7 +17,6 @@ from pathlib import Path
 
 import paramiko
 from fabric import Connection
-from invoke.exceptions import CommandTimedOut
 
 from backend.core.config import settings
 from worker.drivers.archive import ArchiveError, extract_outputs
@@ -27,6 +27,7 @@ from worker.drivers.host_keys import (
     mismatch_message,
     pin_host_keys,
 )
+from worker.drivers.shell import ShellGone, ShellSession, ShellTimeout
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class Host:
     def __init__(self, spec: HostSpec) -> None:
         self.spec = spec
         self._conn: Connection | None = None
+        # The long-lived shell every `run` goes through (see worker.drivers.shell).
+        self._shell: ShellSession | None = None
         # Tool binaries found on this host (tool -> path), so each is looked up once.
         self.located: dict[str, str] = {}
 
@@ -118,34 +121,57 @@ class Host:
             )
         return self._conn
 
+    def host_key_fingerprint(self) -> str | None:
+        """The SSH host key this connection checked ("ssh-ed25519 SHA256:..."), recorded on
+        the run so that the user sees which key was pinned or matched; None if not connected."""
+        transport = self._conn.client.get_transport() if self._conn is not None else None
+        if transport is None or not transport.is_active():
+            return None
+        key = transport.get_remote_server_key()
+        return f"{key.get_name()} {key.fingerprint}"
+
     def connected(self) -> bool:
         """True when a connection is open and its transport alive."""
         return self._conn is not None and bool(self._conn.is_connected)
 
     def close(self) -> None:
+        if self._shell is not None:
+            self._shell.close()
+            self._shell = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
+    def _session(self) -> ShellSession:
+        """The host's shell, started on first use and after it ended."""
+        if self._shell is None or not self._shell.alive:
+            conn = self._connection()
+            conn.open()
+            transport = conn.client.get_transport()
+            if transport is None:
+                raise paramiko.SSHException("no transport after connecting")
+            self._shell = ShellSession(transport, CONNECT_TIMEOUT_S)
+        return self._shell
+
     def run(self, command: str, timeout: float = COMMAND_TIMEOUT_S, check: bool = True) -> str:
-        """Run a shell command built only from quoted, typed values; return its stdout."""
+        """Run a shell command built only from quoted, typed values; return its stdout. It
+        runs in the host's long-lived shell: one round trip, no new SSH channel."""
         try:
-            result = self._connection().run(
-                command, hide=True, warn=True, timeout=timeout, in_stream=False
-            )
-        except CommandTimedOut as exc:
-            raise CommandError(self.label, command, None, str(exc.result.stderr)) from exc
+            result = self._session().run(command, timeout)
+        except ShellTimeout as exc:
+            self._shell = None
+            raise CommandError(self.label, command, None, exc.stderr) from exc
         except paramiko.BadHostKeyException as exc:
             self.close()
             raise HostKeyMismatchError(
                 mismatch_message(self.label, exc, settings.SSH_KNOWN_HOSTS)
             ) from exc
-        except _SSH_ERRORS as exc:
+        except (ShellGone, *_SSH_ERRORS) as exc:
             self.close()
             raise HostUnreachableError(f"{self.label}: SSH failed: {exc}") from exc
         if check and result.exited != 0:
             raise CommandError(self.label, command, result.exited, result.stderr or result.stdout)
-        return str(result.stdout)
+        return result.stdout
 
     def mkdir(self, path: str) -> None:
         self.run(f"mkdir -p {shlex.quote(path)}")
@@ -212,20 +238,32 @@ class Host:
         text = self.run(f"cat {shlex.quote(proc.path('rc'))} 2>/dev/null || true").strip()
         return int(text) if text.lstrip("-").isdigit() else None
 
-    def stop_in_order(self, pids: list[tuple[int, float]]) -> None:
+    def stop_in_order(
+        self, pids: list[tuple[int, float]], wake: dict[int, tuple[str, int]] | None = None
+    ) -> None:
         """Stop several processes one after the other (SIGTERM, up to its grace, SIGKILL), in
-        one round trip."""
+        one round trip. `wake` (pid -> address, port): after SIGTERM, open one connection to
+        that port; memcached checks for a signal only when its event loop wakes (once a second
+        when idle), so a connection makes it exit at once instead of up to 1 s later."""
+        q = shlex.quote
         parts = []
         for pid, grace_s in pids:
             steps = max(1, int(grace_s / 0.05))
+            poke = ""
+            if wake and pid in wake:
+                address, port = wake[pid]
+                poke = (
+                    "command -v bash >/dev/null && timeout 1 bash -c "
+                    f"{q('exec 3<>/dev/tcp/$0/$1')} {q(address)} {int(port)} 2>/dev/null; "
+                )
             parts.append(
-                f"p={int(pid)}; if kill -TERM $p 2>/dev/null; then "
+                f"p={int(pid)}; if kill -TERM $p 2>/dev/null; then {poke}"
                 f"for i in $(seq {steps}); do kill -0 $p 2>/dev/null || break; sleep 0.05; done; "
                 f"kill -0 $p 2>/dev/null && kill -KILL $p 2>/dev/null && echo killed $p; fi"
             )
         if not parts:
             return
-        total = sum(g for _, g in pids)
+        total = sum(g for _, g in pids) + len(wake or {})  # each poke: up to 1 s
         out = self.run("; ".join(parts) + "; true", timeout=total + COMMAND_TIMEOUT_S)
         for line in out.splitlines():
             if line.startswith("killed "):
@@ -284,7 +322,8 @@ class Host:
     def fetch_tree(self, directory: str, local: Path) -> None:
         """Copy a whole remote directory in one archive (one transfer, not one per file)."""
         q = shlex.quote
-        tarball = f"{directory}.fetch.tgz"
+        # Its own name: hosts sharing a filesystem (test namespaces) fetch at the same time.
+        tarball = f"{directory}.fetch-{secrets.token_hex(4)}.tgz"
         size = self.run(
             f"tar -C {q(directory)} -czf {q(tarball)} . && stat -c %s {q(tarball)}", timeout=300
         )

@@ -33,7 +33,8 @@ from worker.live import publish
 from worker.parsers import ParseError, parse_middleware_dir
 from worker.runs import lifecycle
 from worker.runs.heartbeat import Heartbeat, RunLost
-from worker.runs.plan import RunPlan, build_plan
+from worker.runs.launch import Launch, launch_on_hosts, wait_listening
+from worker.runs.plan import ClientPlan, MiddlewarePlan, RunPlan, ServerPlan, build_plan
 from worker.runs.preflight import (
     HostFacts,
     check_tools,
@@ -122,8 +123,10 @@ class RunExecution:
         """Raise what the heartbeat thread found (lost, lock lost, cancelled)."""
         self.heartbeat.check()
 
-    def _launched(self, role: str, source: str, proc: RemoteProcess) -> None:
-        self.started.append(Started(role, source, proc, time.time()))
+    def _launched(
+        self, role: str, source: str, proc: RemoteProcess, wake: tuple[str, int] | None = None
+    ) -> None:
+        self.started.append(Started(role, source, proc, time.time(), wake=wake))
         spec = proc.host.spec
         lifecycle.append_command(
             self.session,
@@ -192,24 +195,37 @@ class RunExecution:
         hosts = plan.hosts_json() | {
             "clock_offset_s": {s.name: round(f.clock_offset_s, 4) for s, f in facts.items()},
             "load_generator": loadgen.tool_name,
+            # Shown on the run page: the key each host was pinned to (or checked against).
+            "ssh_host_keys": {s.name: self.host(s).host_key_fingerprint() for s in specs},
         }
         self._record(hosts=hosts, tool_versions=versions)
         self.roots = {s: f.is_root for s, f in facts.items()}
         return plan, loadgen
 
+    def _start(self, role: str, launches: list[Launch]) -> list[RemoteProcess]:
+        """Start a role's processes, hosts in parallel; each is recorded as it is known."""
+        return launch_on_hosts(
+            launches,
+            self.host,
+            lambda item, proc: self._launched(role, item.source, proc, item.wake),
+        )
+
     def start_servers(self, plan: RunPlan) -> None:
         """Launch every server, then wait until each listens (they start meanwhile)."""
-        procs = []
-        for s in plan.servers:
-            driver = MemcachedDriver(self.host(s.host))
-            argv = driver.argv(
-                listen=s.host.address, port=s.port, memory=s.memory_mb, as_root=self.roots[s.host]
-            )
-            proc = driver.launch(argv, self.workdir, s.name)
-            self._launched("server", f"server:{s.index}", proc)
-            procs.append((proc, s.port))
-        for proc, port in procs:
-            proc.host.wait_listening(proc, port)
+
+        def launch(s: ServerPlan) -> Launch:
+            def start(host: Host) -> RemoteProcess:
+                driver = MemcachedDriver(host)
+                as_root = self.roots[s.host]
+                argv = driver.argv(
+                    listen=s.host.address, port=s.port, memory=s.memory_mb, as_root=as_root
+                )
+                return driver.launch(argv, self.workdir, s.name)
+
+            return Launch(s.host, f"server:{s.index}", start, wake=(s.host.address, s.port))
+
+        procs = self._start("server", [launch(s) for s in plan.servers])
+        wait_listening([(p, s.port) for p, s in zip(procs, plan.servers, strict=True)])
         self._check()
 
     def populate(self, plan: RunPlan) -> None:
@@ -224,26 +240,37 @@ class RunExecution:
             self._wait_exit(proc, POPULATE_TIMEOUT_S, f"populating server:{s.index}")
 
     def start_middlewares(self, plan: RunPlan) -> None:
-        for m in plan.middlewares:
-            driver = MiddlewareDriver(self.host(m.host), binary=self.layout.middleware_binary)
-            argv = driver.argv(
-                listen=m.host.address,
-                port=m.port,
-                workers=m.workers,
-                sharded=m.sharded,
-                servers=[(s.host.address, s.port) for s in m.servers],
-                replication=m.replication,
-                queue_capacity=m.queue_capacity,
-                stats_dir=f"{self.workdir}/{m.name}.stats",
-            )
-            proc = driver.start(workdir=self.workdir, name=m.name, argv=argv, port=m.port)
-            self._launched("middleware", f"middleware:{m.index}", proc)
-            self._check()
+        """Launch every middleware, then wait until each accepts connections."""
+
+        def launch(m: MiddlewarePlan) -> Launch:
+            def start(host: Host) -> RemoteProcess:
+                driver = MiddlewareDriver(host, binary=self.layout.middleware_binary)
+                argv = driver.argv(
+                    listen=m.host.address,
+                    port=m.port,
+                    workers=m.workers,
+                    sharded=m.sharded,
+                    servers=[(s.host.address, s.port) for s in m.servers],
+                    replication=m.replication,
+                    queue_capacity=m.queue_capacity,
+                    stats_dir=f"{self.workdir}/{m.name}.stats",
+                )
+                return driver.launch(argv, self.workdir, m.name)
+
+            return Launch(m.host, f"middleware:{m.index}", start)
+
+        procs = self._start("middleware", [launch(m) for m in plan.middlewares])
+        wait_listening([(p, m.port) for p, m in zip(procs, plan.middlewares, strict=True)])
+        self._check()
 
     def start_clients(self, plan: RunPlan, loadgen: type[LoadGenerator]) -> float:
-        for c in plan.clients:
-            proc = loadgen(self.host(c.host)).start(c.spec, self.workdir, c.name)
-            self._launched("client", f"client:{c.index}", proc)
+        def launch(c: ClientPlan) -> Launch:
+            def start(host: Host) -> RemoteProcess:
+                return loadgen(host).start(c.spec, self.workdir, c.name)
+
+            return Launch(c.host, f"client:{c.index}", start)
+
+        self._start("client", [launch(c) for c in plan.clients])
         publish.run_state(self.experiment.id, self.run_id, "load_started")
         return min(s.proc.start_unix for s in self.started if s.role == "client")
 
@@ -266,16 +293,19 @@ class RunExecution:
         stats on SIGTERM), then servers; one round trip per host, hosts in parallel. Errors
         here are logged, not raised."""
         by_host: dict[Host, list[tuple[int, float]]] = {}
+        wake: dict[Host, dict[int, tuple[str, int]]] = {}
         for st in reversed(self.started):
             if st.stopped:
                 continue
             st.stopped = True
             grace = STATS_GRACE_S if st.role == "middleware" else STOP_GRACE_S
             by_host.setdefault(st.proc.host, []).append((st.proc.pid, grace))
+            if st.wake is not None:
+                wake.setdefault(st.proc.host, {})[st.proc.pid] = st.wake
 
         def stop(host: Host) -> None:
             try:
-                host.stop_in_order(by_host[host])
+                host.stop_in_order(by_host[host], wake.get(host))
             except DriverError as exc:
                 logger.warning("run.stop_failed", extra={"run_id": self.run_id, "error": str(exc)})
 

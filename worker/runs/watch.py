@@ -28,6 +28,8 @@ class Started:
     proc: RemoteProcess
     local_start: float
     stopped: bool = False
+    # Where to connect after SIGTERM so the process notices it at once (Host.stop_in_order).
+    wake: tuple[str, int] | None = None
 
 
 def _describe(st: Started) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from backend.analysis.errors import AnalysisError
+from backend.analysis.errors import AnalysisError, require_finite
 from backend.analysis.mva.network import Station, StationKind, validate_stations
 from backend.analysis.mva.result import FloatArray
 
@@ -45,27 +45,35 @@ def bounds(stations: tuple[Station, ...], population: int, think_time_s: float =
     neck = max(queues, key=lambda s: s.demand_s / s.capacity_servers)
     d_max = neck.demand_s / neck.capacity_servers
     n = np.arange(1, population + 1, dtype=np.float64)
-    x_up = np.minimum(n / (d + z), 1.0 / d_max)
-    r_low = np.maximum(d, n * d_max - z)
     balanced = all(s.capacity_servers == 1 for s in queues)
     bjb: list[FloatArray | None] = [None, None, None, None]
-    if balanced:
-        d_avg = d / len(queues)
-        bjb[0] = np.minimum(1.0 / d_max, n / (d + z + (n - 1.0) * d_avg / (1.0 + z / d)))
-        bjb[1] = n / (d + z + (n - 1.0) * d_max / (1.0 + z / (n * d)))
-        bjb[2] = np.maximum(n * d_max - z, d + (n - 1.0) * d_avg / (1.0 + z / d))
-        bjb[3] = d + (n - 1.0) * d_max / (1.0 + z / (n * d))
+    with np.errstate(all="ignore"):  # overflow is checked below, as a field-named error
+        x_up = np.minimum(n / (d + z), 1.0 / np.float64(d_max))
+        r_low = np.maximum(d, n * d_max - z)
+        if balanced:
+            d_avg = d / len(queues)
+            bjb[0] = np.minimum(1.0 / d_max, n / (d + z + (n - 1.0) * d_avg / (1.0 + z / d)))
+            bjb[1] = n / (d + z + (n - 1.0) * d_max / (1.0 + z / (n * d)))
+            bjb[2] = np.maximum(n * d_max - z, d + (n - 1.0) * d_avg / (1.0 + z / d))
+            bjb[3] = d + (n - 1.0) * d_max / (1.0 + z / (n * d))
+        aba = (n / (n * d + z), n * d)
+        knee = (d + z) / np.float64(d_max)
+    require_finite(
+        [d, z, knee, x_up, r_low, *aba, *bjb],
+        "stations",
+        "service demands or think time too extreme: the bounds leave double range",
+    )
     return Bounds(
         populations=n.astype(np.int64),
         bottleneck=neck.name,
         total_demand_s=d,
         max_demand_s=d_max,
         think_time_s=z,
-        knee_population=(d + z) / d_max,
+        knee_population=float(knee),
         aba_throughput_upper=x_up,
-        aba_throughput_lower=n / (n * d + z),
+        aba_throughput_lower=aba[0],
         aba_response_lower_s=r_low,
-        aba_response_upper_s=n * d,
+        aba_response_upper_s=aba[1],
         bjb_throughput_upper=bjb[0],
         bjb_throughput_lower=bjb[1],
         bjb_response_lower_s=bjb[2],

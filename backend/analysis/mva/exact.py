@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from backend.analysis.errors import AnalysisError
+from backend.analysis.errors import AnalysisError, require_finite
 from backend.analysis.mva.logconv import convolve_multi, log_factor_multi, marginal_stats_multi
 from backend.analysis.mva.network import Station, StationKind, validate_stations
 from backend.analysis.mva.result import FloatArray, MvaResult, StationCurves
@@ -54,14 +54,13 @@ def solve_mva(
         raise AnalysisError("population", f"must be between 1 and {MAX_POPULATION}")
     with np.errstate(all="ignore"):
         res = _solve(stations, population, think_time_s)
-    arrays = [res.throughput_per_s, res.response_time_s]
+    arrays: list[FloatArray | None] = [res.throughput_per_s, res.response_time_s]
     for c in res.stations:
-        arrays += [c.queue_length, c.residence_time_s, c.utilization_per_server]
-        arrays += [c.prob_busy] if c.prob_busy is not None else []
-    if not all(bool(np.all(np.isfinite(a))) for a in arrays):
-        raise AnalysisError(
-            "stations", "service times or think time too extreme: results leave double range"
-        )
+        arrays += [c.throughput_per_s, c.queue_length, c.residence_time_s]
+        arrays += [c.utilization_per_server, c.prob_busy]
+    require_finite(
+        arrays, "stations", "service times or think time too extreme: results leave double range"
+    )
     return res
 
 
@@ -133,6 +132,8 @@ def _assemble(
         populations=populations,
         think_time_s=think_time_s,
         throughput_per_s=xs,
-        response_time_s=populations / xs - think_time_s,
+        # The sum of the residence times, which equals n / X(n) - Z without its cancellation:
+        # with Z = 1e6 s and R = 1e-9 s that difference keeps no correct digit (and can be < 0).
+        response_time_s=qs.sum(axis=1) / xs,
         stations=tuple(curves),
     )

@@ -31,7 +31,7 @@ class MvaResult:
     populations: npt.NDArray[np.int64]
     think_time_s: float
     throughput_per_s: FloatArray  # system throughput X(n)
-    response_time_s: FloatArray  # R(n) = n / X(n) - Z
+    response_time_s: FloatArray  # R(n) = sum of residence times = n / X(n) - Z
     stations: tuple[StationCurves, ...]
 
     def bottleneck(self) -> str:

@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
 from backend.schemas.base import RequestModel
+from backend.schemas.limits import Confidence, Measured, TCritical
 
 T_CRITICAL_DOC = (
     "critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a "
@@ -16,12 +17,10 @@ T_CRITICAL_DOC = (
 
 class FactorialRequest(RequestModel):
     factors: list[str] = Field(min_length=2, max_length=6)
-    y: list[list[float]] = Field(min_length=4, max_length=64)
-    confidence: float | None = Field(default=0.90, gt=0, lt=1)
+    y: list[list[Measured]] = Field(min_length=4, max_length=64)
+    confidence: Confidence | None = 0.90
     multiplicative: bool = False
-    t_critical: float | None = Field(
-        default=None, gt=0, allow_inf_nan=False, description=T_CRITICAL_DOC
-    )
+    t_critical: TCritical | None = Field(default=None, description=T_CRITICAL_DOC)
 
 
 class EffectPublic(BaseModel):

@@ -8,6 +8,7 @@ from backend.analysis.mva.network import SERVERS_ONLY_MULTI, StationKind
 from backend.analysis.mva.whatif import SweepParameter
 from backend.schemas.analysis.common import Units
 from backend.schemas.base import RequestModel
+from backend.schemas.limits import Seconds, Visits
 
 
 class StationIn(RequestModel):
@@ -15,8 +16,8 @@ class StationIn(RequestModel):
 
     name: str = Field(min_length=1, max_length=64)
     kind: StationKind
-    service_time_s: float = Field(ge=0, allow_inf_nan=False)
-    visits: float = Field(default=1.0, ge=0, allow_inf_nan=False)
+    service_time_s: Seconds
+    visits: Visits = 1.0
     servers: int = Field(default=1, ge=1, le=4096)
 
     @field_validator("servers")
@@ -31,7 +32,7 @@ class StationIn(RequestModel):
 class MvaRequest(RequestModel):
     stations: list[StationIn] = Field(min_length=1, max_length=200)
     population: int = Field(ge=1, le=20_000)
-    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    think_time_s: Seconds = 0.0
     include_bounds: bool = False
 
 
@@ -102,7 +103,7 @@ class MvaPublic(Units):
 class ClassIn(RequestModel):
     name: str = Field(min_length=1, max_length=64)
     population: int = Field(ge=0, le=5000)
-    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    think_time_s: Seconds = 0.0
     demands_s: list[float] = Field(min_length=1, max_length=200)
 
 
@@ -133,7 +134,7 @@ class MultiClassPublic(Units):
 class WhatIfRequest(RequestModel):
     stations: list[StationIn] = Field(min_length=1, max_length=200)
     population: int = Field(ge=1, le=20_000)
-    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    think_time_s: Seconds = 0.0
     parameter: SweepParameter
     station: str | None = None
     values: list[float] = Field(min_length=1, max_length=200)

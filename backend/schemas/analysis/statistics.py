@@ -1,16 +1,26 @@
 """Schemas for statistics, percentiles, operational laws, saturation, breakdowns, comparisons."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Percentiles, Units
 from backend.schemas.base import RequestModel
+from backend.schemas.limits import (
+    Confidence,
+    Jobs,
+    Measured,
+    Microseconds,
+    PositiveMicroseconds,
+    PositiveRatePerS,
+    RatePerS,
+    Seconds,
+)
 
 
 class RepetitionsRequest(RequestModel):
-    values: list[float] = Field(min_length=1, max_length=100_000)
-    confidence: float | None = Field(default=0.95, gt=0, lt=1)
+    values: list[Measured] = Field(min_length=1, max_length=100_000)
+    confidence: Confidence | None = 0.95
 
 
 class ConfidenceIntervalPublic(BaseModel):
@@ -85,10 +95,10 @@ class SamplesPublic(Units):
 
 
 class InteractiveRequest(RequestModel):
-    clients: float = Field(gt=0)
-    response_time_s: float = Field(ge=0, allow_inf_nan=False)
-    think_time_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
-    measured_throughput_per_s: float = Field(gt=0, allow_inf_nan=False)
+    clients: Annotated[Jobs, Field(ge=1)]
+    response_time_s: Seconds
+    think_time_s: Seconds = 0.0
+    measured_throughput_per_s: PositiveRatePerS
 
 
 class InteractivePublic(Units):
@@ -101,9 +111,9 @@ class InteractivePublic(Units):
 
 
 class LittleRequest(RequestModel):
-    measured_length: float = Field(ge=0, allow_inf_nan=False)
-    throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
-    time_s: float = Field(ge=0, allow_inf_nan=False)
+    measured_length: Jobs
+    throughput_per_s: RatePerS
+    time_s: Seconds
 
 
 class LittlePublic(Units):
@@ -155,10 +165,10 @@ class SaturationPublic(Units):
 
 
 class BreakdownRequest(RequestModel):
-    client_response_us: float = Field(gt=0, allow_inf_nan=False)
-    middleware_response_us: float = Field(ge=0, allow_inf_nan=False)
-    queue_us: float = Field(ge=0, allow_inf_nan=False)
-    server_us: float = Field(ge=0, allow_inf_nan=False)
+    client_response_us: PositiveMicroseconds
+    middleware_response_us: Microseconds
+    queue_us: Microseconds
+    server_us: Microseconds
 
 
 class BreakdownPublic(Units):

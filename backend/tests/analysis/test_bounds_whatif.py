@@ -53,6 +53,16 @@ def test_bounds_reject_delay_only_networks() -> None:
         bounds((Station("d", StationKind.DELAY, 1.0),), 3, 0.0)
 
 
+def test_bounds_that_leave_double_range_are_refused() -> None:
+    # A demand of 1e-319 s: 1 / D_max overflows.
+    with pytest.raises(AnalysisError) as err:
+        bounds((Station("q", StationKind.QUEUE, 1e-9, visits=1e-310),), 3, 0.0)
+    assert err.value.field == "stations" and "not a finite number" in err.value.reason
+    with pytest.raises(AnalysisError) as err:
+        bounds((Station("q", StationKind.QUEUE, 0.5),), 3, 1.7e308)  # N* = (D + Z) / D_max
+    assert err.value.field == "stations"
+
+
 def test_what_if_service_time_sweep_matches_individual_solves() -> None:
     values = (0.002, 0.004, 0.008)
     sweep = what_if(NET, 50, 0.1, SweepParameter.SERVICE_TIME, values, station="cpu")

@@ -62,6 +62,18 @@ def test_confidence_intervals_refused_without_replication() -> None:
     assert err.value.field == "replications"
 
 
+def test_ragged_or_overflowing_responses_name_y() -> None:
+    with pytest.raises(AnalysisError) as err:
+        factorial(("A", "B"), [[1.0, 2.0], [3.0], [4.0, 5.0], [6.0, 7.0]])
+    assert err.value.field == "y" and "same number r" in err.value.reason
+    with pytest.raises(AnalysisError) as err:
+        factorial(("A", "B"), [[1e308, -1e308], [1.0, 2.0], [1.0, 2.0], [3.0, 4.0]])
+    assert err.value.field == "y" and "not a finite number" in err.value.reason
+    with pytest.raises(AnalysisError) as err:
+        factorial(("A", "B"), [[1.0, 2.0], [1.0, 3.0], [1.0, 2.0], [3.0, 4.0]], 1 - 2**-53)
+    assert err.value.field == "confidence"
+
+
 def test_main_effect_and_interaction_plot_data() -> None:
     r = factorial(("A", "B"), JAIN_Y, confidence=None)
     assert r.main_effects["A"] == pytest.approx(((15 + 24) / 2, (48 + 77) / 2))

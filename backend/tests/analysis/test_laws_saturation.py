@@ -42,6 +42,24 @@ def test_utilization_and_little() -> None:
     assert lc.deviation_percent == pytest.approx(100 * (53.0 - 53.9) / 53.9)
 
 
+def test_laws_refuse_results_beyond_double_range() -> None:
+    with pytest.raises(AnalysisError) as err:
+        little_check(1.0, 1e300, 1e300)
+    assert err.value.field == "time_s" and "not a finite number" in err.value.reason
+    with pytest.raises(AnalysisError) as err:
+        little_check(1e10, 1e-160, 1e-160)  # X T = 1e-320: the deviation overflows
+    assert err.value.field == "time_s"
+    with pytest.raises(AnalysisError) as err:
+        interactive_check(1e10, 1e-320, 0.0, 1.0)
+    assert err.value.field == "response_time_s"
+    with pytest.raises(AnalysisError) as err:
+        interactive_check(5e-324, 1e10, 0.0, 1.0)  # N / (R + Z) underflows to 0
+    assert err.value.field == "clients"
+    with pytest.raises(AnalysisError) as err:
+        breakdown(1.0, 0.0, 1e308, 1e308)
+    assert err.value.field == "middleware_response_us"
+
+
 def test_knee_and_cheapest_configuration() -> None:
     # DOMAIN.md section 3 write throughput vs workers, as a function of clients.
     s8 = Series("8", 8, (6, 12, 24, 48), (4000, 6000, 6680, 6600))

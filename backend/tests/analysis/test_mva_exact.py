@@ -91,3 +91,20 @@ def test_mva_rejects_undefined_networks() -> None:
     with pytest.raises(AnalysisError) as err:
         solve_mva((Station("d", StationKind.DELAY, 1e-308),), 5, 0.0)
     assert "double range" in err.value.reason
+    # X = 1e305 is finite, but a station visited 1e6 times per job completes X V = inf.
+    heavy = (
+        Station("q", StationKind.QUEUE, 1.0, visits=1e-305),
+        Station("hot", StationKind.QUEUE, 0.0, visits=1e6),
+    )
+    with pytest.raises(AnalysisError) as err:
+        solve_mva(heavy, 1, 0.0)
+    assert err.value.field == "stations"
+
+
+@pytest.mark.parametrize("kind,servers", [(StationKind.QUEUE, 1), (StationKind.MULTI, 4)])
+def test_response_time_keeps_its_digits_beside_a_long_think_time(
+    kind: StationKind, servers: int
+) -> None:
+    # N / X - Z cancels: with Z = 1e6 s and R = 1e-9 s it kept no correct digit (even < 0).
+    res = solve_mva((Station("s", kind, 1e-9, servers=servers),), 3, 1e6)
+    np.testing.assert_allclose(res.response_time_s, [1e-9] * 3, rtol=1e-9)

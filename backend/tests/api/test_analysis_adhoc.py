@@ -2,7 +2,10 @@
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+
+from backend.schemas.limits import MAX_TIME_S, MIN_TIME_S
 
 API = "/api/v1/analysis"
 
@@ -166,3 +169,136 @@ def test_laws_saturation_breakdown_relative(client: TestClient) -> None:
     assert r.json()["network_us"] == 600 and r.json()["units"]["network_us"] == "us"
     r = client.post(f"{API}/relative-differences", json={"values": {"a": 2, "b": 3}, "base": "c"})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "base"]
+
+
+# Extreme inputs of the ad-hoc routes (issue 17, found by the API fuzz test as 500s): each is a
+# 422 naming the one field at fault. Beyond the physical limits in backend/schemas/limits.py
+# the schema refuses the value; within them, a result that would not be finite is refused by
+# the model with the input to blame.
+_Y = [[15, 18, 12], [45, 48, 51], [25, 28, 19], [75, 75, 81]]
+_QUEUE = {"name": "q", "kind": "queue", "service_time_s": 1e-3}
+_INTERACTIVE = {"clients": 200, "response_time_s": 0.013, "measured_throughput_per_s": 15400}
+_LITTLE = {"measured_length": 50, "throughput_per_s": 15400, "time_s": 0.0035}
+_BREAKDOWN = {
+    "client_response_us": 7600,
+    "middleware_response_us": 7000,
+    "queue_us": 3500,
+    "server_us": 3400,
+}
+# Visits so small that X = N / D overflows although each input lies within its bounds.
+_VANISHING = [{**_QUEUE, "service_time_s": 1e-9, "visits": 1e-310}]
+EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
+    ("factorial", {"y": [[1, 2], [3], [4, 5], [6, 7]]}, ["body", "y"], "same number r"),
+    ("factorial", {"y": [[1e308, 1, 1], *_Y[1:]]}, ["body", "y", 0, 0], "less than or equal"),
+    ("factorial", {"confidence": 1 - 2**-53}, ["body", "confidence"], "0.9999"),
+    ("factorial", {"t_critical": 1e308}, ["body", "t_critical"], "less than or equal"),
+    ("mva/bounds", {"think_time_s": 1e308}, ["body", "think_time_s"], "less than or equal"),
+    (
+        "mva/bounds",
+        {"stations": [{**_QUEUE, "service_time_s": 1e-320}]},
+        ["body", "stations", 0, "service_time_s"],
+        "below what can be measured",
+    ),
+    ("mva/bounds", {"stations": _VANISHING}, ["body", "stations"], "not a finite number"),
+    ("mva", {"think_time_s": 1.7e308}, ["body", "think_time_s"], "less than or equal"),
+    (
+        "mva",
+        {"stations": [{**_QUEUE, "visits": 1e308}]},
+        ["body", "stations", 0, "visits"],
+        "less than or equal",
+    ),
+    ("mva", {"stations": _VANISHING}, ["body", "stations"], "not a finite number"),
+    (
+        "statistics/repetitions",
+        {"values": [1e308, 1.0]},
+        ["body", "values", 0],
+        "less than or equal",
+    ),
+    ("statistics/repetitions", {"confidence": 1 - 2**-53}, ["body", "confidence"], "0.9999"),
+    ("laws/interactive", {"clients": 1e308}, ["body", "clients"], "less than or equal"),
+    ("laws/interactive", {"clients": 5e-324}, ["body", "clients"], "greater than or equal"),
+    (
+        "laws/interactive",
+        {"response_time_s": 1e-320},
+        ["body", "response_time_s"],
+        "below what can be measured",
+    ),
+    (
+        "laws/interactive",
+        {"think_time_s": 1e308},
+        ["body", "think_time_s"],
+        "less than or equal",
+    ),
+    ("laws/little", {"throughput_per_s": 1e308}, ["body", "throughput_per_s"], "less than"),
+    (
+        "laws/little",
+        {"throughput_per_s": 1e-160},
+        ["body", "throughput_per_s"],
+        "below what can be measured",
+    ),
+    ("laws/little", {"time_s": 1e308}, ["body", "time_s"], "less than or equal"),
+    ("laws/little", {"measured_length": 1e308}, ["body", "measured_length"], "less than"),
+    (
+        "breakdown",
+        {"middleware_response_us": 1e308},
+        ["body", "middleware_response_us"],
+        "less than or equal",
+    ),
+    (
+        "breakdown",
+        {"client_response_us": 1e-320},
+        ["body", "client_response_us"],
+        "below what can be measured",
+    ),
+]
+_BASE: dict[str, dict[str, Any]] = {
+    "factorial": {"factors": ["A", "B"], "y": _Y},
+    "mva/bounds": {"stations": [_QUEUE], "population": 3},
+    "mva": {"stations": [_QUEUE], "population": 3, "include_bounds": True},
+    "statistics/repetitions": {"values": [10, 12, 11, 13]},
+    "laws/interactive": _INTERACTIVE,
+    "laws/little": _LITTLE,
+    "breakdown": _BREAKDOWN,
+}
+
+
+@pytest.mark.parametrize(
+    ("route", "change", "loc", "says"),
+    EXTREMES,
+    ids=[f"{route}:{next(iter(change))}" for route, change, _, _ in EXTREMES],
+)
+def test_extreme_inputs_are_422_naming_the_field(
+    client: TestClient, route: str, change: dict[str, Any], loc: list[str | int], says: str
+) -> None:
+    ok = client.post(f"{API}/{route}", json=_BASE[route])
+    assert ok.status_code == 200, ok.text
+    r = client.post(f"{API}/{route}", json={**_BASE[route], **change})
+    assert r.status_code == 422, r.text
+    (detail,) = r.json()["detail"]
+    assert detail["loc"] == loc
+    assert says in detail["msg"]
+
+
+def test_limits_keep_the_published_inputs_and_their_zeros(client: TestClient) -> None:
+    # The physical limits leave 0 allowed wherever it was (no think time, an empty queue).
+    r = client.post(f"{API}/laws/little", json={**_LITTLE, "throughput_per_s": 0})
+    assert r.status_code == 200 and r.json()["deviation_percent"] is None
+    r = client.post(
+        f"{API}/breakdown", json={**_BREAKDOWN, "queue_us": 0, "middleware_response_us": 3400}
+    )
+    assert r.status_code == 200 and r.json()["processing_us"] == 0
+    r = client.post(
+        f"{API}/laws/interactive",
+        json={**_INTERACTIVE, "response_time_s": MAX_TIME_S, "think_time_s": MAX_TIME_S},
+    )
+    assert r.status_code == 200 and r.json()["expected_throughput_per_s"] == 200 / (2 * MAX_TIME_S)
+
+
+def test_mva_response_time_keeps_its_digits_beside_a_long_think_time(client: TestClient) -> None:
+    # R = N / X - Z would cancel to noise (even below 0) with Z = 10^6 s and R = 10^-9 s.
+    pool = {"name": "pool", "kind": "multi", "service_time_s": MIN_TIME_S, "servers": 4}
+    r = client.post(
+        f"{API}/mva", json={"stations": [pool], "population": 3, "think_time_s": MAX_TIME_S}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["response_time_s"] == pytest.approx([MIN_TIME_S] * 3, rel=1e-9)

@@ -17,19 +17,6 @@ from backend.tests.utils.server import ApiServer
 TOKEN = "mcs_" + secrets.token_urlsafe(32)
 EXAMPLES_PER_OPERATION = 10
 
-# Found by this test and left to the analysis routes' owners (issue 17 report): generated
-# inputs give 500s there. Marked xfail (not strict: the generator does not hit them every run),
-# so they stay visible in the summary; remove an entry once its route validates its input.
-KNOWN_FINDINGS = {
-    "POST /api/v1/analysis/factorial": "ragged responses: numpy ValueError (inhomogeneous)",
-    "POST /api/v1/analysis/mva/bounds": "non-finite results fail response validation",
-    "POST /api/v1/analysis/statistics/repetitions": "non-finite statistics fail response model",
-    "POST /api/v1/analysis/laws/interactive": "non-finite results fail response validation",
-    "POST /api/v1/analysis/laws/little": "None (NaN) where the response needs a number",
-    "POST /api/v1/analysis/breakdown": "non-finite results fail response validation",
-    "POST /api/v1/analysis/mva": "think time near 1e308: non-finite results fail validation",
-}
-
 schema = schemathesis.openapi.from_dict(app.openapi())
 
 
@@ -71,10 +58,7 @@ def four_xx_is_json_naming_the_field(ctx: Any, response: Any, case: Any) -> None
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_fuzz(case: Any, fuzz_server: ApiServer, request: pytest.FixtureRequest) -> None:
-    known = KNOWN_FINDINGS.get(case.operation.label)
-    if known is not None:
-        request.applymarker(pytest.mark.xfail(reason=f"known 500: {known}", strict=False))
+def test_api_fuzz(case: Any, fuzz_server: ApiServer) -> None:
     case.call_and_validate(
         base_url=fuzz_server.url,
         headers={"Authorization": f"Bearer {TOKEN}"},

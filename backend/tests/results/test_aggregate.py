@@ -110,6 +110,16 @@ def test_repetitions_mean_std_and_t_interval() -> None:
         summarize([1.0, NAN])
 
 
+def test_repetitions_that_overflow_are_refused_not_infinite() -> None:
+    with pytest.raises(AnalysisError) as err:
+        summarize([1e308, 1e308])
+    assert err.value.field == "values" and "not a finite number" in err.value.reason
+    # 0.5 + level / 2 rounds to 1.0: the t quantile is infinite.
+    with pytest.raises(AnalysisError) as err:
+        confidence_interval([1.0, 2.0], 1 - 2**-53)
+    assert err.value.field == "level"
+
+
 def test_repetitions_group_by_configuration_in_repetition_order() -> None:
     runs = [
         RunValues(3, 7, 1, {"throughput_per_s": 20.0}),

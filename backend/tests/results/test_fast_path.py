@@ -17,7 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from backend.models import RequestType, Run, RunSeries, RunStatus, RunSummary
-from backend.results import service
+from backend.results import fast_path, service
 from backend.results.aggregate import SourceSeries, Window, combine_run, run_windows
 from backend.results.metrics import FAST, MetricName
 from backend.tests.utils.experiment import create_random_experiment
@@ -66,7 +66,15 @@ def source(draw: st.DrawFn, name: str) -> dict[str, Any]:
     # Idle seconds have no response time, as the tools write them.
     rt = [NAN if x == 0.0 else draw(st.floats(1.0, 5e3) | st.just(NAN)) for x in tp]
     keys = [draw(st.floats(0.0, 1e5)) for _ in range(length)] if draw(st.booleans()) else None
+    middleware: dict[str, Any] = {}
+    if name.startswith("middleware"):  # its own times (weighted) and queue length (summed)
+        # A second has all of the middleware's times or none (one stored weight per summary).
+        middleware["queue_time_us"] = [
+            NAN if math.isnan(r) else draw(st.floats(0.5, 2e3)) for r in rt
+        ]
+        middleware["queue_length"] = [draw(st.floats(0.0, 64.0)) for _ in range(length)]
     return {
+        **middleware,
         "source": name,
         "request_type": RequestType.ALL,
         "start_unix": T0 + offset,
@@ -212,3 +220,10 @@ def test_stored_summaries_equal_the_same_window_re_cut(
                     values,
                     recut[run_id],
                 )
+
+
+def test_every_prefix_column_of_the_metric_table_is_a_computed_column() -> None:
+    """The table's `fast` metrics and the model's (migrated) prefix-sum columns agree."""
+    computed = {c.name for c in RunSeries.__table__.columns if c.computed is not None}
+    declared = {c for _, col, w in fast_path.prefix_columns() for c in (col, w) if c}
+    assert declared == computed

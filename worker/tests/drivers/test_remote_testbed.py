@@ -6,9 +6,11 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+import paramiko
 import pytest
 from sqlalchemy.orm import Session
 
+from backend.core.config import settings
 from backend.models import Host, HostRole, RunStatus, Testbed, TestbedKind
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
@@ -83,6 +85,13 @@ def test_run_on_namespace_hosts(db: Session, netns_testbed: NetnsTestbed) -> Non
     clients = [c for c in run.commands if c["role"] == "client"]
     assert {c["host"] for c in clients} == {hosts[2].name}
     assert any(Path(run.artifact_dir or "").rglob(f"{hosts[2].name}/client-1.out"))
+    # Pinned at first contact, and shown on the run: each host's key as the worker saw it.
+    pinned = paramiko.HostKeys(str(settings.SSH_KNOWN_HOSTS))
+    for h in hosts:
+        key = pinned.lookup(h.address)
+        assert key is not None
+        ((name, k),) = key.items()
+        assert run.hosts["ssh_host_keys"][h.name] == f"{name} {k.fingerprint}"
 
 
 def test_unreachable_host_retries_then_fails(db: Session) -> None:

@@ -11,9 +11,11 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.models import RunStatus, RunSummary
+from worker.drivers.host_keys import parse_public_key
 from worker.drivers.memtier import MemtierDriver
 from worker.live.publish import channel
 from worker.runs.pipeline import RunExecution
+from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
@@ -62,6 +64,12 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     assert all(s.throughput > 0 for s in summaries if s.request_type.value == "all")
     assert [c["role"] for c in run.commands] == ["server", "server", "client", "client"]
     assert run.tool_versions["memaslap"].startswith("memaslap")
+    # The run records which SSH host key the worker checked: the local sshd's own.
+    local = local_host()
+    expected = parse_public_key(local.host_key or "")
+    assert run.hosts["ssh_host_keys"] == {
+        local.name: f"{expected.get_name()} {expected.fingerprint}"
+    }
 
 
 def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) -> None:
