@@ -8,15 +8,11 @@ from typing import Any
 import redis
 
 from backend.core.config import settings
+from backend.core.live import experiment_channel
 
 logger = logging.getLogger(__name__)
 
 _client: redis.Redis | None = None
-
-
-def channel(experiment_id: int) -> str:
-    """The pub/sub channel the API's event stream listens to."""
-    return f"mcscope:experiment:{experiment_id}"
 
 
 def _redis() -> redis.Redis:
@@ -31,7 +27,7 @@ def _redis() -> redis.Redis:
 def publish(experiment_id: int, event: dict[str, Any]) -> None:
     payload = json.dumps({"experiment_id": experiment_id, "ts": time.time(), **event})
     try:
-        _redis().publish(channel(experiment_id), payload)
+        _redis().publish(experiment_channel(experiment_id), payload)
     except redis.RedisError as exc:
         logger.warning("live.publish_failed", extra={"error": str(exc)})
 

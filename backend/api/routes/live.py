@@ -1,8 +1,9 @@
 """Live progress of an experiment as server-sent events (run states, per-second throughput).
 
-The worker publishes JSON events to Redis channel `mcscope:experiment:<id>`; this route
-relays them. The first event is a snapshot of run counts per status, so a progress bar can
-start right away; a comment line every KEEPALIVE_S keeps proxies from closing the stream.
+The worker publishes JSON events to the experiment's Redis channel (backend/core/live.py, named
+for this instance's database); this route relays them. The first event is a snapshot of run
+counts per status, so a progress bar can start right away; a comment line every KEEPALIVE_S
+keeps proxies from closing the stream.
 The database is read once, before streaming, in a session closed before the first byte; the
 stream ends after STREAM_MAX_S (the browser's EventSource reconnects), and open streams are
 capped per client and in all (backend/api/streams.py).
@@ -19,16 +20,12 @@ from sqlalchemy import func, select
 from backend.api.streams import SlotStreamingResponse, redis_client, slots
 from backend.core.config import settings
 from backend.core.db import SessionLocal
+from backend.core.live import experiment_channel
 from backend.models import Experiment, Run
 
 router = APIRouter(prefix="/experiments", tags=["live"])
 
 KEEPALIVE_S = 15.0
-
-
-def _channel(experiment_id: int) -> str:
-    # Same name as worker.live.publish.channel (the API imports no worker code).
-    return f"mcscope:experiment:{experiment_id}"
 
 
 def _sse(event: str, data: object) -> str:
@@ -54,7 +51,7 @@ async def _relay(
     pubsub = client.pubsub()
     deadline = time.monotonic() + settings.STREAM_MAX_S
     try:
-        await pubsub.subscribe(_channel(experiment_id))
+        await pubsub.subscribe(experiment_channel(experiment_id))
         yield _sse("snapshot", {"experiment_id": experiment_id, "runs": snapshot})
         sent = 0
         while max_events is None or sent < max_events:

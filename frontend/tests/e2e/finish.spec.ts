@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigurationsPublic, ExperimentPublic, RunsPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { publishLiveEvent } from "./live";
 import { createSeeded } from "./seed";
 
 let browser: Browser;
@@ -21,10 +22,7 @@ function sql(statement: string): void {
 function publishRunEvent(runId: number): void {
   const url = process.env.E2E_REDIS_URL;
   if (!url) return;
-  const script =
-    "import redis,sys; redis.Redis.from_url(sys.argv[1]).publish(sys.argv[2], sys.argv[3])";
-  const event = JSON.stringify({ type: "run", run_id: runId, status: "succeeded", error: null });
-  execFileSync("../.venv/bin/python", ["-c", script, url, `mcscope:experiment:${exp.id}`, event]);
+  publishLiveEvent(url, exp.id, { type: "run", run_id: runId, status: "succeeded", error: null });
 }
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // End-to-end: live progress over server-sent events, fed through Redis as the worker feeds it.
-import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic, RunsPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { publishLiveEvent } from "./live";
 import { runSeedSql } from "./seed";
 
 const REDIS_URL = process.env.E2E_REDIS_URL;
@@ -12,16 +12,7 @@ let page: Page;
 let exp: ExperimentPublic;
 
 function publish(payload: object): void {
-  // The worker's channel name (worker/live/publish.py); the API relays whatever arrives there.
-  const script =
-    "import redis,sys; redis.Redis.from_url(sys.argv[1]).publish(sys.argv[2], sys.argv[3])";
-  execFileSync("../.venv/bin/python", [
-    "-c",
-    script,
-    REDIS_URL ?? "",
-    `mcscope:experiment:${exp.id}`,
-    JSON.stringify(payload),
-  ]);
+  publishLiveEvent(REDIS_URL ?? "", exp.id, payload);
 }
 
 describe.skipIf(!REDIS_URL)("live progress", () => {

@@ -10,10 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
+from backend.core.live import experiment_channel
 from backend.models import RunStatus, RunSummary
 from worker.drivers.host_keys import parse_public_key
 from worker.drivers.memtier import MemtierDriver
-from worker.live.publish import channel
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
@@ -33,7 +33,7 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(  # type: ignore[no-untyped-call]
         ignore_subscribe_messages=True
     )
-    listener.subscribe(channel(exp.id))
+    listener.subscribe(experiment_channel(exp.id))
     assert _execute_run(run_id) is None
     (run,) = runs_of(db, exp.id)
     assert run.status == RunStatus.SUCCEEDED, run.error
