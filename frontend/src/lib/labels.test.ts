@@ -39,4 +39,29 @@ describe("parameter labels from the served schema", () => {
     expect(displayUnit("ops/s")).toBe("ops/s");
     expect(displayUnit(null)).toBeUndefined();
   });
+
+  it("prints a unit only where the label does not already name it", () => {
+    const labels = parameterLabels([
+      p("servers", "memcached servers", "servers"),
+      p(
+        "middlewares",
+        "middleware instances (0: clients talk to the servers directly)",
+        "middlewares",
+      ),
+      p("value_size", "value size", "bytes"),
+      p("queue_capacity", "middleware work queue capacity", "requests"),
+      p("ratio", "SET:GET request ratio"),
+      p("sharded", "split multi-gets across servers"),
+    ]);
+    expect(labels.heading("servers")).toBe("memcached servers");
+    expect(labels.heading("middlewares")).toBe("middleware instances");
+    expect(labels.heading("value_size")).toBe("value size (bytes)");
+    expect(labels.heading("queue_capacity")).toBe("middleware work queue capacity (requests)");
+    expect(labels.heading("clients_per_thread")).toBe("clients per thread");
+    expect(labels.text("servers", 3)).toBe("memcached servers 3");
+    expect(labels.text("value_size", 128)).toBe("value size 128 bytes");
+    expect(labels.text("ratio", "1:9")).toBe("SET:GET request ratio 1:9");
+    expect(labels.text("sharded", true)).toBe("split multi-gets across servers yes");
+    expect(labels.text("workers", 8)).toBe("workers 8");
+  });
 });

@@ -1,5 +1,6 @@
 // CSV and LaTeX downloads of a results summary table.
 import type { ConfigurationResultPublic } from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { downloadText, slug } from "../utils/download";
 import { summaryTable, toCsv, toLatex } from "../utils/table";
 
@@ -12,12 +13,17 @@ export interface TableExportButtonsProps {
 }
 
 export function TableExportButtons({ name, rows, factors, units }: TableExportButtonsProps) {
+  const labels = useParameterLabels();
   return (
     <div className="actions" data-testid="table-exports">
       <button
         type="button"
         onClick={() =>
-          downloadText(`${slug(name)}.csv`, toCsv(summaryTable(rows, factors, units)), "text/csv")
+          downloadText(
+            `${slug(name)}.csv`,
+            toCsv(summaryTable(rows, factors, units, labels)),
+            "text/csv",
+          )
         }
       >
         CSV
@@ -27,7 +33,7 @@ export function TableExportButtons({ name, rows, factors, units }: TableExportBu
         onClick={() =>
           downloadText(
             `${slug(name)}.tex`,
-            toLatex(rows, factors, units, `Results of ${name}`),
+            toLatex(rows, factors, units, `Results of ${name}`, labels),
             "application/x-tex",
           )
         }

@@ -1,8 +1,25 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigurationResultPublic } from "@/api";
+import type { ConfigurationResultPublic, ParameterPublic } from "@/api";
+import { parameterLabels } from "@/lib/labels";
 import { escapeLatex, summaryTable, toCsv, toLatex } from "./table";
 
 const units = { throughput: "ops/s", response_time: "us" };
+const param = (name: string, description: string, unit: string | null): ParameterPublic => ({
+  name,
+  description,
+  unit,
+  kind: "int",
+  default: 1,
+  minimum: null,
+  maximum: null,
+  choices: [],
+});
+// The served schema's entries, as /parameters gives them.
+const labels = parameterLabels([
+  param("workers", "middleware worker threads", "threads"),
+  param("ratio", "SET:GET request ratio", null),
+  param("value_size", "value size", "bytes"),
+]);
 const rows: ConfigurationResultPublic[] = [
   {
     configuration_id: 1,
@@ -30,13 +47,18 @@ const rows: ConfigurationResultPublic[] = [
 
 describe("toCsv", () => {
   it("writes a header with units, full-precision numbers and empty cells for missing values", () => {
-    const csv = toCsv(summaryTable(rows, ["workers", "ratio"], units));
+    const csv = toCsv(summaryTable(rows, ["workers", "ratio"], units, labels));
     expect(csv.split("\r\n")).toEqual([
-      "workers,ratio,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (us),response time std (us)",
+      "middleware worker threads,SET:GET request ratio,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
       "8,1:9,3,6680.25,41.5,7012.4,88.04",
       "16,1:9,0,,,,",
       "",
     ]);
+  });
+
+  it("heads factor columns with the schema's label and unit, never the API name", () => {
+    const table = summaryTable([], ["value_size", "clients_per_thread"], units, labels);
+    expect(table.header.slice(0, 2)).toEqual(["value size (bytes)", "clients per thread"]);
   });
 
   it("quotes cells with commas, quotes and newlines", () => {
@@ -53,11 +75,11 @@ describe("toLatex", () => {
   });
 
   it("renders a booktabs table of mean ± std cells", () => {
-    const tex = toLatex(rows, ["workers", "ratio"], units, "Write throughput_1");
+    const tex = toLatex(rows, ["workers", "ratio"], units, "Write throughput_1", labels);
     const lines = tex.split("\n");
     expect(lines).toContain("\\begin{tabular}{llrrr}");
     expect(lines).toContain(
-      "workers & ratio & reps & throughput (ops/s) & response time (us) \\\\",
+      "middleware worker threads & SET:GET request ratio & reps & throughput (ops/s) & response time (us) \\\\",
     );
     expect(lines).toContain("8 & 1:9 & 3 & 6680.3 $\\pm$ 41.5 & 7012.4 $\\pm$ 88.0 \\\\");
     expect(lines).toContain("16 & 1:9 & 0 & -- $\\pm$ -- & -- $\\pm$ -- \\\\");

@@ -1,23 +1,31 @@
 // The results summary table (mean ± std per configuration) and its CSV and LaTeX renderings.
 import type { ConfigurationResultPublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
+import { displayUnit, type ParameterLabels } from "@/lib/labels";
+
+/** How factor columns are headed: the parameter schema's labels (useParameterLabels). */
+export type FactorHeadings = Pick<ParameterLabels, "heading">;
 
 export interface SummaryTable {
   header: string[];
   rows: (string | number | null)[][];
 }
 
-/** Factor columns, repetitions, then mean and std of throughput and response time. */
+/**
+ * Factor columns, repetitions, then mean and std of throughput and response time; headers in
+ * words with units ("worker threads", "response time mean (µs)"), as the page's table reads.
+ */
 export function summaryTable(
   rows: ConfigurationResultPublic[],
   factors: string[],
   units: Record<string, string>,
+  labels: FactorHeadings,
 ): SummaryTable {
-  const tp = units.throughput ?? "ops/s";
-  const rt = units.response_time ?? "us";
+  const tp = displayUnit(units.throughput) ?? "ops/s";
+  const rt = displayUnit(units.response_time) ?? "µs";
   return {
     header: [
-      ...factors,
+      ...factors.map(labels.heading),
       "repetitions",
       `throughput mean (${tp})`,
       `throughput std (${tp})`,
@@ -79,10 +87,16 @@ export function toLatex(
   factors: string[],
   units: Record<string, string>,
   caption: string,
+  labels: FactorHeadings,
 ): string {
   const tp = escapeLatex(units.throughput ?? "ops/s");
   const rt = escapeLatex(units.response_time ?? "us");
-  const head = [...factors.map(escapeLatex), "reps", `throughput (${tp})`, `response time (${rt})`];
+  const head = [
+    ...factors.map((f) => escapeLatex(labels.heading(f))),
+    "reps",
+    `throughput (${tp})`,
+    `response time (${rt})`,
+  ];
   const body = rows.map((r) =>
     [
       ...factors.map((f) => escapeLatex(formatValue(r.values[f]))),
