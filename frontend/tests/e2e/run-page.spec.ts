@@ -1,10 +1,11 @@
-// End-to-end: a run's page (error, hosts, tools, command lines) and its raw files as a zip; the
-// testbeds page listing the tools runs found; /docs rendering with every non-local request cut.
+// End-to-end: a run's page (its configuration in words, error, hosts, tools, command lines) and
+// its raw files as a zip; the testbeds page listing the tools runs found; /docs rendering with
+// every non-local request cut.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExperimentPublic, RunsPublic } from "@/api";
+import type { ExperimentPublic, RunPublic, RunsPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
 import { createSeeded } from "./seed";
 
@@ -13,6 +14,7 @@ let page: Page;
 let exp: ExperimentPublic;
 let runId: number;
 let bareRunId: number;
+let lastRun: RunPublic;
 const ERROR = `memtier_benchmark exited with 1\n${"connection refused\n".repeat(30)}last line`;
 
 function sql(statement: string): void {
@@ -25,6 +27,10 @@ beforeAll(async () => {
   const runs = await api<RunsPublic>(`/experiments/${exp.id}/runs`);
   runId = runs.data[0]?.id ?? 0;
   bareRunId = runs.data[1]?.id ?? 0;
+  // Not the first succeeded run, so the results view shows it only when the link asks for it.
+  const last = runs.data[2];
+  if (!last) throw new Error("the seeded experiment has fewer than 3 runs");
+  lastRun = last;
   const command = "memtier_benchmark --server=127.0.0.1 --port=11211 --protocol=memcache_text";
   const hosts = {
     server: [{ name: "memcached-0", host: "local", address: "127.0.0.1", port: 11211 }],
@@ -99,6 +105,39 @@ describe("run page, testbeds and offline docs", () => {
     await page.goto(`${BASE_URL}/runs/${bareRunId}`);
     await page.getByRole("button", { name: "Download raw files (zip)" }).click();
     await page.getByTestId("no-raw-files").waitFor();
+  });
+
+  it("names the run's configuration in words and links to its results", async () => {
+    await page.goto(`${BASE_URL}/runs/${lastRun.id}`);
+    const card = page.getByTestId("run-configuration");
+    await card.waitFor();
+    expect(await card.getByTestId("run-factors").textContent()).toBe(
+      "middleware worker threads 8 · virtual clients per thread 1",
+    );
+    const fixed = (await card.getByTestId("run-fixed").textContent()) ?? "";
+    for (const value of [
+      "memcached servers 3",
+      "middleware instances 2",
+      "SET:GET request ratio 1:0",
+      "client machines 3",
+    ]) {
+      expect(fixed).toContain(value);
+    }
+    expect(fixed).not.toContain("_");
+    await screenshot(page, "run-page-configuration");
+    await card.getByRole("link", { name: "Show its results" }).click();
+    await page.getByTestId("results-view").waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe(`/experiments/${exp.id}`);
+    expect(url.searchParams.get("config")).toBe(String(lastRun.configuration_id));
+    expect(url.searchParams.get("run")).toBe(String(lastRun.id));
+    expect(url.searchParams.get("fix")).toBe("clients_per_thread:1~workers:8");
+    const histogramConfig = page.getByTestId("figure-histogram").locator('select[name="config"]');
+    await histogramConfig.waitFor();
+    expect(await histogramConfig.inputValue()).toBe(String(lastRun.configuration_id));
+    const seriesRun = page.getByTestId("figure-time-series").locator('select[name="run"]');
+    await seriesRun.locator(`option[value="${lastRun.id}"]`).waitFor({ state: "attached" });
+    expect(await seriesRun.inputValue()).toBe(String(lastRun.id));
   });
 
   it("lists testbeds with the tools their runs found", async () => {

@@ -1,20 +1,41 @@
-// One run: status, full error text, hosts, tool versions, every command line, phase timings and
-// a download of its raw files.
+// One run: its configuration in words, status, full error text, hosts, tool versions, every
+// command line, phase timings and a download of its raw files.
+import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import type { RunPublic } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
+import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
+import { useGetConfigurationsQuery } from "@/features/experiments/hooks/useGetConfigurationsQuery";
+import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
 import { formatDuration, formatNumber } from "@/features/experiments/utils/format";
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
+import { RunConfiguration } from "./RunConfiguration";
+import { resultsHref } from "./RunConfiguration.utils";
 import { RunHosts } from "./RunHosts";
 
 export function RunPage() {
   const runId = Number(useParams().runId);
   const { run, isLoading } = useGetRunQuery(runId);
   const download = useDownloadRunFilesMutation();
+  // The run's experiment and grid (cached from the experiment page when coming from there).
+  const experimentId = run?.experiment_id ?? 0;
+  const { experiment, error: experimentError } = useGetExperimentQuery(
+    experimentId,
+    run !== undefined,
+  );
+  const { configurations, error: configurationsError } = useGetConfigurationsQuery(
+    experimentId,
+    run !== undefined,
+  );
+  const detailsError = experimentError ?? configurationsError;
+  useEffect(() => {
+    if (detailsError) handleError(detailsError);
+  }, [detailsError]);
+  const configuration = configurations?.data.find((c) => c.id === run?.configuration_id);
   if (isLoading) return <PendingBlock label="Loading run" rows={6} />;
   if (!run) {
     return (
@@ -48,10 +69,20 @@ export function RunPage() {
       <dl className="stats inline">
         <dt>Experiment</dt>
         <dd>
-          <Link to={`/experiments/${run.experiment_id}`}>#{run.experiment_id}</Link>
+          <Link to={`/experiments/${run.experiment_id}`}>
+            {experiment ? experiment.name : `#${run.experiment_id}`}
+          </Link>
         </dd>
         <dt>Configuration</dt>
-        <dd>{run.configuration_id}</dd>
+        <dd>
+          {configuration ? (
+            <Link to={resultsHref(run.experiment_id, configuration, run.id)}>
+              #{configuration.index}
+            </Link>
+          ) : (
+            "…"
+          )}
+        </dd>
         <dt>Repetition</dt>
         <dd>{run.repetition}</dd>
         <dt>Attempt</dt>
@@ -63,6 +94,16 @@ export function RunPage() {
         <dt>Worker</dt>
         <dd>{run.worker ?? "–"}</dd>
       </dl>
+      {configuration && experiment ? (
+        <RunConfiguration
+          experimentId={run.experiment_id}
+          runId={run.id}
+          configuration={configuration}
+          fixed={experiment.fixed ?? {}}
+        />
+      ) : (
+        !detailsError && <PendingBlock label="Loading configuration" rows={2} />
+      )}
       {run.error && (
         <section className="card">
           <h2>Error</h2>
