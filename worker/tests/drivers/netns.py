@@ -1,8 +1,10 @@
 """Throw-away "machines" for remote-testbed tests: network namespaces on a bridge, each with its
 own address and its own sshd (infra/local/sshd.sh with overrides), removed afterwards."""
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import uuid
 from dataclasses import dataclass
@@ -85,6 +87,14 @@ class NetnsTestbed:
             subprocess.run(
                 ["bash", str(SSHD), "stop"], env=self._env(h), capture_output=True, timeout=60
             )
+            # The worker's kept SSH connections leave sshd sessions in the namespace; once it
+            # is deleted their connections can never close, so stop them by PID first.
+            pids = subprocess.run(
+                ["ip", "netns", "pids", h.name], capture_output=True, text=True, timeout=30
+            ).stdout.split()
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), signal.SIGKILL)
             subprocess.run(["ip", "netns", "del", h.name], capture_output=True, timeout=30)
             subprocess.run(["ip", "link", "del", f"{h.name}o"], capture_output=True, timeout=30)
         subprocess.run(["ip", "link", "del", self.bridge], capture_output=True, timeout=30)
