@@ -53,13 +53,22 @@ def window_of(session: Session, experiment_id: int, q: Selection) -> Window | No
     return results_window(exp, q.window_start_s, q.window_end_s)
 
 
+def call_windowed(
+    endpoint: Callable[..., T], session: Session, experiment_id: int, q: Selection, **kwargs: Any
+) -> T:
+    """`endpoint` on the stored experiment (loaded once) over the figure's checked window."""
+    exp = stored_experiment(session, experiment_id)
+    window = results_window(exp, q.window_start_s, q.window_end_s)
+    return call_endpoint(endpoint, session=session, experiment=exp, window=window, **kwargs)
+
+
 def load_results(session: Session, experiment_id: int, q: Selection) -> ResultsPublic:
     """Mean and std of throughput and response time per configuration (window aware)."""
-    return call_endpoint(
+    return call_windowed(
         read_results,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         source=q.source,
         request_type=q.request_type,
     )
@@ -69,11 +78,11 @@ def load_percentiles(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentPercentilesPublic:
     """Percentiles of every configuration from its merged histograms."""
-    return call_endpoint(
+    return call_windowed(
         read_experiment_percentiles,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         metric=q.histogram_source_metric(),
         source=q.source,
         request_type=q.request_type,
@@ -98,11 +107,11 @@ def load_histogram(
         if not found:
             raise HTTPException(status.HTTP_404_NOT_FOUND, "Configuration not found")
         config = found[0]
-    hist = call_endpoint(
+    hist = call_windowed(
         read_experiment_histogram,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         configuration_id=config.configuration_id,
         metric=q.histogram_source_metric(),
         source=q.source,
@@ -139,11 +148,11 @@ def load_breakdown(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentBreakdownPublic:
     """Queue, server, processing and network time per configuration."""
-    return call_endpoint(
+    return call_windowed(
         read_experiment_breakdown,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         request_type=q.request_type,
     )
 
@@ -152,11 +161,11 @@ def load_interactive_law(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentInteractivePublic:
     """Measured against expected throughput, X = N / (R + Z), per configuration."""
-    return call_endpoint(
+    return call_windowed(
         read_interactive_law,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         request_type=q.request_type,
         think_time_s=q.think_time_s,
     )
@@ -164,11 +173,11 @@ def load_interactive_law(
 
 def load_factorial(session: Session, experiment_id: int, q: Selection) -> s.FactorialPublic:
     """2^k r analysis of the chosen metric over the experiment's two-level factors."""
-    return call_endpoint(
+    return call_windowed(
         read_experiment_factorial,
-        session=session,
-        experiment=stored_experiment(session, experiment_id),
-        window=window_of(session, experiment_id, q),
+        session,
+        experiment_id,
+        q,
         metric=q.metric,
         factors=q.factors,
         confidence=q.confidence,
