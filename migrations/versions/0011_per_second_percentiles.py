@@ -6,8 +6,8 @@ every second; storing them per second (like every other per-second metric) gives
 window's value and any re-cut window's, with the same prefix-sum functions as 0003 and 0008
 (backend/results/metrics.py marks p50_us, p90_us and p99_us `fast`).
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-23 16:40:00
 """
 
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0009"
-down_revision: str | None = "0008"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
