@@ -13,6 +13,7 @@ from backend.analysis.errors import AnalysisError
 from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName
+from backend.schemas.limits import Confidence, TCritical
 
 SourceKind = Literal["client", "middleware"]
 Spread = Literal["bars", "band", "none"]
@@ -33,10 +34,10 @@ class Selection(BaseModel):
     window_end_s: int | None = Field(default=None, ge=1)
     metric: MetricName = "throughput_per_s"
     factors: str | None = Field(default=None, description="factorial: comma-separated factors")
-    confidence: float = Field(default=0.90, gt=0, lt=1)
+    confidence: Confidence = 0.90
     multiplicative: bool = False
-    t_critical: float | None = Field(
-        default=None, gt=0, description="factorial: critical t as given (default: exact)"
+    t_critical: TCritical | None = Field(
+        default=None, description="factorial: critical t as given (default: exact quantile)"
     )
 
 
