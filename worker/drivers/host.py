@@ -327,8 +327,7 @@ class Host:
         # Exit 1 is GNU tar's "file changed as we read it": a stopped tool's wrapper writes its
         # exit code file just after the tool ended; the archive is complete, not an error.
         size = self.run(
-            f"tar -C {q(directory)} -czf {q(tarball)} .; [ $? -le 1 ] && "
-            f"stat -c %s {q(tarball)}",
+            f"tar -C {q(directory)} -czf {q(tarball)} .; [ $? -le 1 ] && stat -c %s {q(tarball)}",
             timeout=300,
         )
         if int(size.strip() or 0) > settings.FETCH_MAX_ARCHIVE_BYTES:

@@ -43,14 +43,18 @@ def start_servers(ctx: RunContext, plan: RunPlan) -> None:
 
 
 def populate(ctx: RunContext, plan: RunPlan) -> None:
+    """Write the key space into every server, all servers at once, from the first client host."""
     if not plan.populate:
         return
     client = plan.clients[0]
     driver = populator()(ctx.host(client.host))
+    procs = []
     for s in plan.servers:
         spec = replace(client.spec, targets=((s.host.address, s.port),))
         proc = driver.populate(spec, ctx.workdir, f"populate-{s.index}")
         ctx.launched("populate", f"populate:{s.index}", proc)
+        procs.append((s, proc))
+    for s, proc in procs:
         ctx.wait_exit(proc, POPULATE_TIMEOUT_S, f"populating server:{s.index}")
 
 
