@@ -326,6 +326,8 @@ export type CombinedSeriesPublic = {
 export type CompareSelection = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -341,13 +343,13 @@ export type CompareSelection = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
 };
@@ -360,18 +362,26 @@ export type CompareSelection = {
 export type CompareViewState = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids?: Array<number>;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
@@ -382,14 +392,20 @@ export type CompareViewState = {
     metric?: 'throughput_per_s' | 'response_time_us';
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x?: string | null;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
@@ -416,6 +432,8 @@ export type CompareViewState = {
     window_end_s?: number | null;
     /**
      * Only Differences
+     *
+     * show only parameters whose values differ between the experiments
      */
     only_differences?: boolean;
 };
@@ -714,6 +732,8 @@ export type ConfigurationRowPublic = {
     repetitions: number;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics: {
         [key: string]: number | null;
@@ -728,10 +748,14 @@ export type ConfigurationRowPublic = {
 export type ConfigurationTablePublic = {
     /**
      * Parameters
+     *
+     * factor names, in column order
      */
     parameters: Array<string>;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics: Array<'throughput_per_s' | 'response_time_us'>;
     /**
@@ -792,10 +816,14 @@ export type DifferenceRowPublic = {
     configuration_id: number;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id: number;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id: number;
     /**
@@ -822,9 +850,14 @@ export type DifferenceRowPublic = {
      * label of the base case the others are compared with
      */
     base: SamplePublic;
+    /**
+     * the compared sample (experiment, configuration, repetition values)
+     */
     other: SamplePublic;
     /**
      * Difference
+     *
+     * compared mean minus base mean, in the metric's unit, with its interval
      */
     difference: number;
     /**
@@ -847,18 +880,26 @@ export type DifferenceRowPublic = {
     dof: number | null;
     /**
      * Relative Percent
+     *
+     * 100 (compared - base) / base, %
      */
     relative_percent: number | null;
     /**
      * Relative Low
+     *
+     * lower end of the relative difference's interval, %
      */
     relative_low: number | null;
     /**
      * Relative High
+     *
+     * upper end of the relative difference's interval, %
      */
     relative_high: number | null;
     /**
      * Verdict
+     *
+     * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
 };
@@ -875,6 +916,8 @@ export type DifferencesPublic = {
     level: number;
     /**
      * Mode
+     *
+     * experiments (matched configurations) or configurations (against a base one)
      */
     mode: 'experiments' | 'configurations';
     /**
@@ -914,6 +957,8 @@ export type DifferencesPublic = {
 export type DifferencesRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -929,13 +974,13 @@ export type DifferencesRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
@@ -946,14 +991,20 @@ export type DifferencesRequest = {
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics?: Array<'throughput_per_s' | 'response_time_us'>;
     /**
@@ -1972,6 +2023,8 @@ export type GridPreviewWithPoints = {
 export type GroupPointPublic = {
     /**
      * X
+     *
+     * level of the x factor at this point
      */
     x: unknown;
     /**
@@ -2006,6 +2059,8 @@ export type GroupPointPublic = {
 export type GroupPublic = {
     /**
      * Key
+     *
+     * the group's level (or experiment name)
      */
     key: string;
     /**
@@ -2040,10 +2095,14 @@ export type GroupPublic = {
 export type GroupsPublic = {
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by: string;
     /**
@@ -2060,6 +2119,8 @@ export type GroupsPublic = {
     unit: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band: 'std' | 'se' | 'ci';
     /**
@@ -2084,6 +2145,8 @@ export type GroupsPublic = {
 export type GroupsRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -2099,21 +2162,25 @@ export type GroupsRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
@@ -2124,16 +2191,20 @@ export type GroupsRequest = {
     metric?: 'throughput_per_s' | 'response_time_us';
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
      * Level
      *
-     * confidence level, e.g. 0.95
+     * confidence level of the t band
      */
     level?: number;
     /**
      * Only Configuration Ids
+     *
+     * keep only these configurations (brushing), None: all
      */
     only_configuration_ids?: Array<number> | null;
 };
@@ -2339,6 +2410,64 @@ export type HostCreate = {
      * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host at registration
+     */
+    host_key?: string | null;
+};
+
+/**
+ * HostKeyPin
+ *
+ * Pin (or re-pin, after the host was rebuilt) a host's SSH key.
+ */
+export type HostKeyPin = {
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: the key the host offers now
+     */
+    host_key?: string | null;
+    /**
+     * Expected Fingerprint
+     *
+     * with host_key omitted: pin only if the host offers the key with this SHA256 fingerprint (the one the user confirmed after a scan)
+     */
+    expected_fingerprint?: string | null;
+};
+
+/**
+ * HostKeyScanPublic
+ *
+ * The key a host offers now, not pinned: for the user to compare before re-pinning.
+ */
+export type HostKeyScanPublic = {
+    /**
+     * Host Id
+     *
+     * database id of the host
+     */
+    host_id: number;
+    /**
+     * Host Key
+     *
+     * the key the host offers now, as an OpenSSH line
+     */
+    host_key: string;
+    /**
+     * Host Key Fingerprint
+     *
+     * its fingerprint, 'type SHA256:...'
+     */
+    host_key_fingerprint: string;
+    /**
+     * Matches Pinned
+     *
+     * true when it is the key pinned now
+     */
+    matches_pinned: boolean;
 };
 
 /**
@@ -2385,6 +2514,36 @@ export type HostPublic = {
      * database id
      */
     id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+    /**
+     * Host Key Fingerprint
+     *
+     * fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host
+     */
+    readonly host_key_fingerprint: string | null;
 };
 
 /**
@@ -3662,6 +3821,8 @@ export type ParameterRowPublic = {
     varied: Array<boolean>;
     /**
      * Differs
+     *
+     * True when the experiments' values of this parameter differ
      */
     differs: boolean;
 };
@@ -3672,6 +3833,8 @@ export type ParameterRowPublic = {
 export type ParametersComparisonPublic = {
     /**
      * Experiments
+     *
+     * the compared experiments (id and name)
      */
     experiments: Array<ExperimentRefPublic>;
     /**
@@ -5124,6 +5287,9 @@ export type ViewCreate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5137,6 +5303,9 @@ export type ViewPublic = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
     /**
      * Id
@@ -5168,6 +5337,9 @@ export type ViewUpdate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5287,6 +5459,134 @@ export type WhatIfRequest = {
      * values of the swept parameter, in its unit
      */
     values: Array<number>;
+};
+
+/**
+ * HostPublic
+ */
+export type HostPublicWritable = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * what the host runs: client, middleware or server
+     */
+    role: HostRole;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Ssh User
+     *
+     * user for SSH
+     */
+    ssh_user: string;
+    /**
+     * Ssh Port
+     *
+     * SSH port
+     */
+    ssh_port?: number;
+    /**
+     * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
+     */
+    key_path: string;
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+};
+
+/**
+ * TestbedPublic
+ */
+export type TestbedPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * kind of item (see the enum)
+     */
+    kind: TestbedKind;
+    /**
+     * Description
+     *
+     * free text
+     */
+    description: string;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: Array<HostPublicWritable>;
+    /**
+     * Created At
+     *
+     * creation time, UTC
+     */
+    created_at: string;
+};
+
+/**
+ * TestbedsPublic
+ */
+export type TestbedsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TestbedPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 export type GetApiV1HealthData = {
@@ -5413,6 +5713,82 @@ export type GetApiV1TestbedsToolsResponses = {
 };
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
+    body?: never;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key/scan';
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanError = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostKeyScanPublic;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponse = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData = {
+    body: HostKeyPin;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key';
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyError = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostPublic;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponse = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses];
 
 export type DeleteApiV1TestbedsByTestbedIdData = {
     body?: never;
@@ -8027,6 +8403,8 @@ export type DeleteApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8057,6 +8435,8 @@ export type GetApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8087,6 +8467,8 @@ export type PutApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
