@@ -3356,6 +3356,74 @@ export type MeasuredPointPublic = {
 };
 
 /**
+ * MeasuredUtilizationPublic
+ *
+ * The utilization law at one configuration, for a station whose busy time is measured.
+ */
+export type MeasuredUtilizationPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the configuration (grid point)
+     */
+    configuration_id: number;
+    /**
+     * Clients
+     *
+     * total clients N of the configuration
+     */
+    clients: number;
+    /**
+     * Station
+     *
+     * the station: 'worker pool' (the middlewares' workers)
+     */
+    station: string;
+    /**
+     * Servers
+     *
+     * servers of the station (worker pool: workers x middlewares)
+     */
+    servers: number;
+    /**
+     * Busy
+     *
+     * mean busy servers, busy seconds per second: X_mw (R - W), the middlewares' throughput times each request's worker hold time (response - queue time)
+     */
+    busy: number;
+    /**
+     * Utilization
+     *
+     * measured utilization per server, busy / servers (0..1; Octave's per-server convention X V S / m)
+     */
+    utilization: number;
+    /**
+     * Throughput Per S
+     *
+     * X, the system throughput the demand is per (the clients'), 1/s
+     */
+    throughput_per_s: number;
+    /**
+     * Demand S
+     *
+     * service demand D = servers U / X per client request (all its visits), s
+     */
+    demand_s: number;
+    /**
+     * Source
+     *
+     * the measurements and formulas used, with their values
+     */
+    source: string;
+    /**
+     * Note
+     *
+     * why the value is suspect (U > 1: the measured times and throughput disagree)
+     */
+    note?: string | null;
+};
+
+/**
  * ModelGroupPublic
  */
 export type ModelGroupPublic = {
@@ -3671,6 +3739,12 @@ export type NetworkGroupPublic = {
      * measured points of the group, by client count
      */
     points: Array<MeasuredPointPublic>;
+    /**
+     * Utilization
+     *
+     * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
+     */
+    utilization: Array<MeasuredUtilizationPublic>;
 };
 
 /**
