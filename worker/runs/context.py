@@ -99,6 +99,8 @@ class RunContext:
                 "ssh_user": spec.user,
                 "ssh_port": spec.port,
                 "key_path": spec.key_path,
+                # Recovery connects with it: no host is connected to without its pinned key.
+                "host_key": spec.host_key,
                 "command": shlex.join(proc.argv),
                 "argv": proc.argv,
                 "pid": proc.pid,
