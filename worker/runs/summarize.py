@@ -270,7 +270,8 @@ def window_histogram_rows(
         for w, wh in enumerate(hists.windows):
             for kind in kinds:
                 sc = wh.types[kind][name]
-                dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts, np.int64)
+                if sc.counts:
+                    dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
         used = np.flatnonzero(dense.any(axis=0))
         if used.size == 0:
             continue

@@ -5048,6 +5048,48 @@ export type SystemConfigIn = {
 };
 
 /**
+ * TableInfo
+ */
+export type TableInfo = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Title
+     *
+     * human-readable name of the template
+     */
+    title: string;
+    /**
+     * Formats
+     *
+     * formats the figure can be exported in
+     */
+    formats: Array<string>;
+};
+
+/**
+ * TablesPublic
+ */
+export type TablesPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TableInfo>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * Template
  */
 export type Template = 'custom' | 'baseline_no_middleware' | 'baseline_middleware' | 'write_throughput' | 'gets_multigets' | 'max_throughput' | 'replication' | 'writes_effect' | 'stability' | 'factorial';
@@ -7779,6 +7821,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         multiplicative?: boolean;
         /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
+        /**
          * X
          *
          * factor on the x axis (default: the first)
@@ -7827,6 +7875,72 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         think_time_s?: number | null;
         /**
+         * Band
+         *
+         * spread over repetitions around each mean: error bars, a filled band (mean ± std) or none
+         */
+        band?: 'bars' | 'band' | 'none';
+        /**
+         * Log X
+         *
+         * logarithmic x axis (numeric x only)
+         */
+        log_x?: boolean;
+        /**
+         * Log Y
+         *
+         * logarithmic y axis
+         */
+        log_y?: boolean;
+        /**
+         * Group
+         *
+         * model figures: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Server Utilization
+         *
+         * model figures: measured utilization of each memcached server (0..1]
+         */
+        server_utilization?: number | null;
+        /**
+         * Quantity
+         *
+         * queue-models: the quantity drawn against N
+         */
+        quantity?: 'response_time' | 'waiting_time' | 'queue_length';
+        /**
+         * Service Rate
+         *
+         * queue-models: how the service rate is measured
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * Compare
+         *
+         * compare-groups: further experiments compared with this one
+         */
+        compare?: Array<number>;
+        /**
+         * Group By
+         *
+         * compare-groups: 'experiment' or a parameter (default: experiment when other experiments are compared, else the series factor)
+         */
+        group_by?: string | null;
+        /**
+         * Interval
+         *
+         * compare-groups: band of std, standard error or t interval
+         */
+        interval?: 'std' | 'se' | 'ci';
+        /**
+         * Level
+         *
+         * compare-groups: t level
+         */
+        level?: number;
+        /**
          * Width
          *
          * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
@@ -7869,6 +7983,38 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses = {
      */
     200: unknown;
 };
+
+export type GetApiV1ExperimentsByExperimentIdTablesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/tables';
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesError = GetApiV1ExperimentsByExperimentIdTablesErrors[keyof GetApiV1ExperimentsByExperimentIdTablesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponses = {
+    /**
+     * Successful Response
+     */
+    200: TablesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponse = GetApiV1ExperimentsByExperimentIdTablesResponses[keyof GetApiV1ExperimentsByExperimentIdTablesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     body?: never;
@@ -7939,6 +8085,12 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
         /**
          * Factor
          *
@@ -8028,6 +8180,12 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/bundle.zip';
 };
@@ -8171,6 +8329,12 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report/bundle.zip';
 };
@@ -8250,6 +8414,12 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report.pdf';
 };

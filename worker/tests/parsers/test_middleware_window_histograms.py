@@ -8,11 +8,7 @@ requests, and their percentiles must agree with the sampled requests' within one
 from __future__ import annotations
 
 import bisect
-import signal
-import socket
 import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,79 +16,15 @@ import pytest
 
 from backend.analysis.percentiles import make_histogram, percentiles_from_histogram
 from backend.results.log_buckets import MIDDLEWARE_LAYOUT
+from backend.tests.utils.live_middleware import run_middleware
 from worker.parsers import ParseError, parse_middleware_dir, parse_middleware_window_histograms
 from worker.parsers.middleware import HIST_KINDS
 from worker.runs.testbed import LOCAL_MIDDLEWARE
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "process exited before listening"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.02)
-    raise AssertionError(f"nothing listens on {port}")
-
-
-def _stop(proc: subprocess.Popen[bytes], sig: int) -> None:
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 @pytest.fixture(scope="module")
-def stats_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    assert LOCAL_MIDDLEWARE.is_file(), f"build the middleware first: {LOCAL_MIDDLEWARE}"
-    out = tmp_path_factory.mktemp("mw") / "stats"
-    mc_port, mw_port = _port(), _port()
-    mc = subprocess.Popen(
-        ["memcached", "-u", "root", "-l", "127.0.0.1", "-p", str(mc_port), "-U", "0", "-t", "1"]
-    )
-    mw: subprocess.Popen[bytes] | None = None
-    try:
-        _wait_listening(mc_port, mc)
-        mw = subprocess.Popen(
-            [str(LOCAL_MIDDLEWARE), "-l", "127.0.0.1", "-p", str(mw_port), "-t", "2",
-             "-s", "false", "-m", f"127.0.0.1:{mc_port}", "--stats-dir", str(out),
-             "--window-ms", "250", "--sample-every", "1"],
-        )  # fmt: skip
-        _wait_listening(mw_port, mw)
-        with socket.create_connection(("127.0.0.1", mw_port)) as conn:
-            f = conn.makefile("rwb")
-            end = time.monotonic() + 1.0
-            i = 0
-            while time.monotonic() < end:
-                key = f"k{i % 50}".encode()
-                if i % 4 == 0:
-                    f.write(b"set " + key + b" 0 0 5\r\nhello\r\n")
-                    f.flush()
-                    assert f.readline() == b"STORED\r\n"
-                else:
-                    f.write(b"get " + key + b"\r\n")
-                    f.flush()
-                    while f.readline() != b"END\r\n":
-                        pass
-                i += 1
-        _stop(mw, signal.SIGINT)
-        assert mw.returncode == 0
-        yield out
-    finally:
-        if mw is not None:
-            _stop(mw, signal.SIGKILL)
-        _stop(mc, signal.SIGTERM)
+def stats_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return run_middleware(tmp_path_factory.mktemp("mw") / "stats", seconds=1.0, window_ms=250)
 
 
 def test_windows_hold_their_completed_requests(stats_dir: Path) -> None:
