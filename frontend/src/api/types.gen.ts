@@ -326,6 +326,8 @@ export type CombinedSeriesPublic = {
 export type CompareSelection = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -341,13 +343,13 @@ export type CompareSelection = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
 };
@@ -360,18 +362,26 @@ export type CompareSelection = {
 export type CompareViewState = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids?: Array<number>;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
@@ -379,17 +389,23 @@ export type CompareViewState = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'response_time_us';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x?: string | null;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
@@ -416,6 +432,8 @@ export type CompareViewState = {
     window_end_s?: number | null;
     /**
      * Only Differences
+     *
+     * show only parameters whose values differ between the experiments
      */
     only_differences?: boolean;
 };
@@ -714,6 +732,8 @@ export type ConfigurationRowPublic = {
     repetitions: number;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics: {
         [key: string]: number | null;
@@ -728,12 +748,16 @@ export type ConfigurationRowPublic = {
 export type ConfigurationTablePublic = {
     /**
      * Parameters
+     *
+     * factor names, in column order
      */
     parameters: Array<string>;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
-    metrics: Array<'throughput_per_s' | 'response_time_us'>;
+    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
     /**
      * Units
      *
@@ -775,6 +799,48 @@ export type ConfigurationsPublic = {
 };
 
 /**
+ * ConfigurationsRequest
+ *
+ * Every configuration of the selection with the means of `metrics`.
+ */
+export type ConfigurationsRequest = {
+    /**
+     * Experiment Ids
+     *
+     * ids of the compared experiments
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
+     * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
+     */
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+};
+
+/**
  * DifferenceRowPublic
  */
 export type DifferenceRowPublic = {
@@ -792,10 +858,14 @@ export type DifferenceRowPublic = {
     configuration_id: number;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id: number;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id: number;
     /**
@@ -811,7 +881,7 @@ export type DifferenceRowPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'response_time_us';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Unit
      *
@@ -822,9 +892,14 @@ export type DifferenceRowPublic = {
      * label of the base case the others are compared with
      */
     base: SamplePublic;
+    /**
+     * the compared sample (experiment, configuration, repetition values)
+     */
     other: SamplePublic;
     /**
      * Difference
+     *
+     * compared mean minus base mean, in the metric's unit, with its interval
      */
     difference: number;
     /**
@@ -847,18 +922,26 @@ export type DifferenceRowPublic = {
     dof: number | null;
     /**
      * Relative Percent
+     *
+     * 100 (compared - base) / base, %
      */
     relative_percent: number | null;
     /**
      * Relative Low
+     *
+     * lower end of the relative difference's interval, %
      */
     relative_low: number | null;
     /**
      * Relative High
+     *
+     * upper end of the relative difference's interval, %
      */
     relative_high: number | null;
     /**
      * Verdict
+     *
+     * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
 };
@@ -875,6 +958,8 @@ export type DifferencesPublic = {
     level: number;
     /**
      * Mode
+     *
+     * experiments (matched configurations) or configurations (against a base one)
      */
     mode: 'experiments' | 'configurations';
     /**
@@ -914,6 +999,8 @@ export type DifferencesPublic = {
 export type DifferencesRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -929,13 +1016,13 @@ export type DifferencesRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
@@ -946,16 +1033,22 @@ export type DifferencesRequest = {
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
      * Metrics
+     *
+     * metrics of the metric table (GET /metrics) the chosen source reports
      */
-    metrics?: Array<'throughput_per_s' | 'response_time_us'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
     /**
      * Level
      *
@@ -1972,6 +2065,8 @@ export type GridPreviewWithPoints = {
 export type GroupPointPublic = {
     /**
      * X
+     *
+     * level of the x factor at this point
      */
     x: unknown;
     /**
@@ -2006,6 +2101,8 @@ export type GroupPointPublic = {
 export type GroupPublic = {
     /**
      * Key
+     *
+     * the group's level (or experiment name)
      */
     key: string;
     /**
@@ -2040,10 +2137,14 @@ export type GroupPublic = {
 export type GroupsPublic = {
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by: string;
     /**
@@ -2051,7 +2152,7 @@ export type GroupsPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'response_time_us';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Unit
      *
@@ -2060,6 +2161,8 @@ export type GroupsPublic = {
     unit: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band: 'std' | 'se' | 'ci';
     /**
@@ -2084,6 +2187,8 @@ export type GroupsPublic = {
 export type GroupsRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -2099,21 +2204,25 @@ export type GroupsRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
@@ -2121,9 +2230,11 @@ export type GroupsRequest = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'response_time_us';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
@@ -2134,6 +2245,8 @@ export type GroupsRequest = {
     level?: number;
     /**
      * Only Configuration Ids
+     *
+     * keep only these configurations (brushing), None: all
      */
     only_configuration_ids?: Array<number> | null;
 };
@@ -3197,6 +3310,44 @@ export type MeasuredPointPublic = {
 };
 
 /**
+ * MetricPublic
+ *
+ * One row of the results core's metric table.
+ */
+export type MetricPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * how figures and tables name it ("99th percentile ...")
+     */
+    label: string;
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string;
+    /**
+     * Sources
+     *
+     * which sides report it: client, middleware
+     */
+    sources: Array<string>;
+    /**
+     * Per Second
+     *
+     * per-second values are stored, so any window can be re-cut (percentiles: no)
+     */
+    per_second: boolean;
+};
+
+/**
  * ModelGroupPublic
  */
 export type ModelGroupPublic = {
@@ -3601,6 +3752,18 @@ export type ParameterPublic = {
      */
     description: string;
     /**
+     * Label
+     *
+     * how figures, tables and forms name it (an axis title or column heading, with its unit where the unit is not already named: "value size (bytes)")
+     */
+    label: string;
+    /**
+     * Legend
+     *
+     * one level in words: {v} the value, {s} a plural "s" ("{v} worker thread{s}")
+     */
+    legend: string;
+    /**
      * Unit
      *
      * unit of the metric
@@ -3643,6 +3806,12 @@ export type ParameterRowPublic = {
      */
     name: string;
     /**
+     * Label
+     *
+     * how the UI names the row ("worker threads", "run time (s)")
+     */
+    label: string;
+    /**
      * Unit
      *
      * unit of the metric
@@ -3662,6 +3831,8 @@ export type ParameterRowPublic = {
     varied: Array<boolean>;
     /**
      * Differs
+     *
+     * True when the experiments' values of this parameter differ
      */
     differs: boolean;
 };
@@ -3672,6 +3843,8 @@ export type ParameterRowPublic = {
 export type ParametersComparisonPublic = {
     /**
      * Experiments
+     *
+     * the compared experiments (id and name)
      */
     experiments: Array<ExperimentRefPublic>;
     /**
@@ -4133,6 +4306,114 @@ export type ResultsPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
+};
+
+/**
+ * RunDetailPublic
+ *
+ * One run with the configuration it measured (the run page needs no grid list).
+ */
+export type RunDetailPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * the grid point this run measured, with its effective parameters
+     */
+    configuration: ConfigurationPublic;
 };
 
 /**
@@ -5124,6 +5405,9 @@ export type ViewCreate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5137,6 +5421,9 @@ export type ViewPublic = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
     /**
      * Id
@@ -5168,6 +5455,9 @@ export type ViewUpdate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5338,6 +5628,24 @@ export type GetApiV1ParametersResponses = {
 };
 
 export type GetApiV1ParametersResponse = GetApiV1ParametersResponses[keyof GetApiV1ParametersResponses];
+
+export type GetApiV1MetricsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/metrics';
+};
+
+export type GetApiV1MetricsResponses = {
+    /**
+     * Response Parameters-Read Metrics
+     *
+     * Successful Response
+     */
+    200: Array<MetricPublic>;
+};
+
+export type GetApiV1MetricsResponse = GetApiV1MetricsResponses[keyof GetApiV1MetricsResponses];
 
 export type GetApiV1TemplatesData = {
     body?: never;
@@ -5988,7 +6296,7 @@ export type GetApiV1RunsByRunIdResponses = {
     /**
      * Successful Response
      */
-    200: RunPublic;
+    200: RunDetailPublic;
 };
 
 export type GetApiV1RunsByRunIdResponse = GetApiV1RunsByRunIdResponses[keyof GetApiV1RunsByRunIdResponses];
@@ -7935,7 +8243,7 @@ export type PostApiV1CompareGroupsResponses = {
 export type PostApiV1CompareGroupsResponse = PostApiV1CompareGroupsResponses[keyof PostApiV1CompareGroupsResponses];
 
 export type PostApiV1CompareConfigurationsData = {
-    body: CompareSelection;
+    body: ConfigurationsRequest;
     path?: never;
     query?: never;
     url: '/api/v1/compare/configurations';
@@ -8027,6 +8335,8 @@ export type DeleteApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8057,6 +8367,8 @@ export type GetApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8087,6 +8399,8 @@ export type PutApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };

@@ -15,32 +15,37 @@ const BAND_TEXT = { std: "± std", se: "± standard error", ci: "t confidence in
 /** Props of GroupedCurves. */
 export interface GroupedCurvesProps {
   groups: GroupsPublic;
+  /** The metric as the metric table labels it ("99th percentile response time"). */
   metricLabel: string;
-  xUnit: string | null | undefined;
+  /** The x parameter and the grouping as the parameter schema labels them. */
+  xLabel: string;
+  groupLabel: string;
 }
 
 export const GroupedCurves = memo(function GroupedCurves({
   groups,
   metricLabel,
-  xUnit,
+  xLabel,
+  groupLabel,
 }: GroupedCurvesProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
   const traces = useMemo(() => groupTraces(groups.data), [groups.data]);
   const categorical = groups.data.some((g) => g.points.some((p) => typeof p.x !== "number"));
   const layout = useMemo(
-    () => plotLayout(axisTitle(groups.x, xUnit), axisTitle(metricLabel, groups.unit), categorical),
-    [groups.x, groups.unit, xUnit, metricLabel, categorical],
+    () => plotLayout(xLabel, axisTitle(metricLabel, groups.unit), categorical),
+    [groups.unit, xLabel, metricLabel, categorical],
   );
   const band =
     groups.band === "ci"
       ? `${Math.round(groups.level * 1000) / 10}% ${BAND_TEXT.ci}`
       : BAND_TEXT[groups.band];
   const by = groups.group_by === "experiment" ? "experiment" : groups.group_by;
+  const byLabel = groups.group_by === "experiment" ? "experiment" : groupLabel;
   return (
     <div className="card figure" data-testid="grouped-curves">
       <div className="section-header">
         <h3>
-          {metricLabel} by {by}, band {band}
+          {metricLabel} by {byLabel}, band {band}
         </h3>
         <FigureExportButtons graphDiv={graphDiv} filename={`compare-${groups.metric}-by-${by}`} />
       </div>
