@@ -12,6 +12,7 @@ from backend.analysis.errors import AnalysisError
 from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName
+from backend.schemas.limits import Confidence
 
 SourceKind = Literal["client", "middleware"]
 WIDTH_PRESETS = {"column": COLUMN_WIDTH_IN, "page": PAGE_WIDTH_IN}
@@ -29,7 +30,7 @@ class Selection(BaseModel):
     window_end_s: int | None = Field(default=None, ge=1)
     metric: MetricName = "throughput_per_s"
     factors: str | None = Field(default=None, description="factorial: comma-separated factors")
-    confidence: float = Field(default=0.90, gt=0, lt=1)
+    confidence: Confidence = 0.90
     multiplicative: bool = False
 
 

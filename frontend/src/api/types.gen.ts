@@ -2240,7 +2240,7 @@ export type GroupsRequest = {
     /**
      * Level
      *
-     * confidence level, e.g. 0.95
+     * confidence level of the t band
      */
     level?: number;
     /**
@@ -2452,6 +2452,64 @@ export type HostCreate = {
      * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host at registration
+     */
+    host_key?: string | null;
+};
+
+/**
+ * HostKeyPin
+ *
+ * Pin (or re-pin, after the host was rebuilt) a host's SSH key.
+ */
+export type HostKeyPin = {
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: the key the host offers now
+     */
+    host_key?: string | null;
+    /**
+     * Expected Fingerprint
+     *
+     * with host_key omitted: pin only if the host offers the key with this SHA256 fingerprint (the one the user confirmed after a scan)
+     */
+    expected_fingerprint?: string | null;
+};
+
+/**
+ * HostKeyScanPublic
+ *
+ * The key a host offers now, not pinned: for the user to compare before re-pinning.
+ */
+export type HostKeyScanPublic = {
+    /**
+     * Host Id
+     *
+     * database id of the host
+     */
+    host_id: number;
+    /**
+     * Host Key
+     *
+     * the key the host offers now, as an OpenSSH line
+     */
+    host_key: string;
+    /**
+     * Host Key Fingerprint
+     *
+     * its fingerprint, 'type SHA256:...'
+     */
+    host_key_fingerprint: string;
+    /**
+     * Matches Pinned
+     *
+     * true when it is the key pinned now
+     */
+    matches_pinned: boolean;
 };
 
 /**
@@ -2498,6 +2556,36 @@ export type HostPublic = {
      * database id
      */
     id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+    /**
+     * Host Key Fingerprint
+     *
+     * fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host
+     */
+    readonly host_key_fingerprint: string | null;
 };
 
 /**
@@ -5579,6 +5667,134 @@ export type WhatIfRequest = {
     values: Array<number>;
 };
 
+/**
+ * HostPublic
+ */
+export type HostPublicWritable = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * what the host runs: client, middleware or server
+     */
+    role: HostRole;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Ssh User
+     *
+     * user for SSH
+     */
+    ssh_user: string;
+    /**
+     * Ssh Port
+     *
+     * SSH port
+     */
+    ssh_port?: number;
+    /**
+     * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
+     */
+    key_path: string;
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+};
+
+/**
+ * TestbedPublic
+ */
+export type TestbedPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * kind of item (see the enum)
+     */
+    kind: TestbedKind;
+    /**
+     * Description
+     *
+     * free text
+     */
+    description: string;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: Array<HostPublicWritable>;
+    /**
+     * Created At
+     *
+     * creation time, UTC
+     */
+    created_at: string;
+};
+
+/**
+ * TestbedsPublic
+ */
+export type TestbedsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TestbedPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
 export type GetApiV1HealthData = {
     body?: never;
     path?: never;
@@ -5721,6 +5937,82 @@ export type GetApiV1TestbedsToolsResponses = {
 };
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
+    body?: never;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key/scan';
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanError = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostKeyScanPublic;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponse = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData = {
+    body: HostKeyPin;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key';
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyError = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostPublic;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponse = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses];
 
 export type DeleteApiV1TestbedsByTestbedIdData = {
     body?: never;
