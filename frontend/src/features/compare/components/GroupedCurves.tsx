@@ -6,7 +6,7 @@ import { LazyPlot } from "@/components/common/LazyPlot";
 import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
 import { plotLayout } from "@/features/results/components/ResultsPlot.utils";
 import { axisTitle } from "@/features/results/utils/series";
-import { groupTraces } from "./GroupedCurves.utils";
+import { capitalize, groupTraces, levelTicks } from "./GroupedCurves.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 
@@ -31,10 +31,11 @@ export const GroupedCurves = memo(function GroupedCurves({
   const graphDiv = useRef<HTMLElement | null>(null);
   const traces = useMemo(() => groupTraces(groups.data), [groups.data]);
   const categorical = groups.data.some((g) => g.points.some((p) => typeof p.x !== "number"));
-  const layout = useMemo(
-    () => plotLayout(xLabel, axisTitle(metricLabel, groups.unit), categorical),
-    [groups.unit, xLabel, metricLabel, categorical],
-  );
+  const layout = useMemo(() => {
+    const base = plotLayout(xLabel, axisTitle(metricLabel, groups.unit), categorical);
+    const ticks = categorical ? undefined : levelTicks(groups.data);
+    return ticks ? { ...base, xaxis: { ...base.xaxis, tickvals: ticks } } : base;
+  }, [groups.unit, groups.data, xLabel, metricLabel, categorical]);
   const band =
     groups.band === "ci"
       ? `${Math.round(groups.level * 1000) / 10}% ${BAND_TEXT.ci}`
@@ -45,7 +46,7 @@ export const GroupedCurves = memo(function GroupedCurves({
     <div className="card figure" data-testid="grouped-curves">
       <div className="section-header">
         <h3>
-          {metricLabel} by {byLabel}, band {band}
+          {capitalize(metricLabel)} by {byLabel}, band {band}
         </h3>
         <FigureExportButtons graphDiv={graphDiv} filename={`compare-${groups.metric}-by-${by}`} />
       </div>

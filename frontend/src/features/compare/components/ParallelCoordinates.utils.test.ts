@@ -68,6 +68,8 @@ describe("parallel coordinates", () => {
     ]);
     expect(axes[0]).toMatchObject({ values: [0, 0, 1], ticktext: ["A", "B"] });
     expect(axes[2]).toMatchObject({ values: [1, 0, 1], ticktext: ["0:1", "1:0"] });
+    // A numeric parameter is ticked at its levels only.
+    expect(axes[1]).toMatchObject({ values: [8, 16, 32], tickvals: [8, 16, 32] });
   });
 
   it("keys axes by the API's names, whatever their titles", () => {

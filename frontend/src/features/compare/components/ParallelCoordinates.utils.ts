@@ -48,6 +48,14 @@ export interface AxisLabels {
   metrics: Pick<MetricLabels, "heading">;
 }
 
+/** A numeric parameter: ticks at its levels when there are few (no "4.5 clients"). */
+function numericAxis(key: string, label: string, values: number[]): Axis {
+  const levels = [...new Set(values)].sort((a, b) => a - b);
+  return levels.length <= 12
+    ? { key, label, values, tickvals: levels, ticktext: levels.map(String) }
+    : { key, label, values };
+}
+
 export function parcoordsAxes(
   table: ConfigurationTablePublic,
   rows: ConfigurationRowPublic[],
@@ -69,7 +77,7 @@ export function parcoordsAxes(
     const title = labels.parameters.label(p);
     axes.push(
       raw.every((v) => typeof v === "number")
-        ? { key: p, label: title, values: raw as number[] }
+        ? numericAxis(p, title, raw as number[])
         : categoricalAxis(p, title, raw),
     );
   }
