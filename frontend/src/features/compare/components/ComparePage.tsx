@@ -48,7 +48,7 @@ export function ComparePage() {
   const { experiments, isLoading } = useGetExperimentsQuery({ skip: 0, limit: 200 });
   const labels = useParameterLabels();
   const metricLabels = useMetricLabels();
-  const { metrics: served } = useGetMetricsQuery();
+  const { metrics: served, error: metricsError } = useGetMetricsQuery();
   // Every metric of the metric table the chosen side reports (and a re-cut window can give);
   // nothing is asked for before the table is known.
   const offered = useMemo(
@@ -152,7 +152,7 @@ export function ComparePage() {
   const diffs = useGetDifferencesQuery(diffRequest);
   const groups = useGetGroupsQuery(groupsRequest);
 
-  const error = params.error ?? configs.error ?? diffs.error ?? groups.error;
+  const error = metricsError ?? params.error ?? configs.error ?? diffs.error ?? groups.error;
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
