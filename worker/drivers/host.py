@@ -319,8 +319,11 @@ class Host:
         q = shlex.quote
         # Its own name: hosts sharing a filesystem (test namespaces) fetch at the same time.
         tarball = f"{directory}.fetch-{secrets.token_hex(4)}.tgz"
+        # Exit 1 is GNU tar's "file changed as we read it": a stopped tool's wrapper writes its
+        # exit code file just after the tool ended; the archive is complete, not an error.
         size = self.run(
-            f"tar -C {q(directory)} -czf {q(tarball)} . && stat -c %s {q(tarball)}", timeout=300
+            f"tar -C {q(directory)} -czf {q(tarball)} .; [ $? -le 1 ] && stat -c %s {q(tarball)}",
+            timeout=300,
         )
         if int(size.strip() or 0) > settings.FETCH_MAX_ARCHIVE_BYTES:
             self.run(f"rm -f {q(tarball)}")

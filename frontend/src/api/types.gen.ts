@@ -3398,6 +3398,74 @@ export type MeasuredPointPublic = {
 };
 
 /**
+ * MeasuredUtilizationPublic
+ *
+ * The utilization law at one configuration, for a station whose busy time is measured.
+ */
+export type MeasuredUtilizationPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the configuration (grid point)
+     */
+    configuration_id: number;
+    /**
+     * Clients
+     *
+     * total clients N of the configuration
+     */
+    clients: number;
+    /**
+     * Station
+     *
+     * the station: 'worker pool' (the middlewares' workers)
+     */
+    station: string;
+    /**
+     * Servers
+     *
+     * servers of the station (worker pool: workers x middlewares)
+     */
+    servers: number;
+    /**
+     * Busy
+     *
+     * mean busy servers, busy seconds per second: X_mw (R - W), the middlewares' throughput times each request's worker hold time (response - queue time)
+     */
+    busy: number;
+    /**
+     * Utilization
+     *
+     * measured utilization per server, busy / servers (0..1; Octave's per-server convention X V S / m)
+     */
+    utilization: number;
+    /**
+     * Throughput Per S
+     *
+     * X, the system throughput the demand is per (the clients'), 1/s
+     */
+    throughput_per_s: number;
+    /**
+     * Demand S
+     *
+     * service demand D = servers U / X per client request (all its visits), s
+     */
+    demand_s: number;
+    /**
+     * Source
+     *
+     * the measurements and formulas used, with their values
+     */
+    source: string;
+    /**
+     * Note
+     *
+     * why the value is suspect (U > 1: the measured times and throughput disagree)
+     */
+    note?: string | null;
+};
+
+/**
  * MetricPublic
  *
  * One row of the results core's metric table.
@@ -3751,6 +3819,12 @@ export type NetworkGroupPublic = {
      * measured points of the group, by client count
      */
     points: Array<MeasuredPointPublic>;
+    /**
+     * Utilization
+     *
+     * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
+     */
+    utilization: Array<MeasuredUtilizationPublic>;
 };
 
 /**
@@ -5177,6 +5251,48 @@ export type SystemConfigIn = {
      * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
+};
+
+/**
+ * TableInfo
+ */
+export type TableInfo = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Title
+     *
+     * human-readable name of the template
+     */
+    title: string;
+    /**
+     * Formats
+     *
+     * formats the figure can be exported in
+     */
+    formats: Array<string>;
+};
+
+/**
+ * TablesPublic
+ */
+export type TablesPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TableInfo>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -7929,6 +8045,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         multiplicative?: boolean;
         /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
+        /**
          * X
          *
          * factor on the x axis (default: the first)
@@ -7977,6 +8099,72 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         think_time_s?: number | null;
         /**
+         * Band
+         *
+         * spread over repetitions around each mean: error bars, a filled band (mean ± std) or none
+         */
+        band?: 'bars' | 'band' | 'none';
+        /**
+         * Log X
+         *
+         * logarithmic x axis (numeric x only)
+         */
+        log_x?: boolean;
+        /**
+         * Log Y
+         *
+         * logarithmic y axis
+         */
+        log_y?: boolean;
+        /**
+         * Group
+         *
+         * model figures: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Server Utilization
+         *
+         * model figures: measured utilization of each memcached server (0..1]
+         */
+        server_utilization?: number | null;
+        /**
+         * Quantity
+         *
+         * queue-models: the quantity drawn against N
+         */
+        quantity?: 'response_time' | 'waiting_time' | 'queue_length';
+        /**
+         * Service Rate
+         *
+         * queue-models: how the service rate is measured
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * Compare
+         *
+         * compare-groups: further experiments compared with this one
+         */
+        compare?: Array<number>;
+        /**
+         * Group By
+         *
+         * compare-groups: 'experiment' or a parameter (default: experiment when other experiments are compared, else the series factor)
+         */
+        group_by?: string | null;
+        /**
+         * Interval
+         *
+         * compare-groups: band of std, standard error or t interval
+         */
+        interval?: 'std' | 'se' | 'ci';
+        /**
+         * Level
+         *
+         * compare-groups: t level
+         */
+        level?: number;
+        /**
          * Width
          *
          * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
@@ -8019,6 +8207,38 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses = {
      */
     200: unknown;
 };
+
+export type GetApiV1ExperimentsByExperimentIdTablesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/tables';
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesError = GetApiV1ExperimentsByExperimentIdTablesErrors[keyof GetApiV1ExperimentsByExperimentIdTablesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponses = {
+    /**
+     * Successful Response
+     */
+    200: TablesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponse = GetApiV1ExperimentsByExperimentIdTablesResponses[keyof GetApiV1ExperimentsByExperimentIdTablesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     body?: never;
@@ -8089,6 +8309,12 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
         /**
          * Factor
          *
@@ -8178,6 +8404,12 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/bundle.zip';
 };
@@ -8321,6 +8553,12 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report/bundle.zip';
 };
@@ -8400,6 +8638,12 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report.pdf';
 };
