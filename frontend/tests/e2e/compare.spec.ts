@@ -210,7 +210,8 @@ describe("compare", () => {
       const params = (url: string) => [...new URL(url).searchParams].sort();
       await expect.poll(() => params(page.url()), POLL).toEqual(params(saved));
       const toolbar = page.getByTestId("compare-toolbar");
-      expect(await toolbar.getByLabel("Group by").inputValue()).toBe("workers");
+      // The URL changes first; the page renders the reopened view right after.
+      await expect.poll(() => toolbar.getByLabel("Group by").inputValue(), POLL).toBe("workers");
       expect(await toolbar.getByLabel("Band").inputValue()).toBe("ci");
       expect(await page.getByLabel(`base ${one.name}`, { exact: true }).isChecked()).toBe(true);
       expect(
