@@ -52,6 +52,10 @@ class RunSeries(Base):
     server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     processing_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
+    # The tool's own per-second percentiles (memtier's Time-Serie; migration 0011).
+    p50_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    p90_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    p99_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     # Prefix sums (leading 0) of the metric table's `fast` metrics, computed by PostgreSQL
     # (migration 0003; NaN counts as 0 in sums and is left out of time means): any window of
     # a source is then two array reads per row instead of an unnest. See
@@ -96,6 +100,25 @@ class RunSeries(Base):
     processing_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
         FloatArray,
         Computed("mcscope_weight_cumsum(throughput, processing_time_us)", persisted=True),
+    )
+    # Migration 0011: the per-second percentiles.
+    p50_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p50_us)", persisted=True)
+    )
+    p50_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p50_us)", persisted=True)
+    )
+    p90_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p90_us)", persisted=True)
+    )
+    p90_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p90_us)", persisted=True)
+    )
+    p99_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p99_us)", persisted=True)
+    )
+    p99_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p99_us)", persisted=True)
     )
 
 
