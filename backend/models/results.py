@@ -171,13 +171,15 @@ class RunHistogram(Base):
 class RunWindowHistogram(Base):
     """Per-window latency histograms of one middleware source, stored for fast window re-cuts.
 
-    `cum` holds `windows` rows of `width` little-endian int64 counts: row w is the count of
+    `cum` holds `windows` rows of `width` little-endian int32 counts (int64 when a count
+    does not fit: the item size is len(cum) / (windows * width)): row w is the count of
     buckets first_bucket .. first_bucket + width - 1 over windows 0..w (cumulative), in the
     log-linear layout (sub_buckets, bucket_count; backend/results/log_buckets.py; index
     bucket_count is the overflow bucket). Window w covers [start_unix + w, start_unix + w + 1),
     like element w of the source's RunSeries. Any window's histogram is row b-1 minus row a-1:
     the column is stored uncompressed (STORAGE EXTERNAL), so PostgreSQL reads just those two
-    slices (substring), not the whole run.
+    slices (substring), not the whole run. Request type "all" is not stored: it is the sum of
+    the types' rows.
     """
 
     __tablename__ = "run_window_histograms"
