@@ -2,7 +2,6 @@
 import { useEffect, useMemo } from "react";
 import type { ConfigurationResultPublic, RequestType } from "@/api";
 import { handleError } from "@/components/common/handleError";
-import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
@@ -78,7 +77,8 @@ export function TimeSeriesPanel({
       </select>
     </label>
   );
-  if (runId === undefined || isLoading || empty) {
+  // The figure stays mounted while another run loads (ServerPlot keeps the last one drawn).
+  if (runId === undefined || (!isLoading && empty)) {
     return (
       <div className="card figure" data-testid="figure-time-series">
         <div className="section-header">
@@ -87,8 +87,6 @@ export function TimeSeriesPanel({
         <div className="toolbar">{controls}</div>
         {runId === undefined ? (
           <p className="hint">No finished run yet.</p>
-        ) : isLoading ? (
-          <PendingBlock label="Loading series" />
         ) : (
           <p className="hint">No per-second series stored for this run and selection.</p>
         )}
@@ -105,14 +103,16 @@ export function TimeSeriesPanel({
       height={460}
       poll={poll}
       controls={controls}
-      footer={() => (
-        <p className="hint" data-testid="series-window">
-          Shaded: stable window {series.window_start_s}–{series.window_end_s} s
-          {series.window_stored ? "" : " (from the design; the run stored no summary)"}
-          {cut ? `; dashed: the re-cut window ${cut.start}–${cut.end} s` : ""}. Re-cut the results
-          above to measure another window.
-        </p>
-      )}
+      footer={() =>
+        series && (
+          <p className="hint" data-testid="series-window">
+            Shaded: stable window {series.window_start_s}–{series.window_end_s} s
+            {series.window_stored ? "" : " (from the design; the run stored no summary)"}
+            {cut ? `; dashed: the re-cut window ${cut.start}–${cut.end} s` : ""}. Re-cut the results
+            above to measure another window.
+          </p>
+        )
+      }
     />
   );
 }
