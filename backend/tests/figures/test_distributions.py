@@ -81,3 +81,37 @@ def test_time_series_adds_each_instance_hidden_at_its_offset() -> None:
     assert [t.visible for t in fig.data[:2]] == [None, None]
     alone = time_series(data.model_copy(update={"instances": data.instances[:1]}), FigureQuery())
     assert len(alone.data) == 2
+
+
+def test_percentile_bounds_are_open_markers_and_text() -> None:
+    from backend.figures.results import percentiles
+    from backend.schemas.analysis.experiments import (
+        ConfigPercentilesPublic,
+        ExperimentPercentilesPublic,
+    )
+
+    def row(cpt: int, p99: HistogramPercentilePublic) -> ConfigPercentilesPublic:
+        return ConfigPercentilesPublic(
+            configuration_id=cpt,
+            index=cpt,
+            values={"clients_per_thread": cpt},
+            total=100,
+            percentiles=[_pct(50, 150), p99],
+        )
+
+    data = ExperimentPercentilesPublic(
+        metric="client",
+        source="client",
+        percentiles=[50, 99],
+        span="whole_run",
+        span_label="whole run, incl. warm-up",
+        data=[row(1, _pct(99, 400)), row(4, _pct(99, 50000, in_overflow=True))],
+        units={},
+    )
+    fig = percentiles(data, FigureQuery())
+    p50, p99 = fig.data
+    assert p50.text is None  # every p50 is a value
+    assert list(p99.text) == ["", "≥"]
+    assert list(p99.marker.symbol) == ["circle", "circle-open"]
+    assert fig.layout.meta["span"] == "whole_run"
+    assert "open markers are bounds" in fig.layout.meta["caption"]

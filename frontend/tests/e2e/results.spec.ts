@@ -156,7 +156,7 @@ describe("results", () => {
     expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-middleware-all.csv`);
     const lines = readFileSync(await csv.path(), "utf8").split("\r\n");
     expect(lines[0]).toBe(
-      "middleware worker threads,virtual clients per thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
+      "worker threads,clients per thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
     );
     expect(lines[1]?.startsWith("8,1,3,398,3.98")).toBe(true);
     const [tex] = await Promise.all([

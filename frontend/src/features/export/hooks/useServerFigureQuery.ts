@@ -10,7 +10,9 @@ import { figureUrl, type ServerFigure } from "../utils/serverFigure";
 /** Plotly's JSON of a figure; `layout.meta` carries its caption and facts the page states. */
 export interface FigureJson {
   data: Data[];
-  layout: Partial<Layout> & { meta?: { caption?: string; beyond?: number } };
+  layout: Partial<Layout> & {
+    meta?: { caption?: string; beyond?: number; span?: string; span_label?: string };
+  };
 }
 
 async function fetchFigure(figure: ServerFigure): Promise<FigureJson> {

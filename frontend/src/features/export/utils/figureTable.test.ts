@@ -34,6 +34,16 @@ describe("figureTable", () => {
     });
     expect(table?.header).toEqual(["Ratio", "Requests"]);
   });
+  it("writes a bound as text", () => {
+    const table = figureTable({
+      data: [{ name: "p99", x: [1, 4], y: [100, 50000], text: ["", "≥"] }],
+      layout: { yaxis: { title: { text: "Response time (µs)" } } },
+    });
+    expect(table?.rows).toEqual([
+      [1, 100],
+      [4, "≥ 50000"],
+    ]);
+  });
   it("has no table without a line", () => {
     expect(figureTable({ data: [{ type: "bar" }], layout: {} })).toBeUndefined();
   });

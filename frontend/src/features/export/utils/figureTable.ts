@@ -10,6 +10,8 @@ interface TraceLike {
   fill?: string;
   showlegend?: boolean;
   customdata?: unknown;
+  /** Per point: a bound mark ("<", "≥") when the value is only a bound, else "". */
+  text?: unknown;
   error_y?: { array?: unknown };
 }
 
@@ -51,7 +53,13 @@ export function figureTable(fig: FigureLike): SummaryTable | undefined {
     const name = t.name ? `${t.name} ${what}` : base;
     header.push(`${name}${unit}`);
     const y = cells(t.y);
-    columns.push(new Map(x.map((v, i) => [v, y[i] ?? null])));
+    // A bound reads as text ("< 100", "≥ 50000"), never as a plain number.
+    const marks = Array.isArray(t.text) ? t.text : [];
+    const value = (i: number): Cell => {
+      const mark = marks[i];
+      return typeof mark === "string" && mark !== "" ? `${mark} ${y[i]}` : (y[i] ?? null);
+    };
+    columns.push(new Map(x.map((v, i) => [v, value(i)])));
     const spread = cells(t.error_y?.array ?? t.customdata);
     if (spread.length === x.length && spread.some((v) => typeof v === "number")) {
       header.push(`${name} std${unit}`);

@@ -70,6 +70,14 @@ export function PercentilesPanel({
             source and request type.
           </span>
         }
+        footer={(meta) => (
+          <p className="hint" data-testid="percentiles-span">
+            {meta.span === "whole_run"
+              ? `Whole-run histograms (${meta.span_label}): not the chosen window.`
+              : "Percentiles of the chosen window's histograms."}{" "}
+            Open markers are bounds: the percentile lies in the first or the overflow bucket.
+          </p>
+        )}
         controls={
           line && (
             <label>
