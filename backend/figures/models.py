@@ -114,6 +114,8 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
             y=[v * scale for v in curve],
             mode="lines",
             name="MVA, inputs from the data",
+            # Solid: the model of the data; the bound is dotted, a what-if dashed.
+            line={"dash": "solid"},
         )
     )
     b = model.bounds
