@@ -3495,12 +3495,6 @@ export type MetricPublic = {
      * which sides report it: client, middleware
      */
     sources: Array<string>;
-    /**
-     * Per Second
-     *
-     * per-second values are stored, so any window can be re-cut (percentiles: no)
-     */
-    per_second: boolean;
 };
 
 /**

@@ -7,6 +7,7 @@ import type {
   QueuePredictionPublic,
   RequestType,
 } from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
@@ -74,13 +75,16 @@ export function QueueModelsPanel({
   onRate,
   groupLabel,
 }: QueueModelsPanelProps) {
+  const labels = useParameterLabels();
   const [quantity, setQuantity] = useState<QueueQuantity>("response_time_s");
   const rows = useMemo(
     () =>
       models.data.filter(
-        (r) => groupLabel === null || configLabel(r.values, CLIENT_FACTORS) === groupLabel,
+        (r) =>
+          groupLabel === null ||
+          configLabel(r.values, CLIENT_FACTORS, labels.values) === groupLabel,
       ),
-    [models, groupLabel],
+    [models, groupLabel, labels],
   );
   const spec = QUEUE_QUANTITIES.find((q) => q.key === quantity);
   const params = useMemo(
@@ -186,7 +190,7 @@ export function QueueModelsPanel({
             const m = r.mmm ?? r.mm1;
             return (
               <tr key={r.configuration_id} title={r.note ?? undefined}>
-                <td>{configLabel(r.values, CLIENT_FACTORS)}</td>
+                <td>{configLabel(r.values, CLIENT_FACTORS, labels.values)}</td>
                 <td className="num">{r.clients}</td>
                 <td className="num">{formatNumber(r.arrival_rate_per_s, 1)}</td>
                 <td className="num">

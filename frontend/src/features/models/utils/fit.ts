@@ -134,10 +134,12 @@ export const QUEUE_QUANTITIES: {
   { key: "queue_length", label: "queue length E[nq]", figure: "queue_length" },
 ];
 
-/** A label for a configuration: its factor values besides the clients. */
-export function configLabel(values: Record<string, unknown>, skip: string[]): string {
-  return Object.entries(values)
-    .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(", ");
+/** A label for a configuration: its factor values besides the clients, in words
+ * (ParameterLabels.values: "8 worker threads, 2 middlewares"). */
+export function configLabel(
+  values: Record<string, unknown>,
+  skip: string[],
+  valuesText: (values: Record<string, unknown>) => string,
+): string {
+  return valuesText(Object.fromEntries(Object.entries(values).filter(([k]) => !skip.includes(k))));
 }
