@@ -15,6 +15,10 @@ Conventions (DOMAIN.md sections 1 and 4), one home for all of them:
 The MVA network's inputs are estimated per group (configurations differing only in client
 counts) at the group's lowest load, where queueing distorts the times least; every estimate
 carries the formula and the configuration it came from.
+Measured utilization (utilization law, per configuration): the middleware reports how long a
+worker holds each request (response - queue time); summed per second that is the worker
+pool's busy time, X_mw (R - W) busy workers, so U = X_mw (R - W) / m per worker, and the
+demand per client request D = m U / X with X the system throughput (the clients').
 """
 
 from __future__ import annotations
@@ -265,6 +269,54 @@ class MeasuredPoint:
 
 
 @dataclass(frozen=True)
+class MeasuredUtilization:
+    """The utilization law at one configuration, for a station whose busy time is measured."""
+
+    configuration_id: int
+    clients: int
+    station: str
+    servers: int
+    busy: float  # mean busy servers: busy seconds per second
+    utilization: float  # per server, busy / servers
+    throughput_per_s: float  # X, the system throughput the demand is per
+    demand_s: float  # D = servers U / X, per client request (all its visits)
+    source: str
+    note: str | None = None
+
+
+def measured_utilization(c: MeasuredConfig) -> MeasuredUtilization | None:
+    """The worker pool's utilization and demand at `c` (module docstring); None when the
+    middleware did not report its times."""
+    hold_s, x_mw = worker_service_s(c), c.mw("throughput_per_s")
+    if hold_s is None or x_mw is None or x_mw <= 0:
+        return None
+    m = layer_servers(c.params)
+    busy = x_mw * hold_s
+    x, x_source = x_mw, "the middlewares' throughput (no client data)"
+    x_client = _mean(c.client, "throughput_per_s")
+    if x_client is not None and x_client > 0:
+        x, x_source = x_client, "the clients' throughput"
+    utilization = busy / m
+    return MeasuredUtilization(
+        c.configuration_id,
+        c.clients,
+        "worker pool",
+        m,
+        busy,
+        utilization,
+        x,
+        m * utilization / x,
+        f"busy = X_mw (R - W) = {x_mw:.6g}/s x {hold_s * 1e6:.4g} us (middleware response - "
+        f"queue time: each request's worker hold time), U = busy / m with m = {m}; "
+        f"D = m U / X with X = {x:.6g}/s, {x_source}",
+        None
+        if utilization <= 1.0
+        else f"U = {utilization:.3g} > 1: more worker time measured than {m} workers have; "
+        "the middleware's times and throughput disagree (check the window and the queue time)",
+    )
+
+
+@dataclass(frozen=True)
 class NetworkGroup:
     """A group's measured curve and the network's inputs estimated from it."""
 
@@ -272,6 +324,7 @@ class NetworkGroup:
     system: SystemConfig
     estimates: tuple[Estimate, ...]
     points: tuple[MeasuredPoint, ...]
+    utilization: tuple[MeasuredUtilization, ...] = ()
 
 
 def network_groups(
@@ -317,7 +370,8 @@ def network_groups(
             for c in members
         )
         group = {k: v for k, v in first.values.items() if k not in CLIENT_PARAMS}
-        out.append(NetworkGroup(group, system, estimates, points))
+        measured = tuple(u for c in members if (u := measured_utilization(c)) is not None)
+        out.append(NetworkGroup(group, system, estimates, points, measured))
     return out
 
 
@@ -354,7 +408,10 @@ def estimate_inputs(
     server_us = low.mw("server_time_us")
     processing = low.mw("processing_time_us")
     if processing is None and server_us is not None:
-        processing = max(0.0, r_mw - w_q - server_us)
+        processing = r_mw - w_q - server_us
+    # A service time is never negative: a measured mean below 0 (the parts are timed apart,
+    # so noise can make total - queue - server < 0) is taken as 0, not answered with a 500.
+    processing = max(0.0, processing) if processing is not None else None
     r_client = _mean(low.client, "response_time_us")
     delay = max(0.0, (r_client - r_mw) / 2.0) / 1e6 if r_client is not None else 0.0
     worker = (r_mw - w_q) / 1e6

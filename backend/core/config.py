@@ -74,7 +74,10 @@ class Settings(BaseSettings):
     # SSH_KEY_MAX_BYTES bytes (private keys are a few KiB).
     SSH_KEY_DIR: Path = Path.home() / ".ssh"
     SSH_KEY_MAX_BYTES: int = Field(default=16_384, ge=1)
-    # Host keys of remote hosts, pinned at the worker's first contact (known_hosts format).
+    # Reading a host's SSH key at registration or re-pin: connect and key-exchange timeout.
+    SSH_KEYSCAN_TIMEOUT_S: float = Field(default=5.0, gt=0, le=60)
+    # Where earlier versions pinned remote host keys at the worker's first contact (known_hosts
+    # format); migration 0009 moves those keys onto their hosts. Not written any more.
     SSH_KNOWN_HOSTS: Path = REPO_ROOT / "var" / "known_hosts"
     # Caps on one host's archive of outputs: compressed download, members, unpacked bytes.
     FETCH_MAX_ARCHIVE_BYTES: int = Field(default=512 * 1024 * 1024, ge=1)

@@ -28,6 +28,21 @@ from backend.results.metrics import METRICS, MetricName, SourceKind
 
 
 @dataclass(frozen=True)
+class WindowSlices:
+    """One source's cumulative bucket counts at both ends of a window (see RunWindowHistogram).
+
+    The window's counts of buckets first_bucket .. first_bucket + width - 1 are
+    upto_b - upto_a (int64 little-endian; upto_a None: nothing before the window).
+    """
+
+    sub_buckets: int
+    bucket_count: int
+    first_bucket: int
+    upto_b: bytes
+    upto_a: bytes | None
+
+
+@dataclass(frozen=True)
 class RunRef:
     """Which run a stored row belongs to."""
 
@@ -206,3 +221,40 @@ def read_histograms(
     if configuration_ids is not None:
         stmt = stmt.where(Run.configuration_id.in_(configuration_ids))
     return [(RunRef(r, c, rep), h) for r, c, rep, h in session.execute(stmt)]
+
+
+def read_window_histogram_slices(
+    *,
+    session: Session,
+    experiment_id: int,
+    source: SourceKind,
+    request_type: RequestType,
+    metric: HistogramMetric,
+    window: tuple[int, int] | None,
+    configuration_ids: Sequence[int] | None = None,
+) -> list[tuple[RunRef, WindowSlices]]:
+    """Per succeeded run and source with per-window histograms: the window's two slices.
+
+    window None: each run's stored stable window. Sources without a second in the window are
+    absent."""
+    lo, hi = window if window is not None else (None, None)
+    rows = session.execute(
+        fast_path.WINDOW_HISTOGRAMS_SQL,
+        {
+            "experiment_id": experiment_id,
+            "request_type": request_type.value,
+            "metric": metric.value,
+            "source_pattern": f"{source}:%",
+            "lo": lo,
+            "hi": hi,
+            "configuration_ids": None if configuration_ids is None else list(configuration_ids),
+        },
+    ).all()
+    return [
+        (RunRef(r[0], r[1], r[2]), WindowSlices(r[3], r[4], r[5], bytes(r[7]), _opt_bytes(r[8])))
+        for r in rows
+    ]
+
+
+def _opt_bytes(value: Any) -> bytes | None:
+    return None if value is None else bytes(value)

@@ -4,7 +4,7 @@ from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
 from backend.models.report import Report
-from backend.models.results import RunHistogram, RunSeries, RunSummary
+from backend.models.results import RunHistogram, RunSeries, RunSummary, RunWindowHistogram
 from backend.models.run import Run
 from backend.models.testbed import Host, Testbed
 from backend.models.token import ApiToken
@@ -22,6 +22,7 @@ __all__ = [
     "RequestType",
     "Run",
     "RunHistogram",
+    "RunWindowHistogram",
     "RunSeries",
     "RunStatus",
     "RunSummary",

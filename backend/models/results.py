@@ -7,7 +7,16 @@ aggregation reads one small row per run and source; prefix-sum columns let a use
 window without re-reading every second.
 """
 
-from sqlalchemy import BigInteger, Computed, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Computed,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -134,3 +143,32 @@ class RunHistogram(Base):
     upper_bounds_us: Mapped[list[float]] = mapped_column(FloatArray)
     counts: Mapped[list[int]] = mapped_column(ARRAY(BigInteger, dimensions=1))
     overflow: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class RunWindowHistogram(Base):
+    """Per-window latency histograms of one middleware source, stored for fast window re-cuts.
+
+    `cum` holds `windows` rows of `width` little-endian int64 counts: row w is the count of
+    buckets first_bucket .. first_bucket + width - 1 over windows 0..w (cumulative), in the
+    log-linear layout (sub_buckets, bucket_count; backend/results/log_buckets.py; index
+    bucket_count is the overflow bucket). Window w covers [start_unix + w, start_unix + w + 1),
+    like element w of the source's RunSeries. Any window's histogram is row b-1 minus row a-1:
+    the column is stored uncompressed (STORAGE EXTERNAL), so PostgreSQL reads just those two
+    slices (substring), not the whole run.
+    """
+
+    __tablename__ = "run_window_histograms"
+    __table_args__ = (UniqueConstraint("run_id", "source", "request_type", "metric"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(String(64))
+    request_type: Mapped[RequestType] = mapped_column(request_type_enum)
+    metric: Mapped[HistogramMetric] = mapped_column(histogram_metric_enum)
+    start_unix: Mapped[float] = mapped_column(Float(precision=53))
+    sub_buckets: Mapped[int] = mapped_column(Integer)
+    bucket_count: Mapped[int] = mapped_column(Integer)
+    first_bucket: Mapped[int] = mapped_column(Integer)
+    width: Mapped[int] = mapped_column(Integer)
+    windows: Mapped[int] = mapped_column(Integer)
+    cum: Mapped[bytes] = mapped_column(LargeBinary)

@@ -1,6 +1,8 @@
 """Testbeds and their hosts: where the roles of an experiment run."""
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from backend.models.base import Base, TimestampMixin
@@ -39,5 +41,14 @@ class Host(Base):
     ssh_user: Mapped[str] = mapped_column(String(64))
     ssh_port: Mapped[int] = mapped_column(Integer, default=22)
     key_path: Mapped[str] = mapped_column(String(1024))
+    # The SSH host key the worker accepts ("ssh-ed25519 AAAA..."), pinned at registration or
+    # re-pinned by the user; None: not pinned, runs on this host fail until it is.
+    host_key: Mapped[str | None] = mapped_column(String(4096), default=None)
+    # How it was pinned: "scanned" (read from the host), "supplied" (given by the user) or
+    # "known_hosts" (moved from the worker's first-contact file by migration 0009).
+    host_key_source: Mapped[str | None] = mapped_column(String(16), default=None)
+    host_key_pinned_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), default=None
+    )
 
     testbed: Mapped[Testbed] = relationship(back_populates="hosts")

@@ -87,6 +87,17 @@ def _summaries_sql(names: Sequence[MetricName]) -> str:
     """
 
 
+# Rule 1's second 0 per succeeded run: its earliest client start, else its earliest series.
+_CLOCK = f"""
+    SELECT x.run_id,
+           coalesce(min(x.start_unix) FILTER (WHERE x.source LIKE 'client:%'),
+                    min(x.start_unix)) AS t0
+    FROM run_series x JOIN runs r ON r.id = x.run_id
+    WHERE {_SUCCEEDED_RUNS}
+    GROUP BY x.run_id
+"""
+
+
 def _window_sql(names: Sequence[MetricName]) -> str:
     """Rule 1 (second 0: the run's earliest client start, else its earliest series; each
     series shifted by its rounded offset) and rule 2 over [lo, hi) from the prefix sums."""
@@ -96,14 +107,7 @@ def _window_sql(names: Sequence[MetricName]) -> str:
         | {c for n, col, w in prefix_columns() if n in wanted for c in (col, w) if c is not None}
     )
     return f"""
-        WITH clock AS (
-            SELECT x.run_id,
-                   coalesce(min(x.start_unix) FILTER (WHERE x.source LIKE 'client:%'),
-                            min(x.start_unix)) AS t0
-            FROM run_series x JOIN runs r ON r.id = x.run_id
-            WHERE {_SUCCEEDED_RUNS}
-            GROUP BY x.run_id
-        ), placed AS (
+        WITH clock AS ({_CLOCK}), placed AS (
             SELECT r.id AS run_id, r.configuration_id, r.repetition, {", ".join(cols)},
                    cardinality(x.throughput_cumsum) - 1 AS len,
                    floor(x.start_unix - c.t0 + 0.5)::int AS off
@@ -153,3 +157,48 @@ def window_runs_sql(names: tuple[MetricName, ...]) -> TextClause:
     if slow:
         raise ValueError(f"no prefix sums for {slow}")
     return _runs_sql(_window_sql(names), names)
+
+
+WINDOW_HISTOGRAMS_SQL = text(
+    f"""
+    WITH clock AS ({_CLOCK}), placed AS (
+        SELECT h.id, r.id AS run_id, r.configuration_id, r.repetition, h.windows,
+               floor(h.start_unix - c.t0 + 0.5)::int AS off,
+               coalesce(CAST(:lo AS int), sw.window_start_s) AS lo,
+               coalesce(CAST(:hi AS int), sw.window_end_s) AS hi
+        FROM run_window_histograms h
+        JOIN runs r ON r.id = h.run_id
+        JOIN clock c ON c.run_id = h.run_id
+        LEFT JOIN LATERAL (
+            SELECT s.window_start_s, s.window_end_s FROM run_summaries s
+            WHERE s.run_id = r.id ORDER BY s.id LIMIT 1
+        ) sw ON true
+        WHERE {_SUCCEEDED_RUNS}
+          AND h.request_type = CAST(:request_type AS request_type)
+          AND h.metric = CAST(:metric AS histogram_metric)
+          AND h.source LIKE :source_pattern
+          AND (CAST(:configuration_ids AS int[]) IS NULL
+               OR r.configuration_id = ANY(CAST(:configuration_ids AS int[])))
+    ), bounded AS (
+        SELECT id, run_id, configuration_id, repetition,
+               greatest(0, least(lo - off, windows)) AS a,
+               greatest(0, least(hi - off, windows)) AS b
+        FROM placed
+    )
+    SELECT b.run_id, b.configuration_id, b.repetition, h.sub_buckets, h.bucket_count,
+           h.first_bucket, h.width,
+           substring(h.cum FROM (b.b - 1) * h.width * 8 + 1 FOR h.width * 8) AS upto_b,
+           CASE WHEN b.a > 0
+                THEN substring(h.cum FROM (b.a - 1) * h.width * 8 + 1 FOR h.width * 8) END
+               AS upto_a
+    FROM bounded b JOIN run_window_histograms h ON h.id = b.id
+    WHERE b.b > b.a
+    ORDER BY b.run_id, h.id
+    """
+)
+"""Rule 1 for per-window histograms: per succeeded run and matching middleware source, its
+cumulative counts through the window's last second (upto_b) and through the second before its
+first (upto_a; NULL from the series' start). Their difference is the window's histogram; only
+those two slices of each stored row are read. lo/hi NULL: each run's stored stable window.
+
+Parameters: experiment_id, request_type, metric, source_pattern, lo, hi, configuration_ids."""

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
 from sqlalchemy.orm import Session
 
 from backend.analysis import experiment_tables as tables
@@ -54,6 +56,7 @@ from backend.results.aggregate import (
     source_window,
     summarize,
 )
+from backend.results.log_buckets import LogLinearLayout
 from backend.results.metrics import (
     FAST,
     METRICS,
@@ -264,8 +267,14 @@ def configuration_histograms(
     window: Window | None = None,
     configuration_ids: Sequence[int] | None = None,
 ) -> dict[int, MergedHistogram]:
-    """Per configuration id, its merged latency histogram (configurations without: absent)."""
-    del window  # whole-run histograms only until per-window histograms are stored
+    """Per configuration id, its merged latency histogram (configurations without: absent).
+
+    The middleware's are exactly the window's (per-window histograms: the stored stable window,
+    or `window`); runs stored before those existed, and load generators, give whole-run ones.
+    """
+    out = _window_histograms(
+        session, experiment_id, source, request_type, metric, window, configuration_ids
+    )
     by_config: dict[int, list[Histogram]] = defaultdict(list)
     for ref, h in crud.read_histograms(
         session=session,
@@ -275,10 +284,69 @@ def configuration_histograms(
         metric=metric,
         configuration_ids=configuration_ids,
     ):
-        by_config[ref.configuration_id].append(
-            make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
-        )
-    return {cid: MergedHistogram(cid, merge(hs), "whole_run") for cid, hs in by_config.items()}
+        if ref.configuration_id not in out:
+            by_config[ref.configuration_id].append(
+                make_histogram(h.upper_bounds_us, h.counts, float(h.overflow))
+            )
+    out |= {cid: MergedHistogram(cid, merge(hs), "whole_run") for cid, hs in by_config.items()}
+    return out
+
+
+def _window_histograms(
+    session: Session,
+    experiment_id: int,
+    source: SourceKind,
+    request_type: RequestType,
+    metric: HistogramMetric,
+    window: Window | None,
+    configuration_ids: Sequence[int] | None,
+) -> dict[int, MergedHistogram]:
+    """Per configuration, the sum of its sources' per-window histograms over the window."""
+    if source != "middleware":
+        return {}
+    sums: dict[int, npt.NDArray[np.int64]] = {}
+    layout: LogLinearLayout | None = None
+    for ref, sl in crud.read_window_histogram_slices(
+        session=session,
+        experiment_id=experiment_id,
+        source=source,
+        request_type=request_type,
+        metric=metric,
+        window=None if window is None else (window.start_s, window.end_s),
+        configuration_ids=configuration_ids,
+    ):
+        this = LogLinearLayout(sl.sub_buckets, sl.bucket_count)
+        if layout is not None and this != layout:
+            raise AnalysisError("metric", "stored histograms of different layouts")
+        layout = this
+        counts = np.frombuffer(sl.upto_b, dtype="<i8")
+        if sl.upto_a is not None:
+            counts = counts - np.frombuffer(sl.upto_a, dtype="<i8")
+        total = sums.setdefault(ref.configuration_id, np.zeros(this.bucket_count + 1, np.int64))
+        total[sl.first_bucket : sl.first_bucket + counts.size] += counts
+    if layout is None:
+        return {}
+    return {
+        cid: MergedHistogram(cid, log_linear_histogram(layout, c), "window")
+        for cid, c in sums.items()
+    }
+
+
+def log_linear_histogram(layout: LogLinearLayout, counts: npt.ArrayLike) -> Histogram:
+    """Counts of every bucket of `layout` (overflow last) as a Histogram over the used range.
+
+    Empty buckets below the first used one become one empty bucket from 0 (the first used
+    bucket keeps its true lower edge), empty ones above the last are dropped.
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    finite = np.flatnonzero(c[:-1])
+    ub = layout.upper_bounds_us
+    first, last = (int(finite[0]), int(finite[-1])) if finite.size else (len(ub) - 1,) * 2
+    bounds, kept = ub[first : last + 1], c[first : last + 1]
+    if first > 0:
+        bounds = np.concatenate(([ub[first - 1]], bounds))
+        kept = np.concatenate(([0.0], kept))
+    return make_histogram(bounds, kept, float(c[-1]))
 
 
 def histogram_percentiles(

@@ -8,7 +8,7 @@ from backend.analysis.difference import BandKind, Verdict
 from backend.compare.source import METRIC_UNITS, CompareMetric
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema
-from backend.schemas.limits import INT32_MAX, DbId
+from backend.schemas.limits import INT32_MAX, Confidence, DbId
 
 GROUP_BY_EXPERIMENT = "experiment"
 """The group_by value that groups by experiment instead of by a parameter."""
@@ -65,7 +65,7 @@ class DifferencesRequest(CompareSelection):
     configuration_ids: list[DbId] = Field(default_factory=list, max_length=5000)
     base_configuration_id: DbId | None = None
     metrics: list[CompareMetric] = Field(default_factory=lambda: list(METRIC_UNITS), min_length=1)
-    level: float = Field(default=0.95, ge=0.5, lt=1.0, description="confidence level")
+    level: Confidence = Field(default=0.95, description="confidence level")
     only_configuration_ids: list[DbId] | None = Field(
         default=None, max_length=100_000, description="keep rows touching these (brushing)"
     )
@@ -113,7 +113,7 @@ class GroupsRequest(CompareSelection):
     group_by: str = Field(default=GROUP_BY_EXPERIMENT, min_length=1)
     metric: CompareMetric = "throughput_per_s"
     band: BandKind = "std"
-    level: float = Field(default=0.95, ge=0.5, lt=1.0)
+    level: Confidence = Field(default=0.95, description="confidence level of the t band")
     only_configuration_ids: list[DbId] | None = Field(default=None, max_length=100_000)
 
 

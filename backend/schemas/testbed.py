@@ -1,11 +1,14 @@
-"""Testbed and host schemas. Hosts carry a key path, never key material."""
+"""Testbed and host schemas. Hosts carry a private key's path (never the key) and their public
+SSH host key."""
 
 import ipaddress
 import re
 from datetime import datetime
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
+from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_public_key
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
@@ -41,16 +44,85 @@ class HostFields(BaseModel):
     )
 
 
+HOST_KEY_DOC = (
+    "the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's "
+    "/etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only"
+)
+HostKeySource = Literal["scanned", "supplied", "known_hosts"]
+
+
+def check_host_key(value: str) -> str:
+    return key_line(parse_public_key(value))
+
+
 class HostCreate(HostFields, RequestModel):
+    host_key: str | None = Field(
+        default=None,
+        max_length=MAX_KEY_LINE,
+        description=HOST_KEY_DOC + "; omitted: read from the host at registration",
+    )
+
     @field_validator("address")
     @classmethod
     def _address(cls, value: str) -> str:
         return check_address(value)
 
+    @field_validator("host_key")
+    @classmethod
+    def _host_key(cls, value: str | None) -> str | None:
+        return None if value is None else check_host_key(value)
+
 
 class HostPublic(HostFields):
     model_config = ConfigDict(from_attributes=True, extra="ignore")
     id: int
+    host_key: str | None = Field(description=HOST_KEY_DOC + "; null: not pinned, runs fail")
+    host_key_source: HostKeySource | None = Field(
+        description="how the key was pinned: read from the host (scanned), given by the user "
+        "(supplied) or moved from the worker's earlier first-contact file (known_hosts)"
+    )
+    host_key_pinned_at: datetime | None = Field(description="when the key was pinned")
+    host_key_error: str | None = Field(
+        default=None,
+        description="why the key could not be read from the host just now (registration only)",
+    )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host"
+    )
+    @property
+    def host_key_fingerprint(self) -> str | None:
+        return None if self.host_key is None else fingerprint(self.host_key)
+
+
+class HostKeyPin(RequestModel):
+    """Pin (or re-pin, after the host was rebuilt) a host's SSH key."""
+
+    host_key: str | None = Field(
+        default=None,
+        max_length=MAX_KEY_LINE,
+        description=HOST_KEY_DOC + "; omitted: the key the host offers now",
+    )
+    expected_fingerprint: str | None = Field(
+        default=None,
+        max_length=200,
+        description="with host_key omitted: pin only if the host offers the key with this "
+        "SHA256 fingerprint (the one the user confirmed after a scan)",
+    )
+
+    @field_validator("host_key")
+    @classmethod
+    def _host_key(cls, value: str | None) -> str | None:
+        return None if value is None else check_host_key(value)
+
+
+class HostKeyScanPublic(BaseModel):
+    """The key a host offers now, not pinned: for the user to compare before re-pinning."""
+
+    host_id: int = Field(description="database id of the host")
+    host_key: str = Field(description="the key the host offers now, as an OpenSSH line")
+    host_key_fingerprint: str = Field(description="its fingerprint, 'type SHA256:...'")
+    matches_pinned: bool = Field(description="true when it is the key pinned now")
 
 
 class TestbedCreate(RequestModel):

@@ -11,7 +11,15 @@ from pathlib import Path
 import httpx
 from pydantic import ValidationError
 
-from infra.azure.lab import DEFAULT_API_URL, down, down_args, register, status, up
+from infra.azure.lab import (
+    DEFAULT_API_URL,
+    down,
+    down_args,
+    host_key_lines,
+    register,
+    status,
+    up,
+)
 from infra.azure.plan import build_plan
 from infra.azure.runner import AzError, AzRunner, command_line
 from infra.azure.spec import LabSpec, load_spec
@@ -100,6 +108,8 @@ def _dispatch(args: argparse.Namespace, spec: LabSpec, workdir: Path) -> int:
         print(
             f"registered testbed {body['name']!r} (id {body['id']}) with {len(body['hosts'])} hosts"
         )
+        for line in host_key_lines(body):
+            print(line)
     return 0
 
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from infra.azure.__main__ import main
-from infra.azure.lab import build_testbed_payload, register, up
+from infra.azure.lab import build_testbed_payload, host_key_lines, register, up
 from infra.azure.runner import AzRunner
 from infra.azure.spec import LabSpec
 
@@ -123,3 +123,17 @@ def test_cli_register_reports_an_unreachable_api(
     code = main(["register", "--spec", str(path), "--api-url", "http://127.0.0.1:9"])
     assert code == 1
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_register_prints_each_pinned_key_or_why_not() -> None:
+    body = {
+        "hosts": [
+            {"name": "lab-server-1", "address": "10.42.1.4",
+             "host_key_fingerprint": "ssh-ed25519 SHA256:abc", "host_key_error": None},
+            {"name": "lab-client-1", "address": "10.42.1.5", "host_key_fingerprint": None,
+             "host_key_error": "cannot connect to 10.42.1.5:22: timed out"},
+        ]
+    }  # fmt: skip
+    server, client = host_key_lines(body)
+    assert "lab-server-1" in server and server.endswith("ssh-ed25519 SHA256:abc")
+    assert "NOT PINNED: cannot connect to 10.42.1.5:22: timed out" in client

@@ -17,6 +17,15 @@ void describe_stats() {
         std::printf("  %-20s %-8s %-9s %s\n", m.name, kKinds[static_cast<int>(m.kind)], m.unit,
                     m.description);
     }
+    std::printf(
+        "per-type window histograms (window_histograms.jsonl; log-linear, unit 1 ns, %zu "
+        "sub-buckets, %zu buckets + overflow)\n",
+        static_cast<std::size_t>(2 * mcscope::log_layout::kHalf), mcscope::log_layout::kCount);
+    constexpr const char* kHistDesc[] = {"reply written - first byte parsed",
+                                         "dequeue - enqueue", "last server reply - sent"};
+    for (std::size_t k = 0; k < mcscope::kHistKinds; ++k) {
+        std::printf("  %-20s %-8s %-9s %s\n", mcscope::kHistNames[k], "count", "ns", kHistDesc[k]);
+    }
 }
 
 }  // namespace

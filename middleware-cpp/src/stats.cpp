@@ -21,8 +21,12 @@ void max_to(std::atomic<double>& a, double v) {
     }
 }
 
-double us_between(mono_ns from, mono_ns to) {
-    return from == 0 || to < from ? 0.0 : static_cast<double>(to - from) / kNsPerUs;
+mono_ns ns_between(mono_ns from, mono_ns to) { return from == 0 || to < from ? 0 : to - from; }
+
+double us_of(mono_ns ns) { return static_cast<double>(ns) / kNsPerUs; }
+
+void bump(std::atomic<std::uint32_t>& c) {
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 std::size_t idx(metric m) { return static_cast<std::size_t>(m); }
@@ -43,6 +47,13 @@ stats::slot& stats::writer_slot(std::int64_t w) {
         for (auto& c : s.per_server) {
             c.store(0, std::memory_order_relaxed);
         }
+        for (auto& type : s.hist) {
+            for (auto& kind : type) {
+                for (auto& c : kind) {
+                    c.store(0, std::memory_order_relaxed);
+                }
+            }
+        }
         s.window.store(w, std::memory_order_release);
     }
     return s;
@@ -50,9 +61,12 @@ stats::slot& stats::writer_slot(std::int64_t w) {
 
 void stats::record(const request& r) {
     auto type = static_cast<std::size_t>(r.type);
-    double queue = us_between(r.t.enqueue, r.t.dequeue);
-    double server = us_between(r.t.sent, r.t.replied);
-    double total = us_between(r.t.arrival, r.t.written);
+    mono_ns queue_ns = ns_between(r.t.enqueue, r.t.dequeue);
+    mono_ns server_ns = ns_between(r.t.sent, r.t.replied);
+    mono_ns total_ns = ns_between(r.t.arrival, r.t.written);
+    double queue = us_of(queue_ns);
+    double server = us_of(server_ns);
+    double total = us_of(total_ns);
     double processing = std::max(0.0, total - queue - server);
     auto keys = static_cast<double>(r.keys.size());
 
@@ -72,6 +86,10 @@ void stats::record(const request& r) {
     for (std::uint64_t mask = r.server_mask; mask != 0; mask &= mask - 1) {
         add_to(s.per_server[static_cast<std::size_t>(std::countr_zero(mask))], std::uint64_t{1});
     }
+    auto& h = s.hist[type];
+    bump(h[kHistTotal][log_layout::index(static_cast<std::uint64_t>(total_ns))]);
+    bump(h[kHistQueue][log_layout::index(static_cast<std::uint64_t>(queue_ns))]);
+    bump(h[kHistServer][log_layout::index(static_cast<std::uint64_t>(server_ns))]);
 
     type_totals& tot = totals_[type];
     ++tot.completed;
@@ -106,7 +124,7 @@ void stats::drain_samples(std::vector<sample>& out) {
     ring_tail_.store(tail, std::memory_order_release);
 }
 
-window_values stats::read_window(std::int64_t w) const {
+window_values stats::read_window(std::int64_t w, window_hists* hists) const {
     // A batch in progress may still record into w; wait until that batch has ended. Any batch
     // that begins later takes its "written" time after now, so it lands in a later window.
     std::uint64_t b = batch_.load();
@@ -125,6 +143,15 @@ window_values stats::read_window(std::int64_t w) const {
     }
     for (std::size_t i = 0; i < kMaxServers; ++i) {
         out.per_server[i] = s.per_server[i].load(std::memory_order_relaxed);
+    }
+    if (hists != nullptr) {
+        for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
+            for (std::size_t k = 0; k < kHistKinds; ++k) {
+                for (std::size_t i = 0; i <= log_layout::kCount; ++i) {
+                    hists->c[t][k][i] += s.hist[t][k][i].load(std::memory_order_relaxed);
+                }
+            }
+        }
     }
     return out;
 }
@@ -149,10 +176,10 @@ stats_shards::stats_shards(std::size_t count, mono_ns t0, mono_ns window_ns,
     }
 }
 
-window_values stats_shards::read_window(std::int64_t w) const {
+window_values stats_shards::read_window(std::int64_t w, window_hists* hists) const {
     window_values out;
     for (const auto& s : shards_) {
-        out.merge(s->read_window(w));
+        out.merge(s->read_window(w, hists));
     }
     return out;
 }

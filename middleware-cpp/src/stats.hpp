@@ -62,6 +62,16 @@ struct window_values {
     void merge(const window_values& other);
 };
 
+constexpr std::size_t kHistKinds = 3;  ///< total, queue, server (stats::kHist*)
+constexpr const char* kHistNames[kHistKinds] = {"total", "queue", "server"};
+/// log_layout buckets of one window, the overflow bucket last.
+using log_counts = std::array<std::uint64_t, log_layout::kCount + 1>;
+
+/// One window's log-linear histograms per type and kind ("all" is their sum: readers add them).
+struct window_hists {
+    std::array<std::array<log_counts, kHistKinds>, kRequestTypeCount> c{};
+};
+
 /// One row of requests.csv.
 struct sample {
     request_type type = request_type::other;
@@ -105,8 +115,9 @@ public:
     /// so the rate is exact across all writer threads without a shared counter).
     void record(const request& r);
 
-    /// Reporter: values of window w once it has ended (waits for an in-progress batch).
-    window_values read_window(std::int64_t w) const;
+    /// Reporter: values of window w once it has ended (waits for an in-progress batch); with
+    /// hists, also adds the window's log-linear histograms into it.
+    window_values read_window(std::int64_t w, window_hists* hists = nullptr) const;
     /// Reporter: moves pending samples into out.
     void drain_samples(std::vector<sample>& out);
 
@@ -132,6 +143,11 @@ private:
         std::atomic<std::int64_t> window{-1};
         std::array<std::array<std::atomic<double>, kMetricCount>, kRequestTypeCount> v{};
         std::array<std::atomic<std::uint64_t>, kMaxServers> per_server{};
+        /// Per-window histograms; 32-bit: one writer completes far fewer than 2^32 per window.
+        std::array<std::array<std::array<std::atomic<std::uint32_t>, log_layout::kCount + 1>,
+                              kHistKinds>,
+                   kRequestTypeCount>
+            hist{};
     };
 
     slot& writer_slot(std::int64_t w);
@@ -143,7 +159,7 @@ private:
     std::atomic<std::uint64_t> batch_{0};
     std::array<slot, kSlots> slots_;
     std::array<type_totals, kRequestTypeCount> totals_{};
-    std::array<std::array<histogram, 3>, kRequestTypeCount> hists_{};
+    std::array<std::array<histogram, kHistKinds>, kRequestTypeCount> hists_{};
 
     std::array<sample, kSampleRing> ring_{};
     std::atomic<std::size_t> ring_head_{0};  ///< written by the writer
@@ -161,8 +177,8 @@ public:
     mono_ns t0() const { return shards_.front()->t0(); }
     mono_ns window_ns() const { return shards_.front()->window_ns(); }
 
-    /// Reporter: window w merged over all writers.
-    window_values read_window(std::int64_t w) const;
+    /// Reporter: window w merged over all writers (with hists: its histograms added into it).
+    window_values read_window(std::int64_t w, window_hists* hists = nullptr) const;
     /// Reporter: moves pending samples of every writer into out, ordered by written time.
     void drain_samples(std::vector<sample>& out);
     /// After the writers stopped: merged lifetime data.

@@ -74,13 +74,16 @@ bool stats_writer::start(std::string& error) {
     std::filesystem::path dir(cfg_.stats_dir);
     windows_.open(dir / "windows.jsonl", std::ios::trunc);
     samples_.open(dir / "requests.csv", std::ios::trunc);
-    if (ec || !windows_ || !samples_) {
+    window_hists_.open(dir / "window_histograms.jsonl", std::ios::trunc);
+    if (ec || !windows_ || !samples_ || !window_hists_) {
         error = "cannot write stats files in '" + cfg_.stats_dir + "'";
         return false;
     }
     samples_ << "type,keys,arrival_us,enqueue_us,dequeue_us,sent_us,replied_us,written_us,"
                 "servers,misses\n";
     samples_.flush();
+    window_hists_ << hist_layout_json() << '\n';
+    window_hists_.flush();
     thread_ = std::thread([this] { run(); });
     return true;
 }
@@ -116,15 +119,52 @@ std::string stats_writer::window_json(std::int64_t w, double start_us, double en
     return out + "}}";
 }
 
+std::string stats_writer::hist_layout_json() {
+    return "{\"layout\": \"log_linear\", \"unit_ns\": 1, \"sub_buckets\": " +
+           std::to_string(2 * log_layout::kHalf) +
+           ", \"bucket_count\": " + std::to_string(log_layout::kCount) + "}";
+}
+
+std::string stats_writer::window_hists_json(std::int64_t w, const window_hists& h) {
+    // Sparse enough per window: only the range from the first to the last non-empty bucket,
+    // as {"from": i, "counts": [...]}; the overflow bucket is index bucket_count.
+    std::string out = "{\"window\": " + std::to_string(w) + ", \"types\": {";
+    for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
+        out += (t == 0 ? "\"" : ", \"") + std::string(kTypeNames[t]) + "\": {";
+        for (std::size_t k = 0; k < kHistKinds; ++k) {
+            const log_counts& c = h.c[t][k];
+            std::size_t from = 0;
+            std::size_t to = c.size();
+            while (from < to && c[from] == 0) {
+                ++from;
+            }
+            while (to > from && c[to - 1] == 0) {
+                --to;
+            }
+            out += (k == 0 ? "\"" : ", \"") + std::string(kHistNames[k]) +
+                   "\": {\"from\": " + std::to_string(from == to ? 0 : from) + ", \"counts\": [";
+            for (std::size_t i = from; i < to; ++i) {
+                out += (i == from ? "" : ",") + std::to_string(c[i]);
+            }
+            out += "]}";
+        }
+        out += "}";
+    }
+    return out + "}}";
+}
+
 void stats_writer::write_window(std::int64_t w, mono_ns end) {
     mono_ns start = stats_.t0() + w * stats_.window_ns();
     queue_window q = queue_.close_window(w, end);
-    window_values v = stats_.read_window(w);
+    *hist_buf_ = window_hists{};
+    window_values v = stats_.read_window(w, hist_buf_.get());
     windows_ << window_json(w, static_cast<double>(start - stats_.t0()) / kNsPerUs,
                             static_cast<double>(end - stats_.t0()) / kNsPerUs, q, v,
                             cfg_.servers.size())
              << '\n';
     windows_.flush();
+    window_hists_ << window_hists_json(w, *hist_buf_) << '\n';
+    window_hists_.flush();
 }
 
 void stats_writer::write_samples() {
@@ -173,10 +213,9 @@ void stats_writer::write_histograms() {
     std::ofstream out(std::filesystem::path(cfg_.stats_dir) / "histograms.json", std::ios::trunc);
     out << "{\"bucket_us\": " << static_cast<int>(kBucketUs) << ", \"bucket_count\": "
         << kBucketCount << ", \"types\": {";
-    constexpr const char* kHistNames[] = {"total", "queue", "server"};
     for (std::size_t t = 0; t < kRequestTypeCount; ++t) {
         out << (t == 0 ? "\"" : ", \"") << kTypeNames[t] << "\": {";
-        for (std::size_t h = 0; h < 3; ++h) {
+        for (std::size_t h = 0; h < kHistKinds; ++h) {
             out << (h == 0 ? "\"" : ", \"") << kHistNames[h] << "\": "
                 << stats_.hist(static_cast<request_type>(t), h).to_json();
         }

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -15,8 +16,8 @@
 
 namespace mcscope {
 
-/// Writes windows.jsonl and requests.csv while running, histograms.json and summary.json at
-/// finish(). Owns the only thread that reads the stats block concurrently with its writer.
+/// Writes windows.jsonl, window_histograms.jsonl and requests.csv while running,
+/// histograms.json and summary.json at finish(). Owns the only thread that reads the stats block concurrently with its writer.
 class stats_writer {
 public:
     stats_writer(const config& cfg, stats_shards& st, work_queue& queue, double started_unix);
@@ -34,6 +35,9 @@ public:
     static std::string window_json(std::int64_t w, double start_us, double end_us,
                                    const queue_window& q, const window_values& v,
                                    std::size_t servers);
+    /// window_histograms.jsonl: its first line (the layout), then one line per window.
+    static std::string hist_layout_json();
+    static std::string window_hists_json(std::int64_t w, const window_hists& h);
 
 private:
     void run();
@@ -48,6 +52,8 @@ private:
     double started_unix_;
     std::ofstream windows_;
     std::ofstream samples_;
+    std::ofstream window_hists_;
+    std::unique_ptr<window_hists> hist_buf_ = std::make_unique<window_hists>();
     std::int64_t next_window_ = 0;
     std::vector<sample> sample_buf_;
     std::mutex mutex_;

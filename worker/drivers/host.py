@@ -19,14 +19,10 @@ import paramiko
 from fabric import Connection
 
 from backend.core.config import settings
+from backend.core.host_keys import known_hosts_name
 from worker.drivers.archive import ArchiveError, extract_outputs
 from worker.drivers.errors import CommandError, HostUnreachableError, ProcessDiedError
-from worker.drivers.host_keys import (
-    HostKeyMismatchError,
-    known_hosts_name,
-    mismatch_message,
-    pin_host_keys,
-)
+from worker.drivers.host_keys import HostKeyMismatchError, mismatch_message, pin_host_keys
 from worker.drivers.shell import ShellGone, ShellSession, ShellTimeout
 
 logger = logging.getLogger(__name__)
@@ -48,7 +44,7 @@ class HostSpec:
     user: str
     port: int
     key_path: str
-    # The host's expected public key ("ssh-ed25519 AAAA..."); None: pinned at first contact.
+    # The host's pinned public key ("ssh-ed25519 AAAA..."); None: not pinned, not connected to.
     host_key: str | None = None
 
 
@@ -100,7 +96,7 @@ class Host:
 
     def _connection(self) -> Connection:
         if self._conn is None:
-            self._conn = Connection(
+            conn = Connection(
                 host=self.spec.address,
                 user=self.spec.user,
                 port=self.spec.port,
@@ -114,11 +110,12 @@ class Host:
                 },
             )
             pin_host_keys(
-                self._conn.client,
+                conn.client,
                 known_hosts_name(self.spec.address, self.spec.port),
+                self.label,
                 self.spec.host_key,
-                settings.SSH_KNOWN_HOSTS,
             )
+            self._conn = conn
         return self._conn
 
     def host_key_fingerprint(self) -> str | None:
@@ -163,9 +160,7 @@ class Host:
             raise CommandError(self.label, command, None, exc.stderr) from exc
         except paramiko.BadHostKeyException as exc:
             self.close()
-            raise HostKeyMismatchError(
-                mismatch_message(self.label, exc, settings.SSH_KNOWN_HOSTS)
-            ) from exc
+            raise HostKeyMismatchError(mismatch_message(self.label, exc)) from exc
         except (ShellGone, *_SSH_ERRORS) as exc:
             self.close()
             raise HostUnreachableError(f"{self.label}: SSH failed: {exc}") from exc
@@ -324,8 +319,11 @@ class Host:
         q = shlex.quote
         # Its own name: hosts sharing a filesystem (test namespaces) fetch at the same time.
         tarball = f"{directory}.fetch-{secrets.token_hex(4)}.tgz"
+        # Exit 1 is GNU tar's "file changed as we read it": a stopped tool's wrapper writes its
+        # exit code file just after the tool ended; the archive is complete, not an error.
         size = self.run(
-            f"tar -C {q(directory)} -czf {q(tarball)} . && stat -c %s {q(tarball)}", timeout=300
+            f"tar -C {q(directory)} -czf {q(tarball)} .; [ $? -le 1 ] && stat -c %s {q(tarball)}",
+            timeout=300,
         )
         if int(size.strip() or 0) > settings.FETCH_MAX_ARCHIVE_BYTES:
             self.run(f"rm -f {q(tarball)}")

@@ -9,6 +9,7 @@ from worker.parsers.middleware import (
     parse_middleware_histograms,
     parse_middleware_requests,
     parse_middleware_summary,
+    parse_middleware_window_histograms,
     parse_middleware_windows,
 )
 from worker.parsers.middleware_dir import parse_middleware_dir
@@ -44,6 +45,7 @@ __all__ = [
     "parse_memtier_stdout",
     "parse_middleware_dir",
     "parse_middleware_histograms",
+    "parse_middleware_window_histograms",
     "parse_middleware_requests",
     "parse_middleware_summary",
     "parse_middleware_windows",

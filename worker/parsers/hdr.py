@@ -6,21 +6,19 @@ memtier records latencies in microseconds; the .txt table prints them in ms
 
 from __future__ import annotations
 
-import base64
-import binascii
-import math
+import functools
 import re
-import struct
-import zlib
 from dataclasses import dataclass
+
+from hdrh.histogram import HdrHistogram as _LibraryHistogram
 
 from worker.parsers.errors import ParseError
 
-# Cookies of the V2 encodings; 0x10 is set by some writers (the C library) in the low byte.
-_COMPRESSED_COOKIES = (0x1C849304, 0x1C849314)
-_ENCODING_COOKIES = (0x1C849303, 0x1C849313)
-_HEADER = struct.Struct(">iiiiqqd")  # cookie, payload len, norm offset, digits, low, high, ratio
-_MAX_VARINT_BYTES = 9
+
+@functools.lru_cache(maxsize=16)
+def _layout(lowest: int, highest: int, digits: int) -> _LibraryHistogram:
+    """An empty library histogram of this layout: bucket bounds come from the library."""
+    return _LibraryHistogram(lowest, highest, digits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,25 +30,11 @@ class HdrHistogram:
     significant_digits: int
     counts: tuple[int, ...]
 
-    @property
-    def _layout(self) -> tuple[int, int]:
-        """(unit magnitude, sub-bucket half-count magnitude) as HdrHistogram derives them."""
-        unit = int(math.floor(math.log2(max(self.lowest_trackable, 1))))
-        largest_single_unit = 2 * 10**self.significant_digits
-        sub_bucket_count_magnitude = int(math.ceil(math.log2(largest_single_unit)))
-        return unit, max(sub_bucket_count_magnitude, 1) - 1
-
     def bucket_range(self, index: int) -> tuple[int, int]:
         """Lowest value and highest equivalent value (inclusive) of counts index ``index``."""
-        unit, half_mag = self._layout
-        half_count = 1 << half_mag
-        bucket = (index >> half_mag) - 1
-        sub = (index & (half_count - 1)) + half_count
-        if bucket < 0:
-            sub -= half_count
-            bucket = 0
-        low = sub << (bucket + unit)
-        return low, low + (1 << (bucket + unit)) - 1
+        layout = _layout(self.lowest_trackable, self.highest_trackable, self.significant_digits)
+        low = int(layout.get_value_from_index(index))
+        return low, int(layout.get_highest_equivalent_value(low))
 
     @property
     def total_count(self) -> int:
@@ -102,56 +86,28 @@ def value_at_percentile(buckets: tuple[tuple[float, int], ...], percentile: floa
     return buckets[-1][0]
 
 
-def _zigzag_varints(data: bytes, start: int) -> list[int]:
-    """Decode ZigZag LEB128 64-bit varints (9th byte carries 8 bits)."""
-    values: list[int] = []
-    pos = start
-    while pos < len(data):
-        result = 0
-        for i in range(_MAX_VARINT_BYTES):
-            if pos >= len(data):
-                raise ParseError("histogram payload ends inside a varint")
-            byte = data[pos]
-            pos += 1
-            if i == _MAX_VARINT_BYTES - 1:
-                result |= byte << 56
-                break
-            result |= (byte & 0x7F) << (7 * i)
-            if not byte & 0x80:
-                break
-        values.append((result >> 1) ^ -(result & 1))
-    return values
-
-
 def decode_compressed_histogram(blob: str) -> HdrHistogram:
-    """Decode a "HISTF..." base64 blob (zlib-compressed V2 encoding) into bucket counts."""
+    """Decode a "HISTF..." base64 blob (zlib-compressed V2 encoding) with the HdrHistogram
+    library (PyPI ``hdrhistogram``); counts are kept up to the last non-empty bucket."""
     try:
-        raw = base64.b64decode(blob.strip(), validate=True)
-    except (binascii.Error, ValueError):
-        raise ParseError("histogram blob is not valid base64") from None
-    if len(raw) < 8:
-        raise ParseError("histogram blob too short")
-    cookie, length = struct.unpack(">ii", raw[:8])
-    if cookie not in _COMPRESSED_COOKIES:
-        raise ParseError(f"unknown compressed histogram cookie 0x{cookie & 0xFFFFFFFF:08x}")
-    try:
-        payload = zlib.decompress(raw[8 : 8 + length])
-    except zlib.error as exc:
-        raise ParseError(f"histogram blob does not inflate: {exc}") from None
-    if len(payload) < _HEADER.size:
-        raise ParseError("histogram payload shorter than its header")
-    inner, plen, _offset, digits, low, high, _ratio = _HEADER.unpack_from(payload)
-    if inner not in _ENCODING_COOKIES:
-        raise ParseError(f"unknown histogram encoding cookie 0x{inner & 0xFFFFFFFF:08x}")
-    if _HEADER.size + plen > len(payload) or not 0 <= digits <= 5 or low < 1 or high < 2 * low:
-        raise ParseError("inconsistent histogram header")
-    counts: list[int] = []
-    for value in _zigzag_varints(payload[: _HEADER.size + plen], _HEADER.size):
-        if value < 0:
-            counts.extend([0] * -value)  # negative: a run of empty buckets
-        else:
-            counts.append(value)
-    return HdrHistogram(low, high, digits, tuple(counts))
+        decoded = _LibraryHistogram.decode(blob.strip())
+    except Exception as exc:  # noqa: BLE001 - the library raises many types on bad input
+        raise ParseError(f"histogram blob does not decode: {_reason(exc)}") from None
+    counts = list(decoded.counts[: decoded.counts_len])
+    while counts and counts[-1] == 0:
+        counts.pop()
+    return HdrHistogram(
+        int(decoded.lowest_trackable_value),
+        int(decoded.highest_trackable_value),
+        int(decoded.significant_figures),
+        tuple(int(c) for c in counts),
+    )
+
+
+def _reason(exc: Exception) -> str:
+    """A short reason for a decoding failure (the library's messages are often empty)."""
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 @dataclass(frozen=True, slots=True)

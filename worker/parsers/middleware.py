@@ -1,6 +1,6 @@
 """Strict parsers for the middleware's --stats-dir files (the middleware-cpp <-> worker contract).
 
-Files: windows.jsonl, histograms.json, requests.csv, summary.json; times in
+Files: windows.jsonl, window_histograms.jsonl, histograms.json, requests.csv, summary.json; times in
 us since middleware start. Strict on purpose: a missing or unknown key, a wrong
 type, a negative count or a window gap is a ParseError naming file and line,
 because a silently misread middleware stat would corrupt every analysis.
@@ -21,9 +21,12 @@ from worker.parsers.model import (
     MiddlewareHistograms,
     MiddlewareSummary,
     MiddlewareType,
+    MiddlewareWindowHistograms,
     SampledRequest,
+    SparseCounts,
     TypeTotals,
     Window,
+    WindowHistograms,
     WindowTypeStats,
 )
 
@@ -42,7 +45,10 @@ _WINDOW_TYPE_FIELDS = {f.name: f.type for f in dataclasses.fields(WindowTypeStat
 _COUNT_FIELDS = tuple(k for k, t in _WINDOW_TYPE_FIELDS.items() if t in ("int", int))
 _TIME_FIELDS = tuple(k for k, t in _WINDOW_TYPE_FIELDS.items() if t in ("float", float))
 WINDOW_METRIC_NAMES: tuple[str, ...] = tuple(_WINDOW_TYPE_FIELDS)
-_HIST_KINDS = ("total", "queue", "server")
+HIST_KINDS = ("total", "queue", "server")
+"""Histogram kinds, as the middleware's --describe-stats lists them (a test holds them equal)."""
+_HIST_KINDS = HIST_KINDS
+_LAYOUT_KEYS = {"layout", "unit_ns", "sub_buckets", "bucket_count"}
 _REQUEST_HEADER = [
     "type",
     "keys",
@@ -178,6 +184,57 @@ def parse_middleware_histograms(text: str) -> MiddlewareHistograms:
                 bucket_us, values, doc.count(hist, "overflow", hpath)
             )
     return MiddlewareHistograms(bucket_us, bucket_count, types)
+
+
+def _sparse(doc: JsonDoc, value: Any, path: tuple[str, ...], buckets: int) -> SparseCounts:
+    hist = doc.obj(value, path)
+    doc.exact_keys(hist, {"from", "counts"}, path)
+    first = doc.count(hist, "from", path)
+    counts = hist["counts"]
+    if not isinstance(counts, list):
+        raise doc.error((*path, "counts"), "expected a list of counts")
+    if first + len(counts) > buckets + 1:
+        raise doc.error((*path, "counts"), f"runs past the overflow bucket {buckets}")
+    values = tuple(doc.count({"c": c}, "c", (*path, "counts")) for c in counts)
+    return SparseCounts(first, values)
+
+
+def parse_middleware_window_histograms(text: str) -> MiddlewareWindowHistograms:
+    """Parse window_histograms.jsonl: a layout line, then one line per window from 0.
+
+    Each histogram is {"from": i, "counts": [...]}: buckets i, i+1, ... of the log-linear
+    layout (backend/results/log_buckets.py), index bucket_count being the overflow bucket.
+    """
+    lines = text.splitlines()
+    if not lines:
+        raise ParseError("missing the layout line", line=1)
+    head = JsonDoc(lines[0])
+    layout = head.obj(head.root, ())
+    head.exact_keys(layout, _LAYOUT_KEYS, ())
+    if layout["layout"] != "log_linear" or layout["unit_ns"] != 1:
+        raise head.error(("layout",), "expected a log_linear layout in unit_ns 1")
+    sub_buckets = head.count(layout, "sub_buckets", ())
+    buckets = head.count(layout, "bucket_count", ())
+    if sub_buckets < 2 or sub_buckets & (sub_buckets - 1) or buckets < sub_buckets:
+        raise head.error(("sub_buckets",), "sub_buckets must be a power of 2 <= bucket_count")
+    windows: list[WindowHistograms] = []
+    for lineno, line in enumerate(lines[1:], start=2):
+        doc = JsonDoc(line, line_offset=lineno - 1)
+        obj = doc.obj(doc.root, ())
+        doc.exact_keys(obj, {"window", "types"}, ())
+        w = doc.count(obj, "window", ())
+        if w != len(windows):
+            raise ParseError(f"window {w} where {len(windows)} was expected", line=lineno)
+        types_obj = _types_obj(doc, obj["types"], ("types",))
+        types: dict[MiddlewareType, dict[str, SparseCounts]] = {}
+        for kind in MIDDLEWARE_TYPES:
+            per_kind = doc.obj(types_obj[kind], ("types", kind))
+            doc.exact_keys(per_kind, set(_HIST_KINDS), ("types", kind))
+            types[kind] = {
+                h: _sparse(doc, per_kind[h], ("types", kind, h), buckets) for h in _HIST_KINDS
+            }
+        windows.append(WindowHistograms(w, types))
+    return MiddlewareWindowHistograms(sub_buckets, buckets, tuple(windows))
 
 
 def _request_row(row: list[str], lineno: int) -> SampledRequest:

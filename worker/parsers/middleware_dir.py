@@ -11,12 +11,14 @@ from worker.parsers.middleware import (
     parse_middleware_histograms,
     parse_middleware_requests,
     parse_middleware_summary,
+    parse_middleware_window_histograms,
     parse_middleware_windows,
 )
-from worker.parsers.model import MiddlewareStats
+from worker.parsers.model import MiddlewareStats, MiddlewareWindowHistograms, Window
 
 WINDOWS_FILE = "windows.jsonl"
 HISTOGRAMS_FILE = "histograms.json"
+WINDOW_HISTOGRAMS_FILE = "window_histograms.jsonl"
 REQUESTS_FILE = "requests.csv"
 SUMMARY_FILE = "summary.json"
 
@@ -57,6 +59,13 @@ def parse_middleware_dir(path: str | Path) -> MiddlewareStats:
             raise ParseError(
                 "requests_per_server length differs from config.servers", file=WINDOWS_FILE, line=1
             )
+    window_hists = _checked(
+        WINDOW_HISTOGRAMS_FILE,
+        parse_middleware_window_histograms,
+        _read(directory, WINDOW_HISTOGRAMS_FILE),
+    )
+    if window_hists is not None:
+        _check_window_histograms(window_hists, windows, complete=summary is not None)
     requests = _checked(REQUESTS_FILE, parse_middleware_requests, _read(directory, REQUESTS_FILE))
     return MiddlewareStats(
         windows=windows,
@@ -65,4 +74,32 @@ def parse_middleware_dir(path: str | Path) -> MiddlewareStats:
         ),
         requests=requests or (),
         summary=summary,
+        window_histograms=window_hists,
     )
+
+
+def _check_window_histograms(
+    hists: MiddlewareWindowHistograms, windows: tuple[Window, ...], *, complete: bool
+) -> None:
+    """Each window's histograms hold exactly its completed requests, in each kind.
+
+    The middleware writes a window's line to both files one after the other, so a killed
+    middleware may leave one histogram line fewer; after a clean shutdown they match.
+    """
+    n = len(hists.windows)
+    if n > len(windows) or (complete and n != len(windows)) or n < len(windows) - 1:
+        raise ParseError(
+            f"{n} windows of histograms for {len(windows)} windows",
+            file=WINDOW_HISTOGRAMS_FILE,
+        )
+    for w, h in zip(windows, hists.windows, strict=False):
+        for kind, by_hist in h.types.items():
+            completed = w.types[kind].completed
+            for name, counts in by_hist.items():
+                if counts.total != completed:
+                    raise ParseError(
+                        f"window {w.window} {kind} {name}: {counts.total} values for "
+                        f"{completed} completed requests",
+                        file=WINDOW_HISTOGRAMS_FILE,
+                        line=w.window + 2,
+                    )

@@ -162,6 +162,36 @@ class MiddlewareHistograms:
 
 
 @dataclass(frozen=True, slots=True)
+class SparseCounts:
+    """Counts of buckets first, first + 1, ... of a log-linear layout (empty: no values)."""
+
+    first: int
+    counts: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        """All recorded values, overflow included."""
+        return sum(self.counts)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowHistograms:
+    """One window of window_histograms.jsonl: per type, "total", "queue" and "server" counts."""
+
+    window: int
+    types: Mapping[MiddlewareType, Mapping[str, SparseCounts]]
+
+
+@dataclass(frozen=True, slots=True)
+class MiddlewareWindowHistograms:
+    """window_histograms.jsonl: the log-linear layout, then one entry per window (from 0)."""
+
+    sub_buckets: int
+    bucket_count: int  # finite buckets; index bucket_count is the overflow bucket
+    windows: tuple[WindowHistograms, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SampledRequest:
     """One row of requests.csv; times in us since middleware start."""
 
@@ -238,3 +268,4 @@ class MiddlewareStats:
     histograms: MiddlewareHistograms | None
     requests: tuple[SampledRequest, ...]
     summary: MiddlewareSummary | None
+    window_histograms: MiddlewareWindowHistograms | None = None

@@ -66,6 +66,7 @@ def stop_leftovers(run: Run) -> None:
                 entry["ssh_user"],
                 entry["ssh_port"],
                 entry["key_path"],
+                entry.get("host_key"),  # recorded since host keys are pinned (None: older run)
             )
             program = program_name([str(a) for a in entry["argv"]])
             pid = int(entry["pid"])

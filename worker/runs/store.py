@@ -7,18 +7,26 @@ attempt: a redelivered task or a presumed-dead worker can never store a run twic
 from sqlalchemy import delete, func, update
 from sqlalchemy.orm import Session
 
-from backend.models import Run, RunHistogram, RunSeries, RunStatus, RunSummary
+from backend.models import (
+    Run,
+    RunHistogram,
+    RunSeries,
+    RunStatus,
+    RunSummary,
+    RunWindowHistogram,
+)
 from worker.runs.summarize import ResultRows
 
 
 def store_results(session: Session, run_id: int, attempt: int, rows: ResultRows) -> bool:
     """True when stored and the run marked succeeded; False (nothing written) if not ours."""
     try:
-        for model in (RunSeries, RunSummary, RunHistogram):
+        for model in (RunSeries, RunSummary, RunHistogram, RunWindowHistogram):
             session.execute(delete(model).where(model.run_id == run_id))
         session.add_all(RunSeries(run_id=run_id, **r) for r in rows.series)
         session.add_all(RunSummary(run_id=run_id, **r) for r in rows.summaries)
         session.add_all(RunHistogram(run_id=run_id, **r) for r in rows.histograms)
+        session.add_all(RunWindowHistogram(run_id=run_id, **r) for r in rows.window_histograms)
         session.flush()
         done = session.execute(
             update(Run)

@@ -11,11 +11,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
 from worker.parsers import ClientResult, MiddlewareStats
-from worker.parsers.model import MIDDLEWARE_TYPES, Histogram, MiddlewareType, Window
+from worker.parsers.middleware import HIST_KINDS
+from worker.parsers.model import (
+    MIDDLEWARE_TYPES,
+    FixedHistogram,
+    Histogram,
+    MiddlewareType,
+    MiddlewareWindowHistograms,
+    Window,
+)
 
 NAN = float("nan")
 
@@ -39,16 +49,19 @@ class StableWindow:
 
 @dataclass
 class ResultRows:
-    """Column dicts for RunSeries, RunSummary and RunHistogram (run_id added on insert)."""
+    """Column dicts for RunSeries, RunSummary, RunHistogram and RunWindowHistogram (run_id
+    added on insert)."""
 
     series: list[dict[str, Any]] = field(default_factory=list)
     summaries: list[dict[str, Any]] = field(default_factory=list)
     histograms: list[dict[str, Any]] = field(default_factory=list)
+    window_histograms: list[dict[str, Any]] = field(default_factory=list)
 
     def extend(self, other: "ResultRows") -> None:
         self.series += other.series
         self.summaries += other.summaries
         self.histograms += other.histograms
+        self.window_histograms += other.window_histograms
 
 
 def _std(values: Iterable[float]) -> float | None:
@@ -221,6 +234,49 @@ def _window_values(w: Window, kinds: Sequence[MiddlewareType]) -> dict[str, floa
     }
 
 
+def window_histogram_rows(
+    source: str,
+    start_unix: float,
+    hists: MiddlewareWindowHistograms,
+    rtype: RequestType,
+    kinds: Sequence[MiddlewareType],
+) -> list[dict[str, Any]]:
+    """RunWindowHistogram rows of one request type (its kinds summed: "all" is every kind).
+
+    Counts are cumulative over windows and cut to the run's range of non-empty buckets, so a
+    window's histogram is a difference of two rows (see the model).
+    """
+    n, size = len(hists.windows), hists.bucket_count + 1
+    rows = []
+    for name in HIST_KINDS:
+        dense = np.zeros((n, size), dtype=np.int64)
+        for w, wh in enumerate(hists.windows):
+            for kind in kinds:
+                sc = wh.types[kind][name]
+                if sc.counts:
+                    dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
+        used = np.flatnonzero(dense.any(axis=0))
+        if used.size == 0:
+            continue
+        lo, hi = int(used[0]), int(used[-1]) + 1
+        cum = np.cumsum(dense[:, lo:hi], axis=0).astype("<i8")
+        rows.append(
+            {
+                "source": source,
+                "request_type": rtype,
+                "metric": HistogramMetric(name),
+                "start_unix": start_unix,
+                "sub_buckets": hists.sub_buckets,
+                "bucket_count": hists.bucket_count,
+                "first_bucket": lo,
+                "width": hi - lo,
+                "windows": n,
+                "cum": cum.tobytes(),
+            }
+        )
+    return rows
+
+
 def _percentile(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -258,6 +314,10 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "queue_length": [v["queue_length"] for v in per],
             }
         )
+        if stats.window_histograms is not None:
+            rows.window_histograms += window_histogram_rows(
+                source, start_unix, stats.window_histograms, rtype, kinds
+            )
         summary = window_summary(source, rows.series[-1], window)
         if summary is None:
             continue
@@ -279,11 +339,18 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
             }
         )
     if stats.histograms is not None:
-        for kind, by_metric in stats.histograms.types.items():
-            for metric, hist in by_metric.items():
-                if not hist.total:
+        for rtype, kinds in groups:
+            for metric in HIST_KINDS:
+                hs = [stats.histograms.types[k][metric] for k in kinds]
+                if not sum(h.total for h in hs):
                     continue
-                row = _histogram_row(source, _MW_TYPE[kind], HistogramMetric(metric), hist.pairs())
+                # "all" is the sum of the kinds (one layout: bucket by bucket).
+                merged = FixedHistogram(
+                    hs[0].bucket_us,
+                    tuple(sum(c) for c in zip(*(h.counts for h in hs), strict=True)),
+                    sum(h.overflow for h in hs),
+                )
+                row = _histogram_row(source, rtype, HistogramMetric(metric), merged.pairs())
                 if row:
                     rows.histograms.append(row)
     return rows

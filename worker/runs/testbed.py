@@ -71,7 +71,7 @@ def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
         raise LookupError(f"testbed {testbed_id} does not exist")
     by_role: dict[HostRole, list[HostSpec]] = {role: [] for role in HostRole}
     for h in testbed.hosts:
-        spec = HostSpec(h.name, h.address, h.ssh_user, h.ssh_port, h.key_path)
+        spec = HostSpec(h.name, h.address, h.ssh_user, h.ssh_port, h.key_path, h.host_key)
         by_role[h.role].append(spec)
     return TestbedLayout(
         lock_key=testbed.id,

@@ -75,6 +75,34 @@ class MeasuredPointPublic(BaseModel):
     response_time_std_s: float | None
 
 
+class MeasuredUtilizationPublic(BaseModel):
+    """The utilization law at one configuration, for a station whose busy time is measured."""
+
+    configuration_id: int = Field(description="id of the configuration (grid point)")
+    clients: int = Field(description="total clients N of the configuration")
+    station: str = Field(description="the station: 'worker pool' (the middlewares' workers)")
+    servers: int = Field(description="servers of the station (worker pool: workers x middlewares)")
+    busy: float = Field(
+        description="mean busy servers, busy seconds per second: X_mw (R - W), the "
+        "middlewares' throughput times each request's worker hold time (response - queue time)"
+    )
+    utilization: float = Field(
+        description="measured utilization per server, busy / servers (0..1; Octave's "
+        "per-server convention X V S / m)"
+    )
+    throughput_per_s: float = Field(
+        description="X, the system throughput the demand is per (the clients'), 1/s"
+    )
+    demand_s: float = Field(
+        description="service demand D = servers U / X per client request (all its visits), s"
+    )
+    source: str = Field(description="the measurements and formulas used, with their values")
+    note: str | None = Field(
+        default=None,
+        description="why the value is suspect (U > 1: the measured times and throughput disagree)",
+    )
+
+
 class NetworkGroupPublic(BaseModel):
     """A group of configurations differing only in clients: its points and model inputs."""
 
@@ -82,6 +110,10 @@ class NetworkGroupPublic(BaseModel):
     system: SystemConfigIn
     estimates: list[EstimatePublic]
     points: list[MeasuredPointPublic]
+    utilization: list[MeasuredUtilizationPublic] = Field(
+        description="measured utilization and demand D = U / X per configuration (utilization "
+        "law), for the stations whose busy time the middleware reports"
+    )
 
 
 class ExperimentNetworkInputsPublic(Units):

@@ -7,6 +7,7 @@ from backend.analysis.model_fit import (
     MeasuredConfig,
     Stat,
     estimate_inputs,
+    measured_utilization,
     network_groups,
     queue_model_rows,
 )
@@ -153,3 +154,30 @@ def test_no_middleware_times_is_an_analysis_error() -> None:
     with pytest.raises(AnalysisError) as err:
         estimate_inputs([bare], 1, 0.0)
     assert err.value.field == "experiment"
+
+
+def test_demand_is_per_client_request_over_all_its_visits() -> None:
+    # Each client request reaches the workers twice (X_mw = 2 X): busy = X_mw S, D = 2 S.
+    c = _config(0, 48, 1000.0, _mw(0.0, 0.0), 3000.0)
+    doubled = MeasuredConfig(
+        **{
+            **c.__dict__,
+            "middleware": {**c.middleware, "throughput_per_s": Stat(2000.0, None, 3)},
+        }
+    )
+    u = measured_utilization(doubled)
+    assert u is not None
+    assert u.busy == pytest.approx(2000.0 * S_WORKER_US / 1e6)
+    assert u.utilization == pytest.approx(u.busy / 16)
+    assert u.demand_s == pytest.approx(2 * S_WORKER_US / 1e6)
+    assert u.note is None
+    # More worker time than m workers have: shown, and flagged as inconsistent.
+    over = MeasuredConfig(
+        **{**c.__dict__, "middleware": {**c.middleware, "throughput_per_s": Stat(1e4, None, 3)}}
+    )
+    flagged = measured_utilization(over)
+    assert flagged is not None and flagged.utilization > 1
+    assert flagged.note is not None and "> 1" in flagged.note
+    # No queue time reported: no busy time, no row (never a made-up utilization).
+    bare = _config(1, 48, 1000.0, {"response_time_us": 900.0}, 3000.0)
+    assert measured_utilization(bare) is None

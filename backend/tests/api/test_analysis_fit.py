@@ -97,6 +97,28 @@ def test_network_inputs_of_a_seeded_experiment(client: TestClient, db: Session) 
     assert server["value"] == pytest.approx(0.5 / 5955.95)
 
 
+def test_measured_utilization_and_demands_of_a_seeded_experiment(
+    client: TestClient, db: Session
+) -> None:
+    """Seeded: X = lambda, each request held by a worker S = 1/421.93 s, m = 16. Busy workers
+    X S, U = X S / m (DOMAIN.md's M/M/m checks: 0.42 and 0.88), D = m U / X = S."""
+    exp = _seeded(client, db)
+    r = client.get(f"{API}/experiments/{exp['id']}/network-inputs")
+    assert r.status_code == 200, r.text
+    (group,) = r.json()["data"]
+    rows = sorted(group["utilization"], key=lambda u: u["clients"])
+    assert [u["clients"] for u in rows] == [p["clients"] for p in group["points"]]
+    for row, lam in zip(rows, (LAMBDA[1], LAMBDA[4]), strict=True):
+        assert row["station"] == "worker pool" and row["servers"] == 16
+        assert row["throughput_per_s"] == pytest.approx(lam)
+        assert row["busy"] == pytest.approx(lam * S_WORKER_US / 1e6)
+        assert row["utilization"] == pytest.approx(lam / (16 * 421.93))
+        assert row["demand_s"] == pytest.approx(1 / 421.93)
+        assert "response - queue time" in row["source"] and "clients' throughput" in row["source"]
+        assert row["note"] is None
+    assert [round(u["utilization"], 2) for u in rows] == [0.42, 0.88]
+
+
 @pytest.mark.parametrize(
     ("route", "params", "loc"),
     [

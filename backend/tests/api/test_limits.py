@@ -97,3 +97,35 @@ def test_middleware_connections_are_checked_against_its_cap(client: TestClient) 
     )
     d = _detail(client.post(f"{API}/experiments/preview", json=payload))
     assert "middlewares = 1" in d["msg"] and str(MIDDLEWARE_MAX_CONNECTIONS) in d["msg"]
+
+
+NEAR_ONE = [1 - 2**-53, 0.99999, 1.0]
+
+
+@pytest.mark.parametrize("level", NEAR_ONE)
+def test_every_confidence_level_has_the_one_bound(client: TestClient, level: float) -> None:
+    """Compare levels, the experiment analyses' and the figures' confidence all take the one
+    bounded Confidence type: a level just below 1 (an infinite t quantile) is a 422."""
+    exp = create_random_experiment(client)
+    queried = [
+        (f"/analysis/experiments/{exp['id']}/summary", "confidence"),
+        (f"/analysis/experiments/{exp['id']}/factorial", "confidence"),
+        (f"/experiments/{exp['id']}/figures/throughput.svg", "confidence"),
+        (f"/experiments/{exp['id']}/bundle.zip", "confidence"),
+    ]
+    for path, field in queried:
+        d = _detail(client.get(f"{API}{path}", params={field: repr(level)}))
+        assert d["loc"] == ["query", field] and "0.9999" in d["msg"], (path, d)
+    selection = {"experiment_ids": [exp["id"]], "x": "workers"}
+    for path in ("/compare/differences", "/compare/groups"):
+        d = _detail(client.post(f"{API}{path}", json={**selection, "level": level}))
+        assert d["loc"] == ["body", "level"] and "0.9999" in d["msg"], (path, d)
+
+
+def test_a_given_critical_t_has_its_bound_in_the_query_too(client: TestClient) -> None:
+    exp = create_random_experiment(client)
+    path = f"{API}/analysis/experiments/{exp['id']}/factorial"
+    assert _detail(client.get(path, params={"t_critical": "1e20"}))["loc"] == [
+        "query",
+        "t_critical",
+    ]

@@ -326,6 +326,8 @@ export type CombinedSeriesPublic = {
 export type CompareSelection = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -341,13 +343,13 @@ export type CompareSelection = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
 };
@@ -360,18 +362,26 @@ export type CompareSelection = {
 export type CompareViewState = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids?: Array<number>;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
@@ -382,14 +392,20 @@ export type CompareViewState = {
     metric?: 'throughput_per_s' | 'response_time_us';
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x?: string | null;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
@@ -416,6 +432,8 @@ export type CompareViewState = {
     window_end_s?: number | null;
     /**
      * Only Differences
+     *
+     * show only parameters whose values differ between the experiments
      */
     only_differences?: boolean;
 };
@@ -714,6 +732,8 @@ export type ConfigurationRowPublic = {
     repetitions: number;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics: {
         [key: string]: number | null;
@@ -728,10 +748,14 @@ export type ConfigurationRowPublic = {
 export type ConfigurationTablePublic = {
     /**
      * Parameters
+     *
+     * factor names, in column order
      */
     parameters: Array<string>;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics: Array<'throughput_per_s' | 'response_time_us'>;
     /**
@@ -792,10 +816,14 @@ export type DifferenceRowPublic = {
     configuration_id: number;
     /**
      * Base Experiment Id
+     *
+     * id of the base experiment the others are compared against
      */
     base_experiment_id: number;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id: number;
     /**
@@ -822,9 +850,14 @@ export type DifferenceRowPublic = {
      * label of the base case the others are compared with
      */
     base: SamplePublic;
+    /**
+     * the compared sample (experiment, configuration, repetition values)
+     */
     other: SamplePublic;
     /**
      * Difference
+     *
+     * compared mean minus base mean, in the metric's unit, with its interval
      */
     difference: number;
     /**
@@ -847,18 +880,26 @@ export type DifferenceRowPublic = {
     dof: number | null;
     /**
      * Relative Percent
+     *
+     * 100 (compared - base) / base, %
      */
     relative_percent: number | null;
     /**
      * Relative Low
+     *
+     * lower end of the relative difference's interval, %
      */
     relative_low: number | null;
     /**
      * Relative High
+     *
+     * upper end of the relative difference's interval, %
      */
     relative_high: number | null;
     /**
      * Verdict
+     *
+     * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
 };
@@ -875,6 +916,8 @@ export type DifferencesPublic = {
     level: number;
     /**
      * Mode
+     *
+     * experiments (matched configurations) or configurations (against a base one)
      */
     mode: 'experiments' | 'configurations';
     /**
@@ -914,6 +957,8 @@ export type DifferencesPublic = {
 export type DifferencesRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -929,13 +974,13 @@ export type DifferencesRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
@@ -946,14 +991,20 @@ export type DifferencesRequest = {
     base_experiment_id?: number | null;
     /**
      * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
      */
     configuration_ids?: Array<number>;
     /**
      * Base Configuration Id
+     *
+     * id of the base configuration (configuration mode)
      */
     base_configuration_id?: number | null;
     /**
      * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
      */
     metrics?: Array<'throughput_per_s' | 'response_time_us'>;
     /**
@@ -1972,6 +2023,8 @@ export type GridPreviewWithPoints = {
 export type GroupPointPublic = {
     /**
      * X
+     *
+     * level of the x factor at this point
      */
     x: unknown;
     /**
@@ -2006,6 +2059,8 @@ export type GroupPointPublic = {
 export type GroupPublic = {
     /**
      * Key
+     *
+     * the group's level (or experiment name)
      */
     key: string;
     /**
@@ -2040,10 +2095,14 @@ export type GroupPublic = {
 export type GroupsPublic = {
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by: string;
     /**
@@ -2060,6 +2119,8 @@ export type GroupsPublic = {
     unit: string;
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band: 'std' | 'se' | 'ci';
     /**
@@ -2084,6 +2145,8 @@ export type GroupsPublic = {
 export type GroupsRequest = {
     /**
      * Experiment Ids
+     *
+     * ids of the compared experiments
      */
     experiment_ids: Array<number>;
     /**
@@ -2099,21 +2162,25 @@ export type GroupsRequest = {
     /**
      * Window Start S
      *
-     * re-cut window start
+     * re-cut window start, s on the run's clock
      */
     window_start_s?: number | null;
     /**
      * Window End S
      *
-     * re-cut window end
+     * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
     /**
      * X
+     *
+     * factor on the x axis of the grouped curves
      */
     x: string;
     /**
      * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
      */
     group_by?: string;
     /**
@@ -2124,16 +2191,20 @@ export type GroupsRequest = {
     metric?: 'throughput_per_s' | 'response_time_us';
     /**
      * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
      */
     band?: 'std' | 'se' | 'ci';
     /**
      * Level
      *
-     * confidence level, e.g. 0.95
+     * confidence level of the t band
      */
     level?: number;
     /**
      * Only Configuration Ids
+     *
+     * keep only these configurations (brushing), None: all
      */
     only_configuration_ids?: Array<number> | null;
 };
@@ -2339,6 +2410,64 @@ export type HostCreate = {
      * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host at registration
+     */
+    host_key?: string | null;
+};
+
+/**
+ * HostKeyPin
+ *
+ * Pin (or re-pin, after the host was rebuilt) a host's SSH key.
+ */
+export type HostKeyPin = {
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: the key the host offers now
+     */
+    host_key?: string | null;
+    /**
+     * Expected Fingerprint
+     *
+     * with host_key omitted: pin only if the host offers the key with this SHA256 fingerprint (the one the user confirmed after a scan)
+     */
+    expected_fingerprint?: string | null;
+};
+
+/**
+ * HostKeyScanPublic
+ *
+ * The key a host offers now, not pinned: for the user to compare before re-pinning.
+ */
+export type HostKeyScanPublic = {
+    /**
+     * Host Id
+     *
+     * database id of the host
+     */
+    host_id: number;
+    /**
+     * Host Key
+     *
+     * the key the host offers now, as an OpenSSH line
+     */
+    host_key: string;
+    /**
+     * Host Key Fingerprint
+     *
+     * its fingerprint, 'type SHA256:...'
+     */
+    host_key_fingerprint: string;
+    /**
+     * Matches Pinned
+     *
+     * true when it is the key pinned now
+     */
+    matches_pinned: boolean;
 };
 
 /**
@@ -2385,6 +2514,36 @@ export type HostPublic = {
      * database id
      */
     id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+    /**
+     * Host Key Fingerprint
+     *
+     * fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host
+     */
+    readonly host_key_fingerprint: string | null;
 };
 
 /**
@@ -3197,6 +3356,74 @@ export type MeasuredPointPublic = {
 };
 
 /**
+ * MeasuredUtilizationPublic
+ *
+ * The utilization law at one configuration, for a station whose busy time is measured.
+ */
+export type MeasuredUtilizationPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the configuration (grid point)
+     */
+    configuration_id: number;
+    /**
+     * Clients
+     *
+     * total clients N of the configuration
+     */
+    clients: number;
+    /**
+     * Station
+     *
+     * the station: 'worker pool' (the middlewares' workers)
+     */
+    station: string;
+    /**
+     * Servers
+     *
+     * servers of the station (worker pool: workers x middlewares)
+     */
+    servers: number;
+    /**
+     * Busy
+     *
+     * mean busy servers, busy seconds per second: X_mw (R - W), the middlewares' throughput times each request's worker hold time (response - queue time)
+     */
+    busy: number;
+    /**
+     * Utilization
+     *
+     * measured utilization per server, busy / servers (0..1; Octave's per-server convention X V S / m)
+     */
+    utilization: number;
+    /**
+     * Throughput Per S
+     *
+     * X, the system throughput the demand is per (the clients'), 1/s
+     */
+    throughput_per_s: number;
+    /**
+     * Demand S
+     *
+     * service demand D = servers U / X per client request (all its visits), s
+     */
+    demand_s: number;
+    /**
+     * Source
+     *
+     * the measurements and formulas used, with their values
+     */
+    source: string;
+    /**
+     * Note
+     *
+     * why the value is suspect (U > 1: the measured times and throughput disagree)
+     */
+    note?: string | null;
+};
+
+/**
  * ModelGroupPublic
  */
 export type ModelGroupPublic = {
@@ -3512,6 +3739,12 @@ export type NetworkGroupPublic = {
      * measured points of the group, by client count
      */
     points: Array<MeasuredPointPublic>;
+    /**
+     * Utilization
+     *
+     * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
+     */
+    utilization: Array<MeasuredUtilizationPublic>;
 };
 
 /**
@@ -3662,6 +3895,8 @@ export type ParameterRowPublic = {
     varied: Array<boolean>;
     /**
      * Differs
+     *
+     * True when the experiments' values of this parameter differ
      */
     differs: boolean;
 };
@@ -3672,6 +3907,8 @@ export type ParameterRowPublic = {
 export type ParametersComparisonPublic = {
     /**
      * Experiments
+     *
+     * the compared experiments (id and name)
      */
     experiments: Array<ExperimentRefPublic>;
     /**
@@ -4811,6 +5048,48 @@ export type SystemConfigIn = {
 };
 
 /**
+ * TableInfo
+ */
+export type TableInfo = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Title
+     *
+     * human-readable name of the template
+     */
+    title: string;
+    /**
+     * Formats
+     *
+     * formats the figure can be exported in
+     */
+    formats: Array<string>;
+};
+
+/**
+ * TablesPublic
+ */
+export type TablesPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TableInfo>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * Template
  */
 export type Template = 'custom' | 'baseline_no_middleware' | 'baseline_middleware' | 'write_throughput' | 'gets_multigets' | 'max_throughput' | 'replication' | 'writes_effect' | 'stability' | 'factorial';
@@ -5124,6 +5403,9 @@ export type ViewCreate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5137,6 +5419,9 @@ export type ViewPublic = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
     /**
      * Id
@@ -5168,6 +5453,9 @@ export type ViewUpdate = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
     state: CompareViewState;
 };
 
@@ -5287,6 +5575,134 @@ export type WhatIfRequest = {
      * values of the swept parameter, in its unit
      */
     values: Array<number>;
+};
+
+/**
+ * HostPublic
+ */
+export type HostPublicWritable = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * what the host runs: client, middleware or server
+     */
+    role: HostRole;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Ssh User
+     *
+     * user for SSH
+     */
+    ssh_user: string;
+    /**
+     * Ssh Port
+     *
+     * SSH port
+     */
+    ssh_port?: number;
+    /**
+     * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
+     */
+    key_path: string;
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Host Key
+     *
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; null: not pinned, runs fail
+     */
+    host_key: string | null;
+    /**
+     * Host Key Source
+     *
+     * how the key was pinned: read from the host (scanned), given by the user (supplied) or moved from the worker's earlier first-contact file (known_hosts)
+     */
+    host_key_source: 'scanned' | 'supplied' | 'known_hosts' | null;
+    /**
+     * Host Key Pinned At
+     *
+     * when the key was pinned
+     */
+    host_key_pinned_at: string | null;
+    /**
+     * Host Key Error
+     *
+     * why the key could not be read from the host just now (registration only)
+     */
+    host_key_error?: string | null;
+};
+
+/**
+ * TestbedPublic
+ */
+export type TestbedPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * kind of item (see the enum)
+     */
+    kind: TestbedKind;
+    /**
+     * Description
+     *
+     * free text
+     */
+    description: string;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: Array<HostPublicWritable>;
+    /**
+     * Created At
+     *
+     * creation time, UTC
+     */
+    created_at: string;
+};
+
+/**
+ * TestbedsPublic
+ */
+export type TestbedsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TestbedPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 export type GetApiV1HealthData = {
@@ -5413,6 +5829,82 @@ export type GetApiV1TestbedsToolsResponses = {
 };
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
+    body?: never;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key/scan';
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanError = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors];
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostKeyScanPublic;
+};
+
+export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponse = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData = {
+    body: HostKeyPin;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+        /**
+         * Host Id
+         *
+         * id of the host
+         */
+        host_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key';
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyError = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors];
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses = {
+    /**
+     * Successful Response
+     */
+    200: HostPublic;
+};
+
+export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponse = PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses[keyof PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses];
 
 export type DeleteApiV1TestbedsByTestbedIdData = {
     body?: never;
@@ -7329,6 +7821,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         multiplicative?: boolean;
         /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
+        /**
          * X
          *
          * factor on the x axis (default: the first)
@@ -7377,6 +7875,72 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         think_time_s?: number | null;
         /**
+         * Band
+         *
+         * spread over repetitions around each mean: error bars, a filled band (mean ± std) or none
+         */
+        band?: 'bars' | 'band' | 'none';
+        /**
+         * Log X
+         *
+         * logarithmic x axis (numeric x only)
+         */
+        log_x?: boolean;
+        /**
+         * Log Y
+         *
+         * logarithmic y axis
+         */
+        log_y?: boolean;
+        /**
+         * Group
+         *
+         * model figures: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Server Utilization
+         *
+         * model figures: measured utilization of each memcached server (0..1]
+         */
+        server_utilization?: number | null;
+        /**
+         * Quantity
+         *
+         * queue-models: the quantity drawn against N
+         */
+        quantity?: 'response_time' | 'waiting_time' | 'queue_length';
+        /**
+         * Service Rate
+         *
+         * queue-models: how the service rate is measured
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * Compare
+         *
+         * compare-groups: further experiments compared with this one
+         */
+        compare?: Array<number>;
+        /**
+         * Group By
+         *
+         * compare-groups: 'experiment' or a parameter (default: experiment when other experiments are compared, else the series factor)
+         */
+        group_by?: string | null;
+        /**
+         * Interval
+         *
+         * compare-groups: band of std, standard error or t interval
+         */
+        interval?: 'std' | 'se' | 'ci';
+        /**
+         * Level
+         *
+         * compare-groups: t level
+         */
+        level?: number;
+        /**
          * Width
          *
          * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
@@ -7419,6 +7983,38 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses = {
      */
     200: unknown;
 };
+
+export type GetApiV1ExperimentsByExperimentIdTablesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/tables';
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesError = GetApiV1ExperimentsByExperimentIdTablesErrors[keyof GetApiV1ExperimentsByExperimentIdTablesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponses = {
+    /**
+     * Successful Response
+     */
+    200: TablesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponse = GetApiV1ExperimentsByExperimentIdTablesResponses[keyof GetApiV1ExperimentsByExperimentIdTablesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     body?: never;
@@ -7489,6 +8085,12 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
         /**
          * Factor
          *
@@ -7578,6 +8180,12 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/bundle.zip';
 };
@@ -7721,6 +8329,12 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report/bundle.zip';
 };
@@ -7800,6 +8414,12 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report.pdf';
 };
@@ -8027,6 +8647,8 @@ export type DeleteApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8057,6 +8679,8 @@ export type GetApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };
@@ -8087,6 +8711,8 @@ export type PutApiV1ViewsByViewIdData = {
     path: {
         /**
          * View Id
+         *
+         * id of the saved view
          */
         view_id: number;
     };

@@ -153,6 +153,7 @@ export const queryKeys = {
       ] as const,
     report: (id: number) => ["experiments", "detail", id, "report"] as const,
     figureList: (id: number) => ["experiments", "detail", id, "figure-list"] as const,
+    tableList: (id: number) => ["experiments", "detail", id, "table-list"] as const,
   },
   models: {
     /** A solved network: a pure computation keyed by its whole request. */

@@ -65,6 +65,22 @@ describe("models over measurements", () => {
     const inputs = page.getByTestId("model-inputs");
     expect(await inputs.textContent()).toContain("middleware response - queue time at N = 6");
     expect(await page.getByTestId("bottleneck").textContent()).not.toBe("");
+    // The utilization law per measured client count: U = busy / m, D = m U / X.
+    const utilization = page.getByTestId("measured-utilization");
+    const cells = await utilization
+      .locator("tbody tr")
+      .evaluateAll((rows) =>
+        rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+      );
+    expect(cells.map((c) => Number(c[0]))).toEqual([6, 24, 48, 96, 192]);
+    for (const [, station, m, busy, percent, x, demandMs, note] of cells) {
+      expect(station).toBe("worker pool");
+      const num = (text: string | undefined) => Number((text ?? "").replaceAll(",", ""));
+      expect(num(percent)).toBeCloseTo((100 * num(busy)) / num(m), 0);
+      expect(num(demandMs)).toBeCloseTo((1e3 * num(busy)) / num(x), 2);
+      // The seed's worker times exceed 16 workers at high load: flagged, not hidden.
+      expect(note !== "").toBe(num(percent) > 100);
+    }
     await screenshot(page, "models-tab");
   });
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "stats_writer.hpp"
 
 namespace mcscope {
@@ -145,6 +147,85 @@ TEST(Stats, HistogramBucketsAndOverflow) {
     EXPECT_EQ(h.count(kBucketCount - 1), 1u);
     EXPECT_EQ(h.overflow(), 1u);
     EXPECT_EQ(h.to_json().rfind("], \"overflow\": 1}"), h.to_json().size() - 17);
+}
+
+TEST(LogLayout, BucketsAreContiguousAndAtMost1in32Wide) {
+    // Every bucket starts where the previous one ends; above 64 ns a bucket's width is at most
+    // 1/32 of its lower edge (the relative resolution the percentiles rely on).
+    EXPECT_EQ(log_layout::kCount, 1024u);
+    EXPECT_EQ(log_layout::lower_ns(0), 0u);
+    for (std::size_t i = 1; i < log_layout::kCount; ++i) {
+        ASSERT_EQ(log_layout::lower_ns(i), log_layout::upper_ns(i - 1)) << i;
+        std::uint64_t width = log_layout::upper_ns(i) - log_layout::lower_ns(i);
+        if (log_layout::lower_ns(i) >= 64) {
+            ASSERT_LE(width * 32, log_layout::lower_ns(i)) << i;
+        } else {
+            ASSERT_EQ(width, 1u) << i;
+        }
+    }
+    EXPECT_EQ(log_layout::upper_ns(log_layout::kCount - 1), log_layout::kLimitNs);
+}
+
+TEST(LogLayout, IndexPutsEachValueInsideItsBucket) {
+    // Both edges of every bucket, and values around every power of two.
+    for (std::size_t i = 0; i < log_layout::kCount; ++i) {
+        ASSERT_EQ(log_layout::index(log_layout::lower_ns(i)), i);
+        ASSERT_EQ(log_layout::index(log_layout::upper_ns(i) - 1), i);
+    }
+    for (unsigned k = 0; k < 40; ++k) {
+        for (std::uint64_t v : {(std::uint64_t{1} << k) - 1, std::uint64_t{1} << k,
+                                (std::uint64_t{1} << k) + 1}) {
+            std::size_t i = log_layout::index(v);
+            if (v >= log_layout::kLimitNs) {
+                ASSERT_EQ(i, log_layout::kCount) << v;
+            } else {
+                ASSERT_LE(log_layout::lower_ns(i), v);
+                ASSERT_LT(v, log_layout::upper_ns(i));
+            }
+        }
+    }
+    EXPECT_EQ(log_layout::index(25'100), log_layout::index(25'500));  // 25.1 and 25.5 us: 1 bucket
+    EXPECT_NE(log_layout::index(25'000), log_layout::index(26'000));  // 4 % apart: 2 buckets
+}
+
+TEST(Stats, WindowHistogramsPerWindowTypeAndKind) {
+    // Each request lands in its written-time window's log-linear buckets; shards add up.
+    mono_ns t0 = 1'000'000'000;
+    stats_shards shards(2, t0, kWindow, 1);
+    std::vector<request> reqs = {
+        make(request_type::get, 1, t0 + 100 * kUs, 25, 200, 300),
+        make(request_type::get, 1, t0 + 300 * kUs, 26, 200, 310),
+        make(request_type::set, 1, t0 + kWindow + 10 * kUs, 10, 20, 40),
+    };
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+        stats& s = shards.shard(i % 2);
+        s.begin_batch();
+        s.record(reqs[i]);
+        s.end_batch();
+    }
+    auto w0 = std::make_unique<window_hists>();
+    shards.read_window(0, w0.get());
+    const auto& get_h = w0->c[static_cast<std::size_t>(request_type::get)];
+    EXPECT_EQ(get_h[stats::kHistQueue][log_layout::index(25'000)], 1u);
+    EXPECT_EQ(get_h[stats::kHistQueue][log_layout::index(26'000)], 1u);
+    EXPECT_EQ(get_h[stats::kHistServer][log_layout::index(200'000)], 2u);
+    EXPECT_EQ(get_h[stats::kHistTotal][log_layout::index(300'000)], 1u);
+    std::uint64_t set_in_w0 = 0;
+    for (std::uint64_t c : w0->c[static_cast<std::size_t>(request_type::set)][stats::kHistTotal]) {
+        set_in_w0 += c;
+    }
+    EXPECT_EQ(set_in_w0, 0u);
+    auto w1 = std::make_unique<window_hists>();
+    shards.read_window(1, w1.get());
+    const auto& set_h = w1->c[static_cast<std::size_t>(request_type::set)];
+    EXPECT_EQ(set_h[stats::kHistTotal][log_layout::index(40'000)], 1u);
+
+    std::string line = stats_writer::window_hists_json(1, *w1);
+    std::string expect = "\"set\": {\"total\": {\"from\": " +
+                         std::to_string(log_layout::index(40'000)) + ", \"counts\": [1]}";
+    EXPECT_NE(line.find(expect), std::string::npos) << line;
+    EXPECT_NE(line.find("\"get\": {\"total\": {\"from\": 0, \"counts\": []}"), std::string::npos)
+        << line;
 }
 
 TEST(Stats, WindowJsonHasEveryContractField) {

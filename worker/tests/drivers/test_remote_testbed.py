@@ -6,8 +6,8 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-import paramiko
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
@@ -18,6 +18,8 @@ from worker.tests.drivers.netns import NetnsTestbed, netns_supported
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
+# A pinned key for hosts never reached (the worker needs one to try connecting at all).
+ANY_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
 
 
 @pytest.fixture()
@@ -33,23 +35,37 @@ def netns_testbed(local_sshd: None, tmp_path: Path) -> Iterator[NetnsTestbed]:
         bed.down()
 
 
-def test_run_on_namespace_hosts(db: Session, netns_testbed: NetnsTestbed) -> None:
+def test_run_on_namespace_hosts(
+    db: Session,
+    client: TestClient,
+    netns_testbed: NetnsTestbed,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     hosts = netns_testbed.hosts
-    testbed = Testbed(name=f"netns-{hosts[0].name}", kind=TestbedKind.REMOTE, description="")
-    roles = [HostRole.SERVER, HostRole.SERVER, HostRole.CLIENT]
-    testbed.hosts = [
-        Host(
-            name=h.name,
-            role=role,
-            address=h.address,
-            ssh_user="root",
-            ssh_port=22,
-            key_path=netns_testbed.key_path,
-        )
-        for h, role in zip(hosts, roles, strict=True)
-    ]
-    db.add(testbed)
-    db.commit()
+    # Registered through the API, as a user would: each host's key is read and pinned there.
+    monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(netns_testbed.key_path).parent)
+    roles = ["server", "server", "client"]
+    r = client.post(
+        "/api/v1/testbeds",
+        json={
+            "name": f"netns-{hosts[0].name}",
+            "hosts": [
+                {
+                    "name": h.name,
+                    "role": role,
+                    "address": h.address,
+                    "ssh_user": "root",
+                    "key_path": Path(netns_testbed.key_path).name,
+                }
+                for h, role in zip(hosts, roles, strict=True)
+            ],
+        },
+    )
+    assert r.status_code == 201, r.text
+    pinned = {h["name"]: h["host_key_fingerprint"] for h in r.json()["hosts"]}
+    assert all(fp and fp.startswith("ssh-ed25519 SHA256:") for fp in pinned.values()), pinned
+    testbed = db.get(Testbed, r.json()["id"])
+    assert testbed is not None
     exp, (run_id,) = create_queued_experiment(
         db,
         factors={"clients_per_thread": [2]},
@@ -85,13 +101,8 @@ def test_run_on_namespace_hosts(db: Session, netns_testbed: NetnsTestbed) -> Non
     clients = [c for c in run.commands if c["role"] == "client"]
     assert {c["host"] for c in clients} == {hosts[2].name}
     assert any(Path(run.artifact_dir or "").rglob(f"{hosts[2].name}/client-1.out"))
-    # Pinned at first contact, and shown on the run: each host's key as the worker saw it.
-    pinned = paramiko.HostKeys(str(settings.SSH_KNOWN_HOSTS))
-    for h in hosts:
-        key = pinned.lookup(h.address)
-        assert key is not None
-        ((name, k),) = key.items()
-        assert run.hosts["ssh_host_keys"][h.name] == f"{name} {k.fingerprint}"
+    # The keys pinned at registration are the keys the run met, shown on the run page.
+    assert run.hosts["ssh_host_keys"] == pinned
 
 
 def test_unreachable_host_retries_then_fails(db: Session) -> None:
@@ -105,6 +116,7 @@ def test_unreachable_host_retries_then_fails(db: Session) -> None:
             ssh_user="root",
             ssh_port=1,
             key_path="/nonexistent",
+            host_key=ANY_KEY,
         )
         for role in (HostRole.SERVER, HostRole.CLIENT)
     ]

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from backend.models import RequestType, RunHistogram, RunStatus, RunSummary
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
+from worker.drivers.memtier import EXPIRY_S, KEY_PREFIX
 from worker.parsers import client_result_from_memtier, parse_memtier_json
 from worker.tests.utils.experiments import all_final, wait_for
 
@@ -57,8 +58,11 @@ def test_memtier_experiment_through_api(
         # Reads need the key space written first: the populate step, with memtier.
         assert ("populate" in roles) == reads
         if reads:
+            # Written on one pipelined connection (memtier's own populate takes at least 1 s):
+            # the keys memtier reads, 1..key_maximum with its prefix, 128 B each.
             (populate,) = [c for c in run.commands if c["role"] == "populate"]
-            assert "--key-pattern=S:S" in populate["argv"] and "--requests=1000" in populate["argv"]
+            assert populate["argv"][-4:] == ["1000", "128", KEY_PREFIX, str(EXPIRY_S)]
+            assert f"--key-prefix={KEY_PREFIX}" in client_cmd["argv"]
 
         multiget = values["multiget_size"] == 3
         kind = RequestType.SET

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from backend.core.db import SessionLocal
 from backend.models import RunStatus
 from backend.tests.utils.processes import pid_alive
-from worker.runs import heartbeat, pipeline, recovery
+from worker.runs import context, heartbeat, recovery
 from worker.runs.execute import TRANSIENT_RETRY_S
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import LOCK_NAMESPACE
@@ -125,7 +125,7 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
 def test_disk_full_while_archiving_fails_and_keeps_raw_files_on_host(
     db: Session, local_sshd: None, monkeypatch: pytest.MonkeyPatch, full_disk: Path
 ) -> None:
-    monkeypatch.setattr(pipeline, "run_archive_dir", lambda run_id: full_disk / str(run_id))
+    monkeypatch.setattr(context, "run_archive_dir", lambda run_id: full_disk / str(run_id))
     exp, (run_id,) = create_queued_experiment(
         db, factors={"clients_per_thread": [1]}, fixed=FIXED, run_time_s=3
     )

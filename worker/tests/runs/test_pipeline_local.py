@@ -10,9 +10,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
+from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
 from backend.models import RunStatus, RunSummary
-from worker.drivers.host_keys import parse_public_key
 from worker.drivers.memtier import MemtierDriver
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host

@@ -17,6 +17,7 @@ from backend.results import service
 from backend.results.metrics import METRIC_UNITS, MetricName, SourceKind
 from backend.schemas import analysis as s
 from backend.schemas.analysis.factorial import T_CRITICAL_DOC
+from backend.schemas.limits import Confidence, TCritical
 
 router = APIRouter()
 
@@ -31,7 +32,7 @@ def read_experiment_summary(
     metric: MetricName = "throughput_per_s",
     source: SourceKind = "client",
     request_type: RequestType = RequestType.ALL,
-    confidence: float | None = Query(default=None, gt=0, lt=1),
+    confidence: Confidence | None = Query(default=None),
 ) -> s.ExperimentSummaryPublic:
     """Mean, std and optional t interval of a metric per configuration."""
     with analysis_errors("query"):
@@ -179,11 +180,11 @@ def read_experiment_factorial(
     factors: str | None = Query(
         default=None, description="comma-separated; default: all two-level factors"
     ),
-    confidence: float | None = Query(default=0.90, gt=0, lt=1),
+    confidence: Confidence | None = Query(default=0.90),
     multiplicative: bool = False,
     source: SourceKind = "client",
     request_type: RequestType = RequestType.ALL,
-    t_critical: float | None = Query(default=None, gt=0, description=T_CRITICAL_DOC),
+    t_critical: TCritical | None = Query(default=None, description=T_CRITICAL_DOC),
 ) -> s.FactorialPublic:
     """2^k r design over the experiment's grid, repetitions as replications."""
     chosen = tuple(f.strip() for f in factors.split(",") if f.strip()) if factors else None

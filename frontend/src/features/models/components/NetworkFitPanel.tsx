@@ -8,6 +8,7 @@ import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
 import { applyEdits, fitTraces, hasEdits, networkRequest } from "../utils/fit";
 import { FitPlot } from "./FitPlot";
+import { MeasuredUtilizationTable } from "./MeasuredUtilizationTable";
 import { ModelInputsTable } from "./ModelInputsTable";
 
 /** Props of NetworkFitPanel. */
@@ -111,6 +112,7 @@ export function NetworkFitPanel({ name, group }: NetworkFitPanelProps) {
         edits={edits}
         onEdit={(key, value) => setState({ [key]: value })}
       />
+      <MeasuredUtilizationTable rows={group.utilization} />
       {fitted.solved && (
         <table className="table compact" data-testid="network-rows">
           <thead>

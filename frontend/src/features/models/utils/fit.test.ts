@@ -30,6 +30,7 @@ const GROUP: NetworkGroupPublic = {
   group: { workers: 8 },
   system: SYSTEM,
   estimates: [],
+  utilization: [],
   points: [
     {
       configuration_id: 1,

@@ -1,11 +1,12 @@
-// Testbeds: the built-in local one and every registered one, with hosts and the tools (and
-// versions) their newest runs found.
+// Testbeds: the built-in local one and every registered one, with hosts, their pinned SSH host
+// keys, and the tools (and versions) their newest runs found.
 import { useEffect } from "react";
 import { Link } from "react-router";
 import type { TestbedToolPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
+import { HostKeyCell } from "./HostKeyCell";
 
 export function TestbedsPage() {
   const { testbeds, isLoading, error } = useGetTestbedsQuery();
@@ -44,6 +45,7 @@ export function TestbedsPage() {
                   <th>role</th>
                   <th>address</th>
                   <th>SSH</th>
+                  <th>SSH host key</th>
                 </tr>
               </thead>
               <tbody>
@@ -54,6 +56,9 @@ export function TestbedsPage() {
                     <td>{h.address}</td>
                     <td>
                       {h.ssh_user}@{h.address}:{h.ssh_port}
+                    </td>
+                    <td>
+                      <HostKeyCell testbedId={tb.id} host={h} />
                     </td>
                   </tr>
                 ))}

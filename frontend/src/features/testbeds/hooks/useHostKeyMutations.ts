@@ -1,0 +1,34 @@
+// A host's SSH key: read what the host offers now (not pinned), then pin it once the user has
+// compared the fingerprint, sending that fingerprint so a key changed in between is refused.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { TestbedsService } from "@/api";
+import { queryKeys } from "@/lib/queryKeys";
+
+export type HostRef = { testbedId: number; hostId: number };
+
+export function useScanHostKeyMutation({ testbedId, hostId }: HostRef) {
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await TestbedsService.scanTestbedHostKey({
+        path: { testbed_id: testbedId, host_id: hostId },
+        throwOnError: true,
+      });
+      return data;
+    },
+  });
+}
+
+export function usePinHostKeyMutation({ testbedId, hostId }: HostRef) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (expectedFingerprint: string) => {
+      const { data } = await TestbedsService.pinTestbedHostKey({
+        path: { testbed_id: testbedId, host_id: hostId },
+        body: { expected_fingerprint: expectedFingerprint },
+        throwOnError: true,
+      });
+      return data;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.testbeds.all() }),
+  });
+}

@@ -1,0 +1,122 @@
+"""The state of one run attempt and the small steps every phase uses: its hosts, recording
+what it learns and starts, timing phases, checking for cancel, waiting for a process."""
+
+import shlex
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from backend.core.run_files import run_archive_dir
+from backend.domain.grid import effective_parameters
+from backend.models import Experiment, Run
+from worker.drivers.errors import DriverError, ProcessDiedError
+from worker.drivers.host import Host, HostSpec, RemoteProcess
+from worker.drivers.pool import host_for
+from worker.runs import lifecycle
+from worker.runs.heartbeat import Heartbeat, RunLost
+from worker.runs.testbed import TestbedLayout
+from worker.runs.watch import Started
+
+# Waiting for a process to end is one remote loop this long, then a cancel check.
+WAIT_SLICE_S = 5.0
+
+
+class RunContext:
+    """One attempt at one run: what it knows, where its files go, what it started."""
+
+    def __init__(
+        self,
+        session: Session,
+        run: Run,
+        experiment: Experiment,
+        layout: TestbedLayout,
+        attempt: int,
+        heartbeat: Heartbeat,
+    ) -> None:
+        self.session = session
+        self.heartbeat = heartbeat
+        self.run_id = run.id
+        self.experiment = experiment
+        self.attempt = attempt
+        self.layout = layout
+        self.params: dict[str, Any] = effective_parameters(
+            run.configuration.values, experiment.fixed
+        )
+        # The token keeps two databases (e.g. concurrent test sessions) that both have a run 1
+        # from sharing a work or archive directory on the same machine.
+        token = uuid.uuid4().hex[:8]
+        self.workdir = f"{layout.workroot}/run-{run.id}-a{attempt}-{token}"
+        self.archive_root = run_archive_dir(run.id)
+        self.archive = self.archive_root / f"attempt-{attempt}-{token}"
+        self.hosts: dict[HostSpec, Host] = {}
+        self.started: list[Started] = []
+        self.fetched = False
+        self.keep_on_hosts = False
+        self.roots: dict[HostSpec, bool] = {}
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Add the wall time of the block to phase `name`."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.monotonic() - start
+
+    def host(self, spec: HostSpec) -> Host:
+        if spec not in self.hosts:
+            self.hosts[spec] = host_for(spec)  # the connection kept from the previous run
+        return self.hosts[spec]
+
+    def record(self, **values: Any) -> None:
+        if not lifecycle.record(self.session, self.run_id, self.attempt, **values):
+            raise RunLost()
+
+    def check(self) -> None:
+        """Raise what the heartbeat thread found (lost, lock lost, cancelled)."""
+        self.heartbeat.check()
+
+    def launched(
+        self, role: str, source: str, proc: RemoteProcess, wake: tuple[str, int] | None = None
+    ) -> None:
+        """Remember a started process and record its command on the run (for recovery)."""
+        self.started.append(Started(role, source, proc, time.time(), wake=wake))
+        spec = proc.host.spec
+        lifecycle.append_command(
+            self.session,
+            self.run_id,
+            self.attempt,
+            {
+                "role": role,
+                "source": source,
+                "host": spec.name,
+                "address": spec.address,
+                "ssh_user": spec.user,
+                "ssh_port": spec.port,
+                "key_path": spec.key_path,
+                # Recovery connects with it: no host is connected to without its pinned key.
+                "host_key": spec.host_key,
+                "command": shlex.join(proc.argv),
+                "argv": proc.argv,
+                "pid": proc.pid,
+                "started_unix": proc.start_unix,
+                "workdir": proc.workdir,
+            },
+        )
+
+    def wait_exit(self, proc: RemoteProcess, timeout_s: float, what: str) -> None:
+        """Wait on the host in slices of a few seconds, checking for cancel in between."""
+        deadline = time.monotonic() + timeout_s
+        while (rc := proc.host.wait_exit(proc, WAIT_SLICE_S)) is None:
+            if time.monotonic() > deadline:
+                raise DriverError(f"{proc.host.label}: {what} did not finish in {timeout_s} s")
+            self.check()
+        if rc != 0:
+            raise ProcessDiedError(
+                f"{proc.host.label}: {what} failed (exit {rc}): {proc.host.tail(proc.path('err'))}"
+            )

@@ -1,0 +1,85 @@
+"""A run's outputs: fetched from every host into the archive, the hosts' work directories
+removed once archived, and the fetched files parsed into result rows."""
+
+import logging
+import shlex
+
+from worker.drivers.errors import ArchiveError, DriverError
+from worker.drivers.host import LOCAL_DISK_FULL, Host, HostSpec
+from worker.drivers.loadgen import LoadGenerator
+from worker.drivers.pool import on_each
+from worker.parsers import ParseError, parse_middleware_dir
+from worker.runs.context import RunContext
+from worker.runs.plan import RunPlan
+from worker.runs.summarize import ResultRows, StableWindow, client_rows, middleware_rows
+
+logger = logging.getLogger(__name__)
+
+
+def fetch_all(ctx: RunContext) -> None:
+    """Copy the run's whole work directory from every host into the archive. Disk full
+    here fails the run (ArchiveError) and leaves the raw files on the hosts."""
+
+    def fetch(item: tuple[HostSpec, Host]) -> None:
+        spec, host = item
+        try:
+            host.fetch_tree(ctx.workdir, ctx.archive / spec.name)
+        except OSError as exc:
+            if exc.errno not in LOCAL_DISK_FULL:
+                raise
+            ctx.keep_on_hosts = True
+            raise ArchiveError(
+                f"disk full while archiving to {ctx.archive}: {exc.strerror}; "
+                f"raw files kept on {host.label} in {ctx.workdir}"
+            ) from exc
+
+    on_each(list(ctx.hosts.items()), fetch)
+    ctx.fetched = True
+
+
+def remove_workdirs(ctx: RunContext) -> None:
+    """Archive if not done yet, and remove the hosts' work directory only once its files are
+    archived: a failed fetch (disk full) keeps them on the host. Errors are logged."""
+    if ctx.keep_on_hosts:
+        return
+    for spec, host in ctx.hosts.items():
+        try:
+            if not ctx.fetched:
+                host.fetch_tree(ctx.workdir, ctx.archive / spec.name)
+            host.run(f"rm -rf {shlex.quote(ctx.workdir)}")
+        except (DriverError, OSError) as exc:
+            logger.warning("run.cleanup_failed", extra={"run_id": ctx.run_id, "error": str(exc)})
+
+
+def parse_outputs(
+    ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator], load_start: float
+) -> ResultRows:
+    """Result rows of every client and middleware from the archived files; a file that does
+    not parse fails the run naming it (its raw files stay in the archive)."""
+    exp = ctx.experiment
+    window = StableWindow(load_start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
+    rows = ResultRows()
+    multiget = int(ctx.params["multiget_size"]) > 1
+    for c in plan.clients:
+        local = ctx.archive / c.host.name
+        try:
+            result = loadgen(ctx.host(c.host)).parse(local, c.name)
+        except (ParseError, OSError) as exc:
+            raise ParseError(
+                f"client:{c.index} ({loadgen.tool_name} on {c.host.name}): cannot parse "
+                f"output: {exc}; raw files kept in {local}"
+            ) from exc
+        source = f"client:{c.index}"
+        started = next(s.proc.start_unix for s in ctx.started if s.source == source)
+        rows.extend(client_rows(source, result, window, multiget, started))
+    for m in plan.middlewares:
+        local = ctx.archive / m.host.name / f"{m.name}.stats"
+        try:
+            stats = parse_middleware_dir(local)
+            rows.extend(middleware_rows(f"middleware:{m.index}", stats, window))
+        except (ParseError, ValueError, OSError) as exc:
+            raise ParseError(
+                f"middleware:{m.index} (on {m.host.name}): cannot parse stats: {exc}; "
+                f"raw files kept in {local}"
+            ) from exc
+    return rows

@@ -1,0 +1,97 @@
+"""Starting a run's processes: servers (then populated), middlewares, load generators. Each
+process is recorded on the run as soon as it is known, so cleanup and recovery can stop it."""
+
+from dataclasses import replace
+
+from worker.drivers.host import Host, RemoteProcess
+from worker.drivers.loadgen import POPULATE_TIMEOUT_S, LoadGenerator
+from worker.drivers.memcached import MemcachedDriver
+from worker.drivers.middleware import MiddlewareDriver
+from worker.drivers.registry import populator
+from worker.live import publish
+from worker.runs.context import RunContext
+from worker.runs.launch import Launch, launch_on_hosts, wait_listening
+from worker.runs.plan import ClientPlan, MiddlewarePlan, RunPlan, ServerPlan
+
+
+def _start(ctx: RunContext, role: str, launches: list[Launch]) -> list[RemoteProcess]:
+    """Start a role's processes, hosts in parallel; each is recorded as it is known."""
+    return launch_on_hosts(
+        launches,
+        ctx.host,
+        lambda item, proc: ctx.launched(role, item.source, proc, item.wake),
+    )
+
+
+def start_servers(ctx: RunContext, plan: RunPlan) -> None:
+    """Launch every server, then wait until each listens (they start meanwhile)."""
+
+    def launch(s: ServerPlan) -> Launch:
+        def start(host: Host) -> RemoteProcess:
+            driver = MemcachedDriver(host)
+            as_root = ctx.roots[s.host]
+            argv = driver.argv(
+                listen=s.host.address, port=s.port, memory=s.memory_mb, as_root=as_root
+            )
+            return driver.launch(argv, ctx.workdir, s.name)
+
+        return Launch(s.host, f"server:{s.index}", start, wake=(s.host.address, s.port))
+
+    procs = _start(ctx, "server", [launch(s) for s in plan.servers])
+    wait_listening([(p, s.port) for p, s in zip(procs, plan.servers, strict=True)])
+    ctx.check()
+
+
+def populate(ctx: RunContext, plan: RunPlan) -> None:
+    """Write the key space into every server, all servers at once, from the first client host."""
+    if not plan.populate:
+        return
+    client = plan.clients[0]
+    driver = populator()(ctx.host(client.host))
+    procs = []
+    for s in plan.servers:
+        spec = replace(client.spec, targets=((s.host.address, s.port),))
+        proc = driver.populate(spec, ctx.workdir, f"populate-{s.index}")
+        ctx.launched("populate", f"populate:{s.index}", proc)
+        procs.append((s, proc))
+    for s, proc in procs:
+        ctx.wait_exit(proc, POPULATE_TIMEOUT_S, f"populating server:{s.index}")
+
+
+def start_middlewares(ctx: RunContext, plan: RunPlan) -> None:
+    """Launch every middleware, then wait until each accepts connections."""
+
+    def launch(m: MiddlewarePlan) -> Launch:
+        def start(host: Host) -> RemoteProcess:
+            driver = MiddlewareDriver(host, binary=ctx.layout.middleware_binary)
+            argv = driver.argv(
+                listen=m.host.address,
+                port=m.port,
+                workers=m.workers,
+                sharded=m.sharded,
+                servers=[(s.host.address, s.port) for s in m.servers],
+                replication=m.replication,
+                queue_capacity=m.queue_capacity,
+                stats_dir=f"{ctx.workdir}/{m.name}.stats",
+            )
+            return driver.launch(argv, ctx.workdir, m.name)
+
+        return Launch(m.host, f"middleware:{m.index}", start)
+
+    procs = _start(ctx, "middleware", [launch(m) for m in plan.middlewares])
+    wait_listening([(p, m.port) for p, m in zip(procs, plan.middlewares, strict=True)])
+    ctx.check()
+
+
+def start_clients(ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]) -> float:
+    """Launch every load generator; the Unix time the first one started."""
+
+    def launch(c: ClientPlan) -> Launch:
+        def start(host: Host) -> RemoteProcess:
+            return loadgen(host).start(c.spec, ctx.workdir, c.name)
+
+        return Launch(c.host, f"client:{c.index}", start)
+
+    _start(ctx, "client", [launch(c) for c in plan.clients])
+    publish.run_state(ctx.experiment.id, ctx.run_id, "load_started")
+    return min(s.proc.start_unix for s in ctx.started if s.role == "client")
