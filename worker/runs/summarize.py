@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from backend.analysis.percentiles import percentiles_from_histogram
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
+from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
+from backend.results.metrics import PERCENTILE_COLUMNS
 from worker.parsers import ClientResult, MiddlewareStats
 from worker.parsers.middleware import HIST_KINDS
 from worker.parsers.model import (
@@ -24,6 +28,7 @@ from worker.parsers.model import (
     Histogram,
     MiddlewareType,
     MiddlewareWindowHistograms,
+    SecondSample,
     Window,
 )
 
@@ -113,6 +118,7 @@ _SUMMARY_COLUMNS = (
     "server_time_us",
     "processing_time_us",
     "queue_length",
+    *PERCENTILE_COLUMNS,
 )
 
 
@@ -166,6 +172,7 @@ def client_rows(
                 "response_time_us": rt,
                 "keys_per_s": keys,
                 "misses_per_s": misses,
+                **_percentile_series(typed.series, length),
             }
         )
         series = rows.series[-1]
@@ -183,16 +190,14 @@ def client_rows(
                 "response_time_std_us": None,
                 "weight": None,
             }
-        pct = typed.percentiles
+            # The tool's whole-run percentiles belong with whole-run figures only.
+            summary.update({c: typed.percentiles.get(q) for c, q in PERCENTILE_COLUMNS.items()})
         rows.summaries.append(
             {
                 "source": source,
                 "request_type": rtype,
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
-                "p50_us": pct.get(50.0),
-                "p90_us": pct.get(90.0),
-                "p99_us": pct.get(99.0),
                 **summary,
             }
         )
@@ -200,6 +205,21 @@ def client_rows(
         if hist_row:
             rows.histograms.append(hist_row)
     return rows
+
+
+def _percentile_series(
+    seconds: Sequence[SecondSample], length: int
+) -> dict[str, list[float] | None]:
+    """Per-second percentile arrays from the tool's per-second percentiles (NaN for a second
+    without them); None for a column the tool never reports, so the source lacks the metric."""
+    out: dict[str, list[float] | None] = {}
+    for column, q in PERCENTILE_COLUMNS.items():
+        values = [NAN] * length
+        for s in seconds:
+            if s.second >= 0 and q in s.percentiles_us:
+                values[s.second] = s.percentiles_us[q]
+        out[column] = values if any(not math.isnan(v) for v in values) else None
+    return out
 
 
 _MW_ONLY = ("queue_time_us", "server_time_us", "processing_time_us", "queue_length")
@@ -234,6 +254,39 @@ def _window_values(w: Window, kinds: Sequence[MiddlewareType]) -> dict[str, floa
     }
 
 
+def _window_counts(
+    hists: MiddlewareWindowHistograms, kinds: Sequence[MiddlewareType], name: str
+) -> npt.NDArray[np.int64]:
+    """Per window (rows), the counts of every bucket (overflow last) of `kinds` summed."""
+    dense = np.zeros((len(hists.windows), hists.bucket_count + 1), dtype=np.int64)
+    for w, wh in enumerate(hists.windows):
+        for kind in kinds:
+            sc = wh.types[kind][name]
+            if sc.counts:
+                dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
+    return dense
+
+
+def window_percentiles(
+    hists: MiddlewareWindowHistograms,
+    kinds: Sequence[MiddlewareType],
+    shift: int,
+    window: StableWindow,
+) -> dict[str, float | None]:
+    """The stored percentile columns of the middleware's response time over the stable window:
+    its per-window histograms summed (every request, not a sample), the one percentile rule
+    (percentiles_from_histogram). A percentile the buckets cannot resolve is None."""
+    dense = _window_counts(hists, kinds, "total")
+    n = dense.shape[0]
+    a, b = (max(0, min(s - shift, n)) for s in (window.start_s, window.end_s))
+    counts = dense[a:b].sum(axis=0)
+    if b <= a or counts.sum() == 0:
+        return dict.fromkeys(PERCENTILE_COLUMNS)
+    hist = log_linear_histogram(LogLinearLayout(hists.sub_buckets, hists.bucket_count), counts)
+    ps = percentiles_from_histogram(hist, tuple(PERCENTILE_COLUMNS.values()))
+    return {c: None if p.bound else p.value_us for c, p in zip(PERCENTILE_COLUMNS, ps, strict=True)}
+
+
 def window_histogram_rows(
     source: str,
     start_unix: float,
@@ -241,25 +294,22 @@ def window_histogram_rows(
     rtype: RequestType,
     kinds: Sequence[MiddlewareType],
 ) -> list[dict[str, Any]]:
-    """RunWindowHistogram rows of one request type (its kinds summed: "all" is every kind).
+    """RunWindowHistogram rows of one request type (its kinds summed).
 
     Counts are cumulative over windows and cut to the run's range of non-empty buckets, so a
-    window's histogram is a difference of two rows (see the model).
+    window's histogram is a difference of two rows (see the model); int32 when the run's
+    counts fit (nearly always: half the bytes), else int64.
     """
-    n, size = len(hists.windows), hists.bucket_count + 1
+    n = len(hists.windows)
     rows = []
     for name in HIST_KINDS:
-        dense = np.zeros((n, size), dtype=np.int64)
-        for w, wh in enumerate(hists.windows):
-            for kind in kinds:
-                sc = wh.types[kind][name]
-                if sc.counts:
-                    dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
+        dense = _window_counts(hists, kinds, name)
         used = np.flatnonzero(dense.any(axis=0))
         if used.size == 0:
             continue
         lo, hi = int(used[0]), int(used[-1]) + 1
-        cum = np.cumsum(dense[:, lo:hi], axis=0).astype("<i8")
+        cum = np.cumsum(dense[:, lo:hi], axis=0)
+        cum = cum.astype("<i4" if cum[-1].max() < 2**31 else "<i8")
         rows.append(
             {
                 "source": source,
@@ -314,28 +364,33 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "queue_length": [v["queue_length"] for v in per],
             }
         )
-        if stats.window_histograms is not None:
+        if stats.window_histograms is not None and rtype != RequestType.ALL:
+            # "all" is not stored: readers add the types' rows (a third less to store).
             rows.window_histograms += window_histogram_rows(
                 source, start_unix, stats.window_histograms, rtype, kinds
             )
         summary = window_summary(source, rows.series[-1], window)
         if summary is None:
             continue
-        samples = [
-            r.total_us
-            for r in stats.requests
-            if r.type in kinds and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
-        ]
+        if stats.window_histograms is not None:
+            shift = offset_s(start_unix, window.load_start_unix)
+            pct = window_percentiles(stats.window_histograms, kinds, shift, window)
+        else:  # a middleware without per-window histograms: nearest rank over the samples
+            samples = [
+                r.total_us
+                for r in stats.requests
+                if r.type in kinds
+                and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
+            ]
+            pct = {c: _percentile(samples, q) for c, q in PERCENTILE_COLUMNS.items()}
         rows.summaries.append(
             {
                 "source": source,
                 "request_type": rtype,
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
-                "p50_us": _percentile(samples, 50),
-                "p90_us": _percentile(samples, 90),
-                "p99_us": _percentile(samples, 99),
                 **summary,
+                **pct,
             }
         )
     if stats.histograms is not None:

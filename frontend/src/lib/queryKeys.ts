@@ -1,6 +1,7 @@
 // The one query key factory: every server-state key is built here, so invalidation is exact.
 import type {
   CompareSelection,
+  ConfigurationsRequest,
   DifferencesRequest,
   ExperimentCreate,
   GroupsRequest,
@@ -40,6 +41,7 @@ function windowKey(window: ResultWindow | null | undefined) {
 
 export const queryKeys = {
   parameters: () => ["parameters"] as const,
+  metrics: () => ["metrics"] as const,
   run: (runId: number) => ["runs", runId] as const,
   testbeds: {
     all: () => ["testbeds"] as const,
@@ -163,7 +165,7 @@ export const queryKeys = {
     parameters: (sel: CompareSelection) => ["compare", "parameters", sel] as const,
     differences: (req: DifferencesRequest) => ["compare", "differences", req] as const,
     groups: (req: GroupsRequest) => ["compare", "groups", req] as const,
-    configurations: (sel: CompareSelection) => ["compare", "configurations", sel] as const,
+    configurations: (req: ConfigurationsRequest) => ["compare", "configurations", req] as const,
   },
   views: {
     all: () => ["views"] as const,

@@ -2,6 +2,7 @@
 // over them (M/M/1, M/M/m per configuration; the MVA network per group, with what-if).
 import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { useResultsViewState } from "@/features/results/urlState";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
 import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";
@@ -15,13 +16,9 @@ export interface ExperimentModelsViewProps {
   name: string;
 }
 
-function groupName(group: Record<string, unknown>): string {
-  return Object.entries(group)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(", ");
-}
-
 export function ExperimentModelsView({ experimentId, name }: ExperimentModelsViewProps) {
+  // A group of configurations in words: "8 worker threads, 2 middlewares".
+  const { values: groupName } = useParameterLabels();
   // The request type and measured window chosen on the Results tab apply here too.
   const [{ type: requestType, window }] = useResultsViewState();
   const [state, setState] = useModelsViewState();

@@ -2,6 +2,7 @@
 // the middleware measured: a figure of one quantity against N and the full table.
 import { useMemo, useState } from "react";
 import type { ComparedPublic, ExperimentQueueModelsPublic, QueuePredictionPublic } from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { slug } from "@/features/export/utils/download";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";
@@ -59,13 +60,16 @@ export function QueueModelsPanel({
   onRate,
   groupLabel,
 }: QueueModelsPanelProps) {
+  const labels = useParameterLabels();
   const [quantity, setQuantity] = useState<QueueQuantity>("response_time_s");
   const rows = useMemo(
     () =>
       models.data.filter(
-        (r) => groupLabel === null || configLabel(r.values, CLIENT_FACTORS) === groupLabel,
+        (r) =>
+          groupLabel === null ||
+          configLabel(r.values, CLIENT_FACTORS, labels.values) === groupLabel,
       ),
-    [models, groupLabel],
+    [models, groupLabel, labels],
   );
   const traces = useMemo(() => queueTraces(rows, quantity), [rows, quantity]);
   const spec = QUEUE_QUANTITIES.find((q) => q.key === quantity);
@@ -164,7 +168,7 @@ export function QueueModelsPanel({
             const m = r.mmm ?? r.mm1;
             return (
               <tr key={r.configuration_id} title={r.note ?? undefined}>
-                <td>{configLabel(r.values, CLIENT_FACTORS)}</td>
+                <td>{configLabel(r.values, CLIENT_FACTORS, labels.values)}</td>
                 <td className="num">{r.clients}</td>
                 <td className="num">{formatNumber(r.arrival_rate_per_s, 1)}</td>
                 <td className="num">

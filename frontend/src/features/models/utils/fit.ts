@@ -216,12 +216,14 @@ const QUEUE_SPECS = Object.fromEntries(QUEUE_QUANTITIES.map((q) => [q.key, q])) 
   (typeof QUEUE_QUANTITIES)[number]
 >;
 
-/** A label for a configuration: its factor values besides the clients. */
-export function configLabel(values: Record<string, unknown>, skip: string[]): string {
-  return Object.entries(values)
-    .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(", ");
+/** A label for a configuration: its factor values besides the clients, in words
+ * (ParameterLabels.values: "8 worker threads, 2 middlewares"). */
+export function configLabel(
+  values: Record<string, unknown>,
+  skip: string[],
+  valuesText: (values: Record<string, unknown>) => string,
+): string {
+  return valuesText(Object.fromEntries(Object.entries(values).filter(([k]) => !skip.includes(k))));
 }
 
 /** Predicted (M/M/1, M/M/m) and measured values of one quantity against clients N. */
