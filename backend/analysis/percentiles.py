@@ -73,29 +73,33 @@ def percentiles_from_samples(samples: npt.ArrayLike, qs: tuple[float, ...]) -> F
     return np.asarray(np.percentile(arr, qs), dtype=np.float64)
 
 
+def percentile_rank(q: float, n: float) -> float:
+    """Rank (1-based) of the q-th percentile among n values: max(1, round half up of q/100 x n),
+    HdrHistogram's rank, the one used by the rule below."""
+    return max(1.0, float(int(min(q, 100.0) / 100.0 * n + 0.5)))
+
+
 def percentiles_from_histogram(hist: Histogram, qs: tuple[float, ...]) -> list[HistogramPercentile]:
-    """Interpolate linearly inside the bucket where the cumulative count reaches q%."""
+    """The one percentile rule of mcscope, HdrHistogram's (and so memtier's own JSON values):
+    the q-th percentile is the upper edge of the first bucket whose cumulative count reaches
+    the rank max(1, round(q / 100 x total)), i.e. the highest value the bucket can hold. It is
+    never below the true percentile and at most one bucket width above it (3 % for the
+    middleware's log-linear buckets). In the first bucket, which starts at 0, it is a bound
+    "< edge"; past the last edge (the overflow bucket) a bound "≥ edge".
+    """
     _check_q(qs)
     total = hist.total
     require(total > 0, "counts", "the histogram is empty")
     cum = np.cumsum(hist.counts)
-    lowers = np.concatenate(([0.0], hist.upper_bounds_us[:-1]))
     out = []
     for q in qs:
-        target = q / 100.0 * total
-        if target > cum[-1]:
+        rank = percentile_rank(q, total)
+        if rank > cum[-1] + 1e-9 * total:
             out.append(HistogramPercentile(q, float(hist.upper_bounds_us[-1]), True, "above"))
             continue
-        # side="left" finds the first bucket reaching the target; for q = 0 that must also
-        # be a bucket holding samples, so empty leading buckets are skipped.
-        i = int(np.searchsorted(cum, target, side="left" if target > 0 else "right"))
-        if i == 0:
-            out.append(HistogramPercentile(q, float(hist.upper_bounds_us[0]), False, "below"))
-            continue
-        before = cum[i - 1]
-        frac = (target - before) / hist.counts[i] if hist.counts[i] > 0 else 1.0
-        value = lowers[i] + frac * (hist.upper_bounds_us[i] - lowers[i])
-        out.append(HistogramPercentile(q, float(value), False))
+        i = int(np.searchsorted(cum, rank - 1e-9 * total, side="left"))
+        bound: Literal["below"] | None = "below" if i == 0 else None
+        out.append(HistogramPercentile(q, float(hist.upper_bounds_us[i]), False, bound))
     return out
 
 

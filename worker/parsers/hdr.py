@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from hdrh.histogram import HdrHistogram as _LibraryHistogram
 
+from backend.analysis.percentiles import make_histogram, percentiles_from_histogram
 from worker.parsers.errors import ParseError
 
 
@@ -68,22 +69,17 @@ class HdrHistogram:
         return float(self.bucket_range(nonzero[-1])[1]) if nonzero else 0.0
 
     def value_at_percentile(self, percentile: float) -> float:
-        """HdrHistogram's value at ``percentile`` (0..100): highest equivalent value."""
+        """The value at ``percentile`` (0..100) by the one percentile rule."""
         return value_at_percentile(self.buckets(), percentile)
 
 
 def value_at_percentile(buckets: tuple[tuple[float, int], ...], percentile: float) -> float:
-    """Upper bound of the bucket holding the ``percentile``-th value (HdrHistogram rule)."""
-    total = sum(c for _, c in buckets)
-    if total == 0:
+    """mcscope's one percentile rule (`backend.analysis.percentiles.percentiles_from_histogram`,
+    HdrHistogram's) over (upper edge us, count) buckets; 0.0 for no values."""
+    if sum(c for _, c in buckets) == 0:
         return 0.0
-    wanted = max(int(min(percentile, 100.0) / 100.0 * total + 0.5), 1)
-    running = 0
-    for bound, count in buckets:
-        running += count
-        if running >= wanted:
-            return bound
-    return buckets[-1][0]
+    hist = make_histogram([b for b, _ in buckets], [c for _, c in buckets])
+    return percentiles_from_histogram(hist, (percentile,))[0].value_us
 
 
 def decode_compressed_histogram(blob: str) -> HdrHistogram:

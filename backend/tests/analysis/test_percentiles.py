@@ -15,6 +15,7 @@ from backend.analysis.percentiles import (
     percentiles_from_samples,
     rebin,
 )
+from worker.parsers import decode_compressed_histogram, parse_memtier_json
 
 FIXTURES = Path(__file__).resolve().parents[3] / "worker" / "tests" / "fixtures"
 
@@ -23,18 +24,19 @@ def test_sample_percentiles_use_linear_interpolation() -> None:
     np.testing.assert_allclose(percentiles_from_samples([1, 2, 3, 4, 5], (50.0, 25.0)), [3, 2])
 
 
-def test_histogram_percentile_interpolates_inside_bucket() -> None:
+def test_histogram_percentile_is_the_upper_edge_of_the_rank_bucket() -> None:
+    """HdrHistogram's rule: the bucket holding rank round(q/100 x n), read at its upper edge."""
     h = make_histogram([100, 200, 300], [10, 20, 10])
-    p = percentiles_from_histogram(h, (25.0, 50.0, 100.0))
-    assert p[0].value_us == pytest.approx(100.0)  # 10 of 40 samples end at the first bound
-    assert p[1].value_us == pytest.approx(150.0)
-    assert p[2].value_us == pytest.approx(300.0)
+    p = percentiles_from_histogram(h, (25.0, 30.0, 50.0, 75.0, 80.0, 100.0))
+    assert [x.value_us for x in p] == [100.0, 200.0, 200.0, 200.0, 300.0, 300.0]
+    assert [x.bound for x in p] == ["below", None, None, None, None, None]
     assert not any(x.in_overflow for x in p)
 
 
 def test_histogram_zeroth_percentile_skips_empty_buckets() -> None:
     h = make_histogram([100, 200, 300], [0, 4, 4])
-    assert percentiles_from_histogram(h, (0.0,))[0].value_us == pytest.approx(100.0)
+    p0 = percentiles_from_histogram(h, (0.0,))[0]
+    assert (p0.value_us, p0.bound) == (200.0, None)
 
 
 def test_histogram_percentile_in_overflow_is_flagged() -> None:
@@ -100,3 +102,25 @@ def test_percentile_inside_the_first_bucket_is_a_bound_not_invented_digits() -> 
     p = percentiles_from_histogram(hist, (25.0, 50.0, 75.0, 95.0))
     assert [(x.value_us, x.bound) for x in p[:3]] == [(100.0, "below")] * 3
     assert p[3].bound is None and 100.0 < p[3].value_us <= 200.0
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("memtier*.json")), ids=lambda p: p.stem)
+def test_the_rule_gives_memtiers_own_json_percentiles(path: Path) -> None:
+    """Every memtier fixture: each type's stored histogram (its HDR blob, as the worker stores
+    it) read with the one rule gives exactly the percentiles memtier printed in its JSON."""
+    result = parse_memtier_json(path.read_text())
+    checked = 0
+    for section in result.sections.values():
+        for stats in section.types.values():
+            if stats.compressed_histogram is None or not stats.percentiles_us:
+                continue
+            buckets = decode_compressed_histogram(stats.compressed_histogram).buckets(
+                contiguous=True
+            )
+            hist = make_histogram([b for b, _ in buckets], [c for _, c in buckets])
+            qs = tuple(stats.percentiles_us)
+            got = [p.value_us for p in percentiles_from_histogram(hist, qs)]
+            # JSON values are ms with 3 decimals: whole microseconds.
+            assert got == pytest.approx([stats.percentiles_us[q] for q in qs], abs=0.5)
+            checked += 1
+    assert checked > 0

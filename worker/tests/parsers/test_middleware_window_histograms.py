@@ -14,7 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from backend.analysis.percentiles import make_histogram, percentiles_from_histogram
+from backend.analysis.percentiles import (
+    make_histogram,
+    percentile_rank,
+    percentiles_from_histogram,
+)
 from backend.results.log_buckets import MIDDLEWARE_LAYOUT
 from backend.tests.utils.live_middleware import run_middleware
 from worker.parsers import ParseError, parse_middleware_dir, parse_middleware_window_histograms
@@ -44,7 +48,7 @@ def test_percentiles_match_the_sampled_requests_within_one_bucket(
     stats_dir: Path, kind: str
 ) -> None:
     """Per window: the histogram's p25/p50/p75/p99 lie in the bucket of the exact sample
-    percentile (nearest rank over requests.csv, which holds every request) or its neighbour."""
+    percentile (the rule's rank over requests.csv, which holds every request) or its neighbour."""
     stats = parse_middleware_dir(stats_dir)
     assert stats.window_histograms is not None
     ub = MIDDLEWARE_LAYOUT.upper_bounds_us
@@ -63,7 +67,7 @@ def test_percentiles_match_the_sampled_requests_within_one_bucket(
         counts[sc.first : sc.first + len(sc.counts)] = sc.counts
         hist = make_histogram(ub, counts[:-1], counts[-1])
         for p in percentiles_from_histogram(hist, (25.0, 50.0, 75.0, 99.0)):
-            exact = values[max(0, int(np.ceil(p.q / 100 * len(values))) - 1)]
+            exact = values[int(percentile_rank(p.q, len(values))) - 1]
             got_bucket = bisect.bisect_left(ub, p.value_us)
             exact_bucket = bisect.bisect_left(ub, exact)
             # requests.csv times are rounded to 1 ns (3 decimals in us): one bucket of slack.
