@@ -408,7 +408,10 @@ def estimate_inputs(
     server_us = low.mw("server_time_us")
     processing = low.mw("processing_time_us")
     if processing is None and server_us is not None:
-        processing = max(0.0, r_mw - w_q - server_us)
+        processing = r_mw - w_q - server_us
+    # A service time is never negative: a measured mean below 0 (the parts are timed apart,
+    # so noise can make total - queue - server < 0) is taken as 0, not answered with a 500.
+    processing = max(0.0, processing) if processing is not None else None
     r_client = _mean(low.client, "response_time_us")
     delay = max(0.0, (r_client - r_mw) / 2.0) / 1e6 if r_client is not None else 0.0
     worker = (r_mw - w_q) / 1e6

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.analysis.difference import welch_difference
-from backend.compare.source import METRIC_UNITS, CompareMetric, ConfigurationSamples
+from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters
+from backend.results.metrics import METRIC_UNITS
 from backend.schemas.compare import DifferenceRowPublic, SamplePublic
 
 

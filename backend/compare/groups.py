@@ -15,6 +15,7 @@ from backend.analysis.difference import BandKind, Sample, band, pool
 from backend.compare.differences import ExperimentDesign
 from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters
+from backend.figures.labels import level_label
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupPointPublic, GroupPublic
 
 
@@ -77,7 +78,7 @@ def group_curves(
         label = (
             designs[key].name
             if group_by == GROUP_BY_EXPERIMENT
-            else f"{group_by}={_text(group_values[key])}"
+            else level_label(group_by, group_values[key])
         )
         out.append(
             GroupPublic(

@@ -12,8 +12,14 @@ from backend.domain.parameters import PARAMETERS
 from backend.models import Experiment
 from backend.schemas.compare import ParameterRowPublic
 
-_DESIGN = ("template", "repetitions", "run_time_s", "warmup_s", "cooldown_s")
-_DESIGN_UNITS = {"run_time_s": "s", "warmup_s": "s", "cooldown_s": "s"}
+# Design fields: name -> (label, unit); parameters are labelled by the parameter schema.
+_DESIGN: dict[str, tuple[str, str | None]] = {
+    "template": ("template", None),
+    "repetitions": ("repetitions", None),
+    "run_time_s": ("run time (s)", "s"),
+    "warmup_s": ("warm-up (s)", "s"),
+    "cooldown_s": ("cool-down (s)", "s"),
+}
 
 
 def _same(values: Sequence[Any]) -> bool:
@@ -22,7 +28,12 @@ def _same(values: Sequence[Any]) -> bool:
 
 
 def _row(
-    group: str, name: str, unit: str | None, values: list[Any], varied: list[bool]
+    group: str,
+    name: str,
+    label: str,
+    unit: str | None,
+    values: list[Any],
+    varied: list[bool],
 ) -> ParameterRowPublic:
     # Between experiments: a factor with the same levels in each is no difference.
     differs = not _same(values) or (any(varied) and not all(varied))
@@ -30,6 +41,7 @@ def _row(
         {
             "group": group,
             "name": name,
+            "label": label,
             "unit": unit,
             "values": values,
             "varied": varied,
@@ -46,16 +58,24 @@ def parameter_rows(
     """testbeds: id -> (name, kind); tool_versions: experiment -> tool -> distinct versions."""
     no = [False] * len(experiments)
     rows = [
-        _row("design", n, _DESIGN_UNITS.get(n), [getattr(e, n) for e in experiments], no)
-        for n in _DESIGN
+        _row("design", n, label, unit, [getattr(e, n) for e in experiments], no)
+        for n, (label, unit) in _DESIGN.items()
     ]
     for name, param in PARAMETERS.items():
         values = [e.factors.get(name, e.fixed.get(name, param.default)) for e in experiments]
         rows.append(
-            _row("parameter", name, param.unit, values, [name in e.factors for e in experiments])
+            _row(
+                "parameter",
+                name,
+                param.label or name.replace("_", " "),
+                param.unit,
+                values,
+                [name in e.factors for e in experiments],
+            )
         )
     rows.append(
         _row(
+            "testbed",
             "testbed",
             "testbed",
             None,
@@ -69,7 +89,7 @@ def parameter_rows(
     tools = sorted({t for e in experiments for t in tool_versions.get(e.id, {})})
     for tool in tools:
         values = [", ".join(tool_versions.get(e.id, {}).get(tool, [])) or None for e in experiments]
-        rows.append(_row("tool", tool, None, values, no))
+        rows.append(_row("tool", tool, tool, None, values, no))
     return rows
 
 

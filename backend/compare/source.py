@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -18,16 +18,19 @@ from backend.analysis.difference import Sample
 from backend.crud import results as crud
 from backend.models import RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
-from backend.results.metrics import METRICS, SourceKind
+from backend.results.metrics import METRICS, MetricName, SourceKind
 from backend.results.service import run_values
 
-CompareMetric = Literal["throughput_per_s", "response_time_us"]
-"""Metrics a comparison can be made on (names, units and labels from the metric table)."""
+CompareMetric = MetricName
+"""Every metric of the metric table can be compared (names, units and labels from it)."""
 
-METRIC_UNITS: dict[CompareMetric, str] = {
-    "throughput_per_s": METRICS["throughput_per_s"].unit,
-    "response_time_us": METRICS["response_time_us"].unit,
-}
+OVERVIEW_METRICS: tuple[CompareMetric, ...] = ("throughput_per_s", "response_time_us")
+"""What the configuration table shows when no metrics are asked for."""
+
+
+def metrics_of_source(source: SourceKind) -> list[CompareMetric]:
+    """The metrics `source` reports, in table order (queue times are the middleware's)."""
+    return [name for name, m in METRICS.items() if source in m.sources]
 
 
 @dataclass(frozen=True)
@@ -47,9 +50,12 @@ def read_configurations(
     source: SourceKind,
     request_type: RequestType,
     window: tuple[int, int] | None,
+    metrics: Sequence[CompareMetric],
 ) -> list[ConfigurationSamples]:
-    """Every configuration of the experiments, in experiment then grid order."""
-    metrics: list[CompareMetric] = list(METRIC_UNITS)
+    """Every configuration of the experiments with `metrics`, in experiment then grid order.
+
+    A metric that a re-cut window cannot give (percentiles) is an AnalysisError on `metric`.
+    """
     out: list[ConfigurationSamples] = []
     for experiment_id in experiment_ids:
         runs = run_values(

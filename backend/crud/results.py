@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from sqlalchemy import Select, TextClause, select
 from sqlalchemy.orm import Session
 
@@ -31,15 +33,24 @@ from backend.results.metrics import METRICS, MetricName, SourceKind
 class WindowSlices:
     """One source's cumulative bucket counts at both ends of a window (see RunWindowHistogram).
 
-    The window's counts of buckets first_bucket .. first_bucket + width - 1 are
-    upto_b - upto_a (int64 little-endian; upto_a None: nothing before the window).
+    The window's counts of buckets first_bucket, first_bucket + 1, ... are upto_b - upto_a
+    (little-endian ints of `item` bytes; upto_a None: nothing before the window).
     """
 
     sub_buckets: int
     bucket_count: int
     first_bucket: int
+    item: int
     upto_b: bytes
     upto_a: bytes | None
+
+    def counts(self) -> npt.NDArray[np.int64]:
+        """The window's counts of buckets first_bucket, first_bucket + 1, ..."""
+        dtype = f"<i{self.item}"
+        c = np.frombuffer(self.upto_b, dtype=dtype).astype(np.int64)
+        if self.upto_a is not None:
+            c -= np.frombuffer(self.upto_a, dtype=dtype)
+        return c
 
 
 @dataclass(frozen=True)
@@ -233,16 +244,17 @@ def read_window_histogram_slices(
     window: tuple[int, int] | None,
     configuration_ids: Sequence[int] | None = None,
 ) -> list[tuple[RunRef, WindowSlices]]:
-    """Per succeeded run and source with per-window histograms: the window's two slices.
+    """Per succeeded run, source and stored request type: the window's two slices.
 
     window None: each run's stored stable window. Sources without a second in the window are
-    absent."""
+    absent. Request type "all" gives the rows of every type (they add up to it)."""
+    types = [t.value for t in RequestType if t != RequestType.ALL]
     lo, hi = window if window is not None else (None, None)
     rows = session.execute(
         fast_path.WINDOW_HISTOGRAMS_SQL,
         {
             "experiment_id": experiment_id,
-            "request_type": request_type.value,
+            "request_types": types if request_type == RequestType.ALL else [request_type.value],
             "metric": metric.value,
             "source_pattern": f"{source}:%",
             "lo": lo,
@@ -251,7 +263,10 @@ def read_window_histogram_slices(
         },
     ).all()
     return [
-        (RunRef(r[0], r[1], r[2]), WindowSlices(r[3], r[4], r[5], bytes(r[7]), _opt_bytes(r[8])))
+        (
+            RunRef(r[0], r[1], r[2]),
+            WindowSlices(r[3], r[4], r[5], r[6], bytes(r[7]), _opt_bytes(r[8])),
+        )
         for r in rows
     ]
 

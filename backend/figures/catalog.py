@@ -1,6 +1,6 @@
 """Every figure of the product, registered by importing its module (order = bundle order)."""
 
-from backend.figures import analyses, distributions, factorial, results
+from backend.figures import analyses, compare, distributions, factorial, models, results
 from backend.figures.registry import FIGURES, FigureSpec
 
 # Imported for their registrations.
@@ -10,8 +10,10 @@ __all__ = [
     "FigureSpec",
     "figures_in_order",
     "analyses",
+    "compare",
     "distributions",
     "factorial",
+    "models",
     "results",
 ]
 
@@ -28,6 +30,13 @@ ORDER = (
     "allocation-of-variation",
     "residuals",
     "qq",
+    "half-normal",
+    "main-effects",
+    "interactions",
+    "model-throughput",
+    "model-response-time",
+    "queue-models",
+    "compare-groups",
 )
 
 

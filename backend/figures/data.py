@@ -182,6 +182,7 @@ def load_factorial(session: Session, experiment_id: int, q: Selection) -> s.Fact
         factors=q.factors,
         confidence=q.confidence,
         multiplicative=q.multiplicative,
+        t_critical=q.t_critical,
         source=q.source,
         request_type=q.request_type,
     )

@@ -3,8 +3,9 @@
 import numpy as np
 import plotly.graph_objects as go
 
+from backend.analysis.errors import AnalysisError
 from backend.figures.data import load_factorial
-from backend.figures.labels import metric_title, parameter_title, with_unit
+from backend.figures.labels import level_label, metric_title, parameter_title, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.results.metrics import METRIC_UNITS
@@ -129,4 +130,124 @@ def qq(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     )
     return set_caption(
         fig, f"Normal quantile-quantile plot of the {design_text(data)}'s residuals."
+    )
+
+
+def _names(data: s.FactorialPublic) -> dict[str, str]:
+    """Effect name (as the analysis names it) -> its label in words."""
+    return {e.name: effect_label(e.factors) for e in data.effects if e.factors}
+
+
+@register("half-normal", "Half-normal plot of effects", load_factorial)
+def half_normal(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """|effect| against half-normal quantiles with Lenth's PSE line; for r = 1 also Lenth's
+    margin of error, above which an effect is active."""
+    lenth = data.lenth
+    if lenth is None:
+        raise AnalysisError("factors", "the half-normal plot needs at least two effects")
+    names = _names(data)
+    x = list(lenth.half_normal_quantiles)
+    top = max([*x, 0.0])
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=x,
+                y=list(lenth.half_normal_abs_effects),
+                text=[names.get(n, n) for n in lenth.half_normal_names],
+                mode="markers+text",
+                textposition="top left",
+                name="|effect|",
+                hovertemplate="%{text}: |q| = %{y:.4~g}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[0.0, top],
+                y=[0.0, lenth.pse * top],
+                mode="lines",
+                name=f"Lenth PSE line (slope {lenth.pse:.3g})",
+                line={"dash": "dot"},
+            ),
+        ]
+    )
+    if data.replications == 1:
+        fig.add_trace(
+            go.Scatter(
+                x=[0.0, top],
+                y=[lenth.margin_of_error] * 2,
+                mode="lines",
+                name="Lenth margin of error (95%)",
+                line={"dash": "dash"},
+            )
+        )
+    fig.update_layout(
+        xaxis={"title": {"text": "Half-normal quantile"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": f"|Effect| of {_metric_title(data, q).lower()}"}},
+    )
+    return set_caption(
+        fig,
+        f"Half-normal plot of the effects of the {design_text(data)}: effects far above "
+        "Lenth's pseudo standard error line are active.",
+    )
+
+
+def _level_pair(data: s.FactorialPublic, factor: str) -> list[str]:
+    """The factor's low and high level in words ("8 worker threads"), or -1/+1."""
+    levels = (data.levels or {}).get(factor)
+    if levels and len(levels) == 2:
+        return [level_label(factor, v) for v in levels]
+    return [f"{parameter_title(factor)} −1", f"{parameter_title(factor)} +1"]
+
+
+@register("main-effects", "Main effects", load_factorial)
+def main_effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """Mean response at each factor's low and high level, one line per factor."""
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=["low (−1)", "high (+1)"],
+                y=list(means[:2]),
+                text=_level_pair(data, factor),
+                mode="lines+markers",
+                name=parameter_title(factor),
+                hovertemplate="%{text}: %{y:.4~g}<extra>%{fullData.name}</extra>",
+            )
+            for factor, means in data.main_effects.items()
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": {"text": "Level"}, "type": "category"},
+        yaxis={"title": {"text": "Mean " + _metric_title(data, q).lower()}},
+    )
+    return set_caption(fig, f"Main effects of the {design_text(data)}: mean response per level.")
+
+
+@register("interactions", "Interactions", load_factorial)
+def interactions(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
+    """For each pair A:B, mean response against A's level, one line per level of B:
+    parallel lines mean no interaction."""
+    fig = go.Figure()
+    for pair, cells in data.interactions.items():
+        a, _, b = pair.partition(":")
+        x = _level_pair(data, a)
+        b_levels = _level_pair(data, b)
+        # cells: (A-, B-), (A+, B-), (A-, B+), (A+, B+)
+        for i, ys in enumerate(([cells[0], cells[1]], [cells[2], cells[3]])):
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=ys,
+                    mode="lines+markers",
+                    name=b_levels[i],
+                    legendgroup=pair,
+                    legendgrouptitle={"text": effect_label([a, b])} if i == 0 else None,
+                    hovertemplate="%{x}: %{y:.4~g}<extra>%{fullData.name}</extra>",
+                )
+            )
+    fig.update_layout(
+        xaxis={"title": {"text": "Level"}, "type": "category"},
+        yaxis={"title": {"text": "Mean " + _metric_title(data, q).lower()}},
+    )
+    return set_caption(
+        fig,
+        f"Two-factor interactions of the {design_text(data)}: parallel lines mean the "
+        "factors act independently.",
     )

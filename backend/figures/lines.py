@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
 from backend.figures.labels import format_level, level_label, parameter_title
-from backend.figures.params import FigureQuery
+from backend.figures.params import FigureQuery, Spread
+from backend.figures.style import series_colour
 
 
 @dataclass(frozen=True)
@@ -147,27 +148,84 @@ def pinned_text(sel: Selection) -> str:
     return "at " + ", ".join(parts)
 
 
-def line_figure(lines: Sequence[Line], x_factor: str, y_title: str, errors: bool) -> go.Figure:
-    """Lines with markers (and error bars) on a factor axis; categorical when x is text."""
+def add_band(
+    fig: go.Figure, index: int, x: Sequence[Any], low: Sequence[float], high: Sequence[float]
+) -> None:
+    """A filled band (high forwards, low backwards) in series `index`'s colour, no legend."""
+    fig.add_trace(
+        go.Scatter(
+            x=[*x, *reversed(x)],
+            y=[*high, *reversed(low)],
+            mode="lines",
+            fill="toself",
+            fillcolor=series_colour(index, 0.2),
+            line={"width": 0},
+            hoverinfo="skip",
+            showlegend=False,
+            legendgroup=f"s{index}",
+        )
+    )
+
+
+def _coloured(index: int) -> dict[str, Any]:
+    """Line and marker in series `index`'s colour (when a band sits between the lines)."""
+    return {"line": {"color": series_colour(index)}, "marker": {"color": series_colour(index)}}
+
+
+def line_figure(
+    lines: Sequence[Line],
+    x_factor: str,
+    y_title: str,
+    errors: bool,
+    *,
+    spread: Spread = "bars",
+    log_x: bool = False,
+    log_y: bool = False,
+    hover_unit: str = "",
+) -> go.Figure:
+    """Lines with markers on a factor axis; categorical when x is text.
+
+    The spread over repetitions (when `errors`) is drawn as error bars or as a band of
+    mean ± std; a band is its line's colour, drawn under it and toggled with it.
+    """
     fig = go.Figure()
-    for line in lines:
+    x_title = parameter_title(x_factor)
+    for i, line in enumerate(lines):
+        band = errors and spread == "band"
+        if band:
+            add_band(
+                fig,
+                i,
+                line.x,
+                [y - e for y, e in zip(line.y, line.err, strict=True)],
+                [y + e for y, e in zip(line.y, line.err, strict=True)],
+            )
+        bars = errors and spread == "bars"
+        unit = f" {hover_unit}" if hover_unit else ""
         fig.add_trace(
             go.Scatter(
                 x=line.x,
                 y=line.y,
                 name=line.name,
                 mode="lines+markers",
-                error_y={"type": "data", "array": line.err, "visible": True} if errors else None,
+                error_y={"type": "data", "array": line.err, "visible": True} if bars else None,
                 showlegend=bool(line.name),
+                legendgroup=f"s{i}",
+                customdata=line.err if errors else None,
+                # Hover names the x factor and the unit, as the axis titles do.
+                hovertemplate=f"{x_title} %{{x}}: %{{y:.4~g}}{unit}"
+                + (" ± %{customdata:.3~g}" if errors else "")
+                + "<extra>%{fullData.name}</extra>",
+                **(_coloured(i) if band else {}),
             )
         )
     categorical = any(isinstance(v, str) for line in lines for v in line.x)
+    x_type = "category" if categorical else ("log" if log_x else "linear")
+    y_axis: dict[str, Any] = {"title": {"text": y_title}}
+    y_axis.update({"type": "log"} if log_y else {"rangemode": "tozero"})
     fig.update_layout(
-        xaxis={
-            "title": {"text": parameter_title(x_factor)},
-            "type": "category" if categorical else "linear",
-        },
-        yaxis={"title": {"text": y_title}, "rangemode": "tozero"},
+        xaxis={"title": {"text": x_title}, "type": x_type},
+        yaxis=y_axis,
         showlegend=len(lines) > 1 or any(line.name for line in lines),
     )
     return fig

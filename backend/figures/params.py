@@ -8,13 +8,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from backend.analysis.difference import BandKind
 from backend.analysis.errors import AnalysisError
 from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName
-from backend.schemas.limits import Confidence
+from backend.schemas.limits import Confidence, TCritical
 
 SourceKind = Literal["client", "middleware"]
+Spread = Literal["bars", "band", "none"]
+QueueQuantity = Literal["response_time", "waiting_time", "queue_length"]
+ServiceRate = Literal["worker_time", "max_throughput"]
 WIDTH_PRESETS = {"column": COLUMN_WIDTH_IN, "page": PAGE_WIDTH_IN}
 MIN_WIDTH_IN, MAX_WIDTH_IN = 1.0, 20.0
 
@@ -32,6 +36,9 @@ class Selection(BaseModel):
     factors: str | None = Field(default=None, description="factorial: comma-separated factors")
     confidence: Confidence = 0.90
     multiplicative: bool = False
+    t_critical: TCritical | None = Field(
+        default=None, description="factorial: critical t as given (default: exact quantile)"
+    )
 
 
 class FigureQuery(Selection):
@@ -56,6 +63,45 @@ class FigureQuery(Selection):
         default=None, description="time series: the run (default: the first succeeded)"
     )
     think_time_s: float | None = Field(default=None, ge=0)
+    band: Spread = Field(
+        default="bars",
+        description="spread over repetitions around each mean: error bars, a filled band "
+        "(mean ± std) or none",
+    )
+    log_x: bool = Field(default=False, description="logarithmic x axis (numeric x only)")
+    log_y: bool = Field(default=False, description="logarithmic y axis")
+    group: int = Field(
+        default=0,
+        ge=0,
+        description="model figures: the group of configurations differing only in clients "
+        "(index, as on the Models tab)",
+    )
+    server_utilization: float | None = Field(
+        default=None,
+        gt=0,
+        le=1,
+        description="model figures: measured utilization of each memcached server (0..1]",
+    )
+    quantity: QueueQuantity = Field(
+        default="response_time", description="queue-models: the quantity drawn against N"
+    )
+    service_rate: ServiceRate = Field(
+        default="worker_time", description="queue-models: how the service rate is measured"
+    )
+    compare: list[int] = Field(
+        default_factory=list,
+        max_length=49,
+        description="compare-groups: further experiments compared with this one",
+    )
+    group_by: str | None = Field(
+        default=None,
+        description="compare-groups: 'experiment' or a parameter (default: experiment when "
+        "other experiments are compared, else the series factor)",
+    )
+    interval: BandKind = Field(
+        default="std", description="compare-groups: band of std, standard error or t interval"
+    )
+    level: float = Field(default=0.95, ge=0.5, lt=1.0, description="compare-groups: t level")
     width: str | None = Field(
         default=None,
         description="column (3.5 in), page (7.16 in) or inches; default column for files, "

@@ -52,7 +52,8 @@ def caption_of(fig: go.Figure) -> str:
     return str(meta.get("caption", "")) if isinstance(meta, dict) else ""
 
 
-def set_caption(fig: go.Figure, caption: str) -> go.Figure:
-    """Store a caption beside the figure (not drawn: print figures carry no title)."""
-    fig.update_layout(meta={"caption": caption})
+def set_caption(fig: go.Figure, caption: str, **facts: Any) -> go.Figure:
+    """Store a caption beside the figure (not drawn: print figures carry no title), and any
+    facts the page states in words next to it (e.g. requests beyond the shown range)."""
+    fig.update_layout(meta={"caption": caption, **facts})
     return fig

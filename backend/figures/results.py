@@ -19,7 +19,16 @@ def _metric_figure(
     points = [Point(dict(r.values), getattr(r, mean), getattr(r, std)) for r in data.data]
     sel = select(points, q)
     lines = shape_lines(points, sel)
-    fig = line_figure(lines, sel.x, with_unit(what, unit), errors=True)
+    fig = line_figure(
+        lines,
+        sel.x,
+        with_unit(what, unit),
+        errors=True,
+        spread=q.band,
+        log_x=q.log_x,
+        log_y=q.log_y,
+        hover_unit=unit,
+    )
     caption = f"{what} ({data.source} side, {data.request_type.value} requests), mean and "
     caption += "standard deviation over repetitions"
     pinned = pinned_text(sel)
@@ -56,7 +65,15 @@ def percentiles(data: s.ExperimentPercentilesPublic, q: FigureQuery) -> go.Figur
         shaped = shape_lines(points, sel)
         if shaped:
             lines.append(Line(percentile_label(pq), shaped[0].x, shaped[0].y, []))
-    fig = line_figure(lines, sel.x, with_unit("Response time", MICROSECONDS), errors=False)
+    fig = line_figure(
+        lines,
+        sel.x,
+        with_unit("Response time", MICROSECONDS),
+        errors=False,
+        log_x=q.log_x,
+        log_y=q.log_y,
+        hover_unit=MICROSECONDS,
+    )
     caption = f"Response-time percentiles ({data.source} side) from the merged histograms"
     pinned = pinned_text(sel)
     return set_caption(fig, f"{caption}, {pinned}." if pinned else f"{caption}.")

@@ -33,6 +33,15 @@ _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "solid"
 _PATTERNS = ("", "/", ".", "x", "\\", "+", "-")
 
 
+def series_colour(index: int, alpha: float = 1.0) -> str:
+    """Colour of series `index` (as the template gives it), for bands drawn beside a line."""
+    hex_colour = _PALETTE[index % len(_PALETTE)]
+    if alpha >= 1.0:
+        return hex_colour
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha:g})"
+
+
 @dataclass(frozen=True)
 class FigureStyle:
     """Fonts, strokes and default proportions of one look."""

@@ -52,6 +52,10 @@ class RunSeries(Base):
     server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     processing_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
+    # The tool's own per-second percentiles (memtier's Time-Serie; migration 0011).
+    p50_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    p90_us: Mapped[list[float] | None] = mapped_column(FloatArray)
+    p99_us: Mapped[list[float] | None] = mapped_column(FloatArray)
     # Prefix sums (leading 0) of the metric table's `fast` metrics, computed by PostgreSQL
     # (migration 0003; NaN counts as 0 in sums and is left out of time means): any window of
     # a source is then two array reads per row instead of an unnest. See
@@ -96,6 +100,25 @@ class RunSeries(Base):
     processing_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
         FloatArray,
         Computed("mcscope_weight_cumsum(throughput, processing_time_us)", persisted=True),
+    )
+    # Migration 0011: the per-second percentiles.
+    p50_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p50_us)", persisted=True)
+    )
+    p50_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p50_us)", persisted=True)
+    )
+    p90_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p90_us)", persisted=True)
+    )
+    p90_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p90_us)", persisted=True)
+    )
+    p99_us_wcumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p99_us)", persisted=True)
+    )
+    p99_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_weight_cumsum(throughput, p99_us)", persisted=True)
     )
 
 
@@ -148,13 +171,15 @@ class RunHistogram(Base):
 class RunWindowHistogram(Base):
     """Per-window latency histograms of one middleware source, stored for fast window re-cuts.
 
-    `cum` holds `windows` rows of `width` little-endian int64 counts: row w is the count of
+    `cum` holds `windows` rows of `width` little-endian int32 counts (int64 when a count
+    does not fit: the item size is len(cum) / (windows * width)): row w is the count of
     buckets first_bucket .. first_bucket + width - 1 over windows 0..w (cumulative), in the
     log-linear layout (sub_buckets, bucket_count; backend/results/log_buckets.py; index
     bucket_count is the overflow bucket). Window w covers [start_unix + w, start_unix + w + 1),
     like element w of the source's RunSeries. Any window's histogram is row b-1 minus row a-1:
     the column is stored uncompressed (STORAGE EXTERNAL), so PostgreSQL reads just those two
-    slices (substring), not the whole run.
+    slices (substring), not the whole run. Request type "all" is not stored: it is the sum of
+    the types' rows.
     """
 
     __tablename__ = "run_window_histograms"

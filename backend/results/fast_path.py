@@ -163,6 +163,7 @@ WINDOW_HISTOGRAMS_SQL = text(
     f"""
     WITH clock AS ({_CLOCK}), placed AS (
         SELECT h.id, r.id AS run_id, r.configuration_id, r.repetition, h.windows,
+               octet_length(h.cum) / (h.windows * h.width) AS item,
                floor(h.start_unix - c.t0 + 0.5)::int AS off,
                coalesce(CAST(:lo AS int), sw.window_start_s) AS lo,
                coalesce(CAST(:hi AS int), sw.window_end_s) AS hi
@@ -174,22 +175,23 @@ WINDOW_HISTOGRAMS_SQL = text(
             WHERE s.run_id = r.id ORDER BY s.id LIMIT 1
         ) sw ON true
         WHERE {_SUCCEEDED_RUNS}
-          AND h.request_type = CAST(:request_type AS request_type)
+          AND h.request_type = ANY(CAST(:request_types AS request_type[]))
           AND h.metric = CAST(:metric AS histogram_metric)
           AND h.source LIKE :source_pattern
           AND (CAST(:configuration_ids AS int[]) IS NULL
                OR r.configuration_id = ANY(CAST(:configuration_ids AS int[])))
     ), bounded AS (
-        SELECT id, run_id, configuration_id, repetition,
+        SELECT id, run_id, configuration_id, repetition, item,
                greatest(0, least(lo - off, windows)) AS a,
                greatest(0, least(hi - off, windows)) AS b
         FROM placed
     )
     SELECT b.run_id, b.configuration_id, b.repetition, h.sub_buckets, h.bucket_count,
-           h.first_bucket, h.width,
-           substring(h.cum FROM (b.b - 1) * h.width * 8 + 1 FOR h.width * 8) AS upto_b,
+           h.first_bucket, b.item,
+           substring(h.cum FROM (b.b - 1) * h.width * b.item + 1 FOR h.width * b.item) AS upto_b,
            CASE WHEN b.a > 0
-                THEN substring(h.cum FROM (b.a - 1) * h.width * 8 + 1 FOR h.width * 8) END
+                THEN substring(h.cum FROM (b.a - 1) * h.width * b.item + 1
+                               FOR h.width * b.item) END
                AS upto_a
     FROM bounded b JOIN run_window_histograms h ON h.id = b.id
     WHERE b.b > b.a
@@ -198,7 +200,9 @@ WINDOW_HISTOGRAMS_SQL = text(
 )
 """Rule 1 for per-window histograms: per succeeded run and matching middleware source, its
 cumulative counts through the window's last second (upto_b) and through the second before its
-first (upto_a; NULL from the series' start). Their difference is the window's histogram; only
-those two slices of each stored row are read. lo/hi NULL: each run's stored stable window.
+first (upto_a; NULL from the series' start), `item` bytes per count. Their difference is the
+window's histogram; only those two slices of each stored row are read (octet_length of the
+uncompressed column needs no read either). lo/hi NULL: each run's stored stable window.
 
-Parameters: experiment_id, request_type, metric, source_pattern, lo, hi, configuration_ids."""
+Parameters: experiment_id, request_types (those whose rows add up: "all" is every type),
+metric, source_pattern, lo, hi, configuration_ids."""

@@ -56,6 +56,9 @@ class Metric:
     `<column>_weight_cumsum` for weighted metrics; see migrations 0003).
     approximate: the instance rule is an approximation (percentiles cannot be averaged;
     the merged histograms give the exact value).
+    percentile: for a latency percentile, which one (its per-second values are the tool's
+    own per-second percentiles; a window's value is their completion-weighted mean, an
+    approximation of the window's percentile that the percentiles view states as such).
     """
 
     name: MetricName
@@ -68,6 +71,7 @@ class Metric:
     per_second: bool
     fast: bool = False
     approximate: bool = False
+    percentile: float | None = None
 
 
 _BOTH: tuple[SourceKind, ...] = ("client", "middleware")
@@ -85,11 +89,11 @@ METRICS: dict[MetricName, Metric] = {
         Metric("response_time_us", "us", "response time", _BOTH, "weighted", "mean",
                "response_time_us", per_second=True, fast=True),
         Metric("p50_us", "us", "median response time", _BOTH, "weighted", "mean", "p50_us",
-               per_second=False, approximate=True),
+               per_second=True, fast=True, approximate=True, percentile=50.0),
         Metric("p90_us", "us", "90th percentile response time", _BOTH, "weighted", "mean",
-               "p90_us", per_second=False, approximate=True),
+               "p90_us", per_second=True, fast=True, approximate=True, percentile=90.0),
         Metric("p99_us", "us", "99th percentile response time", _BOTH, "weighted", "mean",
-               "p99_us", per_second=False, approximate=True),
+               "p99_us", per_second=True, fast=True, approximate=True, percentile=99.0),
         Metric("queue_time_us", "us", "queue time", _MW, "weighted", "mean", "queue_time_us",
                per_second=True, fast=True),
         Metric("server_time_us", "us", "server time", _MW, "weighted", "mean",
@@ -107,6 +111,10 @@ if tuple(METRICS) != get_args(MetricName):  # pragma: no cover - a developer err
 METRIC_UNITS: dict[str, str] = {name: m.unit for name, m in METRICS.items()}
 PER_SECOND: tuple[Metric, ...] = tuple(m for m in METRICS.values() if m.per_second)
 FAST: tuple[Metric, ...] = tuple(m for m in METRICS.values() if m.fast)
+PERCENTILE_COLUMNS: dict[str, float] = {
+    m.column: m.percentile for m in METRICS.values() if m.percentile is not None
+}
+"""Column -> percentile of the latency percentile metrics (e.g. "p99_us" -> 99.0)."""
 THROUGHPUT: Metric = METRICS["throughput_per_s"]
 """The weight of every `weighted` metric: completions per second."""
 

@@ -319,9 +319,7 @@ def _window_histograms(
         if layout is not None and this != layout:
             raise AnalysisError("metric", "stored histograms of different layouts")
         layout = this
-        counts = np.frombuffer(sl.upto_b, dtype="<i8")
-        if sl.upto_a is not None:
-            counts = counts - np.frombuffer(sl.upto_a, dtype="<i8")
+        counts = sl.counts()
         total = sums.setdefault(ref.configuration_id, np.zeros(this.bucket_count + 1, np.int64))
         total[sl.first_bucket : sl.first_bucket + counts.size] += counts
     if layout is None:

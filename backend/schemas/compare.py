@@ -5,7 +5,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from backend.analysis.difference import BandKind, Verdict
-from backend.compare.source import METRIC_UNITS, CompareMetric
+from backend.compare.source import OVERVIEW_METRICS, CompareMetric
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.limits import INT32_MAX, Confidence, DbId
@@ -64,7 +64,12 @@ class DifferencesRequest(CompareSelection):
     )
     configuration_ids: list[DbId] = Field(default_factory=list, max_length=5000)
     base_configuration_id: DbId | None = None
-    metrics: list[CompareMetric] = Field(default_factory=lambda: list(METRIC_UNITS), min_length=1)
+    metrics: list[CompareMetric] = Field(
+        default_factory=lambda: list(OVERVIEW_METRICS),
+        min_length=1,
+        max_length=50,
+        description="metrics of the metric table (GET /metrics) the chosen source reports",
+    )
     level: Confidence = Field(default=0.95, description="confidence level")
     only_configuration_ids: list[DbId] | None = Field(
         default=None, max_length=100_000, description="keep rows touching these (brushing)"
@@ -151,6 +156,14 @@ class ConfigurationRowPublic(Schema):
     metrics: dict[str, float | None]
 
 
+class ConfigurationsRequest(CompareSelection):
+    """Every configuration of the selection with the means of `metrics`."""
+
+    metrics: list[CompareMetric] = Field(
+        default_factory=lambda: list(OVERVIEW_METRICS), min_length=1, max_length=50
+    )
+
+
 class ConfigurationTablePublic(Schema):
     """All configurations of the selection, for parallel coordinates and the picker."""
 
@@ -164,6 +177,7 @@ class ConfigurationTablePublic(Schema):
 class ParameterRowPublic(Schema):
     group: Literal["design", "parameter", "testbed", "tool"]
     name: str
+    label: str = Field(description='how the UI names the row ("worker threads", "run time (s)")')
     unit: str | None
     values: list[Any] = Field(description="one per experiment; a list of levels for a factor")
     varied: list[bool] = Field(description="per experiment: a factor of that experiment")

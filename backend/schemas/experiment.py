@@ -1,11 +1,11 @@
 """Experiment request/response schemas. Parameter values are checked by backend.domain."""
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from backend.domain.grid import MAX_LEVELS
+from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import INT32_MAX, DbText
@@ -81,6 +81,14 @@ class ExperimentsPublic(BaseModel):
     count: int
 
 
+class HasValues(Protocol):
+    """A stored configuration (the ORM row), as ConfigurationPublic.of reads it."""
+
+    id: int
+    index: int
+    values: dict[str, Any]
+
+
 class ConfigurationPublic(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
@@ -88,6 +96,16 @@ class ConfigurationPublic(BaseModel):
     index: int
     values: dict[str, Any]
     parameters: dict[str, Any] = Field(description="factor values plus fixed values and defaults")
+
+    @classmethod
+    def of(cls, c: HasValues, fixed: dict[str, Any]) -> "ConfigurationPublic":
+        """A stored configuration of an experiment with fixed values `fixed`."""
+        return cls(
+            id=c.id,
+            index=c.index,
+            values=c.values,
+            parameters=effective_parameters(c.values, fixed),
+        )
 
 
 class ConfigurationsPublic(BaseModel):

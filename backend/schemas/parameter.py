@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class ParameterPublic(BaseModel):
@@ -10,10 +10,29 @@ class ParameterPublic(BaseModel):
     kind: str
     default: Any
     description: str
+    label: str = Field(
+        description="how figures, tables and forms name it (an axis title or column heading, "
+        'with its unit where the unit is not already named: "value size (bytes)")'
+    )
+    legend: str = Field(
+        description='one level in words: {v} the value, {s} a plural "s" ("{v} worker thread{s}")'
+    )
     unit: str | None
     minimum: int | None
     maximum: int | None
     choices: list[str]
+
+
+class MetricPublic(BaseModel):
+    """One row of the results core's metric table."""
+
+    name: str
+    label: str = Field(description='how figures and tables name it ("99th percentile ...")')
+    unit: str
+    sources: list[str] = Field(description="which sides report it: client, middleware")
+    per_second: bool = Field(
+        description="per-second values are stored, so any window can be re-cut (percentiles: no)"
+    )
 
 
 class TemplatePublic(BaseModel):

@@ -3,9 +3,10 @@
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from backend.models.enums import RunStatus
+from backend.schemas.experiment import ConfigurationPublic
 
 
 class RunPublic(BaseModel):
@@ -26,6 +27,14 @@ class RunPublic(BaseModel):
     tool_versions: dict[str, str]
     commands: list[dict[str, Any]]
     phase_timings: dict[str, float]
+
+
+class RunDetailPublic(RunPublic):
+    """One run with the configuration it measured (the run page needs no grid list)."""
+
+    configuration: ConfigurationPublic = Field(
+        description="the grid point this run measured, with its effective parameters"
+    )
 
 
 class RunsPublic(BaseModel):

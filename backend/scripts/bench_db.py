@@ -122,6 +122,81 @@ def _load(
         cur.execute("ANALYZE")
 
 
+def _load_window_histograms(conn: psycopg.Connection, seconds: int, mws: int, width: int) -> None:
+    """Per run and middleware source, per-window queue-time histograms of the gets (the rows
+    the worker stores: cumulative counts over `width` used log-linear buckets, int32)."""
+    from backend.results.log_buckets import MIDDLEWARE_LAYOUT
+
+    rng = np.random.default_rng(11)
+    shape = np.exp(-(((np.arange(width) - width / 3) / (width / 6)) ** 2)) + 0.002
+    lam = shape * 1000 / shape.sum()  # ~1000 gets per window, a long thin tail
+    first = 384  # bucket of ~30 us
+    with conn.cursor() as cur:
+        cur.execute("SELECT id FROM runs ORDER BY id")
+        run_ids = [r[0] for r in cur.fetchall()]
+        cols = (
+            "run_id, source, request_type, metric, start_unix, sub_buckets, bucket_count,"
+            " first_bucket, width, windows, cum"
+        )
+        with cur.copy(f"COPY run_window_histograms ({cols}) FROM STDIN (FORMAT BINARY)") as cp:
+            # enum columns travel as their labels (enum_recv reads text)
+            cp.set_types(["int4", "text", "text", "text", "float8"] + ["int4"] * 5 + ["bytea"])
+            for run_id in run_ids:
+                for m in range(mws):
+                    counts = rng.poisson(lam, size=(seconds, width))
+                    cum = np.cumsum(counts, axis=0).astype("<i4").tobytes()
+                    cp.write_row(
+                        (
+                            run_id,
+                            f"middleware:{m}",
+                            "get",
+                            "queue",
+                            1.7e9 + 0.3,
+                            MIDDLEWARE_LAYOUT.sub_buckets,
+                            MIDDLEWARE_LAYOUT.bucket_count,
+                            first,
+                            width,
+                            seconds,
+                            cum,
+                        )
+                    )
+    conn.commit()
+    with conn.cursor() as cur:
+        cur.execute("ANALYZE run_window_histograms")
+
+
+# The straightforward reference for percentiles: read every source's whole stored row and add
+# up the window's per-second counts (what a table of one histogram per second would give).
+WHOLE_ROWS = """
+SELECT r.configuration_id, h.first_bucket, h.width, h.windows,
+       floor(h.start_unix - 1.7e9 + 0.5)::int AS off, h.cum
+FROM run_window_histograms h JOIN runs r ON r.id = h.run_id
+WHERE r.experiment_id = %(e)s AND h.request_type = 'get' AND h.metric = 'queue'
+"""
+
+
+def _reference_percentiles(
+    conn: psycopg.Connection, e: int, lo: int, hi: int, qs: tuple[float, ...]
+) -> dict[int, list[float]]:
+    from backend.analysis.percentiles import percentiles_from_histogram
+    from backend.results.log_buckets import MIDDLEWARE_LAYOUT
+    from backend.results.service import log_linear_histogram
+
+    sums: dict[int, np.ndarray] = {}
+    for cid, first, width, windows, off, cum in conn.execute(WHOLE_ROWS, {"e": e}):
+        per_second = np.diff(np.frombuffer(cum, "<i4").reshape(windows, width), axis=0, prepend=0)
+        a, b = max(0, min(lo - off, windows)), max(0, min(hi - off, windows))
+        total = sums.setdefault(cid, np.zeros(MIDDLEWARE_LAYOUT.bucket_count + 1, np.int64))
+        total[first : first + width] += per_second[a:b].sum(axis=0)
+    return {
+        cid: [
+            p.value_us
+            for p in percentiles_from_histogram(log_linear_histogram(MIDDLEWARE_LAYOUT, c), qs)
+        ]
+        for cid, c in sums.items()
+    }
+
+
 # The straightforward reference: the same rules (backend/results/aggregate.py) over one row
 # per second, so its numbers must equal the results service's.
 NARROW = """
@@ -152,6 +227,44 @@ def _check_equal(fast: object, reference: object) -> None:
         raise SystemExit("the prefix-sum re-cut disagrees with the reference")
 
 
+def _bench_percentiles(
+    session: object, conn: psycopg.Connection, e: int, lo: int, hi: int, repeat: int
+) -> None:
+    """Window re-cut of middleware percentiles: stored slices vs the whole-row reference."""
+    from backend.models import HistogramMetric, RequestType
+    from backend.results import service
+    from backend.results.aggregate import Window
+
+    qs = (50.0, 90.0, 99.0, 99.9)
+
+    def fast() -> dict[int, list[float]]:
+        merged = service.configuration_histograms(
+            session=session,  # type: ignore[arg-type]
+            experiment_id=e,
+            source="middleware",
+            request_type=RequestType.GET,
+            metric=HistogramMetric.QUEUE,
+            window=Window(lo, hi),
+        )
+        return {
+            cid: [p.value_us for p in service.histogram_percentiles(m, qs)]
+            for cid, m in merged.items()
+        }
+
+    (size,) = conn.execute("SELECT pg_total_relation_size('run_window_histograms')").fetchone()  # type: ignore[misc]
+    print(f"\nper-window histograms stored: {size / 2**20:.0f} MiB")
+    t_fast, got = _timed(fast, repeat)
+    t_ref, want = _timed(lambda: _reference_percentiles(conn, e, lo, hi, qs), repeat)
+    name = "window re-cut, middleware p50/p90/p99/p99.9 (2 slices)"
+    print(f"{name:58s} {t_fast:9.4f} {len(got):6d}")  # type: ignore[arg-type]
+    name = "reference: whole stored rows, per-second counts summed"
+    print(f"{name:58s} {t_ref:9.4f} {len(want):6d}")  # type: ignore[arg-type]
+    print(f"ratio percentile re-cut / reference:         {t_fast / t_ref:.4f}")
+    if got != want:
+        raise SystemExit("the sliced percentiles disagree with the reference")
+    print("sliced percentiles equal the reference's: yes")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=2000)
@@ -160,6 +273,12 @@ def main() -> None:
     ap.add_argument("--middlewares", type=int, default=2, help="middleware sources per run")
     ap.add_argument("--configurations", type=int, default=400)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--hist-width",
+        type=int,
+        default=128,
+        help="used log-linear buckets per middleware histogram (3 %% each: 128 spans 16x)",
+    )
     args = ap.parse_args()
 
     db = f"mcscope_bench_{os.getpid()}"
@@ -190,6 +309,7 @@ def main() -> None:
             _load(
                 conn, args.runs, args.seconds, args.clients, args.middlewares, args.configurations
             )
+            _load_window_histograms(conn, args.seconds, args.middlewares, args.hist_width)
         print(f"loaded in {time.perf_counter() - t0:.1f} s\n")
 
         with SessionLocal() as session, psycopg.connect(url) as conn:
@@ -238,6 +358,7 @@ def main() -> None:
             print(f"ratio prefix-sum re-cut / reference:        {results[rows[2][0]] / ref:.4f}")
             print(f"ratio queue-time re-cut / reference:         {results[rows[3][0]] / ref:.4f}")
             _check_equal(outputs[rows[2][0]], outputs[rows[4][0]])
+            _bench_percentiles(session, conn, exp.id, lo, hi, args.repeat)
         engine.dispose()
     finally:
         with psycopg.connect(ADMIN_URL, autocommit=True) as admin:

@@ -28,13 +28,11 @@ struct log_layout {
 
     /// Bucket of a value in ns; kCount for the overflow bucket.
     static constexpr std::size_t index(std::uint64_t ns) {
-        if (ns < 2 * kHalf) {
-            return static_cast<std::size_t>(ns);
-        }
         if (ns >= kLimitNs) {
             return kCount;
         }
-        auto shift = static_cast<unsigned>(std::bit_width(ns)) - kSubBits;
+        // HdrHistogram's trick: or-ing in 2*kHalf-1 makes the shift 0 below 64 ns, no branch.
+        auto shift = static_cast<unsigned>(std::bit_width(ns | (2 * kHalf - 1))) - kSubBits;
         return static_cast<std::size_t>(shift * kHalf + (ns >> shift));
     }
     /// Smallest value of bucket i (i < kCount).

@@ -319,10 +319,16 @@ class Host:
         q = shlex.quote
         # Its own name: hosts sharing a filesystem (test namespaces) fetch at the same time.
         tarball = f"{directory}.fetch-{secrets.token_hex(4)}.tgz"
-        # Exit 1 is GNU tar's "file changed as we read it": a stopped tool's wrapper writes its
-        # exit code file just after the tool ended; the archive is complete, not an error.
+        # A stopped tool's wrapper writes its .rc just after the tool exits, so wait (up to 2 s)
+        # until every started process has one: otherwise tar sees the directory change. tar's
+        # exit 1 ("file changed as we read it", e.g. a log of a process still running) still
+        # gives a whole archive, so only exit 2 (fatal) fails the fetch.
+        d = q(directory)
         size = self.run(
-            f"tar -C {q(directory)} -czf {q(tarball)} .; [ $? -le 1 ] && stat -c %s {q(tarball)}",
+            f'for i in $(seq 40); do left=0; for p in {d}/*.pid; do [ -e "$p" ] || continue; '
+            f'[ -e "${{p%.pid}}.rc" ] || left=1; done; [ $left = 0 ] && break; sleep 0.05; done; '
+            f"tar -C {d} -czf {q(tarball)} . ; rc=$?; [ $rc -le 1 ] || exit $rc; "
+            f"stat -c %s {q(tarball)}",
             timeout=300,
         )
         if int(size.strip() or 0) > settings.FETCH_MAX_ARCHIVE_BYTES:

@@ -38,6 +38,8 @@ class SecondSample:
     mean_latency_us: mean response time of those requests, None if not reported.
     keys_per_sec: keys requested per second (multi-gets: requests x keys), None if unknown.
     hits_per_sec / misses_per_sec: keys found / not found per second, None if unknown.
+    percentiles_us: the tool's own latency percentiles of that second (memtier's Time-Serie
+    p50/p90/p99/p99.9), keyed by percentile; empty when the tool gives none.
     """
 
     second: int
@@ -46,6 +48,7 @@ class SecondSample:
     keys_per_sec: float | None = None
     hits_per_sec: float | None = None
     misses_per_sec: float | None = None
+    percentiles_us: Mapping[float, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,15 @@ def _memtier_series(
         keys = {"get": get_count * keys_per_get, "set": s.count}.get(
             kind, s.count + get_count * (keys_per_get - 1)
         )
-        samples.append(SecondSample(s.second, float(s.count), s.mean_latency_us, float(keys)))
+        samples.append(
+            SecondSample(
+                s.second,
+                float(s.count),
+                s.mean_latency_us,
+                float(keys),
+                percentiles_us=s.percentiles_us,
+            )
+        )
     return tuple(samples)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
+from backend.results.metrics import PERCENTILE_COLUMNS
 from worker.parsers import ClientResult, MiddlewareStats
 from worker.parsers.middleware import HIST_KINDS
 from worker.parsers.model import (
@@ -24,6 +25,7 @@ from worker.parsers.model import (
     Histogram,
     MiddlewareType,
     MiddlewareWindowHistograms,
+    SecondSample,
     Window,
 )
 
@@ -113,6 +115,7 @@ _SUMMARY_COLUMNS = (
     "server_time_us",
     "processing_time_us",
     "queue_length",
+    *PERCENTILE_COLUMNS,
 )
 
 
@@ -166,6 +169,7 @@ def client_rows(
                 "response_time_us": rt,
                 "keys_per_s": keys,
                 "misses_per_s": misses,
+                **_percentile_series(typed.series, length),
             }
         )
         series = rows.series[-1]
@@ -183,16 +187,14 @@ def client_rows(
                 "response_time_std_us": None,
                 "weight": None,
             }
-        pct = typed.percentiles
+            # The tool's whole-run percentiles belong with whole-run figures only.
+            summary.update({c: typed.percentiles.get(q) for c, q in PERCENTILE_COLUMNS.items()})
         rows.summaries.append(
             {
                 "source": source,
                 "request_type": rtype,
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
-                "p50_us": pct.get(50.0),
-                "p90_us": pct.get(90.0),
-                "p99_us": pct.get(99.0),
                 **summary,
             }
         )
@@ -200,6 +202,21 @@ def client_rows(
         if hist_row:
             rows.histograms.append(hist_row)
     return rows
+
+
+def _percentile_series(
+    seconds: Sequence[SecondSample], length: int
+) -> dict[str, list[float] | None]:
+    """Per-second percentile arrays from the tool's per-second percentiles (NaN for a second
+    without them); None for a column the tool never reports, so the source lacks the metric."""
+    out: dict[str, list[float] | None] = {}
+    for column, q in PERCENTILE_COLUMNS.items():
+        values = [NAN] * length
+        for s in seconds:
+            if s.second >= 0 and q in s.percentiles_us:
+                values[s.second] = s.percentiles_us[q]
+        out[column] = values if any(not math.isnan(v) for v in values) else None
+    return out
 
 
 _MW_ONLY = ("queue_time_us", "server_time_us", "processing_time_us", "queue_length")
@@ -241,10 +258,11 @@ def window_histogram_rows(
     rtype: RequestType,
     kinds: Sequence[MiddlewareType],
 ) -> list[dict[str, Any]]:
-    """RunWindowHistogram rows of one request type (its kinds summed: "all" is every kind).
+    """RunWindowHistogram rows of one request type (its kinds summed).
 
     Counts are cumulative over windows and cut to the run's range of non-empty buckets, so a
-    window's histogram is a difference of two rows (see the model).
+    window's histogram is a difference of two rows (see the model); int32 when the run's
+    counts fit (nearly always: half the bytes), else int64.
     """
     n, size = len(hists.windows), hists.bucket_count + 1
     rows = []
@@ -259,7 +277,8 @@ def window_histogram_rows(
         if used.size == 0:
             continue
         lo, hi = int(used[0]), int(used[-1]) + 1
-        cum = np.cumsum(dense[:, lo:hi], axis=0).astype("<i8")
+        cum = np.cumsum(dense[:, lo:hi], axis=0)
+        cum = cum.astype("<i4" if cum[-1].max() < 2**31 else "<i8")
         rows.append(
             {
                 "source": source,
@@ -314,7 +333,8 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "queue_length": [v["queue_length"] for v in per],
             }
         )
-        if stats.window_histograms is not None:
+        if stats.window_histograms is not None and rtype != RequestType.ALL:
+            # "all" is not stored: readers add the types' rows (a third less to store).
             rows.window_histograms += window_histogram_rows(
                 source, start_unix, stats.window_histograms, rtype, kinds
             )
@@ -332,10 +352,9 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "request_type": rtype,
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
-                "p50_us": _percentile(samples, 50),
-                "p90_us": _percentile(samples, 90),
-                "p99_us": _percentile(samples, 99),
                 **summary,
+                # No per-second percentiles yet: nearest rank over the window's sampled requests.
+                **{c: _percentile(samples, q) for c, q in PERCENTILE_COLUMNS.items()},
             }
         )
     if stats.histograms is not None:

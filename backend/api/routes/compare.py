@@ -12,14 +12,16 @@ from backend.api.errors import unprocessable
 from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
 from backend.compare.groups import group_curves
 from backend.compare.parameters import parameter_rows, varying_parameters
-from backend.compare.source import METRIC_UNITS, ConfigurationSamples, read_configurations
+from backend.compare.source import CompareMetric, ConfigurationSamples, read_configurations
 from backend.crud import compare as crud
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import PARAMETERS
+from backend.results.metrics import METRIC_UNITS, METRICS
 from backend.schemas.compare import (
     GROUP_BY_EXPERIMENT,
     CompareSelection,
     ConfigurationRowPublic,
+    ConfigurationsRequest,
     ConfigurationTablePublic,
     DifferencesPublic,
     DifferencesRequest,
@@ -43,13 +45,35 @@ def _designs(session: Session, ids: Sequence[int]) -> dict[int, ExperimentDesign
     return {i: ExperimentDesign(i, found[i].name, found[i].factors, found[i].fixed) for i in ids}
 
 
-def _configurations(session: Session, sel: CompareSelection) -> list[ConfigurationSamples]:
+def _check_metrics(sel: CompareSelection, field: str, metrics: Sequence[CompareMetric]) -> None:
+    """A 422 naming the field for a metric the source does not report, or that the re-cut
+    window cannot give (percentiles are stored for the stable window only)."""
+    for i, name in enumerate(metrics):
+        loc: tuple[str | int, ...] = (field, i) if field == "metrics" else (field,)
+        m = METRICS[name]
+        if sel.source not in m.sources:
+            raise unprocessable(
+                loc, f"{name} ({m.label}) is not reported by the {sel.source} side", name
+            )
+        if sel.window is not None and not m.per_second:
+            raise unprocessable(
+                loc,
+                f"{name} ({m.label}) is stored for the stable window only; "
+                "compare it without a window",
+                name,
+            )
+
+
+def _configurations(
+    session: Session, sel: CompareSelection, metrics: Sequence[CompareMetric]
+) -> list[ConfigurationSamples]:
     return read_configurations(
         session=session,
         experiment_ids=sel.experiment_ids,
         source=sel.source,
         request_type=sel.request_type,
         window=sel.window,
+        metrics=metrics,
     )
 
 
@@ -75,6 +99,7 @@ def compare_parameters(session: SessionDep, body: CompareSelection) -> Parameter
 def compare_differences(session: SessionDep, body: DifferencesRequest) -> DifferencesPublic:
     """Absolute and relative differences against a base, with Welch intervals and a verdict."""
     designs = _designs(session, body.experiment_ids)
+    _check_metrics(body, "metrics", body.metrics)
     keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
     if body.configuration_ids:
         owners = crud.configuration_owners(session=session, ids=body.configuration_ids)
@@ -92,7 +117,7 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
                 body.base_configuration_id,
             )
         pairing = pair_configurations(
-            _configurations(session, body),
+            _configurations(session, body, body.metrics),
             body.configuration_ids,
             body.base_configuration_id,
             body.metrics,
@@ -107,7 +132,12 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
                 ("base_experiment_id",), "must be one of experiment_ids", body.base_experiment_id
             )
         pairing = pair_experiments(
-            _configurations(session, body), designs, base, body.metrics, body.level, keep
+            _configurations(session, body, body.metrics),
+            designs,
+            base,
+            body.metrics,
+            body.level,
+            keep,
         )
         mode = "experiments"
     return DifferencesPublic(
@@ -132,9 +162,10 @@ def compare_groups(session: SessionDep, body: GroupsRequest) -> GroupsPublic:
             f"must be {GROUP_BY_EXPERIMENT!r} or a parameter, got {body.group_by!r}",
             body.group_by,
         )
+    _check_metrics(body, "metric", [body.metric])
     keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
     groups = group_curves(
-        _configurations(session, body),
+        _configurations(session, body, [body.metric]),
         designs,
         x=body.x,
         group_by=body.group_by,
@@ -155,16 +186,19 @@ def compare_groups(session: SessionDep, body: GroupsRequest) -> GroupsPublic:
 
 
 @router.post("/configurations", response_model=ConfigurationTablePublic)
-def compare_configurations(session: SessionDep, body: CompareSelection) -> ConfigurationTablePublic:
+def compare_configurations(
+    session: SessionDep, body: ConfigurationsRequest
+) -> ConfigurationTablePublic:
     """Every configuration of the experiments with its metric means (parallel coordinates)."""
     designs = _designs(session, body.experiment_ids)
-    rows = _configurations(session, body)
+    _check_metrics(body, "metrics", body.metrics)
+    metrics = list(dict.fromkeys(body.metrics))
+    rows = _configurations(session, body, metrics)
     parameters = varying_parameters(list(designs.values()))
-    metrics = list(METRIC_UNITS)
     return ConfigurationTablePublic(
         parameters=parameters,
         metrics=metrics,
-        units=dict(METRIC_UNITS),
+        units={m: METRIC_UNITS[m] for m in metrics},
         data=[
             ConfigurationRowPublic(
                 experiment_id=r.experiment_id,

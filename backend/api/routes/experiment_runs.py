@@ -13,9 +13,10 @@ from backend.crud.run import cancel_runs, list_runs, queue_runs, queued_run_ids
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import service
 from backend.results.metrics import SourceKind
+from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip
 from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
-from backend.schemas.run import RunPublic, RunsPublic, StartResult
+from backend.schemas.run import RunDetailPublic, RunPublic, RunsPublic, StartResult
 from backend.schemas.series import (
     SERIES_UNITS,
     CombinedSeriesPublic,
@@ -177,13 +178,17 @@ def read_run_series(
     )
 
 
-@runs_router.get("/{run_id}", response_model=RunPublic)
-def read_run(session: SessionDep, run_id: int) -> RunPublic:
-    """Get one run with its hosts, tool versions and command lines."""
+@runs_router.get("/{run_id}", response_model=RunDetailPublic)
+def read_run(session: SessionDep, run_id: int) -> RunDetailPublic:
+    """Get one run with its configuration, hosts, tool versions and command lines."""
     run = session.get(Run, run_id)
     if run is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    return RunPublic.model_validate(run)
+    fixed = session.get_one(Experiment, run.experiment_id).fixed
+    return RunDetailPublic(
+        **RunPublic.model_validate(run).model_dump(),
+        configuration=ConfigurationPublic.of(run.configuration, fixed),
+    )
 
 
 @runs_router.get(

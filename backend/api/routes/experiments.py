@@ -13,7 +13,7 @@ from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignError, check_design
-from backend.domain.grid import effective_parameters, preview
+from backend.domain.grid import preview
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.schemas.experiment import (
@@ -193,13 +193,5 @@ def duplicate_experiment(
 def read_configurations(session: SessionDep, experiment_id: int) -> ConfigurationsPublic:
     """The expanded grid, with every point's effective parameters."""
     exp = _load(session, experiment_id)
-    data = [
-        ConfigurationPublic(
-            id=c.id,
-            index=c.index,
-            values=c.values,
-            parameters=effective_parameters(c.values, exp.fixed),
-        )
-        for c in exp.configurations
-    ]
+    data = [ConfigurationPublic.of(c, exp.fixed) for c in exp.configurations]
     return ConfigurationsPublic(data=data, count=len(data))

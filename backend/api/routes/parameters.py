@@ -1,10 +1,12 @@
-"""The parameter schema and the experiment catalogue, for building forms."""
+"""The parameter schema, the metric table and the experiment catalogue, for building forms
+and naming things: the UI takes every parameter's and metric's label and unit from here."""
 
 from fastapi import APIRouter
 
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
-from backend.schemas.parameter import ParameterPublic, TemplatePublic
+from backend.results.metrics import METRICS
+from backend.schemas.parameter import MetricPublic, ParameterPublic, TemplatePublic
 
 router = APIRouter(tags=["parameters"])
 
@@ -18,12 +20,29 @@ def read_parameters() -> list[ParameterPublic]:
             kind=p.kind.value,
             default=p.default,
             description=p.description,
+            label=p.label or p.name.replace("_", " "),
+            legend=p.legend,
             unit=p.unit,
             minimum=p.minimum,
             maximum=p.maximum,
             choices=list(p.choices),
         )
         for p in PARAMETERS.values()
+    ]
+
+
+@router.get("/metrics", response_model=list[MetricPublic])
+def read_metrics() -> list[MetricPublic]:
+    """Every result metric with its label, unit and the sides that report it."""
+    return [
+        MetricPublic(
+            name=m.name,
+            label=m.label,
+            unit=m.unit,
+            sources=list(m.sources),
+            per_second=m.per_second,
+        )
+        for m in METRICS.values()
     ]
 
 

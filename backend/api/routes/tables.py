@@ -3,6 +3,7 @@
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Response, status
+from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
 from backend.api.routes.analysis.common import analysis_errors
@@ -15,6 +16,26 @@ router = APIRouter(prefix="/experiments", tags=["tables"])
 
 TableFormat = Literal["csv", "tex"]
 _MEDIA = {"csv": "text/csv; charset=utf-8", "tex": "application/x-tex; charset=utf-8"}
+
+
+class TableInfo(BaseModel):
+    name: str
+    title: str
+    formats: list[str]
+
+
+class TablesPublic(BaseModel):
+    data: list[TableInfo]
+    count: int
+
+
+@router.get("/{experiment_id}/tables", response_model=TablesPublic)
+def read_tables(session: SessionDep, experiment_id: int) -> TablesPublic:
+    """The tables an experiment can be exported as, in report order (as the bundle has them)."""
+    if session.get(Experiment, experiment_id) is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Experiment not found")
+    data = [TableInfo(name=t.name, title=t.title, formats=list(_MEDIA)) for t in TABLES.values()]
+    return TablesPublic(data=data, count=len(data))
 
 
 @router.get(

@@ -10,6 +10,7 @@ from scipy import stats
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from backend.domain.parameters import PARAMETERS
 from backend.models import Configuration, RequestType, Run, RunStatus, RunSummary
 from backend.tests.utils.experiment import create_random_experiment
 
@@ -25,7 +26,8 @@ def _seed(
     tools: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """An experiment over workers 8/16, 3 repetitions, whose runs succeeded with
-    throughput(values) + NOISE[repetition] ops/s and response time 1e6 / throughput us."""
+    throughput(values) + NOISE[repetition] ops/s, response time 1e6 / throughput us and a
+    99th percentile of 3e6 / throughput us."""
     exp = create_random_experiment(
         client,
         factors={"workers": [8, 16]},
@@ -51,6 +53,7 @@ def _seed(
                 count=int(tp * 20),
                 throughput=tp,
                 response_time_us=1e6 / tp,
+                p99_us=3e6 / tp,
             )
         )
     db.execute(
@@ -90,6 +93,9 @@ def test_parameters_only_the_fixed_setting_differs(client: TestClient, pair: Any
     assert rows["workers"]["values"] == [[8, 16], [8, 16]]
     assert rows["workers"]["varied"] == [True, True] and not rows["workers"]["differs"]
     assert rows["memtier_benchmark"]["values"] == ["2.3.0", "2.3.0"]
+    # Rows are labelled as the parameter schema labels them (figures and tables alike).
+    assert rows["workers"]["label"] == PARAMETERS["workers"].label == "worker threads"
+    assert rows["run_time_s"]["label"] == "run time (s)"
     assert set(body["groupable"]) == {"workers", "middlewares"}
 
 
@@ -165,7 +171,7 @@ def test_groups_pool_repetitions_with_bands(client: TestClient, pair: Any) -> No
     r = client.post(f"{API}/groups", json={**sel, "group_by": "middlewares", "band": "std"})
     assert r.status_code == 200, r.text
     body = r.json()
-    assert [g["label"] for g in body["data"]] == ["middlewares=1", "middlewares=2"]
+    assert [g["label"] for g in body["data"]] == ["1 middleware", "2 middlewares"]
     g2 = body["data"][1]
     assert g2["runs"] == 6 and g2["configurations"] == 2
     assert [p["x"] for p in g2["points"]] == [8, 16]
@@ -227,6 +233,25 @@ def test_bad_selections_are_422_naming_the_field(client: TestClient, pair: Any) 
             ["body", "group_by"],
         ),
         ("groups", {"experiment_ids": ids, "x": "workers", "band": "iqr"}, ["body", "band"]),
+        ("groups", {"experiment_ids": ids, "x": "workers", "metric": "nope"}, ["body", "metric"]),
+        # Queue times are the middleware's: the client side does not report them.
+        (
+            "groups",
+            {"experiment_ids": ids, "x": "workers", "metric": "queue_time_us"},
+            ["body", "metric"],
+        ),
+        (
+            "differences",
+            {"experiment_ids": ids, "metrics": ["throughput_per_s", "queue_length"]},
+            ["body", "metrics", 1],
+        ),
+        # Percentiles are stored for the stable window only: a re-cut window cannot give them.
+        (
+            "differences",
+            {"experiment_ids": ids, "metrics": ["p99_us"], "window_start_s": 5, "window_end_s": 9},
+            ["body", "metrics", 0],
+        ),
+        ("configurations", {"experiment_ids": ids, "metrics": ["nope"]}, ["body", "metrics", 0]),
         ("configurations", {"experiment_ids": ids, "window_end_s": 20}, ["body", "window_end_s"]),
         (
             "configurations",
@@ -258,3 +283,34 @@ def test_windowed_comparison_reads_series(client: TestClient, pair: Any) -> None
         json={"experiment_ids": [one["id"], two["id"]], "window_start_s": 5, "window_end_s": 25},
     ).json()
     assert body["count"] == 0 and body["unmatched"] == 2
+
+
+def test_every_metric_of_the_table_compares(client: TestClient, pair: Any) -> None:
+    one, two = pair
+    ids = [one["id"], two["id"]]
+    r = client.post(f"{API}/differences", json={"experiment_ids": ids, "metrics": ["p99_us"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["units"] == {"p99_us": "us"}
+    at8 = next(d for d in body["data"] if d["values"] == {"workers": 8})
+    # p99 = 3e6 / throughput: 1000 ops/s -> 3000 us, 1500 ops/s -> 2000 us.
+    assert at8["metric"] == "p99_us" and at8["base"]["mean"] == pytest.approx(
+        np.mean([3e6 / (1000.0 + n) for n in NOISE])
+    )
+    assert at8["verdict"] == "significant" and at8["difference"] < 0
+    groups = client.post(
+        f"{API}/groups",
+        json={"experiment_ids": ids, "x": "workers", "metric": "p99_us", "group_by": "workers"},
+    ).json()
+    assert groups["unit"] == "us" and [g["label"] for g in groups["data"]] == [
+        "8 worker threads",
+        "16 worker threads",
+    ]
+    table = client.post(
+        f"{API}/configurations",
+        json={"experiment_ids": ids, "metrics": ["throughput_per_s", "p99_us"]},
+    ).json()
+    assert table["metrics"] == ["throughput_per_s", "p99_us"]
+    assert table["units"] == {"throughput_per_s": "ops/s", "p99_us": "us"}
+    row = next(c for c in table["data"] if c["experiment_id"] == one["id"])
+    assert row["metrics"]["p99_us"] == pytest.approx(np.mean([3e6 / (1000.0 + n) for n in NOISE]))

@@ -75,6 +75,24 @@ def test_results_aggregate_instances_then_repetitions(client: TestClient, db: Se
     assert client.get(f"{API}/{exp['id']}/results", params={"source": "x"}).status_code == 422
 
 
+def test_run_serves_its_own_configuration(client: TestClient, db: Session) -> None:
+    exp = create_random_experiment(
+        client, factors={"workers": [8, 16]}, fixed={"servers": 2}, repetitions=1
+    )
+    client.post(f"{API}/{exp['id']}/start")
+    client.post(f"{API}/{exp['id']}/cancel")
+    run = db.scalars(
+        select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.id.desc())
+    ).first()
+    assert run is not None
+    body = client.get(f"/api/v1/runs/{run.id}").json()
+    c = body["configuration"]
+    assert c["id"] == body["configuration_id"] == run.configuration_id
+    listed = client.get(f"{API}/{exp['id']}/configurations").json()["data"]
+    assert c == next(x for x in listed if x["id"] == run.configuration_id)
+    assert c["parameters"]["servers"] == 2 and c["parameters"]["workers"] == c["values"]["workers"]
+
+
 def test_run_not_found(client: TestClient) -> None:
     r = client.get("/api/v1/runs/987654321")
     assert r.status_code == 404 and r.json()["detail"] == "Run not found"

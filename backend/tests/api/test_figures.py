@@ -1,6 +1,7 @@
 """Figure endpoints: every registered figure as Plotly JSON, vector PDF and SVG, and PNG."""
 
 import json
+import math
 import re
 import struct
 import subprocess
@@ -182,3 +183,187 @@ def test_read_figure_json_is_plotly_json(client: TestClient, exp: dict[str, Any]
     assert [t["name"] for t in fig["data"]] == ["queue", "server", "processing", "network"]
     assert fig["layout"]["barmode"] == "relative"
     assert "µs" in fig["layout"]["yaxis"]["title"]["text"]
+
+
+def test_results_figure_band_log_axes_and_hover(client: TestClient, exp: dict[str, Any]) -> None:
+    bars = _get(client, exp["id"], "throughput", "json", x="clients_per_thread").json()
+    band = _get(
+        client, exp["id"], "throughput", "json", x="clients_per_thread", band="band", log_x=True
+    ).json()
+    # A band per line, drawn under it in its colour and toggled with it; no error bars.
+    assert len(band["data"]) == 2 * len(bars["data"])
+    for area, line, plain in zip(band["data"][::2], band["data"][1::2], bars["data"], strict=True):
+        assert area["fill"] == "toself" and area["showlegend"] is False
+        assert area["legendgroup"] == line["legendgroup"]
+        assert "error_y" not in line
+        assert line["name"] == plain["name"]
+        n = len(plain["x"])
+        ys, errs = plain["y"], plain["error_y"]["array"]
+        assert area["y"][:n] == pytest.approx([y + e for y, e in zip(ys, errs, strict=True)])
+        assert area["fillcolor"].startswith("rgba(") and line["line"]["color"].startswith("#")
+    assert band["layout"]["xaxis"]["type"] == "log"
+    none = _get(client, exp["id"], "response-time", "json", band="none", log_y=True).json()
+    assert all("error_y" not in t for t in none["data"])
+    assert none["layout"]["yaxis"]["type"] == "log"
+    # Hover names the x factor and the unit; the std over repetitions rides along.
+    tmpl = bars["data"][0]["hovertemplate"]
+    assert "Clients per thread" in tmpl and "ops/s" in tmpl and "customdata" in tmpl
+    assert bars["data"][0]["customdata"] == bars["data"][0]["error_y"]["array"]
+
+
+def test_model_figures_draw_the_network_model_over_the_data(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    inputs = client.get(f"/api/v1/analysis/experiments/{exp['id']}/network-inputs")
+    assert inputs.status_code == 200, inputs.text
+    group = inputs.json()["data"][1]
+    solved = client.post(
+        "/api/v1/analysis/network-model",
+        json={
+            "system": group["system"],
+            "clients": [p["clients"] for p in group["points"]],
+            "measured_throughput_per_s": [p["throughput_per_s"] for p in group["points"]],
+            "measured_response_time_s": [p["response_time_s"] for p in group["points"]],
+            "include_bounds": True,
+        },
+    ).json()["model"]
+    fig = _get(client, exp["id"], "model-throughput", "json", group=1).json()
+    measured, curve, bound = fig["data"]
+    assert measured["x"] == [p["clients"] for p in group["points"]]
+    assert measured["y"] == pytest.approx([p["throughput_per_s"] for p in group["points"]])
+    assert curve["y"] == pytest.approx(solved["throughput_per_s"])
+    assert bound["y"] == pytest.approx(solved["bounds"]["aba_throughput_upper"])
+    assert solved["bottleneck"] in fig["layout"]["meta"]["caption"]
+    assert "16 worker threads" in fig["layout"]["meta"]["caption"]
+    rt = _get(client, exp["id"], "model-response-time", "json", group=1).json()
+    assert rt["layout"]["yaxis"]["title"]["text"] == "Response time (µs)"
+    assert rt["data"][1]["y"] == pytest.approx([r * 1e6 for r in solved["response_time_s"]])
+    r = client.get(f"{API}/{exp['id']}/figures/model-throughput.json", params={"group": 5})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "group"]
+
+
+@pytest.mark.parametrize(
+    ("quantity", "field", "scale"),
+    [("response_time", "response_time_s", 1e6), ("queue_length", "queue_length", 1.0)],
+)
+def test_queue_models_figure_is_the_queue_models_endpoint(
+    client: TestClient, exp: dict[str, Any], quantity: str, field: str, scale: float
+) -> None:
+    rows = client.get(f"/api/v1/analysis/experiments/{exp['id']}/queue-models").json()["data"]
+    eight = sorted((r for r in rows if r["values"]["workers"] == 8), key=lambda r: r["clients"])
+    fig = _get(client, exp["id"], "queue-models", "json", quantity=quantity).json()
+    assert [t["name"] for t in fig["data"]] == ["measured", "M/M/1", "M/M/m"]
+    measured, mm1, mmm = fig["data"]
+    assert measured["x"] == [r["clients"] for r in eight]
+
+    def scaled(model: str, key: str) -> list[Any]:
+        # An unstable queue (utilization >= 1) predicts nothing: a gap in the line.
+        values = [r[model][field][key] for r in eight]
+        return [None if v is None else pytest.approx(v * scale) for v in values]
+
+    assert mmm["y"] == scaled("mmm", "predicted")
+    assert mm1["y"] == scaled("mm1", "predicted")
+    assert measured["y"] == scaled("mmm", "measured")
+    assert any(v is not None for v in mmm["y"])
+    r = client.get(f"{API}/{exp['id']}/figures/queue-models.json", params={"quantity": "x"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["query", "quantity"]
+
+
+def test_compare_groups_figure_is_the_groups_endpoint(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    from backend.core.db import SessionLocal
+
+    with SessionLocal() as db:
+        other = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"], other["id"]],
+        "x": "clients_per_thread",
+        "group_by": "experiment",
+        "band": "ci",
+        "level": 0.9,
+    }
+    groups = client.post("/api/v1/compare/groups", json=body).json()["data"]
+    fig = _get(
+        client,
+        exp["id"],
+        "compare-groups",
+        "json",
+        compare=other["id"],
+        x="clients_per_thread",
+        interval="ci",
+        level=0.9,
+    ).json()
+    lines = [t for t in fig["data"] if t.get("fill") != "toself"]
+    bands = [t for t in fig["data"] if t.get("fill") == "toself"]
+    assert [t["name"] for t in lines] == [f"{g['label']} ({g['runs']} runs)" for g in groups]
+    assert len(bands) == len(groups)
+    for line, band, g in zip(lines, bands, groups, strict=True):
+        assert line["y"] == pytest.approx([p["mean"] for p in g["points"]])
+        n = len(g["points"])
+        assert band["y"][:n] == pytest.approx([p["high"] for p in g["points"]])
+        assert line["legendgroup"] == band["legendgroup"]
+    assert "90% t interval" in fig["layout"]["meta"]["caption"]
+    # One experiment alone: one curve per level of the other factor, named in words.
+    alone = _get(client, exp["id"], "compare-groups", "json", x="clients_per_thread").json()
+    names = [t["name"] for t in alone["data"] if t.get("fill") != "toself"]
+    assert names == ["8 worker threads (4 runs)", "16 worker threads (4 runs)"]
+    bad = client.get(f"{API}/{exp['id']}/figures/compare-groups.json", params={"metric": "p99_us"})
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "metric"]
+
+
+def test_histogram_figure_log_axis_zoom_and_the_tail(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    lin = _get(client, exp["id"], "histogram", "json").json()
+    log = _get(client, exp["id"], "histogram", "json", log_x=True).json()
+    bars = lin["data"][0]
+    # Buckets of 100 µs from 0; on a log axis the first is drawn from half its bound.
+    assert bars["x"][0] == pytest.approx(50.0) and bars["width"][0] == pytest.approx(100.0)
+    assert log["data"][0]["width"][0] == pytest.approx(50.0)
+    assert log["layout"]["xaxis"]["type"] == "log"
+    lo, hi = lin["layout"]["xaxis"]["range"]
+    assert log["layout"]["xaxis"]["range"][1] == pytest.approx(math.log10(hi))
+    # What lies right of the shown range: the overflow (3 per run, 8 runs) and any tail.
+    counts, lows = bars["y"], [x - w / 2 for x, w in zip(bars["x"], bars["width"], strict=True)]
+    tail = sum(c for low, c in zip(lows, counts, strict=True) if low >= hi)
+    assert lin["layout"]["meta"]["beyond"] == 3 * 2 + tail  # one configuration, 2 runs
+    assert "requests" in bars["hovertemplate"]
+
+
+def test_time_series_figure_outlines_a_recut_window(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    plain = _get(client, exp["id"], "time-series", "json").json()
+    cut = _get(client, exp["id"], "time-series", "json", window_start_s=8, window_end_s=20).json()
+    assert len(cut["layout"]["shapes"]) == len(plain["layout"]["shapes"]) + 1
+    outline = cut["layout"]["shapes"][-1]
+    assert (outline["x0"], outline["x1"]) == (8, 20) and outline["line"]["dash"] == "dash"
+    assert "re-cut window [8 s, 20 s)" in cut["layout"]["meta"]["caption"]
+    assert [t["name"] for t in plain["data"]] == ["throughput", "response time"]
+
+
+def test_factorial_diagnostic_figures_are_the_factorial_endpoint(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    f = client.get(f"/api/v1/analysis/experiments/{exp['id']}/factorial").json()
+    main = _get(client, exp["id"], "main-effects", "json").json()
+    assert [t["name"] for t in main["data"]] == ["Clients per thread", "Worker threads"]
+    for trace, means in zip(main["data"], f["main_effects"].values(), strict=True):
+        assert trace["y"] == pytest.approx(means[:2])
+    assert main["data"][1]["text"] == ["8 worker threads", "16 worker threads"]
+    inter = _get(client, exp["id"], "interactions", "json").json()
+    (cells,) = f["interactions"].values()
+    assert [t["y"] for t in inter["data"]] == [
+        pytest.approx(cells[:2]),
+        pytest.approx(cells[2:]),
+    ]
+    half = _get(client, exp["id"], "half-normal", "json", t_critical=2.5).json()
+    lenth = f["lenth"]
+    assert half["data"][0]["y"] == pytest.approx(lenth["half_normal_abs_effects"])
+    assert "Worker threads × Clients per thread" in half["data"][0]["text"] or (
+        "Clients per thread × Worker threads" in half["data"][0]["text"]
+    )
+    assert half["data"][1]["name"].startswith("Lenth PSE line")
+    bad = client.get(f"{API}/{exp['id']}/figures/residuals.json", params={"t_critical": -1})
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "t_critical"]

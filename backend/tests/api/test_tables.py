@@ -103,6 +103,26 @@ def test_read_table_configuration_and_factorial(client: TestClient, exp: dict[st
     assert diff.status_code == 200, diff.text
 
 
+def test_read_tables_lists_every_table_in_bundle_order(
+    client: TestClient, exp: dict[str, Any]
+) -> None:
+    r = client.get(f"{API}/{exp['id']}/tables")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert [t["name"] for t in body["data"]] == list(TABLES)
+    assert body["count"] == len(TABLES)
+    by_name = {t["name"]: t for t in body["data"]}
+    assert by_name["summary"]["title"] == TABLES["summary"].title
+    assert by_name["factorial"]["formats"] == ["csv", "tex"]
+    # Every listed table is served in every listed format.
+    for t in body["data"]:
+        for fmt in t["formats"]:
+            got = client.get(f"{API}/{exp['id']}/tables/{t['name']}.{fmt}")
+            assert got.status_code == 200, f"{t['name']}.{fmt}: {got.text[:300]}"
+    missing = client.get(f"{API}/999999999/tables")
+    assert missing.status_code == 404 and missing.json()["detail"] == "Experiment not found"
+
+
 def test_read_table_errors(client: TestClient, exp: dict[str, Any]) -> None:
     r = client.get(f"{API}/{exp['id']}/tables/nope.csv")
     assert r.status_code == 404 and r.json()["detail"] == "Table not found"

@@ -73,6 +73,9 @@ def source(draw: st.DrawFn, name: str) -> dict[str, Any]:
             NAN if math.isnan(r) else draw(st.floats(0.5, 2e3)) for r in rt
         ]
         middleware["queue_length"] = [draw(st.floats(0.0, 64.0)) for _ in range(length)]
+    # The tool's per-second percentiles (memtier's Time-Serie), only in seconds with completions.
+    if draw(st.booleans()):
+        middleware["p99_us"] = [NAN if math.isnan(r) else draw(st.floats(1.0, 1e4)) for r in rt]
     return {
         **middleware,
         "source": name,

@@ -389,7 +389,7 @@ export type CompareViewState = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'response_time_us';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * X
      *
@@ -757,7 +757,7 @@ export type ConfigurationTablePublic = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics: Array<'throughput_per_s' | 'response_time_us'>;
+    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
     /**
      * Units
      *
@@ -796,6 +796,48 @@ export type ConfigurationsPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * ConfigurationsRequest
+ *
+ * Every configuration of the selection with the means of `metrics`.
+ */
+export type ConfigurationsRequest = {
+    /**
+     * Experiment Ids
+     *
+     * ids of the compared experiments
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
+     * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
+     */
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
 };
 
 /**
@@ -839,7 +881,7 @@ export type DifferenceRowPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'response_time_us';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Unit
      *
@@ -1004,9 +1046,9 @@ export type DifferencesRequest = {
     /**
      * Metrics
      *
-     * metrics to compare, or metric name -> value for a row
+     * metrics of the metric table (GET /metrics) the chosen source reports
      */
-    metrics?: Array<'throughput_per_s' | 'response_time_us'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
     /**
      * Level
      *
@@ -2110,7 +2152,7 @@ export type GroupsPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'response_time_us';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Unit
      *
@@ -2188,7 +2230,7 @@ export type GroupsRequest = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'response_time_us';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
     /**
      * Band
      *
@@ -3424,6 +3466,44 @@ export type MeasuredUtilizationPublic = {
 };
 
 /**
+ * MetricPublic
+ *
+ * One row of the results core's metric table.
+ */
+export type MetricPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * how figures and tables name it ("99th percentile ...")
+     */
+    label: string;
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string;
+    /**
+     * Sources
+     *
+     * which sides report it: client, middleware
+     */
+    sources: Array<string>;
+    /**
+     * Per Second
+     *
+     * per-second values are stored, so any window can be re-cut (percentiles: no)
+     */
+    per_second: boolean;
+};
+
+/**
  * ModelGroupPublic
  */
 export type ModelGroupPublic = {
@@ -3834,6 +3914,18 @@ export type ParameterPublic = {
      */
     description: string;
     /**
+     * Label
+     *
+     * how figures, tables and forms name it (an axis title or column heading, with its unit where the unit is not already named: "value size (bytes)")
+     */
+    label: string;
+    /**
+     * Legend
+     *
+     * one level in words: {v} the value, {s} a plural "s" ("{v} worker thread{s}")
+     */
+    legend: string;
+    /**
      * Unit
      *
      * unit of the metric
@@ -3875,6 +3967,12 @@ export type ParameterRowPublic = {
      * name, unique within its list
      */
     name: string;
+    /**
+     * Label
+     *
+     * how the UI names the row ("worker threads", "run time (s)")
+     */
+    label: string;
     /**
      * Unit
      *
@@ -4370,6 +4468,114 @@ export type ResultsPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
+};
+
+/**
+ * RunDetailPublic
+ *
+ * One run with the configuration it measured (the run page needs no grid list).
+ */
+export type RunDetailPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * the grid point this run measured, with its effective parameters
+     */
+    configuration: ConfigurationPublic;
 };
 
 /**
@@ -5048,6 +5254,48 @@ export type SystemConfigIn = {
 };
 
 /**
+ * TableInfo
+ */
+export type TableInfo = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Title
+     *
+     * human-readable name of the template
+     */
+    title: string;
+    /**
+     * Formats
+     *
+     * formats the figure can be exported in
+     */
+    formats: Array<string>;
+};
+
+/**
+ * TablesPublic
+ */
+export type TablesPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<TableInfo>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * Template
  */
 export type Template = 'custom' | 'baseline_no_middleware' | 'baseline_middleware' | 'write_throughput' | 'gets_multigets' | 'max_throughput' | 'replication' | 'writes_effect' | 'stability' | 'factorial';
@@ -5712,6 +5960,24 @@ export type GetApiV1ParametersResponses = {
 };
 
 export type GetApiV1ParametersResponse = GetApiV1ParametersResponses[keyof GetApiV1ParametersResponses];
+
+export type GetApiV1MetricsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/metrics';
+};
+
+export type GetApiV1MetricsResponses = {
+    /**
+     * Response Parameters-Read Metrics
+     *
+     * Successful Response
+     */
+    200: Array<MetricPublic>;
+};
+
+export type GetApiV1MetricsResponse = GetApiV1MetricsResponses[keyof GetApiV1MetricsResponses];
 
 export type GetApiV1TemplatesData = {
     body?: never;
@@ -6438,7 +6704,7 @@ export type GetApiV1RunsByRunIdResponses = {
     /**
      * Successful Response
      */
-    200: RunPublic;
+    200: RunDetailPublic;
 };
 
 export type GetApiV1RunsByRunIdResponse = GetApiV1RunsByRunIdResponses[keyof GetApiV1RunsByRunIdResponses];
@@ -7779,6 +8045,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         multiplicative?: boolean;
         /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
+        /**
          * X
          *
          * factor on the x axis (default: the first)
@@ -7827,6 +8099,72 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         think_time_s?: number | null;
         /**
+         * Band
+         *
+         * spread over repetitions around each mean: error bars, a filled band (mean ± std) or none
+         */
+        band?: 'bars' | 'band' | 'none';
+        /**
+         * Log X
+         *
+         * logarithmic x axis (numeric x only)
+         */
+        log_x?: boolean;
+        /**
+         * Log Y
+         *
+         * logarithmic y axis
+         */
+        log_y?: boolean;
+        /**
+         * Group
+         *
+         * model figures: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Server Utilization
+         *
+         * model figures: measured utilization of each memcached server (0..1]
+         */
+        server_utilization?: number | null;
+        /**
+         * Quantity
+         *
+         * queue-models: the quantity drawn against N
+         */
+        quantity?: 'response_time' | 'waiting_time' | 'queue_length';
+        /**
+         * Service Rate
+         *
+         * queue-models: how the service rate is measured
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * Compare
+         *
+         * compare-groups: further experiments compared with this one
+         */
+        compare?: Array<number>;
+        /**
+         * Group By
+         *
+         * compare-groups: 'experiment' or a parameter (default: experiment when other experiments are compared, else the series factor)
+         */
+        group_by?: string | null;
+        /**
+         * Interval
+         *
+         * compare-groups: band of std, standard error or t interval
+         */
+        interval?: 'std' | 'se' | 'ci';
+        /**
+         * Level
+         *
+         * compare-groups: t level
+         */
+        level?: number;
+        /**
          * Width
          *
          * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
@@ -7869,6 +8207,38 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses = {
      */
     200: unknown;
 };
+
+export type GetApiV1ExperimentsByExperimentIdTablesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/tables';
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesError = GetApiV1ExperimentsByExperimentIdTablesErrors[keyof GetApiV1ExperimentsByExperimentIdTablesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponses = {
+    /**
+     * Successful Response
+     */
+    200: TablesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdTablesResponse = GetApiV1ExperimentsByExperimentIdTablesResponses[keyof GetApiV1ExperimentsByExperimentIdTablesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     body?: never;
@@ -7939,6 +8309,12 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
         /**
          * Factor
          *
@@ -8028,6 +8404,12 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/bundle.zip';
 };
@@ -8171,6 +8553,12 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report/bundle.zip';
 };
@@ -8250,6 +8638,12 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * fit log10(y) (effects multiply) instead of y
          */
         multiplicative?: boolean;
+        /**
+         * T Critical
+         *
+         * factorial: critical t as given (default: exact quantile)
+         */
+        t_critical?: number | null;
     };
     url: '/api/v1/experiments/{experiment_id}/report.pdf';
 };
@@ -8385,7 +8779,7 @@ export type PostApiV1CompareGroupsResponses = {
 export type PostApiV1CompareGroupsResponse = PostApiV1CompareGroupsResponses[keyof PostApiV1CompareGroupsResponses];
 
 export type PostApiV1CompareConfigurationsData = {
-    body: CompareSelection;
+    body: ConfigurationsRequest;
     path?: never;
     query?: never;
     url: '/api/v1/compare/configurations';

@@ -1,7 +1,7 @@
-// Human labels for parameters and units. The one source is the parameter schema served by
-// /parameters (its descriptions and units); everything the UI shows about a parameter derives
-// from it here.
-import type { ParameterPublic } from "@/api";
+// Human labels for parameters, metrics and units. The one source is the backend: the
+// parameter schema (/parameters: `label`, `legend`, `unit`) and the results core's metric
+// table (/metrics: `label`, `unit`), the same names server figures and tables print.
+import type { MetricPublic, ParameterPublic } from "@/api";
 
 /** Units as researchers write them ("us" from the API is shown as "µs"). */
 export function displayUnit(unit: string | null | undefined): string | undefined {
@@ -9,71 +9,70 @@ export function displayUnit(unit: string | null | undefined): string | undefined
   return unit === "us" ? "µs" : unit.replace(/(^|[^a-z])us\b/g, "$1µs");
 }
 
-/**
- * A short label from a parameter's description, without parenthetical notes and without what
- * follows ": " ("virtual clients (connections) per thread" -> "virtual clients per thread";
- * "SET:GET request ratio" and "middleware worker threads" stay).
- */
-export function parameterLabel(parameter: Pick<ParameterPublic, "name" | "description">): string {
-  const short = parameter.description
-    .replace(/\s*\([^)]*\)/g, "")
-    .split(": ")[0]
-    ?.trim();
-  return short || parameter.name.replaceAll("_", " ");
-}
-
-/**
- * Whether a label already says what its unit counts ("memcached servers" and unit "servers",
- * "middleware instances" and "middlewares"): then printing the unit again adds nothing.
- */
-function labelNamesUnit(label: string, unit: string): boolean {
-  const stem = unit.toLowerCase().replace(/s$/, "");
-  return label
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .some((word) => word !== "" && word.startsWith(stem));
-}
-
-/** A parameter's value as text: booleans as yes / no, numbers and text as they are. */
+/** A level as text: booleans as yes / no, numbers and text as they are. */
 function valueText(value: unknown): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** What a name the schema does not know reads as: its words. */
+const words = (name: string) => name.replaceAll("_", " ");
+
 /** A lookup of labels and units by parameter name; unknown names read with spaces. */
 export interface ParameterLabels {
+  /** Title, column heading, axis title: "worker threads", "value size (bytes)" (the served
+   * label already names its unit where the words do not). */
   label: (name: string) => string;
   unit: (name: string) => string | undefined;
-  /** A column header: "value size (bytes)", "memcached servers" (the label names its unit). */
-  heading: (name: string) => string;
-  /** One value in words: "value size 128 bytes", "memcached servers 3", "sharded yes". */
+  /** One level in words, from the served legend: "8 worker threads", "SET:GET 1:9". */
   text: (name: string, value: unknown) => string;
+  /** Several levels, e.g. a configuration: "8 worker threads, 2 clients per thread". */
+  values: (values: Record<string, unknown>) => string;
 }
 
 export function parameterLabels(
   parameters: readonly ParameterPublic[] | undefined,
 ): ParameterLabels {
   const byName = new Map((parameters ?? []).map((p) => [p.name, p]));
-  const label = (name: string) => {
+  const text = (name: string, value: unknown) => {
     const p = byName.get(name);
-    return p ? parameterLabel(p) : name.replaceAll("_", " ");
+    const v = valueText(value);
+    if (!p) return `${words(name)} ${v}`;
+    // The plural rule of the server's legends (backend/figures/labels.py level_label).
+    const plural = value === 1 ? "" : "s";
+    return p.legend.replaceAll("{v}", v).replaceAll("{s}", plural);
   };
+  return {
+    label: (name) => byName.get(name)?.label ?? words(name),
+    unit: (name) => displayUnit(byName.get(name)?.unit),
+    text,
+    values: (values) =>
+      Object.entries(values)
+        .map(([k, v]) => text(k, v))
+        .join(", ") || "all",
+  };
+}
+
+/** A lookup of the metric table's labels and units; unknown names read with spaces. */
+export interface MetricLabels {
+  /** "99th percentile response time" */
+  label: (name: string) => string;
+  /** "µs" */
+  unit: (name: string) => string | undefined;
+  /** "99th percentile response time (µs)": a column heading or an axis title. */
+  heading: (name: string) => string;
+}
+
+export function metricLabels(metrics: readonly MetricPublic[] | undefined): MetricLabels {
+  const byName = new Map((metrics ?? []).map((m) => [m.name, m]));
+  const label = (name: string) => byName.get(name)?.label ?? words(name);
   const unit = (name: string) => displayUnit(byName.get(name)?.unit);
-  /** The unit worth printing next to the label, if any. */
-  const extraUnit = (name: string) => {
-    const u = unit(name);
-    return u && !labelNamesUnit(label(name), u) ? u : undefined;
-  };
   return {
     label,
     unit,
     heading: (name) => {
-      const u = extraUnit(name);
+      const u = unit(name);
       return u ? `${label(name)} (${u})` : label(name);
-    },
-    text: (name, value) => {
-      const u = extraUnit(name);
-      return `${label(name)} ${valueText(value)}${u ? ` ${u}` : ""}`;
     },
   };
 }

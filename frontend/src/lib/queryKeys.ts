@@ -1,6 +1,7 @@
 // The one query key factory: every server-state key is built here, so invalidation is exact.
 import type {
   CompareSelection,
+  ConfigurationsRequest,
   DifferencesRequest,
   ExperimentCreate,
   GroupsRequest,
@@ -40,6 +41,7 @@ function windowKey(window: ResultWindow | null | undefined) {
 
 export const queryKeys = {
   parameters: () => ["parameters"] as const,
+  metrics: () => ["metrics"] as const,
   run: (runId: number) => ["runs", runId] as const,
   testbeds: {
     all: () => ["testbeds"] as const,
@@ -153,6 +155,7 @@ export const queryKeys = {
       ] as const,
     report: (id: number) => ["experiments", "detail", id, "report"] as const,
     figureList: (id: number) => ["experiments", "detail", id, "figure-list"] as const,
+    tableList: (id: number) => ["experiments", "detail", id, "table-list"] as const,
   },
   models: {
     /** A solved network: a pure computation keyed by its whole request. */
@@ -162,7 +165,7 @@ export const queryKeys = {
     parameters: (sel: CompareSelection) => ["compare", "parameters", sel] as const,
     differences: (req: DifferencesRequest) => ["compare", "differences", req] as const,
     groups: (req: GroupsRequest) => ["compare", "groups", req] as const,
-    configurations: (sel: CompareSelection) => ["compare", "configurations", sel] as const,
+    configurations: (req: ConfigurationsRequest) => ["compare", "configurations", req] as const,
   },
   views: {
     all: () => ["views"] as const,

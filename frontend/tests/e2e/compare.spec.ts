@@ -77,7 +77,7 @@ describe("compare", () => {
         .toEqual(["middlewares"]);
       expect(await table.getByTestId("parameter-row").locator("td").allTextContents()).toEqual([
         "parameter",
-        "middlewares (middlewares)",
+        "middlewares",
         "1",
         "2",
       ]);
@@ -92,14 +92,14 @@ describe("compare", () => {
     async () => {
       const got = await verdicts(page);
       expect(got).toEqual({
-        "workers=8, clients_per_thread=4": "significant",
-        "workers=8, clients_per_thread=8": "significant",
-        "workers=16, clients_per_thread=4": "not_distinguishable",
-        "workers=16, clients_per_thread=8": "not_distinguishable",
+        "8 worker threads, 4 clients per thread": "significant",
+        "8 worker threads, 8 clients per thread": "significant",
+        "16 worker threads, 4 clients per thread": "not_distinguishable",
+        "16 worker threads, 8 clients per thread": "not_distinguishable",
       });
       const row = page
         .getByTestId("difference-row")
-        .filter({ hasText: "workers=8, clients_per_thread=4" });
+        .filter({ hasText: "8 worker threads, 4 clients per thread" });
       // Seed: 1,600 ops/s at 4 clients per thread (N = 24) for both worker counts, x1.5 at 8.
       expect(await row.locator("td").nth(5).textContent()).toMatch(/^50 \[4\d\.\d, 5\d\.\d\]$/);
       expect(await row.locator("td").nth(6).textContent()).toContain("significant");
@@ -119,16 +119,20 @@ describe("compare", () => {
       await page.getByTestId("compare-toolbar").getByLabel("Band").selectOption("ci");
       await expect
         .poll(() => page.getByTestId("grouped-curves").locator("h3").textContent(), POLL)
-        .toContain("by workers, band 95% t confidence interval");
+        .toContain("Throughput by worker threads, band 95% t confidence interval");
       await page.getByTestId("grouped-curves").locator(".js-plotly-plot").waitFor();
       await expect
         .poll(async () => (await plotData("grouped-curves")).map((t) => t.name), POLL)
         .toEqual([
-          "workers=8 band",
-          "workers=8 (12 runs)",
-          "workers=16 band",
-          "workers=16 (12 runs)",
+          "8 worker threads band",
+          "8 worker threads (12 runs)",
+          "16 worker threads band",
+          "16 worker threads (12 runs)",
         ]);
+      // The x axis is titled with the served label, not the API name and a unit.
+      const curves = page.getByTestId("grouped-curves");
+      expect(await curves.locator(".xtitle").textContent()).toBe("clients per thread");
+      expect(await curves.locator(".ytitle").textContent()).toBe("throughput (ops/s)");
       const traces = await plotData("grouped-curves");
       const band = traces[0] as { fill: string; x: number[]; y: number[] };
       const mean = traces[1] as { x: number[]; y: number[] };
@@ -171,7 +175,10 @@ describe("compare", () => {
       await expect.poll(() => hint.textContent(), POLL).toBe("4 of 8 configurations brushed");
       await expect
         .poll(async () => Object.keys(await verdicts(page)).sort(), POLL)
-        .toEqual(["workers=16, clients_per_thread=4", "workers=16, clients_per_thread=8"]);
+        .toEqual([
+          "16 worker threads, 4 clients per thread",
+          "16 worker threads, 8 clients per thread",
+        ]);
       await screenshot(page, "compare-brushed");
       await parcoords.getByRole("button", { name: "Clear brushing" }).click();
       await expect.poll(async () => Object.keys(await verdicts(page)).length, POLL).toBe(4);
@@ -203,7 +210,8 @@ describe("compare", () => {
       const params = (url: string) => [...new URL(url).searchParams].sort();
       await expect.poll(() => params(page.url()), POLL).toEqual(params(saved));
       const toolbar = page.getByTestId("compare-toolbar");
-      expect(await toolbar.getByLabel("Group by").inputValue()).toBe("workers");
+      // The URL changes first; the page renders the reopened view right after.
+      await expect.poll(() => toolbar.getByLabel("Group by").inputValue(), POLL).toBe("workers");
       expect(await toolbar.getByLabel("Band").inputValue()).toBe("ci");
       expect(await page.getByLabel(`base ${one.name}`, { exact: true }).isChecked()).toBe(true);
       expect(
@@ -232,6 +240,36 @@ describe("compare", () => {
       await fresh.getByTestId("parcoords").locator(".js-plotly-plot").waitFor();
       await screenshot(fresh, "compare-new-context");
       await fresh.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "compares any metric of the metric table the chosen side reports",
+    async () => {
+      const toolbar = page.getByTestId("compare-toolbar");
+      const options = () => toolbar.getByLabel("Metric").locator("option").allTextContents();
+      // The client side reports percentiles but no queue times.
+      expect(await options()).toContain("99th percentile response time (µs)");
+      expect(await options()).not.toContain("queue time (µs)");
+      await toolbar.getByLabel("Source").selectOption("middleware");
+      await expect.poll(options, POLL).toContain("queue time (µs)");
+      await toolbar.getByLabel("Metric").selectOption("queue_time_us");
+      await expect.poll(() => page.url(), POLL).toContain("metric=queue_time_us");
+      const table = page.getByTestId("difference-table");
+      await expect
+        .poll(() => table.locator("h3").textContent(), POLL)
+        .toContain("Differences in queue time against");
+      expect(await table.locator("th").allTextContents()).toContain("base (µs)");
+      // The seeds scale throughput and response time only: queue times are the same.
+      await expect
+        .poll(async () => Object.values(await verdicts(page)), POLL)
+        .toEqual(Array(4).fill("not_distinguishable"));
+      const curves = page.getByTestId("grouped-curves");
+      await expect
+        .poll(() => curves.locator(".ytitle").textContent(), POLL)
+        .toBe("queue time (µs)");
+      await screenshot(page, "compare-queue-time");
     },
     TEST_MS,
   );

@@ -47,7 +47,7 @@ describe("results", () => {
     await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
     await expect.poll(() => traceCount(figure)).toBe(3);
     const xTitle = await page.getByTestId(figure).locator(".xtitle").textContent();
-    expect(xTitle).toBe("virtual clients per thread (clients)");
+    expect(xTitle).toBe("clients per thread");
     expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
       "throughput (ops/s)",
     );
@@ -133,7 +133,7 @@ describe("results", () => {
     expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-middleware-all.csv`);
     const lines = readFileSync(await csv.path(), "utf8").split("\r\n");
     expect(lines[0]).toBe(
-      "middleware worker threads,virtual clients per thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
+      "worker threads,clients per thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
     );
     expect(lines[1]?.startsWith("8,1,3,398,3.98")).toBe(true);
     const [tex] = await Promise.all([

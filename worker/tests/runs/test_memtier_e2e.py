@@ -81,8 +81,21 @@ def test_memtier_experiment_through_api(
         (json_path,) = attempt_dir.rglob("client-0.json")
         parsed = client_result_from_memtier(parse_memtier_json(json_path.read_text()))
         typed = parsed.types["get" if reads else "set"]
-        assert mine.p50_us == typed.percentiles[50.0] and mine.p99_us == typed.percentiles[99.0]
-        assert mine.p50_us is not None and 0 < mine.p50_us <= mine.p99_us
+        # The stored percentiles are those of the stable window: memtier's own per-second
+        # percentiles, completion-weighted over the window's seconds (not its whole-run ones).
+        window = [
+            sec
+            for sec in typed.series
+            if mine.window_start_s <= sec.second < mine.window_end_s and sec.percentiles_us
+        ]
+        assert window, "memtier reported no per-second percentiles in the stable window"
+        for column, q in (("p50_us", 50.0), ("p90_us", 90.0), ("p99_us", 99.0)):
+            expected = sum(sec.ops_per_sec * sec.percentiles_us[q] for sec in window) / sum(
+                sec.ops_per_sec for sec in window
+            )
+            assert getattr(mine, column) == pytest.approx(expected, rel=1e-12), column
+        assert mine.p50_us is not None and mine.p99_us is not None
+        assert 0 < mine.p50_us <= mine.p99_us
         # The HDR histogram of the JSON is stored, every request in it.
         (hist,) = db.scalars(
             select(RunHistogram).where(

@@ -2,23 +2,35 @@
 // that differ, statistically honest differences, grouped curves with bands, parallel
 // coordinates and saved views. Everything that decides the view lives in the URL.
 import { useEffect, useMemo, useState } from "react";
-import type { CompareSelection, DifferencesRequest, GroupsRequest } from "@/api";
+import type {
+  CompareSelection,
+  ConfigurationsRequest,
+  DifferencesRequest,
+  GroupsRequest,
+} from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetExperimentsQuery } from "@/features/experiments/hooks/useGetExperimentsQuery";
-import { useGetParametersQuery } from "@/features/experiments/hooks/useGetParametersQuery";
-import { parameterLabels } from "@/lib/labels";
+import { useGetMetricsQuery } from "@/features/experiments/hooks/useGetMetricsQuery";
+import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
+import { displayUnit } from "@/lib/labels";
 import { useCompareState } from "../hooks/useCompareState";
 import { useGetCompareConfigurationsQuery } from "../hooks/useGetCompareConfigurationsQuery";
 import { useGetCompareParametersQuery } from "../hooks/useGetCompareParametersQuery";
 import { useGetDifferencesQuery } from "../hooks/useGetDifferencesQuery";
 import { useGetGroupsQuery } from "../hooks/useGetGroupsQuery";
-import { effectiveBase } from "../utils/compareState";
-import { CompareToolbar, METRIC_LABELS } from "./CompareToolbar";
+import {
+  type CompareMetric,
+  effectiveBase,
+  effectiveMetric,
+  GROUP_BY_EXPERIMENT,
+  offeredMetrics,
+} from "../utils/compareState";
+import { CompareToolbar } from "./CompareToolbar";
 import { ConfigurationTable } from "./ConfigurationTable";
 import { DifferenceTable } from "./DifferenceTable";
-import { valuesLabel } from "./DifferenceTable.utils";
 import { ExperimentPicker } from "./ExperimentPicker";
 import { GroupedCurves } from "./GroupedCurves";
 import { ParallelCoordinates } from "./ParallelCoordinates";
@@ -34,8 +46,16 @@ import { SavedViews } from "./SavedViews";
 export function ComparePage() {
   const [state, setState] = useCompareState();
   const { experiments, isLoading } = useGetExperimentsQuery({ skip: 0, limit: 200 });
-  const { parameters: declared } = useGetParametersQuery();
-  const labels = useMemo(() => parameterLabels(declared), [declared]);
+  const labels = useParameterLabels();
+  const metricLabels = useMetricLabels();
+  const { metrics: served, error: metricsError } = useGetMetricsQuery();
+  // Every metric of the metric table the chosen side reports (and a re-cut window can give);
+  // nothing is asked for before the table is known.
+  const offered = useMemo(
+    () => offeredMetrics(served, state.source, state.window !== null),
+    [served, state.source, state.window],
+  );
+  const metric: CompareMetric | null = served ? effectiveMetric(state.metric, offered) : null;
   const [brush, setBrush] = useState<BrushRanges>({});
 
   const names = useMemo(
@@ -57,7 +77,18 @@ export function ComparePage() {
     [state.experiments, state.source, state.requestType, state.window],
   );
   const params = useGetCompareParametersQuery(selection);
-  const configs = useGetCompareConfigurationsQuery(selection);
+  // The overview metrics plus the chosen one (parallel coordinates are coloured by it).
+  const configsRequest: ConfigurationsRequest | null = useMemo(
+    () =>
+      selection && metric
+        ? {
+            ...selection,
+            metrics: [...new Set<CompareMetric>(["throughput_per_s", "response_time_us", metric])],
+          }
+        : null,
+    [selection, metric],
+  );
+  const configs = useGetCompareConfigurationsQuery(configsRequest);
   const groupable = params.parameters?.groupable ?? [];
   const x =
     state.x && groupable.includes(state.x)
@@ -67,8 +98,9 @@ export function ComparePage() {
   const table = configs.configurations;
   const rows = useMemo(() => (table ? measuredRows(table) : []), [table]);
   const axes = useMemo(
-    () => (table ? parcoordsAxes(table, rows, names, labels) : []),
-    [table, rows, names, labels],
+    () =>
+      table ? parcoordsAxes(table, rows, names, { parameters: labels, metrics: metricLabels }) : [],
+    [table, rows, names, labels, metricLabels],
   );
   const brushed = useMemo(() => brushedIds(rows, axes, brush), [rows, axes, brush]);
   const shownRows = useMemo(
@@ -84,8 +116,8 @@ export function ComparePage() {
       : (state.configurations[0] ?? null);
   const base = effectiveBase(state);
   const diffRequest: DifferencesRequest | null = useMemo(() => {
-    if (!selection) return null;
-    const common = { ...selection, metrics: [state.metric], only_configuration_ids: only };
+    if (!selection || !metric) return null;
+    const common = { ...selection, metrics: [metric], only_configuration_ids: only };
     if (byConfiguration)
       return {
         ...common,
@@ -95,7 +127,7 @@ export function ComparePage() {
     return state.experiments.length >= 2 ? { ...common, base_experiment_id: base } : null;
   }, [
     selection,
-    state.metric,
+    metric,
     state.configurations,
     state.experiments.length,
     byConfiguration,
@@ -105,22 +137,22 @@ export function ComparePage() {
   ]);
   const groupsRequest: GroupsRequest | null = useMemo(
     () =>
-      selection && x
+      selection && x && metric
         ? {
             ...selection,
             x,
             group_by: state.group,
-            metric: state.metric,
+            metric,
             band: state.band,
             only_configuration_ids: only,
           }
         : null,
-    [selection, x, state.group, state.metric, state.band, only],
+    [selection, x, state.group, metric, state.band, only],
   );
   const diffs = useGetDifferencesQuery(diffRequest);
   const groups = useGetGroupsQuery(groupsRequest);
 
-  const error = params.error ?? configs.error ?? diffs.error ?? groups.error;
+  const error = metricsError ?? params.error ?? configs.error ?? diffs.error ?? groups.error;
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
@@ -129,12 +161,13 @@ export function ComparePage() {
     if (!byConfiguration) return names.get(base ?? -1) ?? "the base";
     const row = rows.find((r) => r.configuration_id === baseConfiguration);
     return row
-      ? `${names.get(row.experiment_id) ?? ""} (${valuesLabel(row.values)})`
+      ? `${names.get(row.experiment_id) ?? ""} (${labels.values(row.values)})`
       : "the base configuration";
-  }, [byConfiguration, names, base, rows, baseConfiguration]);
+  }, [byConfiguration, names, base, rows, baseConfiguration, labels]);
 
   if (isLoading) return <PendingBlock label="Loading experiments" />;
-  const metricLabel = METRIC_LABELS[state.metric];
+  const shownMetric = metric ?? "throughput_per_s";
+  const metricLabel = metricLabels.label(shownMetric);
   return (
     <section>
       <div className="page-header">
@@ -157,10 +190,18 @@ export function ComparePage() {
               });
             }}
           />
-          <SavedViews state={{ ...state, x: x || null }} />
+          <SavedViews state={{ ...state, x: x || null, metric: shownMetric }} />
         </aside>
         <div className="main-column">
-          <CompareToolbar state={state} x={x} groupable={groupable} onChange={setState} />
+          <CompareToolbar
+            state={state}
+            metrics={offered}
+            metric={shownMetric}
+            x={x}
+            groupable={groupable}
+            labelOf={labels.label}
+            onChange={setState}
+          />
           {state.experiments.length === 0 ? (
             <EmptyState title="Pick experiments to compare">
               <p>
@@ -182,7 +223,8 @@ export function ComparePage() {
                   differences={diffs.differences}
                   names={names}
                   metricLabel={metricLabel}
-                  unit={diffs.differences.units[state.metric] ?? ""}
+                  unit={displayUnit(diffs.differences.units[shownMetric]) ?? ""}
+                  valuesText={labels.values}
                   baseLabel={baseLabel}
                 />
               ) : diffRequest === null ? (
@@ -195,8 +237,13 @@ export function ComparePage() {
               {groups.groups && (
                 <GroupedCurves
                   groups={groups.groups}
-                  metricLabel={metricLabel}
-                  xUnit={declared?.find((p) => p.name === x)?.unit}
+                  metricLabel={metricLabels.label(groups.groups.metric)}
+                  xLabel={labels.label(groups.groups.x)}
+                  groupLabel={
+                    groups.groups.group_by === GROUP_BY_EXPERIMENT
+                      ? "experiment"
+                      : labels.label(groups.groups.group_by)
+                  }
                 />
               )}
               {table && axes.length > 1 && rows.length > 0 && (
@@ -205,7 +252,7 @@ export function ComparePage() {
                   rows={rows}
                   axes={axes}
                   ranges={brush}
-                  colourBy={state.metric}
+                  colourBy={shownMetric}
                   selected={brushed ? brushed.size : null}
                   onBrush={setBrush}
                 />
@@ -220,6 +267,8 @@ export function ComparePage() {
                   onChosen={(configurations, b) =>
                     setState({ configurations, baseConfiguration: b })
                   }
+                  labels={labels}
+                  metricLabels={metricLabels}
                 />
               )}
             </>

@@ -1,13 +1,10 @@
 // How the comparison is shown: source, request type, metric, x axis, grouping and band.
+import type { MetricPublic } from "@/api";
 import { FactorSelect } from "@/features/results/components/FactorSelect";
 import { ResultSelectors } from "@/features/results/components/ResultSelectors";
 import { WindowPicker } from "@/features/results/components/WindowPicker";
-import { BANDS, type CompareState, GROUP_BY_EXPERIMENT, METRICS } from "../utils/compareState";
-
-export const METRIC_LABELS: Record<CompareState["metric"], string> = {
-  throughput_per_s: "throughput",
-  response_time_us: "response time",
-};
+import { displayUnit } from "@/lib/labels";
+import { BANDS, type CompareState, GROUP_BY_EXPERIMENT } from "../utils/compareState";
 
 const BAND_LABELS: Record<CompareState["band"], string> = {
   std: "standard deviation",
@@ -18,12 +15,18 @@ const BAND_LABELS: Record<CompareState["band"], string> = {
 /** Props of CompareToolbar. */
 export interface CompareToolbarProps {
   state: CompareState;
+  /** The metrics the chosen side reports (the served metric table), and the one shown. */
+  metrics: MetricPublic[];
+  metric: string;
   x: string;
   groupable: string[];
+  /** Human label of a parameter (the served schema's). */
+  labelOf: (name: string) => string;
   onChange: (patch: Partial<CompareState>) => void;
 }
 
-export function CompareToolbar({ state, x, groupable, onChange }: CompareToolbarProps) {
+export function CompareToolbar(props: CompareToolbarProps) {
+  const { state, metrics, metric, x, groupable, labelOf, onChange } = props;
   return (
     <div className="toolbar" data-testid="compare-toolbar">
       <ResultSelectors
@@ -34,13 +37,10 @@ export function CompareToolbar({ state, x, groupable, onChange }: CompareToolbar
       />
       <label>
         Metric
-        <select
-          value={state.metric}
-          onChange={(e) => onChange({ metric: e.target.value as CompareState["metric"] })}
-        >
-          {METRICS.map((m) => (
-            <option key={m} value={m}>
-              {METRIC_LABELS[m]}
+        <select value={metric} onChange={(e) => onChange({ metric: e.target.value })}>
+          {metrics.map((m) => (
+            <option key={m.name} value={m.name}>
+              {m.label} ({displayUnit(m.unit)})
             </option>
           ))}
         </select>
@@ -51,6 +51,7 @@ export function CompareToolbar({ state, x, groupable, onChange }: CompareToolbar
           factors={groupable}
           value={x}
           onChange={(v) => onChange({ x: v })}
+          labelOf={labelOf}
         />
       )}
       <FactorSelect
@@ -58,6 +59,7 @@ export function CompareToolbar({ state, x, groupable, onChange }: CompareToolbar
         factors={[GROUP_BY_EXPERIMENT, ...groupable]}
         value={state.group}
         onChange={(group) => onChange({ group })}
+        labelOf={(g) => (g === GROUP_BY_EXPERIMENT ? "experiment" : labelOf(g))}
       />
       <label>
         Band

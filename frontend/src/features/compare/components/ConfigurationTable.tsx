@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import type { ConfigurationRowPublic, ConfigurationTablePublic } from "@/api";
 import { Pager } from "@/components/common/Pager";
 import { formatNumber, formatValue } from "@/features/experiments/utils/format";
+import type { MetricLabels, ParameterLabels } from "@/lib/labels";
 
 const PAGE = 20;
 
@@ -15,6 +16,8 @@ export interface ConfigurationTableProps {
   chosen: number[];
   base: number | null;
   onChosen: (ids: number[], base: number | null) => void;
+  labels: Pick<ParameterLabels, "label">;
+  metricLabels: Pick<MetricLabels, "heading">;
 }
 
 export function ConfigurationTable({
@@ -24,6 +27,8 @@ export function ConfigurationTable({
   chosen,
   base,
   onChosen,
+  labels,
+  metricLabels,
 }: ConfigurationTableProps) {
   const [skip, setSkip] = useState(0);
   const page = useMemo(() => rows.slice(skip, skip + PAGE), [rows, skip]);
@@ -54,12 +59,14 @@ export function ConfigurationTable({
               <th>base</th>
               <th>experiment</th>
               {table.parameters.map((p) => (
-                <th key={p}>{p}</th>
+                <th key={p} title={p}>
+                  {labels.label(p)}
+                </th>
               ))}
               <th className="num">reps</th>
               {table.metrics.map((m) => (
                 <th key={m} className="num">
-                  {m === "throughput_per_s" ? "throughput" : "response time"} ({table.units[m]})
+                  {metricLabels.heading(m)}
                 </th>
               ))}
             </tr>

@@ -13,8 +13,8 @@ import {
   differenceLatexRows,
   experimentName,
   intervalText,
+  type ValuesText,
   VERDICT_TEXT,
-  valuesLabel,
 } from "./DifferenceTable.utils";
 
 const PAGE = 25;
@@ -23,9 +23,11 @@ const PAGE = 25;
 export interface DifferenceTableProps {
   differences: DifferencesPublic;
   names: Map<number, string>;
-  /** "throughput" or "response time": the metric all rows share. */
+  /** The metric all rows share, as the metric table labels it ("99th percentile ..."). */
   metricLabel: string;
   unit: string;
+  /** A configuration's levels in words (the served parameter legends). */
+  valuesText: ValuesText;
   /** What the base is, for the caption: an experiment name or a configuration. */
   baseLabel: string;
 }
@@ -35,6 +37,7 @@ export function DifferenceTable({
   names,
   metricLabel,
   unit,
+  valuesText,
   baseLabel,
 }: DifferenceTableProps) {
   const [skip, setSkip] = useState(0);
@@ -47,11 +50,11 @@ export function DifferenceTable({
   const exportCsv = () =>
     downloadText(
       `compare-${slug(metricLabel)}.csv`,
-      toCsv(differenceCsvTable(rows, names, differences.level, unit)),
+      toCsv(differenceCsvTable(rows, names, differences.level, unit, valuesText)),
       "text/csv",
     );
   const exportLatex = () => {
-    const body = differenceLatexRows(rows, names, unit);
+    const body = differenceLatexRows(rows, names, unit, valuesText);
     const caption =
       `${metricLabel} compared with ${baseLabel}: mean $\\pm$ std over repetitions; ` +
       `differences with ${level} Welch confidence intervals; * significant at ${level}.`;
@@ -109,7 +112,7 @@ export function DifferenceTable({
                   data-verdict={r.verdict}
                 >
                   <td>{experimentName(names, r.experiment_id)}</td>
-                  <td>{valuesLabel(r.values)}</td>
+                  <td>{valuesText(r.values)}</td>
                   <td className="num">
                     {formatNumber(r.base.mean)} ± {formatNumber(r.base.std)} (n={r.base.n})
                   </td>

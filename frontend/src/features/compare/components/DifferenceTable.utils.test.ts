@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { DifferenceRowPublic } from "@/api";
 import { toCsv } from "@/features/export/utils/table";
+import { parameterLabels } from "@/lib/labels";
+import { SERVED_PARAMETERS } from "@/test/served";
 import { differenceCsvTable, differenceLatexRows, intervalText } from "./DifferenceTable.utils";
+
+const { values: valuesText } = parameterLabels(SERVED_PARAMETERS);
 
 const ROW: DifferenceRowPublic = {
   experiment_id: 2,
@@ -29,20 +33,20 @@ const NAMES = new Map([
 
 describe("difference table exports", () => {
   it("CSV keeps full precision with units in the headers", () => {
-    const csv = toCsv(differenceCsvTable([ROW], NAMES, 0.95, "ops/s")).split("\r\n");
+    const csv = toCsv(differenceCsvTable([ROW], NAMES, 0.95, "ops/s", valuesText)).split("\r\n");
     expect(csv[0]).toContain("difference (ops/s),95% CI low (ops/s),95% CI high (ops/s)");
     expect(csv[1]).toBe(
-      "two middlewares,workers=8,one middleware,10,20,3,1000,10,3,1500,10,500,477.33,522.67,4,50,46.1,54,significant",
+      "two middlewares,8 worker threads,one middleware,10,20,3,1000,10,3,1500,10,500,477.33,522.67,4,50,46.1,54,significant",
     );
   });
 
   it("LaTeX rows show mean ± std, intervals and a star for significant rows only", () => {
     const tiny = { ...ROW, verdict: "not_distinguishable" as const, low: -1, high: 3 };
-    const { columns, rows } = differenceLatexRows([ROW, tiny], NAMES, "ops/s");
+    const { columns, rows } = differenceLatexRows([ROW, tiny], NAMES, "ops/s", valuesText);
     expect(columns.map((c) => c.unit ?? "")).toEqual(["", "", "ops/s", "ops/s", "ops/s", "%", ""]);
     expect(rows[0]).toEqual([
       "two middlewares",
-      "workers=8",
+      "8 worker threads",
       { latex: "1000.0 $\\pm$ 10.0" },
       { latex: "1500.0 $\\pm$ 10.0" },
       "+500.0 [477.3, 522.7]",

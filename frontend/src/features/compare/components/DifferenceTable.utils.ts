@@ -3,7 +3,7 @@ import type { DifferenceRowPublic } from "@/api";
 
 type Verdict = DifferenceRowPublic["verdict"];
 
-import { formatNumber, formatValue } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/features/experiments/utils/format";
 import type { LatexCell, LatexColumn } from "@/features/export/utils/latexTable";
 import type { SummaryTable } from "@/features/export/utils/table";
 
@@ -13,12 +13,8 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
   insufficient: "too few repetitions",
 };
 
-/** "workers=8, clients_per_thread=4": the configuration's factor levels. */
-export function valuesLabel(values: Record<string, unknown>): string {
-  return Object.entries(values)
-    .map(([k, v]) => `${k}=${formatValue(v)}`)
-    .join(", ");
-}
+/** A configuration's factor levels in words: "8 worker threads, 4 clients per thread". */
+export type ValuesText = (values: Record<string, unknown>) => string;
 
 export function experimentName(names: Map<number, string>, id: number): string {
   return names.get(id) ?? `#${id}`;
@@ -40,6 +36,7 @@ export function differenceCsvTable(
   names: Map<number, string>,
   level: number,
   unit: string,
+  valuesText: ValuesText,
 ): SummaryTable {
   const ci = `${pct(level)} CI`;
   return {
@@ -66,7 +63,7 @@ export function differenceCsvTable(
     ],
     rows: rows.map((r) => [
       experimentName(names, r.experiment_id),
-      valuesLabel(r.values),
+      valuesText(r.values),
       experimentName(names, r.base_experiment_id),
       r.base_configuration_id,
       r.configuration_id,
@@ -108,6 +105,7 @@ export function differenceLatexRows(
   rows: DifferenceRowPublic[],
   names: Map<number, string>,
   unit: string,
+  valuesText: ValuesText,
 ): { columns: LatexColumn[]; rows: LatexCell[][] } {
   return {
     columns: [
@@ -121,7 +119,7 @@ export function differenceLatexRows(
     ],
     rows: rows.map((r) => [
       experimentName(names, r.experiment_id),
-      valuesLabel(r.values),
+      valuesText(r.values),
       pm(r.base.mean, r.base.std),
       pm(r.other.mean, r.other.std),
       withInterval(r.difference, r.low, r.high),

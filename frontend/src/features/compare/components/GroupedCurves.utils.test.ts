@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupTraces } from "./GroupedCurves.utils";
+import { capitalize, groupTraces, levelTicks } from "./GroupedCurves.utils";
 
 describe("grouped curve traces", () => {
   it("draws the server's band as a closed polygon under a mean line of the same colour", () => {
@@ -36,5 +36,19 @@ describe("grouped curve traces", () => {
     });
     expect(colour(0)).toBe(colour(1));
     expect(colour(2)).not.toBe(colour(1));
+  });
+
+  it("ticks a numeric x at its measured levels only, and only when there are few", () => {
+    const group = (xs: unknown[]) => ({
+      key: "k",
+      label: "k",
+      runs: 1,
+      configurations: 1,
+      points: xs.map((x) => ({ x, n: 1, mean: 1, low: null, high: null })),
+    });
+    expect(levelTicks([group([8, 4]), group([4, 16])])).toEqual([4, 8, 16]);
+    expect(levelTicks([group(["1:9", "0:1"])])).toBeUndefined();
+    expect(levelTicks([group(Array.from({ length: 20 }, (_, i) => i))])).toBeUndefined();
+    expect(capitalize("throughput")).toBe("Throughput");
   });
 });

@@ -67,3 +67,15 @@ export function groupTraces(groups: GroupPublic[]): Data[] {
     return [...band, mean];
   });
 }
+
+/** Ticks at the measured levels of a numeric x (a few): a factor has no level 4.5. */
+export function levelTicks(groups: GroupPublic[], most = 12): number[] | undefined {
+  const xs = new Set<number>();
+  for (const g of groups) for (const p of g.points) if (typeof p.x === "number") xs.add(p.x);
+  return xs.size > 0 && xs.size <= most ? [...xs].sort((a, b) => a - b) : undefined;
+}
+
+/** A title as a heading starts: "Throughput by worker threads". */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

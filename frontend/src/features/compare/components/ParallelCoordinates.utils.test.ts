@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigurationTablePublic, ParameterPublic } from "@/api";
-import { parameterLabels } from "@/lib/labels";
+import type { ConfigurationTablePublic } from "@/api";
+import { metricLabels, parameterLabels } from "@/lib/labels";
+import { SERVED_METRICS, SERVED_PARAMETERS } from "@/test/served";
 import {
   brushedIds,
   measuredRows,
@@ -51,36 +52,34 @@ const NAMES = new Map([
 
 describe("parallel coordinates", () => {
   const rows = measuredRows(TABLE);
-  const axes = parcoordsAxes(TABLE, rows, NAMES);
+  const axes = parcoordsAxes(TABLE, rows, NAMES, {
+    parameters: parameterLabels(SERVED_PARAMETERS),
+    metrics: metricLabels(SERVED_METRICS),
+  });
 
   it("has an axis per experiment, parameter and metric; text levels become ticks", () => {
     expect(rows.map((r) => r.configuration_id)).toEqual([11, 12, 21]);
     expect(axes.map((a) => a.label)).toEqual([
       "experiment",
-      "workers",
-      "ratio",
+      "worker threads",
+      "SET:GET ratio",
       "throughput (ops/s)",
       "response time (µs)",
     ]);
     expect(axes[0]).toMatchObject({ values: [0, 0, 1], ticktext: ["A", "B"] });
     expect(axes[2]).toMatchObject({ values: [1, 0, 1], ticktext: ["0:1", "1:0"] });
+    // A numeric parameter is ticked at its levels only.
+    expect(axes[1]).toMatchObject({ values: [8, 16, 32], tickvals: [8, 16, 32] });
   });
 
-  it("titles parameter axes with the schema's labels and units", () => {
-    const labelled = parcoordsAxes(
-      TABLE,
-      rows,
-      NAMES,
-      parameterLabels([
-        { name: "workers", description: "middleware worker threads", unit: null },
-        { name: "ratio", description: "SET:GET request ratio", unit: null },
-      ] as ParameterPublic[]),
-    );
-    expect(labelled.map((a) => a.label).slice(1, 3)).toEqual([
-      "middleware worker threads",
-      "SET:GET request ratio",
+  it("keys axes by the API's names, whatever their titles", () => {
+    expect(axes.map((a) => a.key)).toEqual([
+      "experiment",
+      "workers",
+      "ratio",
+      "throughput_per_s",
+      "response_time_us",
     ]);
-    expect(labelled.map((a) => a.key).slice(1, 3)).toEqual(["workers", "ratio"]);
   });
 
   it("brushing keeps the configurations inside every brushed axis", () => {

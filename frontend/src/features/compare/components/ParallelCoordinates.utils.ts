@@ -4,7 +4,7 @@ import type { Data } from "plotly.js";
 import type { ConfigurationRowPublic, ConfigurationTablePublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
 import { compareLevels } from "@/features/results/utils/series";
-import { displayUnit, type ParameterLabels } from "@/lib/labels";
+import type { MetricLabels, ParameterLabels } from "@/lib/labels";
 
 export interface Axis {
   key: string;
@@ -16,11 +16,6 @@ export interface Axis {
 
 /** Axis key -> selected intervals (several per axis when brushed more than once). */
 export type BrushRanges = Record<string, [number, number][]>;
-
-const METRIC_LABELS: Record<string, string> = {
-  throughput_per_s: "throughput",
-  response_time_us: "response time",
-};
 
 /** Tick labels sit left of the first axis: long experiment names would be cut. */
 function shortName(name: string): string {
@@ -46,19 +41,26 @@ function categoricalAxis(key: string, label: string, raw: unknown[]): Axis {
   };
 }
 
-/** A parameter axis title: its human label with its unit, e.g. "middleware worker threads". */
-function parameterTitle(name: string, labels: ParameterLabels | undefined): string {
-  if (!labels) return name;
-  const label = labels.label(name);
-  const unit = labels.unit(name);
-  return unit && !label.includes(unit) ? `${label} (${unit})` : label;
+/** Axis titles: the served labels of parameters and metrics ("worker threads",
+ * "throughput (ops/s)"). */
+export interface AxisLabels {
+  parameters: Pick<ParameterLabels, "label">;
+  metrics: Pick<MetricLabels, "heading">;
+}
+
+/** A numeric parameter: ticks at its levels when there are few (no "4.5 clients"). */
+function numericAxis(key: string, label: string, values: number[]): Axis {
+  const levels = [...new Set(values)].sort((a, b) => a - b);
+  return levels.length <= 12
+    ? { key, label, values, tickvals: levels, ticktext: levels.map(String) }
+    : { key, label, values };
 }
 
 export function parcoordsAxes(
   table: ConfigurationTablePublic,
   rows: ConfigurationRowPublic[],
   names: Map<number, string>,
-  labels?: ParameterLabels,
+  labels: AxisLabels,
 ): Axis[] {
   const axes: Axis[] = [];
   if (new Set(rows.map((r) => r.experiment_id)).size > 1) {
@@ -72,17 +74,17 @@ export function parcoordsAxes(
   }
   for (const p of table.parameters) {
     const raw = rows.map((r) => r.values[p]);
-    const title = parameterTitle(p, labels);
+    const title = labels.parameters.label(p);
     axes.push(
       raw.every((v) => typeof v === "number")
-        ? { key: p, label: title, values: raw as number[] }
+        ? numericAxis(p, title, raw as number[])
         : categoricalAxis(p, title, raw),
     );
   }
   for (const m of table.metrics) {
     axes.push({
       key: m,
-      label: `${METRIC_LABELS[m] ?? m} (${displayUnit(table.units[m]) ?? ""})`,
+      label: labels.metrics.heading(m),
       values: rows.map((r) => r.metrics[m] ?? Number.NaN),
     });
   }

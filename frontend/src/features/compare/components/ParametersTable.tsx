@@ -58,10 +58,7 @@ export function ParametersTable({
                   className={r.differs ? "differs" : undefined}
                 >
                   <td className="hint">{r.group}</td>
-                  <td>
-                    {r.name}
-                    {r.unit ? ` (${r.unit})` : ""}
-                  </td>
+                  <td title={r.name}>{r.label}</td>
                   {r.values.map((v, i) => (
                     <td key={parameters.experiments[i]?.id ?? i}>
                       {cell(v, r.varied[i] ?? false)}

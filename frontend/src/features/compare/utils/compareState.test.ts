@@ -4,13 +4,16 @@ import { act, renderHook } from "@testing-library/react";
 import { createLoader } from "nuqs";
 import { withNuqsTestingAdapter } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
+import { SERVED_METRICS } from "@/test/served";
 import { useCompareState } from "../hooks/useCompareState";
 import {
   type CompareState,
   compareParsers,
   compareUrlKeys,
   effectiveBase,
+  effectiveMetric,
   fromViewState,
+  offeredMetrics,
   serializeCompare,
   toViewState,
 } from "./compareState";
@@ -63,9 +66,8 @@ describe("compare URL state", () => {
 
   it("falls back to defaults on values it cannot read", () => {
     const s = load("?band=iqr&metric=latency&type=other&base=x&source=proxy&window=70");
-    expect([s.band, s.metric, s.requestType, s.base, s.source, s.window]).toEqual([
+    expect([s.band, s.requestType, s.base, s.source, s.window]).toEqual([
       "std",
-      "throughput_per_s",
       "all",
       null,
       "client",
@@ -87,6 +89,27 @@ describe("compare URL state", () => {
     });
     // A view saved by an older client with fields missing opens with defaults.
     expect(fromViewState({ experiment_ids: [2] })).toEqual({ ...load(""), experiments: [2] });
+  });
+
+  it("offers the metrics of the chosen side and shows throughput for one it cannot show", () => {
+    const client = offeredMetrics(SERVED_METRICS, "client", false).map((m) => m.name);
+    expect(client).toContain("p99_us");
+    expect(client).not.toContain("queue_time_us");
+    const middleware = offeredMetrics(SERVED_METRICS, "middleware", false).map((m) => m.name);
+    expect(middleware).toEqual(SERVED_METRICS.map((m) => m.name));
+    // A re-cut window has per-second metrics only: no percentiles.
+    const windowed = offeredMetrics(SERVED_METRICS, "client", true).map((m) => m.name);
+    expect(windowed).toContain("keys_per_s");
+    expect(windowed).not.toContain("p99_us");
+    expect(effectiveMetric("p99_us", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
+      "p99_us",
+    );
+    expect(effectiveMetric("latency", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
+      "throughput_per_s",
+    );
+    expect(effectiveMetric("queue_time_us", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
+      "throughput_per_s",
+    );
   });
 
   it("uses the chosen base only while it is selected", () => {

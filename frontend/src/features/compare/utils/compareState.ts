@@ -8,7 +8,7 @@ import {
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs";
-import type { CompareViewState } from "@/api";
+import type { CompareViewState, MetricPublic } from "@/api";
 import type { ResultWindow } from "@/lib/queryKeys";
 import {
   parseAsIdList,
@@ -19,7 +19,9 @@ import {
   type SelectableRequestType,
 } from "@/lib/urlState/parsers";
 
-export const METRICS = ["throughput_per_s", "response_time_us"] as const;
+/** A metric of the results core's metric table (served at /metrics). */
+export type CompareMetric = NonNullable<CompareViewState["metric"]>;
+export const DEFAULT_METRIC: CompareMetric = "throughput_per_s";
 export const BANDS = ["std", "se", "ci"] as const;
 /** The grouping by experiment; any other value of `group` is a parameter name. */
 export const GROUP_BY_EXPERIMENT = "experiment";
@@ -29,7 +31,8 @@ export const compareParsers = {
   base: parseAsInteger,
   configurations: parseAsIdList.withDefault([]),
   baseConfiguration: parseAsInteger,
-  metric: parseAsStringLiteral(METRICS).withDefault("throughput_per_s"),
+  // Any name: checked against the served metric table (effectiveMetric), not a copy of it.
+  metric: parseAsString.withDefault(DEFAULT_METRIC),
   x: parseAsString,
   group: parseAsString.withDefault(GROUP_BY_EXPERIMENT),
   band: parseAsStringLiteral(BANDS).withDefault("std"),
@@ -61,7 +64,8 @@ export interface CompareState {
   base: number | null;
   configurations: number[];
   baseConfiguration: number | null;
-  metric: (typeof METRICS)[number];
+  /** As the URL has it; effectiveMetric says what is shown. */
+  metric: string;
   x: string | null;
   group: string;
   band: (typeof BANDS)[number];
@@ -80,7 +84,7 @@ export function toViewState(s: CompareState): CompareViewState {
     base_experiment_id: s.base,
     configuration_ids: s.configurations,
     base_configuration_id: s.baseConfiguration,
-    metric: s.metric,
+    metric: s.metric as CompareMetric,
     x: s.x,
     group_by: s.group,
     band: s.band,
@@ -99,7 +103,7 @@ export function fromViewState(v: CompareViewState): CompareState {
     base: v.base_experiment_id ?? null,
     configurations: v.configuration_ids ?? [],
     baseConfiguration: v.base_configuration_id ?? null,
-    metric: v.metric ?? "throughput_per_s",
+    metric: v.metric ?? DEFAULT_METRIC,
     x: v.x ?? null,
     group: v.group_by ?? GROUP_BY_EXPERIMENT,
     band: v.band ?? "std",
@@ -121,4 +125,19 @@ export function fromViewState(v: CompareViewState): CompareState {
 /** The base experiment actually used: the chosen one if still selected, else the first. */
 export function effectiveBase(s: Pick<CompareState, "experiments" | "base">): number | null {
   return s.base !== null && s.experiments.includes(s.base) ? s.base : (s.experiments[0] ?? null);
+}
+
+/** The metrics the chosen side reports; with a re-cut window only those stored per second
+ * (percentiles are stored for the stable window only). */
+export function offeredMetrics(
+  metrics: readonly MetricPublic[] | undefined,
+  source: CompareState["source"],
+  windowed: boolean,
+): MetricPublic[] {
+  return (metrics ?? []).filter((m) => m.sources.includes(source) && (!windowed || m.per_second));
+}
+
+/** The metric shown: the chosen one if offered, else throughput (a stale or pasted name). */
+export function effectiveMetric(chosen: string, offered: readonly MetricPublic[]): CompareMetric {
+  return (offered.some((m) => m.name === chosen) ? chosen : DEFAULT_METRIC) as CompareMetric;
 }

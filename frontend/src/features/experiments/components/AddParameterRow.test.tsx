@@ -1,31 +1,30 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { ParameterPublic } from "@/api";
+import { SERVED_PARAMETERS } from "@/test/served";
 import { AddParameterRow } from "./AddParameterRow";
 
-const param = (name: string, unit: string | null = null): ParameterPublic => ({
-  name,
-  kind: "int",
-  default: 1,
-  description: name,
-  unit,
-  minimum: 1,
-  maximum: 16,
-  choices: [],
-});
+/** A parameter as /parameters serves it. */
+const param = (name: string): ParameterPublic => {
+  const p = SERVED_PARAMETERS.find((x) => x.name === name);
+  if (!p) throw new Error(`no served parameter ${name}`);
+  return p;
+};
 
 describe("AddParameterRow", () => {
   it("adds the first available parameter when none is picked", () => {
     const onAdd = vi.fn();
     render(
       <AddParameterRow
-        available={[param("servers", "servers"), param("workers")]}
+        available={[param("servers"), param("workers")]}
         selectLabel="Parameter to vary"
         buttonLabel="Add factor"
         onAdd={onAdd}
       />,
     );
-    expect(screen.getByRole("option", { name: "servers (servers)" })).toBeTruthy();
+    // The served label, never the description ("middleware worker threads").
+    expect(screen.getByRole("option", { name: "memcached servers" })).toBeTruthy();
+    expect(screen.getByRole("option", { name: "worker threads" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Add factor" }));
     expect(onAdd).toHaveBeenCalledWith(expect.objectContaining({ name: "servers" }));
   });

@@ -1,7 +1,6 @@
 // The "pick a parameter, add it" row shared by the factor and fixed-value editors.
 import { useState } from "react";
 import type { ParameterPublic } from "@/api";
-import { displayUnit, parameterLabel } from "@/lib/labels";
 
 /** Props of AddParameterRow. */
 export interface AddParameterRowProps {
@@ -32,8 +31,7 @@ export function AddParameterRow({
       <select aria-label={selectLabel} value={adding} onChange={(e) => setAdding(e.target.value)}>
         {available.map((p) => (
           <option key={p.name} value={p.name}>
-            {parameterLabel(p)}
-            {p.unit ? ` (${displayUnit(p.unit)})` : ""}
+            {p.label}
           </option>
         ))}
       </select>

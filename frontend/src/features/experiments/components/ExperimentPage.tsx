@@ -15,7 +15,7 @@ import { useRefreshWhenRunsFinish } from "@/features/runs/hooks/useRefreshWhenRu
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
 import { useParameterLabels } from "../hooks/useParameterLabels";
-import { formatDuration, formatValue, runProgress } from "../utils/format";
+import { formatDuration, runProgress } from "../utils/format";
 import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
 import { ExperimentProgress } from "./ExperimentProgress";
@@ -69,9 +69,7 @@ export function ExperimentPage() {
         <dd>{formatDuration(experiment.preview.estimated_seconds)}</dd>
       </dl>
       {fixed.length > 0 && (
-        <p className="hint">
-          Fixed: {fixed.map(([k, v]) => `${labels.label(k)} = ${formatValue(v)}`).join(", ")}
-        </p>
+        <p className="hint">Fixed: {fixed.map(([k, v]) => labels.text(k, v)).join(", ")}</p>
       )}
       <ExperimentProgress counts={experiment.run_counts} planned={experiment.preview.runs} />
       <LiveProgress experimentId={id} active={active} />

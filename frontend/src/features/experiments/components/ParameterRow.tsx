@@ -1,7 +1,6 @@
 // One row of the factor or fixed-value editor: the value input, its range, remove, its 422.
 import type { ParameterPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
-import { parameterLabel } from "@/lib/labels";
 import { describeRange } from "../utils/designForm";
 
 /** Props of ParameterRow. */
@@ -28,7 +27,7 @@ export function ParameterRow(props: ParameterRowProps) {
     <div className="param-row">
       <label>
         <span className="param-name" title={`${name}: ${parameter?.description ?? ""}`}>
-          {parameter ? parameterLabel(parameter) : name}
+          {parameter?.label ?? name}
         </span>
         <input
           name={props.inputName}

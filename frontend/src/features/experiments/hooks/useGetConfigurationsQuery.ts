@@ -11,11 +11,10 @@ async function fetchConfigurations(id: number) {
   return data;
 }
 
-export function useGetConfigurationsQuery(id: number, enabled = true) {
+export function useGetConfigurationsQuery(id: number) {
   const query = useQuery({
     queryKey: queryKeys.experiments.configurations(id),
     queryFn: () => fetchConfigurations(id),
-    enabled,
   });
   return { configurations: query.data, isLoading: query.isLoading, error: query.error } as const;
 }

@@ -16,6 +16,8 @@ function param(name: string, kind: string, extra: Partial<ParameterPublic> = {})
     kind,
     default: null,
     description: "",
+    label: name,
+    legend: "{v}",
     unit: null,
     minimum: null,
     maximum: null,

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigurationResultPublic, ParameterPublic } from "@/api";
+import type { ConfigurationResultPublic } from "@/api";
 import { parameterLabels } from "@/lib/labels";
+import { SERVED_PARAMETERS } from "@/test/served";
 import { escapeLatex, summaryTable, toCsv, toLatex } from "./table";
 
 const units = { throughput: "ops/s", response_time: "us" };
-const param = (name: string, description: string, unit: string | null): ParameterPublic => ({
-  name,
-  description,
-  unit,
-  kind: "int",
-  default: 1,
-  minimum: null,
-  maximum: null,
-  choices: [],
-});
-// The served schema's entries, as /parameters gives them.
-const labels = parameterLabels([
-  param("workers", "middleware worker threads", "threads"),
-  param("ratio", "SET:GET request ratio", null),
-  param("value_size", "value size", "bytes"),
-]);
+const labels = parameterLabels(SERVED_PARAMETERS);
 const rows: ConfigurationResultPublic[] = [
   {
     configuration_id: 1,
@@ -49,7 +35,7 @@ describe("toCsv", () => {
   it("writes a header with units, full-precision numbers and empty cells for missing values", () => {
     const csv = toCsv(summaryTable(rows, ["workers", "ratio"], units, labels));
     expect(csv.split("\r\n")).toEqual([
-      "middleware worker threads,SET:GET request ratio,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
+      "worker threads,SET:GET ratio,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
       "8,1:9,3,6680.25,41.5,7012.4,88.04",
       "16,1:9,0,,,,",
       "",
@@ -79,7 +65,7 @@ describe("toLatex", () => {
     const lines = tex.split("\n");
     expect(lines).toContain("\\begin{tabular}{llrrr}");
     expect(lines).toContain(
-      "middleware worker threads & SET:GET request ratio & reps & throughput (ops/s) & response time (us) \\\\",
+      "worker threads & SET:GET ratio & reps & throughput (ops/s) & response time (us) \\\\",
     );
     expect(lines).toContain("8 & 1:9 & 3 & 6680.3 $\\pm$ 41.5 & 7012.4 $\\pm$ 88.0 \\\\");
     expect(lines).toContain("16 & 1:9 & 0 & -- $\\pm$ -- & -- $\\pm$ -- \\\\");

@@ -4,7 +4,7 @@ import { formatValue } from "@/features/experiments/utils/format";
 import { displayUnit, type ParameterLabels } from "@/lib/labels";
 
 /** How factor columns are headed: the parameter schema's labels (useParameterLabels). */
-export type FactorHeadings = Pick<ParameterLabels, "heading">;
+export type FactorHeadings = Pick<ParameterLabels, "label">;
 
 export interface SummaryTable {
   header: string[];
@@ -25,7 +25,7 @@ export function summaryTable(
   const rt = displayUnit(units.response_time) ?? "µs";
   return {
     header: [
-      ...factors.map(labels.heading),
+      ...factors.map(labels.label),
       "repetitions",
       `throughput mean (${tp})`,
       `throughput std (${tp})`,
@@ -92,7 +92,7 @@ export function toLatex(
   const tp = escapeLatex(units.throughput ?? "ops/s");
   const rt = escapeLatex(units.response_time ?? "us");
   const head = [
-    ...factors.map((f) => escapeLatex(labels.heading(f))),
+    ...factors.map((f) => escapeLatex(labels.label(f))),
     "reps",
     `throughput (${tp})`,
     `response time (${rt})`,

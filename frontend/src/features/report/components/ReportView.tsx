@@ -4,9 +4,13 @@ import { useEffect, useMemo, useState } from "react";
 import type { ReportItem, ReportPublic } from "@/api";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { useGetFigureListQuery, useGetReportQuery } from "../hooks/useGetReportQuery";
+import {
+  useGetFigureListQuery,
+  useGetReportQuery,
+  useGetTableListQuery,
+} from "../hooks/useGetReportQuery";
 import { useUpdateReportMutation } from "../hooks/useReportMutations";
-import { REPORT_TABLES, type ReportChoice } from "../utils/items";
+import { type ReportChoice, reportChoices } from "../utils/items";
 import { AddItemPicker } from "./AddItemPicker";
 import { HypothesisField } from "./HypothesisField";
 import { ReportDownloads } from "./ReportDownloads";
@@ -21,20 +25,15 @@ export interface ReportViewProps {
 export function ReportView({ experimentId, name }: ReportViewProps) {
   const { report, isLoading, error } = useGetReportQuery(experimentId);
   const { figures, error: figuresError } = useGetFigureListQuery(experimentId);
+  const { tables, error: tablesError } = useGetTableListQuery(experimentId);
   useEffect(() => {
     if (error) handleError(error);
     if (figuresError) handleError(figuresError);
-  }, [error, figuresError]);
+    if (tablesError) handleError(tablesError);
+  }, [error, figuresError, tablesError]);
   const choices = useMemo<ReportChoice[]>(
-    () => [
-      ...(figures?.data ?? []).map((f) => ({
-        kind: "figure" as const,
-        name: f.name,
-        title: f.title,
-      })),
-      ...REPORT_TABLES.map((t) => ({ kind: "table" as const, ...t })),
-    ],
-    [figures],
+    () => reportChoices(figures?.data ?? [], tables?.data ?? []),
+    [figures, tables],
   );
   if (isLoading || !report) return <PendingBlock label="Loading report" rows={4} />;
   return (

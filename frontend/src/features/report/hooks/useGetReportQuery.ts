@@ -1,6 +1,6 @@
-// The experiment's report (hypothesis, notes, items) and the figures the server can draw.
+// The experiment's report (hypothesis, notes, items) and the figures and tables the server has.
 import { useQuery } from "@tanstack/react-query";
-import { FiguresService, ReportsService } from "@/api";
+import { FiguresService, ReportsService, TablesService } from "@/api";
 import { queryKeys } from "@/lib/queryKeys";
 
 async function fetchReport(id: number) {
@@ -13,6 +13,14 @@ async function fetchReport(id: number) {
 
 async function fetchFigures(id: number) {
   const { data } = await FiguresService.readFigures({
+    path: { experiment_id: id },
+    throwOnError: true,
+  });
+  return data;
+}
+
+async function fetchTables(id: number) {
+  const { data } = await TablesService.readTables({
     path: { experiment_id: id },
     throwOnError: true,
   });
@@ -33,4 +41,12 @@ export function useGetFigureListQuery(id: number) {
     queryFn: () => fetchFigures(id),
   });
   return { figures: query.data, error: query.error } as const;
+}
+
+export function useGetTableListQuery(id: number) {
+  const query = useQuery({
+    queryKey: queryKeys.experiments.tableList(id),
+    queryFn: () => fetchTables(id),
+  });
+  return { tables: query.data, error: query.error } as const;
 }

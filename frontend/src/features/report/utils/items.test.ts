@@ -7,6 +7,7 @@ import {
   moveItem,
   type ReportChoice,
   removeItem,
+  reportChoices,
   updateItem,
 } from "./items";
 
@@ -59,5 +60,24 @@ describe("availableChoices and itemTitle", () => {
     expect(availableChoices([fig("summary")], choices)).toEqual([choices[1]]);
     expect(itemTitle(fig("summary"), choices)).toBe("Throughput");
     expect(itemTitle(fig("unknown"), choices)).toBe("unknown");
+  });
+});
+
+describe("reportChoices", () => {
+  it("lists the server's figures, then its tables, each in the server's order", () => {
+    const figures = [
+      { name: "throughput", title: "Throughput", formats: ["json"] },
+      { name: "qq", title: "QQ", formats: ["json"] },
+    ];
+    const tables = [
+      { name: "configuration", title: "Experiment configuration" },
+      { name: "summary", title: "Summary" },
+    ];
+    expect(reportChoices(figures, tables).map((c) => `${c.kind}:${c.name}:${c.title}`)).toEqual([
+      "figure:throughput:Throughput",
+      "figure:qq:QQ",
+      "table:configuration:Experiment configuration",
+      "table:summary:Summary",
+    ]);
   });
 });

@@ -1,19 +1,22 @@
 // Pure edits of a report's item list (figures and tables in report order) and their titles.
 import type { ReportItem } from "@/api";
 
-/** The tables the server can put in a report (backend/tables/catalog.py), in its order. */
-export const REPORT_TABLES: readonly { name: string; title: string }[] = [
-  { name: "configuration", title: "Experiment configuration" },
-  { name: "summary", title: "Summary" },
-  { name: "factorial", title: "Factorial design" },
-  { name: "differences", title: "Relative differences" },
-];
-
 /** Something that can be added to the report. */
 export interface ReportChoice {
   kind: ReportItem["kind"];
   name: string;
   title: string;
+}
+
+/** The server's figure and table lists as choices: figures first, each in the server's order. */
+export function reportChoices(
+  figures: readonly { name: string; title: string }[],
+  tables: readonly { name: string; title: string }[],
+): ReportChoice[] {
+  return [
+    ...figures.map((f) => ({ kind: "figure" as const, name: f.name, title: f.title })),
+    ...tables.map((t) => ({ kind: "table" as const, name: t.name, title: t.title })),
+  ];
 }
 
 /** The item at `index` moved by `delta` places (-1 up, +1 down); out of range: unchanged. */

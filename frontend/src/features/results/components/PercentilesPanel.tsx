@@ -78,30 +78,38 @@ export function PercentilesPanel({
           and request type.
         </p>
       ) : (
-        <ResultsPlot
-          title="Response-time percentiles"
-          series={shown}
-          xTitle={xTitle}
-          yTitle={axisTitle("response time", unit)}
-          filename={`${slug(name)}-percentiles-${source}-${requestType}`}
-          table={shown.length ? table : undefined}
-          controls={
-            line && (
-              <label>
-                percentiles at {lineLabel} =
-                <select
-                  name="plevel"
-                  value={level}
-                  onChange={(e) => setView({ plevel: e.target.value })}
-                >
-                  {lineLevels.map((l) => (
-                    <option key={l}>{l}</option>
-                  ))}
-                </select>
-              </label>
-            )
-          }
-        />
+        <>
+          <ResultsPlot
+            title="Response-time percentiles"
+            series={shown}
+            xTitle={xTitle}
+            yTitle={axisTitle("response time", unit)}
+            filename={`${slug(name)}-percentiles-${source}-${requestType}`}
+            table={shown.length ? table : undefined}
+            controls={
+              line && (
+                <label>
+                  percentiles at {lineLabel} =
+                  <select
+                    name="plevel"
+                    value={level}
+                    onChange={(e) => setView({ plevel: e.target.value })}
+                  >
+                    {lineLevels.map((l) => (
+                      <option key={l}>{l}</option>
+                    ))}
+                  </select>
+                </label>
+              )
+            }
+          />
+          <p className="hint" data-testid="percentiles-span">
+            {percentiles?.span === "whole_run"
+              ? `Whole-run histograms (${percentiles.span_label}): not the chosen window.`
+              : "Percentiles of the chosen window's histograms."}{" "}
+            Open markers are bounds: the percentile lies in the first or the overflow bucket.
+          </p>
+        </>
       )}
     </div>
   );

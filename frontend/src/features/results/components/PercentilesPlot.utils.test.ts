@@ -44,7 +44,33 @@ describe("percentileSeries", () => {
 
   it("keeps a line empty when no configuration has that percentile", () => {
     const series = percentileSeries(ROWS, [90], "clients", { workers: "32" });
-    expect(series).toEqual([{ name: "p90", x: [], y: [], err: [] }]);
+    expect(series).toEqual([{ name: "p90", x: [], y: [], err: [], bounds: [] }]);
+  });
+});
+
+describe("bounds", () => {
+  it("carries a percentile the data cannot resolve as a bound, shown as text in the table", () => {
+    const rows: ConfigPercentilesPublic[] = [
+      {
+        ...row(1, { clients: 4 }, []),
+        total: 100,
+        percentiles: [
+          { q: 50, value_us: 100, in_overflow: false, bound: "below" },
+          { q: 99, value_us: 50000, in_overflow: true, bound: "above" },
+        ],
+      },
+      row(2, { clients: 8 }, [
+        [50, 250],
+        [99, 700],
+      ]),
+    ];
+    const series = percentileSeries(rows, [50, 99], "clients", {});
+    expect(series[0]?.bounds).toEqual(["< ", ""]);
+    expect(series[1]?.bounds).toEqual(["≥ ", ""]);
+    expect(percentilesTable(series, "clients", "µs").rows).toEqual([
+      [4, "< 100", "≥ 50000"],
+      [8, 250, 700],
+    ]);
   });
 });
 

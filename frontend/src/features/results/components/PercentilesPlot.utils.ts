@@ -3,7 +3,7 @@ import type { ConfigPercentilesPublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
 import type { SummaryTable } from "@/features/export/utils/table";
 import { compareLevels, type Series } from "../utils/series";
-import { percentileLabel } from "./HistogramPlot.utils";
+import { boundPrefix, percentileLabel } from "./HistogramPlot.utils";
 
 /**
  * One series per asked percentile over the configurations kept by `pins` (factor -> level as
@@ -23,18 +23,24 @@ export function percentileSeries(
     const points = kept.flatMap((r) => {
       const p = r.percentiles.find((v) => v.q === q);
       const v = r.values[x];
-      return p ? [{ x: typeof v === "number" ? v : formatValue(v), y: p.value_us }] : [];
+      return p
+        ? [{ x: typeof v === "number" ? v : formatValue(v), y: p.value_us, bound: boundPrefix(p) }]
+        : [];
     });
     return {
       name: percentileLabel(q),
       x: points.map((p) => p.x),
       y: points.map((p) => p.y),
       err: [],
+      bounds: points.map((p) => p.bound),
     };
   });
 }
 
-/** The plotted points as a table: x level, then one column per percentile. */
+/**
+ * The plotted points as a table: x level, then one column per percentile; a bound reads as
+ * text ("< 100", "≥ 50000"), never as a plain number.
+ */
 export function percentilesTable(series: Series[], xTitle: string, unit: string): SummaryTable {
   const xs: (number | string)[] = [];
   for (const s of series) for (const v of s.x) if (!xs.includes(v)) xs.push(v);
@@ -45,7 +51,9 @@ export function percentilesTable(series: Series[], xTitle: string, unit: string)
       v,
       ...series.map((s) => {
         const i = s.x.indexOf(v);
-        return i >= 0 ? (s.y[i] ?? null) : null;
+        if (i < 0) return null;
+        const bound = s.bounds?.[i] ?? "";
+        return bound ? `${bound}${s.y[i]}` : (s.y[i] ?? null);
       }),
     ]),
   };

@@ -15,6 +15,7 @@ const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 export function toTraces(series: Series[], band: BandType = "bars"): Data[] {
   return series.flatMap((s, i): Data[] => {
     const color = COLORS[i % COLORS.length];
+    const bounded = s.bounds?.some((b) => b) ?? false;
     const line: Data = {
       type: "scatter",
       mode: "lines+markers",
@@ -22,7 +23,16 @@ export function toTraces(series: Series[], band: BandType = "bars"): Data[] {
       x: s.x,
       y: s.y,
       line: { color },
-      marker: { color },
+      // A bound (percentile the buckets cannot resolve) is an open marker, hovered as "< y".
+      marker: bounded
+        ? { color, symbol: (s.bounds ?? []).map((b) => (b ? "circle-open" : "circle")), size: 8 }
+        : { color },
+      ...(bounded
+        ? {
+            text: (s.bounds ?? []).map((b) => b.trim()),
+            hovertemplate: `${s.name}: %{text} %{y}<extra></extra>`,
+          }
+        : {}),
       error_y: { type: "data", array: s.err, visible: band === "bars", thickness: 1.2, width: 4 },
     };
     if (band !== "band") return [line];

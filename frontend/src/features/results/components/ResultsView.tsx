@@ -70,7 +70,8 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
     return out;
   }, [factors, x, line, pins, rows]);
   const units = results?.units ?? {};
-  const xTitle = axisTitle(labels.label(x), labels.unit(x));
+  // The served label is the axis title: it names its unit where the words do not.
+  const xTitle = labels.label(x);
   const throughput = useMemo(
     () => shapeSeries(rows, { x, metric: "throughput", filters, labelOf: labels.label }),
     [rows, x, filters, labels],

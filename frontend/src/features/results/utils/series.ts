@@ -11,6 +11,11 @@ export interface Series {
   y: number[];
   /** Standard deviation over repetitions (error bars); 0 where there was one repetition. */
   err: number[];
+  /**
+   * Per point, "< " or "≥ " when y is only a bound the data cannot resolve (a percentile in
+   * the first or the overflow bucket), else "". Absent: every point is a value.
+   */
+  bounds?: string[];
 }
 
 export interface SeriesOptions {

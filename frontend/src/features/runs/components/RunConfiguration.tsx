@@ -1,5 +1,5 @@
-// The configuration a run measured, in words ("middleware worker threads 8 · SET:GET request
-// ratio 1:9"), the experiment's fixed values, and a link to that configuration's results.
+// The configuration a run measured, in words ("8 worker threads · SET:GET 1:9"), the
+// experiment's fixed values, and a link to that configuration's results.
 import { Link } from "react-router";
 import type { ConfigurationPublic } from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";

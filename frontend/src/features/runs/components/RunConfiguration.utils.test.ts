@@ -1,27 +1,11 @@
 import { createLoader } from "nuqs";
 import { describe, expect, it } from "vitest";
-import type { ParameterPublic } from "@/api";
 import { resultsSearchParams } from "@/features/results/urlState";
 import { parameterLabels } from "@/lib/labels";
+import { SERVED_PARAMETERS } from "@/test/served";
 import { configurationFacts, resultsHref } from "./RunConfiguration.utils";
 
-const param = (name: string, description: string, unit: string | null): ParameterPublic => ({
-  name,
-  description,
-  unit,
-  kind: "int",
-  default: 1,
-  minimum: null,
-  maximum: null,
-  choices: [],
-});
-const labels = parameterLabels([
-  param("servers", "memcached servers", "servers"),
-  param("workers", "middleware worker threads", "threads"),
-  param("ratio", "SET:GET request ratio", null),
-  param("value_size", "value size", "bytes"),
-  param("sharded", "split multi-gets across servers", null),
-]);
+const labels = parameterLabels(SERVED_PARAMETERS);
 
 describe("configurationFacts", () => {
   it("names factor levels and fixed values with the schema's labels and units", () => {
@@ -30,19 +14,15 @@ describe("configurationFacts", () => {
       { servers: 3, value_size: 4096, sharded: true },
       labels,
     );
-    expect(facts.factors).toEqual(["middleware worker threads 8", "SET:GET request ratio 1:9"]);
-    expect(facts.fixed).toEqual([
-      "memcached servers 3",
-      "value size 4096 bytes",
-      "split multi-gets across servers yes",
-    ]);
+    expect(facts.factors).toEqual(["8 worker threads", "SET:GET 1:9"]);
+    expect(facts.fixed).toEqual(["3 servers", "4096 B values", "sharded: yes"]);
   });
 
   it("lists a value once, as a factor, when the fixed values also name it", () => {
     const facts = configurationFacts({ workers: 16 }, { workers: 8, servers: 1 }, labels);
     expect(facts).toEqual({
-      factors: ["middleware worker threads 16"],
-      fixed: ["memcached servers 1"],
+      factors: ["16 worker threads"],
+      fixed: ["1 server"],
     });
   });
 });

@@ -7,7 +7,6 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { useGetConfigurationsQuery } from "@/features/experiments/hooks/useGetConfigurationsQuery";
 import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
 import { formatDuration, formatNumber } from "@/features/experiments/utils/format";
 import { ApiError } from "@/lib/apiError";
@@ -21,21 +20,16 @@ export function RunPage() {
   const runId = Number(useParams().runId);
   const { run, isLoading } = useGetRunQuery(runId);
   const download = useDownloadRunFilesMutation();
-  // The run's experiment and grid (cached from the experiment page when coming from there).
+  // The run brings its own configuration; the experiment gives its name and fixed values
+  // (cached from the experiment page when coming from there).
   const experimentId = run?.experiment_id ?? 0;
   const { experiment, error: experimentError } = useGetExperimentQuery(
     experimentId,
     run !== undefined,
   );
-  const { configurations, error: configurationsError } = useGetConfigurationsQuery(
-    experimentId,
-    run !== undefined,
-  );
-  const detailsError = experimentError ?? configurationsError;
   useEffect(() => {
-    if (detailsError) handleError(detailsError);
-  }, [detailsError]);
-  const configuration = configurations?.data.find((c) => c.id === run?.configuration_id);
+    if (experimentError) handleError(experimentError);
+  }, [experimentError]);
   if (isLoading) return <PendingBlock label="Loading run" rows={6} />;
   if (!run) {
     return (
@@ -44,6 +38,7 @@ export function RunPage() {
       </EmptyState>
     );
   }
+  const { configuration } = run;
   const noFiles = download.error instanceof ApiError && download.error.status === 404;
   const phases = phaseTimings(run);
   return (
@@ -75,13 +70,9 @@ export function RunPage() {
         </dd>
         <dt>Configuration</dt>
         <dd>
-          {configuration ? (
-            <Link to={resultsHref(run.experiment_id, configuration, run.id)}>
-              #{configuration.index}
-            </Link>
-          ) : (
-            "…"
-          )}
+          <Link to={resultsHref(run.experiment_id, configuration, run.id)}>
+            #{configuration.index}
+          </Link>
         </dd>
         <dt>Repetition</dt>
         <dd>{run.repetition}</dd>
@@ -94,7 +85,7 @@ export function RunPage() {
         <dt>Worker</dt>
         <dd>{run.worker ?? "–"}</dd>
       </dl>
-      {configuration && experiment ? (
+      {experiment ? (
         <RunConfiguration
           experimentId={run.experiment_id}
           runId={run.id}
@@ -102,7 +93,7 @@ export function RunPage() {
           fixed={experiment.fixed ?? {}}
         />
       ) : (
-        !detailsError && <PendingBlock label="Loading configuration" rows={2} />
+        !experimentError && <PendingBlock label="Loading configuration" rows={2} />
       )}
       {run.error && (
         <section className="card">

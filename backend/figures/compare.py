@@ -1,0 +1,129 @@
+"""Grouped curves of the compare page: one mean line per group over x, with its band.
+
+The experiment of the URL is the first of the comparison, `compare` names the others; the
+numbers are the compare groups endpoint's (pooled repetitions, std / se / t band).
+"""
+
+import json
+from typing import Any, get_args
+
+import plotly.graph_objects as go
+from sqlalchemy.orm import Session
+
+from backend.analysis.errors import AnalysisError
+from backend.api.routes.compare import compare_groups
+from backend.compare.source import CompareMetric
+from backend.figures.data import call_endpoint
+from backend.figures.labels import (
+    level_label,
+    metric_title,
+    parameter_title,
+    printed_unit,
+    with_unit,
+)
+from backend.figures.lines import add_band
+from backend.figures.params import FigureQuery
+from backend.figures.registry import register, set_caption
+from backend.figures.style import series_colour
+from backend.models import Experiment
+from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupsPublic, GroupsRequest
+
+_BAND_TEXT = {"std": "mean ± std", "se": "mean ± standard error"}
+
+
+def _x_value(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    return str(value)
+
+
+def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsPublic:
+    """The groups endpoint on this experiment and the compared ones (422s naming the field)."""
+    exp = session.get(Experiment, experiment_id)
+    if exp is None:  # the route answers 404 before; kept for callers outside it
+        raise AnalysisError("experiment", "not found")
+    if q.metric not in get_args(CompareMetric):
+        raise AnalysisError("metric", f"compare-groups draws {', '.join(get_args(CompareMetric))}")
+    factors = list(exp.factors)
+    x = q.x or (factors[0] if factors else "")
+    if not x:
+        raise AnalysisError("x", "the experiment varies no factor")
+    group_by = q.group_by
+    if group_by is None:
+        others = [f for f in factors if f != x]
+        group_by = GROUP_BY_EXPERIMENT if q.compare or not others else (q.series or others[0])
+    body = GroupsRequest(
+        experiment_ids=[experiment_id, *q.compare],
+        source=q.source,
+        request_type=q.request_type,
+        window_start_s=q.window_start_s,
+        window_end_s=q.window_end_s,
+        x=x,
+        group_by=group_by,
+        metric=q.metric,  # checked against CompareMetric above
+        band=q.interval,
+        level=q.level,
+    )
+    return call_endpoint(compare_groups, session=session, body=body)
+
+
+@register("compare-groups", "Grouped curves (compare)", load_groups)
+def compare_groups_figure(data: GroupsPublic, q: FigureQuery) -> go.Figure:
+    """Per group a band (server's low/high) under its mean line; the legend counts runs."""
+    fig = go.Figure()
+    hover = f"{parameter_title(data.x)} %{{x}}: %{{y:.4~g}} {printed_unit(data.unit)}"
+    for i, g in enumerate(data.data):
+        xs = [_x_value(p.x) for p in g.points]
+        if any(p.low is not None for p in g.points):
+            add_band(
+                fig,
+                i,
+                xs,
+                [p.low if p.low is not None else p.mean for p in g.points],
+                [p.high if p.high is not None else p.mean for p in g.points],
+            )
+        name = (
+            g.label
+            if data.group_by == GROUP_BY_EXPERIMENT
+            else level_label(data.group_by, _parse_level(g.key))
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=[p.mean for p in g.points],
+                customdata=[p.n for p in g.points],
+                name=f"{name} ({g.runs} runs)",
+                mode="lines+markers",
+                legendgroup=f"s{i}",
+                line={"color": series_colour(i)},
+                marker={"color": series_colour(i)},
+                hovertemplate=hover + "<br>%{customdata} runs<extra>%{fullData.name}</extra>",
+            )
+        )
+    what = metric_title(data.metric)
+    categorical = any(isinstance(_x_value(p.x), str) for g in data.data for p in g.points)
+    fig.update_layout(
+        xaxis={
+            "title": {"text": parameter_title(data.x)},
+            "type": "category" if categorical else ("log" if q.log_x else "linear"),
+        },
+        yaxis={
+            "title": {"text": with_unit(what[:1].upper() + what[1:], data.unit)},
+            **({"type": "log"} if q.log_y else {"rangemode": "tozero"}),
+        },
+    )
+    band = _BAND_TEXT.get(data.band, f"mean with its {100 * data.level:g}% t interval")
+    by = "experiment" if data.group_by == GROUP_BY_EXPERIMENT else parameter_title(data.group_by)
+    return set_caption(
+        fig,
+        f"{what[:1].upper() + what[1:]} against {parameter_title(data.x).lower()} per "
+        f"{by.lower()}, repetitions pooled over the other parameters; band: {band}.",
+    )
+
+
+def _parse_level(key: str) -> Any:
+    """A group key back to its level (the groups endpoint keys non-text levels as JSON)."""
+    try:
+        return json.loads(key)
+    except ValueError:
+        return key

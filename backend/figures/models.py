@@ -1,0 +1,207 @@
+"""Models over measurements (the Models tab): the MVA network against N, M/M/1 and M/M/m.
+
+Data come from the endpoints the Models tab calls: the network inputs estimated from the
+experiment (one group of configurations differing only in clients), solved by the network
+model endpoint with bounds; the queue models per configuration.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+from sqlalchemy.orm import Session
+
+from backend.analysis.errors import AnalysisError
+from backend.analysis.model_fit import CLIENT_PARAMS, group_key
+from backend.api.routes.analysis.fit import read_network_inputs, read_queue_models
+from backend.api.routes.analysis.models import solve_network_model
+from backend.figures.data import call_windowed
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, levels_label, with_unit
+from backend.figures.params import FigureQuery, QueueQuantity
+from backend.figures.registry import register, set_caption
+from backend.schemas import analysis as s
+
+US_PER_S = 1e6
+
+
+@dataclass(frozen=True)
+class NetworkFit:
+    """One group's measured points and the MVA solved from its estimated inputs."""
+
+    group: s.NetworkGroupPublic
+    solved: s.NetworkModelPublic
+
+
+def _pick(groups: list[Any], index: int) -> Any:
+    if not groups:
+        raise AnalysisError("group", "no group of configurations with client measurements")
+    if index >= len(groups):
+        raise AnalysisError("group", f"this experiment has {len(groups)} group(s): 0..")
+    return groups[index]
+
+
+def load_network_fit(session: Session, experiment_id: int, q: FigureQuery) -> NetworkFit:
+    """The group's inputs from the data, solved over its client counts with bounds."""
+    inputs = call_windowed(
+        read_network_inputs,
+        session,
+        experiment_id,
+        q,
+        request_type=q.request_type,
+        server_utilization=q.server_utilization,
+    )
+    group: s.NetworkGroupPublic = _pick(inputs.data, q.group)
+    body = s.NetworkModelRequest(
+        system=group.system,
+        clients=[p.clients for p in group.points],
+        measured_throughput_per_s=[p.throughput_per_s for p in group.points],
+        measured_response_time_s=[p.response_time_s for p in group.points],
+        include_bounds=True,
+    )
+    return NetworkFit(group, solve_network_model(body))
+
+
+def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
+    """Measured mean ± std, the MVA curve and the asymptotic bound against N."""
+    pts, model = fit.group.points, fit.solved.model
+    scale = 1.0 if throughput else US_PER_S
+
+    def measured(p: s.MeasuredPointPublic) -> tuple[float | None, float]:
+        if throughput:
+            return p.throughput_per_s, p.throughput_std_per_s or 0.0
+        if p.response_time_s is None:
+            return None, 0.0
+        return p.response_time_s * scale, (p.response_time_std_s or 0.0) * scale
+
+    shown = [(p.clients, *measured(p)) for p in pts]
+    fig = go.Figure(
+        go.Scatter(
+            x=[n for n, y, _ in shown if y is not None],
+            y=[y for _, y, _ in shown if y is not None],
+            error_y={
+                "type": "data",
+                "array": [e for _, y, e in shown if y is not None],
+                "visible": True,
+            },
+            mode="markers",
+            name="measured (mean ± std)",
+        )
+    )
+    curve = model.throughput_per_s if throughput else model.response_time_s
+    fig.add_trace(
+        go.Scatter(
+            x=model.populations,
+            y=[v * scale for v in curve],
+            mode="lines",
+            name="MVA, inputs from the data",
+        )
+    )
+    b = model.bounds
+    if b is not None:
+        bound = b.aba_throughput_upper if throughput else b.aba_response_lower_s
+        fig.add_trace(
+            go.Scatter(
+                x=b.populations,
+                y=[v * scale for v in bound],
+                mode="lines",
+                name=f"asymptotic bound ({b.bottleneck})",
+                line={"dash": "dot"},
+            )
+        )
+    y_title = with_unit(
+        *(("Throughput", OPS_PER_S) if throughput else ("Response time", MICROSECONDS))
+    )
+    fig.update_layout(
+        xaxis={"title": {"text": "Virtual clients N"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": y_title}, "rangemode": "tozero"},
+    )
+    what = "throughput" if throughput else "response time"
+    group = levels_label(fit.group.group)
+    return set_caption(
+        fig,
+        f"Measured {what} against the exact MVA of the closed network (clients, network "
+        f"delay, net thread, worker pool, memcached servers) with inputs estimated from the "
+        f"measurements, {group}; bottleneck: {model.bottleneck}.",
+    )
+
+
+@register("model-throughput", "Throughput: MVA model over measurement", load_network_fit)
+def model_throughput(data: NetworkFit, q: FigureQuery) -> go.Figure:
+    """Measured X against N with the MVA curve and the asymptotic upper bound."""
+    return _fit_figure(data, throughput=True)
+
+
+@register("model-response-time", "Response time: MVA model over measurement", load_network_fit)
+def model_response_time(data: NetworkFit, q: FigureQuery) -> go.Figure:
+    """Measured R against N with the MVA curve and the asymptotic lower bound."""
+    return _fit_figure(data, throughput=False)
+
+
+def load_queue_models(
+    session: Session, experiment_id: int, q: FigureQuery
+) -> list[s.QueueModelRowPublic]:
+    """M/M/1 and M/M/m of the configurations of one group (as the network figures')."""
+    models = call_windowed(
+        read_queue_models,
+        session,
+        experiment_id,
+        q,
+        request_type=q.request_type,
+        service_rate=q.service_rate,
+    )
+    groups: dict[Any, list[s.QueueModelRowPublic]] = {}
+    for row in models.data:
+        groups.setdefault(group_key(row.values), []).append(row)
+    rows: list[s.QueueModelRowPublic] = _pick(list(groups.values()), q.group)
+    return sorted(rows, key=lambda r: r.clients)
+
+
+# Quantity -> (field of a prediction, axis title, scale from the API's unit).
+_QUANTITIES: dict[QueueQuantity, tuple[str, str, float]] = {
+    "response_time": ("response_time_s", with_unit("Response time E[r]", MICROSECONDS), US_PER_S),
+    "waiting_time": ("waiting_time_s", with_unit("Waiting time E[w]", MICROSECONDS), US_PER_S),
+    "queue_length": ("queue_length", "Queue length E[nq] (requests)", 1.0),
+}
+
+
+@register("queue-models", "M/M/1 and M/M/m against measurement", load_queue_models)
+def queue_models(rows: list[s.QueueModelRowPublic], q: FigureQuery) -> go.Figure:
+    """One quantity against N: measured, M/M/1 (one server of rate m·μ) and M/M/m."""
+    field, title, scale = _QUANTITIES[q.quantity]
+    n = [r.clients for r in rows]
+
+    def values(pick: Any) -> list[float | None]:
+        out: list[float | None] = []
+        for r in rows:
+            v = pick(r)
+            out.append(None if v is None else v * scale)
+        return out
+
+    def compared(r: s.QueueModelRowPublic, model: str) -> Any:
+        pred = getattr(r, model)
+        return getattr(pred, field) if pred is not None else None
+
+    def measured(r: s.QueueModelRowPublic) -> float | None:
+        c = compared(r, "mmm") or compared(r, "mm1")
+        return c.measured if c is not None else None
+
+    def predicted(model: str) -> Any:
+        return lambda r: c.predicted if (c := compared(r, model)) is not None else None
+
+    fig = go.Figure(
+        [
+            go.Scatter(x=n, y=values(measured), mode="markers", name="measured"),
+            go.Scatter(x=n, y=values(predicted("mm1")), mode="lines+markers", name="M/M/1"),
+            go.Scatter(x=n, y=values(predicted("mmm")), mode="lines+markers", name="M/M/m"),
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": {"text": "Virtual clients N"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": title}, "rangemode": "tozero"},
+    )
+    group = levels_label({k: v for k, v in rows[0].values.items() if k not in CLIENT_PARAMS})
+    return set_caption(
+        fig,
+        f"{title.split(' (')[0]} of the middleware layer as M/M/1 and M/M/m (m = workers × "
+        f"middlewares, arrival rate = measured throughput) against the measurement, {group}.",
+    )

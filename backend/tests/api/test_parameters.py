@@ -1,0 +1,35 @@
+"""The naming endpoints: every parameter's and metric's label and unit come from one table."""
+
+from fastapi.testclient import TestClient
+
+from backend.domain.parameters import PARAMETERS
+from backend.results.metrics import METRICS
+
+
+def test_parameters_serve_every_label_legend_and_unit(client: TestClient) -> None:
+    served = client.get("/api/v1/parameters").json()
+    assert [p["name"] for p in served] == list(PARAMETERS)
+    for p in served:
+        declared = PARAMETERS[p["name"]]
+        assert p["label"] == declared.label != "", p["name"]
+        assert (p["legend"], p["unit"]) == (declared.legend, declared.unit), p["name"]
+    by_name = {p["name"]: p for p in served}
+    assert by_name["workers"]["label"] == "worker threads"
+    assert by_name["workers"]["description"] == "middleware worker threads"
+    assert by_name["value_size"]["label"] == "value size (bytes)"
+
+
+def test_metrics_serve_the_metric_table(client: TestClient) -> None:
+    served = client.get("/api/v1/metrics").json()
+    assert [m["name"] for m in served] == list(METRICS)
+    for m in served:
+        declared = METRICS[m["name"]]
+        assert (m["label"], m["unit"], m["per_second"]) == (
+            declared.label,
+            declared.unit,
+            declared.per_second,
+        )
+        assert m["sources"] == list(declared.sources)
+    by_name = {m["name"]: m for m in served}
+    assert by_name["queue_time_us"]["sources"] == ["middleware"]
+    assert by_name["p99_us"]["label"] == "99th percentile response time"

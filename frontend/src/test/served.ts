@@ -1,0 +1,7 @@
+// What the backend serves at /parameters and /metrics (served.gen.json is written by
+// scripts/generate-client.sh from the backend itself), so label tests use the real labels.
+import type { MetricPublic, ParameterPublic } from "@/api";
+import served from "./served.gen.json";
+
+export const SERVED_PARAMETERS: ParameterPublic[] = served.parameters;
+export const SERVED_METRICS: MetricPublic[] = served.metrics;
