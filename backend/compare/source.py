@@ -54,7 +54,7 @@ def read_configurations(
 ) -> list[ConfigurationSamples]:
     """Every configuration of the experiments with `metrics`, in experiment then grid order.
 
-    A metric that a re-cut window cannot give (percentiles) is an AnalysisError on `metric`.
+    A metric that a re-cut window cannot give is an AnalysisError on `metric`.
     """
     out: list[ConfigurationSamples] = []
     for experiment_id in experiment_ids:

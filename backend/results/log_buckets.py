@@ -16,6 +16,8 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from backend.analysis.percentiles import Histogram, make_histogram
+
 
 @dataclass(frozen=True)
 class LogLinearLayout:
@@ -51,6 +53,23 @@ class LogLinearLayout:
         the us edges are upper / 1000 (1 ns off, immaterial at the 3 % resolution).
         """
         return np.array([self.upper_ns(i) for i in range(self.bucket_count)]) / 1000.0
+
+
+def log_linear_histogram(layout: LogLinearLayout, counts: npt.ArrayLike) -> Histogram:
+    """Counts of every bucket of `layout` (overflow last) as a Histogram over the used range.
+
+    Empty buckets below the first used one become one empty bucket from 0 (the first used
+    bucket keeps its true lower edge), empty ones above the last are dropped.
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    finite = np.flatnonzero(c[:-1])
+    ub = layout.upper_bounds_us
+    first, last = (int(finite[0]), int(finite[-1])) if finite.size else (len(ub) - 1,) * 2
+    bounds, kept = ub[first : last + 1], c[first : last + 1]
+    if first > 0:
+        bounds = np.concatenate(([ub[first - 1]], bounds))
+        kept = np.concatenate(([0.0], kept))
+    return make_histogram(bounds, kept, float(c[-1]))
 
 
 MIDDLEWARE_LAYOUT = LogLinearLayout(sub_buckets=64, bucket_count=1024)

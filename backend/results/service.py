@@ -56,7 +56,7 @@ from backend.results.aggregate import (
     source_window,
     summarize,
 )
-from backend.results.log_buckets import LogLinearLayout
+from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
 from backend.results.metrics import (
     FAST,
     METRICS,
@@ -328,23 +328,6 @@ def _window_histograms(
         cid: MergedHistogram(cid, log_linear_histogram(layout, c), "window")
         for cid, c in sums.items()
     }
-
-
-def log_linear_histogram(layout: LogLinearLayout, counts: npt.ArrayLike) -> Histogram:
-    """Counts of every bucket of `layout` (overflow last) as a Histogram over the used range.
-
-    Empty buckets below the first used one become one empty bucket from 0 (the first used
-    bucket keeps its true lower edge), empty ones above the last are dropped.
-    """
-    c = np.asarray(counts, dtype=np.float64)
-    finite = np.flatnonzero(c[:-1])
-    ub = layout.upper_bounds_us
-    first, last = (int(finite[0]), int(finite[-1])) if finite.size else (len(ub) - 1,) * 2
-    bounds, kept = ub[first : last + 1], c[first : last + 1]
-    if first > 0:
-        bounds = np.concatenate(([ub[first - 1]], bounds))
-        kept = np.concatenate(([0.0], kept))
-    return make_histogram(bounds, kept, float(c[-1]))
 
 
 def histogram_percentiles(

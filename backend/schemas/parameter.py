@@ -30,9 +30,6 @@ class MetricPublic(BaseModel):
     label: str = Field(description='how figures and tables name it ("99th percentile ...")')
     unit: str
     sources: list[str] = Field(description="which sides report it: client, middleware")
-    per_second: bool = Field(
-        description="per-second values are stored, so any window can be re-cut (percentiles: no)"
-    )
 
 
 class TemplatePublic(BaseModel):

@@ -179,8 +179,7 @@ def _reference_percentiles(
     conn: psycopg.Connection, e: int, lo: int, hi: int, qs: tuple[float, ...]
 ) -> dict[int, list[float]]:
     from backend.analysis.percentiles import percentiles_from_histogram
-    from backend.results.log_buckets import MIDDLEWARE_LAYOUT
-    from backend.results.service import log_linear_histogram
+    from backend.results.log_buckets import MIDDLEWARE_LAYOUT, log_linear_histogram
 
     sums: dict[int, np.ndarray] = {}
     for cid, first, width, windows, off, cum in conn.execute(WHOLE_ROWS, {"e": e}):

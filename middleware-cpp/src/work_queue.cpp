@@ -5,6 +5,14 @@
 
 namespace mcscope {
 
+namespace {
+/// The calling worker's own wake-up semaphore (a worker sleeps on one queue at a time).
+wake_tokens& my_tokens() {
+    thread_local wake_tokens tokens;
+    return tokens;
+}
+}  // namespace
+
 work_queue::work_queue(std::size_t capacity, mono_ns t0, mono_ns window_ns)
     : capacity_(capacity), t0_(t0), window_ns_(window_ns), last_(t0) {}
 
@@ -25,14 +33,15 @@ void work_queue::advance(mono_ns now) {
     }
 }
 
-bool work_queue::claim_sleeper() {
-    if (sleepers_ == 0 || items_.empty() || spare_ > 0) {
-        return false;
+wake_tokens* work_queue::claim_sleeper() {
+    if (sleepers_.empty() || items_.empty() || spare_ > 0) {
+        return nullptr;
     }
-    --sleepers_;
+    wake_tokens* w = sleepers_.back();
+    sleepers_.pop_back();
     ++spare_;  // on its way to the queue: later pushes leave the other sleepers alone
     ++wakeups_;
-    return true;
+    return w;
 }
 
 void work_queue::wait_for_items(std::unique_lock<std::mutex>& lock, bool& spare) {
@@ -41,9 +50,10 @@ void work_queue::wait_for_items(std::unique_lock<std::mutex>& lock, bool& spare)
             --spare_;  // nothing to take after all: going to sleep
             spare = false;
         }
-        ++sleepers_;
+        wake_tokens& mine = my_tokens();
+        sleepers_.push_back(&mine);
         lock.unlock();
-        tokens_.acquire();  // a waker moved us from sleepers_ to spare_
+        mine.acquire();  // a waker took us off sleepers_ (and counted us in spare_)
         lock.lock();
         spare = !stopped_;  // stop() hands out tokens without counting spares
     }
@@ -55,7 +65,7 @@ void work_queue::serving_done() {
 }
 
 bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
-    bool wake = false;
+    wake_tokens* wake = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (stopped_ || items_.size() >= capacity_) {
@@ -67,29 +77,29 @@ bool work_queue::try_push(request_ptr& r, mono_ns now, bool wake_one) {
         items_.push_back(std::move(r));
         slot& s = slot_for((now - t0_) / window_ns_);
         s.max = std::max(s.max, items_.size());
-        wake = wake_one && claim_sleeper();
+        wake = wake_one ? claim_sleeper() : nullptr;
     }
-    if (wake) {
-        tokens_.release();
+    if (wake != nullptr) {
+        wake->release();
     }
     return true;
 }
 
 void work_queue::wake() {
-    bool wake = false;
+    wake_tokens* wake = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         wake = claim_sleeper();
     }
-    if (wake) {
-        tokens_.release();  // only a sleeping worker is woken; busy ones drain on their own
+    if (wake != nullptr) {
+        wake->release();  // only a sleeping worker is woken; busy ones drain on their own
     }
 }
 
 bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
                            std::size_t max_bytes, bool spare) {
     bool space = false;
-    bool more = false;
+    wake_tokens* more = nullptr;
     {
         std::unique_lock<std::mutex> lock(mutex_);
         wait_for_items(lock, spare);
@@ -117,8 +127,8 @@ bool work_queue::pop_batch(std::vector<request_ptr>& out, std::size_t limit,
         space = refused_;
         refused_ = false;
     }
-    if (more) {
-        tokens_.release();
+    if (more != nullptr) {
+        more->release();
     }
     if (space && on_space_) {
         on_space_();
@@ -146,18 +156,19 @@ std::uint64_t work_queue::dequeued() {
 
 std::size_t work_queue::sleepers() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return sleepers_;
+    return sleepers_.size();
 }
 
 void work_queue::stop() {
-    std::size_t sleepers = 0;
+    std::vector<wake_tokens*> sleepers;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopped_ = true;
-        sleepers = sleepers_;
-        sleepers_ = 0;
+        sleepers.swap(sleepers_);
     }
-    tokens_.release(sleepers);  // each sleeper wakes, sees stopped_ and returns
+    for (wake_tokens* w : sleepers) {
+        w->release();  // each sleeper wakes, sees stopped_ and returns
+    }
 }
 
 queue_window work_queue::close_window(std::int64_t w, mono_ns end) {

@@ -45,11 +45,14 @@ struct queue_window {
     std::size_t max = 0;
 };
 
-/// Bounded FIFO, a mutex held only to push and pop, plus stop(). Idle workers sleep on a
-/// semaphore, and a waker hands one token to one counted sleeper: unlike a condition variable,
-/// the woken worker does not contend for the mutex with the pushing network thread on wake-up
-/// (that cost a futex call pair per batch). A full queue refuses the push (the network thread
-/// then stops reading that client) and calls on_space once a worker frees a slot.
+/// Bounded FIFO, a mutex held only to push and pop, plus stop(). Each idle worker sleeps on its
+/// own semaphore, and a waker posts to exactly one sleeper it took off the list: unlike a
+/// condition variable, the woken worker does not contend for the mutex with the pushing network
+/// thread on wake-up (that cost a futex call pair per batch). The sleeper woken is the one that
+/// went to sleep last (LIFO): its stack, buffers and server sockets are still in the caches, and
+/// with many idle workers only as many take turns as the load needs. A full queue refuses the
+/// push (the network thread then stops reading that client) and calls on_space once a worker
+/// frees a slot.
 class work_queue {
 public:
     work_queue(std::size_t capacity, mono_ns t0, mono_ns window_ns);
@@ -106,16 +109,17 @@ private:
     /// Under mutex_: waits until a request is queued (or stop). Unlocks while asleep. spare:
     /// whether the caller is counted in spare_ (updated: a woken sleeper is counted).
     void wait_for_items(std::unique_lock<std::mutex>& lock, bool& spare);
-    /// Under mutex_: claims a sleeper to wake (released after unlocking) when requests wait
-    /// that no spare worker will take; false if none.
-    bool claim_sleeper();
+    /// Under mutex_: takes the most recent sleeper off sleepers_ to wake (post to it after
+    /// unlocking) when requests wait that no spare worker will take; nullptr if none.
+    wake_tokens* claim_sleeper();
 
     std::mutex mutex_;
-    wake_tokens tokens_;  ///< one per sleeper that was claimed to wake
     std::deque<request_ptr> items_;
     bool stopped_ = false;
     bool refused_ = false;  ///< a push was refused since the last on_space call
-    std::size_t sleepers_ = 0;  ///< workers asleep (or about to be) with no token claimed yet
+    /// Workers asleep (or about to be) that no waker has claimed yet, each by its own semaphore
+    /// (the caller thread's); the last one is woken first.
+    std::vector<wake_tokens*> sleepers_;
     /// Workers awake that will pop before sleeping: woken ones on their way, and ones that
     /// announced serving_done(). While one exists, a push wakes nobody.
     std::size_t spare_ = 0;

@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from backend.analysis.percentiles import percentiles_from_histogram
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
+from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
 from backend.results.metrics import PERCENTILE_COLUMNS
 from worker.parsers import ClientResult, MiddlewareStats
 from worker.parsers.middleware import HIST_KINDS
@@ -251,6 +254,39 @@ def _window_values(w: Window, kinds: Sequence[MiddlewareType]) -> dict[str, floa
     }
 
 
+def _window_counts(
+    hists: MiddlewareWindowHistograms, kinds: Sequence[MiddlewareType], name: str
+) -> npt.NDArray[np.int64]:
+    """Per window (rows), the counts of every bucket (overflow last) of `kinds` summed."""
+    dense = np.zeros((len(hists.windows), hists.bucket_count + 1), dtype=np.int64)
+    for w, wh in enumerate(hists.windows):
+        for kind in kinds:
+            sc = wh.types[kind][name]
+            if sc.counts:
+                dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
+    return dense
+
+
+def window_percentiles(
+    hists: MiddlewareWindowHistograms,
+    kinds: Sequence[MiddlewareType],
+    shift: int,
+    window: StableWindow,
+) -> dict[str, float | None]:
+    """The stored percentile columns of the middleware's response time over the stable window:
+    its per-window histograms summed (every request, not a sample), the one percentile rule
+    (percentiles_from_histogram). A percentile the buckets cannot resolve is None."""
+    dense = _window_counts(hists, kinds, "total")
+    n = dense.shape[0]
+    a, b = (max(0, min(s - shift, n)) for s in (window.start_s, window.end_s))
+    counts = dense[a:b].sum(axis=0)
+    if b <= a or counts.sum() == 0:
+        return dict.fromkeys(PERCENTILE_COLUMNS)
+    hist = log_linear_histogram(LogLinearLayout(hists.sub_buckets, hists.bucket_count), counts)
+    ps = percentiles_from_histogram(hist, tuple(PERCENTILE_COLUMNS.values()))
+    return {c: None if p.bound else p.value_us for c, p in zip(PERCENTILE_COLUMNS, ps, strict=True)}
+
+
 def window_histogram_rows(
     source: str,
     start_unix: float,
@@ -264,15 +300,10 @@ def window_histogram_rows(
     window's histogram is a difference of two rows (see the model); int32 when the run's
     counts fit (nearly always: half the bytes), else int64.
     """
-    n, size = len(hists.windows), hists.bucket_count + 1
+    n = len(hists.windows)
     rows = []
     for name in HIST_KINDS:
-        dense = np.zeros((n, size), dtype=np.int64)
-        for w, wh in enumerate(hists.windows):
-            for kind in kinds:
-                sc = wh.types[kind][name]
-                if sc.counts:
-                    dense[w, sc.first : sc.first + len(sc.counts)] += np.asarray(sc.counts)
+        dense = _window_counts(hists, kinds, name)
         used = np.flatnonzero(dense.any(axis=0))
         if used.size == 0:
             continue
@@ -341,11 +372,17 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
         summary = window_summary(source, rows.series[-1], window)
         if summary is None:
             continue
-        samples = [
-            r.total_us
-            for r in stats.requests
-            if r.type in kinds and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
-        ]
+        if stats.window_histograms is not None:
+            shift = offset_s(start_unix, window.load_start_unix)
+            pct = window_percentiles(stats.window_histograms, kinds, shift, window)
+        else:  # a middleware without per-window histograms: nearest rank over the samples
+            samples = [
+                r.total_us
+                for r in stats.requests
+                if r.type in kinds
+                and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
+            ]
+            pct = {c: _percentile(samples, q) for c, q in PERCENTILE_COLUMNS.items()}
         rows.summaries.append(
             {
                 "source": source,
@@ -353,8 +390,7 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
                 "window_start_s": window.start_s,
                 "window_end_s": window.end_s,
                 **summary,
-                # No per-second percentiles yet: nearest rank over the window's sampled requests.
-                **{c: _percentile(samples, q) for c, q in PERCENTILE_COLUMNS.items()},
+                **pct,
             }
         )
     if stats.histograms is not None:

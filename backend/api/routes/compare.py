@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
+from backend.api.routes.analysis.common import analysis_errors
 from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
 from backend.compare.groups import group_curves
 from backend.compare.parameters import parameter_rows, varying_parameters
@@ -46,8 +47,7 @@ def _designs(session: Session, ids: Sequence[int]) -> dict[int, ExperimentDesign
 
 
 def _check_metrics(sel: CompareSelection, field: str, metrics: Sequence[CompareMetric]) -> None:
-    """A 422 naming the field for a metric the source does not report, or that the re-cut
-    window cannot give (percentiles are stored for the stable window only)."""
+    """A 422 naming the field for a metric the chosen side does not report."""
     for i, name in enumerate(metrics):
         loc: tuple[str | int, ...] = (field, i) if field == "metrics" else (field,)
         m = METRICS[name]
@@ -55,26 +55,20 @@ def _check_metrics(sel: CompareSelection, field: str, metrics: Sequence[CompareM
             raise unprocessable(
                 loc, f"{name} ({m.label}) is not reported by the {sel.source} side", name
             )
-        if sel.window is not None and not m.per_second:
-            raise unprocessable(
-                loc,
-                f"{name} ({m.label}) is stored for the stable window only; "
-                "compare it without a window",
-                name,
-            )
 
 
 def _configurations(
     session: Session, sel: CompareSelection, metrics: Sequence[CompareMetric]
 ) -> list[ConfigurationSamples]:
-    return read_configurations(
-        session=session,
-        experiment_ids=sel.experiment_ids,
-        source=sel.source,
-        request_type=sel.request_type,
-        window=sel.window,
-        metrics=metrics,
-    )
+    with analysis_errors():  # a metric the window cannot give: 422 naming the field
+        return read_configurations(
+            session=session,
+            experiment_ids=sel.experiment_ids,
+            source=sel.source,
+            request_type=sel.request_type,
+            window=sel.window,
+            metrics=metrics,
+        )
 
 
 @router.post("/parameters", response_model=ParametersComparisonPublic)

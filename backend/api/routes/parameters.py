@@ -40,7 +40,6 @@ def read_metrics() -> list[MetricPublic]:
             label=m.label,
             unit=m.unit,
             sources=list(m.sources),
-            per_second=m.per_second,
         )
         for m in METRICS.values()
     ]

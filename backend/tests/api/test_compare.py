@@ -245,12 +245,6 @@ def test_bad_selections_are_422_naming_the_field(client: TestClient, pair: Any) 
             {"experiment_ids": ids, "metrics": ["throughput_per_s", "queue_length"]},
             ["body", "metrics", 1],
         ),
-        # Percentiles are stored for the stable window only: a re-cut window cannot give them.
-        (
-            "differences",
-            {"experiment_ids": ids, "metrics": ["p99_us"], "window_start_s": 5, "window_end_s": 9},
-            ["body", "metrics", 0],
-        ),
         ("configurations", {"experiment_ids": ids, "metrics": ["nope"]}, ["body", "metrics", 0]),
         ("configurations", {"experiment_ids": ids, "window_end_s": 20}, ["body", "window_end_s"]),
         (

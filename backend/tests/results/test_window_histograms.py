@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from backend.models import Run, RunStatus
+from backend.models import RequestType, Run, RunStatus, RunSummary
 from backend.results.log_buckets import MIDDLEWARE_LAYOUT
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.live_middleware import run_middleware
@@ -49,7 +49,7 @@ def stored(client: TestClient, db: Session, mw_stats: MiddlewareStats) -> dict[s
     rows = middleware_rows("middleware:0", mw_stats, StableWindow(t0, *STABLE))
     assert rows.window_histograms, "the worker stored no per-window histograms"
     assert store_results(db, run.id, 1, rows)
-    return {"experiment": exp["id"], "configuration": run.configuration_id}
+    return {"experiment": exp["id"], "configuration": run.configuration_id, "run": run.id}
 
 
 def _raw(stats: MiddlewareStats, metric: str, lo: int, hi: int) -> list[float]:
@@ -108,6 +108,27 @@ def test_default_window_is_the_stored_one(client: TestClient, stored: dict[str, 
     default = _percentiles(client, stored, "queue")
     recut = _percentiles(client, stored, "queue", window_start_s=STABLE[0], window_end_s=STABLE[1])
     assert default == recut
+
+
+def test_stored_percentiles_are_the_stable_windows_histograms(
+    client: TestClient, stored: dict[str, Any], db: Session, mw_stats: MiddlewareStats
+) -> None:
+    """The worker's stored p50/p90/p99 (all requests, not a sample) equal the percentiles view
+    on the default window: one rule, the same counts."""
+    summary = db.scalars(
+        select(RunSummary).where(
+            RunSummary.run_id == stored["run"],
+            RunSummary.source == "middleware:0",
+            RunSummary.request_type == RequestType.ALL,
+        )
+    ).one()
+    row = _percentiles(client, stored, "total")
+    by_q = {p["q"]: p["value_us"] for p in row["percentiles"]}
+    assert (summary.p50_us, summary.p90_us, summary.p99_us) == (by_q[50], by_q[90], by_q[99])
+    raw = _raw(mw_stats, "total", *STABLE)
+    exact = raw[math.ceil(0.99 * len(raw)) - 1]
+    assert summary.p99_us is not None
+    assert abs(_bucket(summary.p99_us) - _bucket(exact)) <= 1
 
 
 def test_histogram_of_a_window_holds_its_requests(

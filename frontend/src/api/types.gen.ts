@@ -3495,12 +3495,6 @@ export type MetricPublic = {
      * which sides report it: client, middleware
      */
     sources: Array<string>;
-    /**
-     * Per Second
-     *
-     * per-second values are stored, so any window can be re-cut (percentiles: no)
-     */
-    per_second: boolean;
 };
 
 /**
@@ -8128,6 +8122,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          * model figures: measured utilization of each memcached server (0..1]
          */
         server_utilization?: number | null;
+        /**
+         * What If
+         *
+         * model figures: field=value overrides of the network inputs (fields and units of SystemConfigIn, e.g. workers=16, worker_service_s=0.001); adds the what-if curve beside the one from the data
+         */
+        what_if?: Array<string>;
         /**
          * Quantity
          *

@@ -121,6 +121,8 @@ describe("models over measurements", () => {
     const table = page.getByTestId("queue-models-table");
     await table.waitFor();
     expect(await table.locator("tbody tr").count()).toBe(5);
+    // Configurations in words from the served legends, never "name=value".
+    expect(await table.locator("tbody tr td").first().textContent()).not.toMatch(/[=_]/);
     await page.getByTestId(`figure-models-${stamp}-queue-models-response_time_s`).waitFor();
   });
 

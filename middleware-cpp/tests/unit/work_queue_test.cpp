@@ -153,6 +153,29 @@ TEST(WorkQueue, MoreThanOneBatchPassesTheWakeUpOn) {
     EXPECT_EQ(std::max(taken[0], taken[1]), 16u);
 }
 
+TEST(WorkQueue, TheWorkerThatSleptLastIsWokenFirst) {
+    // LIFO: the most recently idle worker is the one with warm caches.
+    work_queue q(64, now_ns(), kSecond);
+    std::vector<std::size_t> taken(2, 0);
+    auto body = [&](std::size_t i) {
+        std::vector<request_ptr> out;
+        if (q.pop_batch(out, 16, 1 << 20)) {
+            taken[i] = out.size();
+        }
+    };
+    std::thread first(body, 0);
+    await_sleepers(q, 1);
+    std::thread last(body, 1);
+    await_sleepers(q, 2);
+    push_n(q, 1, true);
+    last.join();  // returns only if it was the one woken
+    EXPECT_EQ(taken[1], 1u);
+    q.stop();
+    first.join();
+    EXPECT_EQ(taken[0], 0u);
+    EXPECT_EQ(q.wakeups(), 1u);
+}
+
 TEST(WorkQueue, TimeWeightedLengthOfAClosedWindow) {
     // Window 0 lies in the past: two requests were queued at its start and never taken.
     mono_ns t0 = now_ns() - 3 * kSecond;

@@ -49,12 +49,9 @@ export function ComparePage() {
   const labels = useParameterLabels();
   const metricLabels = useMetricLabels();
   const { metrics: served, error: metricsError } = useGetMetricsQuery();
-  // Every metric of the metric table the chosen side reports (and a re-cut window can give);
-  // nothing is asked for before the table is known.
-  const offered = useMemo(
-    () => offeredMetrics(served, state.source, state.window !== null),
-    [served, state.source, state.window],
-  );
+  // Every metric of the metric table the chosen side reports; nothing is asked for before
+  // the table is known.
+  const offered = useMemo(() => offeredMetrics(served, state.source), [served, state.source]);
   const metric: CompareMetric | null = served ? effectiveMetric(state.metric, offered) : null;
   const [brush, setBrush] = useState<BrushRanges>({});
 

@@ -92,22 +92,16 @@ describe("compare URL state", () => {
   });
 
   it("offers the metrics of the chosen side and shows throughput for one it cannot show", () => {
-    const client = offeredMetrics(SERVED_METRICS, "client", false).map((m) => m.name);
+    const client = offeredMetrics(SERVED_METRICS, "client").map((m) => m.name);
     expect(client).toContain("p99_us");
     expect(client).not.toContain("queue_time_us");
-    const middleware = offeredMetrics(SERVED_METRICS, "middleware", false).map((m) => m.name);
+    const middleware = offeredMetrics(SERVED_METRICS, "middleware").map((m) => m.name);
     expect(middleware).toEqual(SERVED_METRICS.map((m) => m.name));
-    // A re-cut window has per-second metrics only: no percentiles.
-    const windowed = offeredMetrics(SERVED_METRICS, "client", true).map((m) => m.name);
-    expect(windowed).toContain("keys_per_s");
-    expect(windowed).not.toContain("p99_us");
-    expect(effectiveMetric("p99_us", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
-      "p99_us",
-    );
-    expect(effectiveMetric("latency", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
+    expect(effectiveMetric("p99_us", offeredMetrics(SERVED_METRICS, "client"))).toBe("p99_us");
+    expect(effectiveMetric("latency", offeredMetrics(SERVED_METRICS, "client"))).toBe(
       "throughput_per_s",
     );
-    expect(effectiveMetric("queue_time_us", offeredMetrics(SERVED_METRICS, "client", false))).toBe(
+    expect(effectiveMetric("queue_time_us", offeredMetrics(SERVED_METRICS, "client"))).toBe(
       "throughput_per_s",
     );
   });

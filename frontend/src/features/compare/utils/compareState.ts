@@ -127,14 +127,12 @@ export function effectiveBase(s: Pick<CompareState, "experiments" | "base">): nu
   return s.base !== null && s.experiments.includes(s.base) ? s.base : (s.experiments[0] ?? null);
 }
 
-/** The metrics the chosen side reports; with a re-cut window only those stored per second
- * (percentiles are stored for the stable window only). */
+/** The metrics the chosen side reports (queue times are the middleware's). */
 export function offeredMetrics(
   metrics: readonly MetricPublic[] | undefined,
   source: CompareState["source"],
-  windowed: boolean,
 ): MetricPublic[] {
-  return (metrics ?? []).filter((m) => m.sources.includes(source) && (!windowed || m.per_second));
+  return (metrics ?? []).filter((m) => m.sources.includes(source));
 }
 
 /** The metric shown: the chosen one if offered, else throughput (a stale or pasted name). */

@@ -2,6 +2,7 @@
 // over them (M/M/1, M/M/m per configuration; the MVA network per group, with what-if).
 import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { useResultsViewState } from "@/features/results/urlState";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
 import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";
@@ -15,13 +16,9 @@ export interface ExperimentModelsViewProps {
   name: string;
 }
 
-function groupName(group: Record<string, unknown>): string {
-  return Object.entries(group)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(", ");
-}
-
 export function ExperimentModelsView({ experimentId, name }: ExperimentModelsViewProps) {
+  // A group of configurations in words: "8 worker threads, 2 middlewares".
+  const { values: groupName } = useParameterLabels();
   // The request type and measured window chosen on the Results tab apply here too.
   const [{ type: requestType, window }] = useResultsViewState();
   const [state, setState] = useModelsViewState();
@@ -95,13 +92,25 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
             </div>
             {error && <p className="error">{error.message}</p>}
             <h3>MVA of the closed network</h3>
-            <NetworkFitPanel name={name} group={group} />
+            <NetworkFitPanel
+              experimentId={experimentId}
+              name={name}
+              group={group}
+              groupIndex={index}
+              requestType={requestType}
+              window={window}
+              util={state.util}
+            />
           </>
         )
       )}
       <h3>M/M/1 and M/M/m per configuration</h3>
       {queueModels ? (
         <QueueModelsPanel
+          experimentId={experimentId}
+          groupIndex={index}
+          requestType={requestType}
+          window={window}
           name={name}
           models={queueModels}
           rate={state.rate}

@@ -1,15 +1,27 @@
 // M/M/1 and M/M/m per configuration from the measured arrival and service rates, beside what
 // the middleware measured: a figure of one quantity against N and the full table.
 import { useMemo, useState } from "react";
-import type { ComparedPublic, ExperimentQueueModelsPublic, QueuePredictionPublic } from "@/api";
+import type {
+  ComparedPublic,
+  ExperimentQueueModelsPublic,
+  QueuePredictionPublic,
+  RequestType,
+} from "@/api";
+import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
+import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";
-import { configLabel, QUEUE_QUANTITIES, type QueueQuantity, queueTraces } from "../utils/fit";
-import { FitPlot } from "./FitPlot";
+import { configLabel, QUEUE_QUANTITIES, type QueueQuantity } from "../utils/fit";
 
 /** Props of QueueModelsPanel. */
 export interface QueueModelsPanelProps {
+  experimentId: number;
+  /** The group's index, as the server's queue-models figure picks it. */
+  groupIndex: number;
+  requestType: RequestType;
+  window: ResultWindow | null;
   name: string;
   models: ExperimentQueueModelsPublic;
   rate: ServiceRate;
@@ -53,22 +65,38 @@ function predictionCells(p: QueuePredictionPublic | null | undefined) {
 }
 
 export function QueueModelsPanel({
+  experimentId,
+  groupIndex,
+  requestType,
+  window,
   name,
   models,
   rate,
   onRate,
   groupLabel,
 }: QueueModelsPanelProps) {
+  const labels = useParameterLabels();
   const [quantity, setQuantity] = useState<QueueQuantity>("response_time_s");
   const rows = useMemo(
     () =>
       models.data.filter(
-        (r) => groupLabel === null || configLabel(r.values, CLIENT_FACTORS) === groupLabel,
+        (r) =>
+          groupLabel === null ||
+          configLabel(r.values, CLIENT_FACTORS, labels.values) === groupLabel,
       ),
-    [models, groupLabel],
+    [models, groupLabel, labels],
   );
-  const traces = useMemo(() => queueTraces(rows, quantity), [rows, quantity]);
   const spec = QUEUE_QUANTITIES.find((q) => q.key === quantity);
+  const params = useMemo(
+    () => ({
+      request_type: requestType,
+      group: groupIndex,
+      service_rate: rate,
+      quantity: spec?.figure ?? "response_time",
+      ...windowQuery(window),
+    }),
+    [requestType, groupIndex, rate, spec, window],
+  );
   return (
     <div data-testid="queue-models">
       <div className="toolbar">
@@ -106,11 +134,9 @@ export function QueueModelsPanel({
         layer as one server of rate m·μ. Measured: queue length and queue time of the work queue,
         middleware response time. Errors: 100 (model − measured) / measured.
       </p>
-      <FitPlot
+      <ServerPlot
         title={`${spec?.label ?? ""}: M/M/1 and M/M/m against measurement`}
-        traces={traces}
-        xTitle="clients N"
-        yTitle={`${spec?.label ?? ""} (${spec?.unit ?? ""})`}
+        figure={{ experimentId, name: "queue-models", params }}
         filename={`${slug(name)}-queue-models-${quantity}`}
       />
       <table className="table compact" data-testid="queue-models-table">
@@ -164,7 +190,7 @@ export function QueueModelsPanel({
             const m = r.mmm ?? r.mm1;
             return (
               <tr key={r.configuration_id} title={r.note ?? undefined}>
-                <td>{configLabel(r.values, CLIENT_FACTORS)}</td>
+                <td>{configLabel(r.values, CLIENT_FACTORS, labels.values)}</td>
                 <td className="num">{r.clients}</td>
                 <td className="num">{formatNumber(r.arrival_rate_per_s, 1)}</td>
                 <td className="num">
