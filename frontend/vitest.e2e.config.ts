@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // expect.poll waits for the UI to settle, not a deadline: a changed selection refetches
+    // every figure the page shows, which on a shared 2-core machine can take seconds.
+    expect: { poll: { timeout: 20_000 } },
   },
 });

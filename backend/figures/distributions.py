@@ -77,8 +77,9 @@ def histogram(data: tuple[s.HistogramPublic, dict[str, Any]], q: FigureQuery) ->
     at: dict[float, list[s.HistogramPercentilePublic]] = {}
     for p in hist.percentiles:
         at.setdefault(p.value_us, []).append(p)
+    for p in hist.percentiles:
+        fig.add_vline(x=p.value_us, line={"dash": "dash", "width": 1, "color": "#555555"})
     for i, (value, ps) in enumerate(at.items()):
-        fig.add_vline(x=value, line={"dash": "dash", "width": 1, "color": "#555555"})
         # Inside the frame, right of its line, so nothing needs a top margin.
         fig.add_annotation(
             x=math.log10(max(value, 1e-9)) if q.log_x else value,

@@ -73,12 +73,24 @@ def effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
 def allocation(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     """Share of the total variation explained by each effect and by the error."""
     shown = [e for e in data.effects if e.factors]
+    # A significant effect's bar is solid, one whose interval spans 0 faded (the table says
+    # which); the error bar is hatched apart from the effects.
+    significance = [
+        "significant" if e.significant else "not significant" if e.significant is False else ""
+        for e in shown
+    ]
     fig = go.Figure(
         go.Bar(
             y=[effect_label(e.factors) for e in shown] + ["Error"],
             x=[e.variation_percent for e in shown] + [data.error_percent],
             orientation="h",
             showlegend=False,
+            customdata=[*significance, "unexplained"],
+            marker={
+                "opacity": [0.45 if e.significant is False else 1.0 for e in shown] + [1.0],
+                "pattern": {"shape": [""] * len(shown) + ["/"]},
+            },
+            hovertemplate="%{y}: %{x:.3~g}% of the variation (%{customdata})<extra></extra>",
         )
     )
     fig.update_layout(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
@@ -26,10 +27,12 @@ US_PER_S = 1e6
 
 @dataclass(frozen=True)
 class NetworkFit:
-    """One group's measured points and the MVA solved from its estimated inputs."""
+    """One group's measured points, the MVA solved from its estimated inputs, and the MVA of
+    the inputs with the what-if edits (None without edits)."""
 
     group: s.NetworkGroupPublic
     solved: s.NetworkModelPublic
+    what_if: s.NetworkModelPublic | None = None
 
 
 def _pick(groups: list[Any], index: int) -> Any:
@@ -51,14 +54,31 @@ def load_network_fit(session: Session, experiment_id: int, q: FigureQuery) -> Ne
         server_utilization=q.server_utilization,
     )
     group: s.NetworkGroupPublic = _pick(inputs.data, q.group)
-    body = s.NetworkModelRequest(
-        system=group.system,
-        clients=[p.clients for p in group.points],
-        measured_throughput_per_s=[p.throughput_per_s for p in group.points],
-        measured_response_time_s=[p.response_time_s for p in group.points],
-        include_bounds=True,
-    )
-    return NetworkFit(group, solve_network_model(body))
+
+    def solve(system: s.SystemConfigIn) -> s.NetworkModelPublic:
+        body = s.NetworkModelRequest(
+            system=system,
+            clients=[p.clients for p in group.points],
+            measured_throughput_per_s=[p.throughput_per_s for p in group.points],
+            measured_response_time_s=[p.response_time_s for p in group.points],
+            include_bounds=True,
+        )
+        return solve_network_model(body)
+
+    overrides = q.what_if_overrides()
+    what_if = None
+    if overrides:
+        unknown = sorted(set(overrides) - set(s.SystemConfigIn.model_fields))
+        if unknown:
+            raise AnalysisError("what_if", f"not a network input: {', '.join(unknown)}")
+        try:
+            edited = s.SystemConfigIn.model_validate({**group.system.model_dump(), **overrides})
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise AnalysisError("what_if", f"{first['loc'][0]}: {first['msg']}") from err
+        if edited != group.system:
+            what_if = solve(edited)
+    return NetworkFit(group, solve(group.system), what_if)
 
 
 def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
@@ -94,6 +114,8 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
             y=[v * scale for v in curve],
             mode="lines",
             name="MVA, inputs from the data",
+            # Solid: the model of the data; the bound is dotted, a what-if dashed.
+            line={"dash": "solid"},
         )
     )
     b = model.bounds
@@ -104,8 +126,20 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
                 x=b.populations,
                 y=[v * scale for v in bound],
                 mode="lines",
-                name=f"asymptotic bound ({b.bottleneck})",
+                name=f"asymptotic bound (bottleneck: {b.bottleneck})",
                 line={"dash": "dot"},
+            )
+        )
+    if fit.what_if is not None:
+        edited = fit.what_if.model
+        curve = edited.throughput_per_s if throughput else edited.response_time_s
+        fig.add_trace(
+            go.Scatter(
+                x=edited.populations,
+                y=[v * scale for v in curve],
+                mode="lines",
+                name="MVA, what-if",
+                line={"dash": "dash"},
             )
         )
     y_title = with_unit(
@@ -117,11 +151,16 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
     )
     what = "throughput" if throughput else "response time"
     group = levels_label(fit.group.group)
+    dashed = (
+        f"; dashed: the what-if inputs (bottleneck: {fit.what_if.model.bottleneck})"
+        if fit.what_if is not None
+        else ""
+    )
     return set_caption(
         fig,
         f"Measured {what} against the exact MVA of the closed network (clients, network "
         f"delay, net thread, worker pool, memcached servers) with inputs estimated from the "
-        f"measurements, {group}; bottleneck: {model.bottleneck}.",
+        f"measurements, {group}; bottleneck: {model.bottleneck}{dashed}.",
     )
 
 

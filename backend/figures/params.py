@@ -82,6 +82,13 @@ class FigureQuery(Selection):
         le=1,
         description="model figures: measured utilization of each memcached server (0..1]",
     )
+    what_if: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="model figures: field=value overrides of the network inputs (fields and "
+        "units of SystemConfigIn, e.g. workers=16, worker_service_s=0.001); adds the what-if "
+        "curve beside the one from the data",
+    )
     quantity: QueueQuantity = Field(
         default="response_time", description="queue-models: the quantity drawn against N"
     )
@@ -138,6 +145,20 @@ class FigureQuery(Selection):
             if not sep or not name:
                 raise AnalysisError("pin", f"expected factor=level, got {item!r}")
             out[name] = level
+        return out
+
+    def what_if_overrides(self) -> dict[str, float]:
+        """`what_if` as field -> number; a malformed entry is a 422 on `what_if`."""
+        out: dict[str, float] = {}
+        for item in self.what_if:
+            name, sep, value = item.partition("=")
+            try:
+                number = float(value)
+            except ValueError:
+                number = float("nan")
+            if not sep or not name or number != number:
+                raise AnalysisError("what_if", f"expected field=number, got {item!r}")
+            out[name] = number
         return out
 
     def histogram_source_metric(self) -> HistogramMetric:

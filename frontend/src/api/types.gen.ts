@@ -8123,6 +8123,12 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         server_utilization?: number | null;
         /**
+         * What If
+         *
+         * model figures: field=value overrides of the network inputs (fields and units of SystemConfigIn, e.g. workers=16, worker_service_s=0.001); adds the what-if curve beside the one from the data
+         */
+        what_if?: Array<string>;
+        /**
          * Quantity
          *
          * queue-models: the quantity drawn against N

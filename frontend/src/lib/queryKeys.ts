@@ -61,8 +61,6 @@ export const queryKeys = {
       requestType: RequestType,
       window?: ResultWindow | null,
     ) => ["experiments", "detail", id, "results", source, requestType, windowKey(window)] as const,
-    breakdown: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
-      ["experiments", "detail", id, "breakdown", requestType, windowKey(window)] as const,
     interactiveLaw: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
       ["experiments", "detail", id, "interactive-law", requestType, windowKey(window)] as const,
     factorial: (
@@ -156,6 +154,9 @@ export const queryKeys = {
     report: (id: number) => ["experiments", "detail", id, "report"] as const,
     figureList: (id: number) => ["experiments", "detail", id, "figure-list"] as const,
     tableList: (id: number) => ["experiments", "detail", id, "table-list"] as const,
+    /** A server figure's Plotly JSON for one selection. */
+    figure: (id: number, name: string, params: Record<string, unknown>) =>
+      ["experiments", "detail", id, "figure", name, params] as const,
   },
   models: {
     /** A solved network: a pure computation keyed by its whole request. */

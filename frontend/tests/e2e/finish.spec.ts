@@ -59,7 +59,7 @@ describe("an experiment finishing under the user's eyes", () => {
     expect(await measuredRows()).toBe(1);
     await page.getByTestId("factorial-unavailable").waitFor();
     await page.getByTestId("figure-breakdown").locator(".js-plotly-plot").waitFor();
-    expect(await page.getByTestId("figure-breakdown").locator(".xtick").count()).toBe(1);
+    expect(await page.getByTestId("figure-breakdown").locator("g.xtick").count()).toBe(1);
     await expect
       .poll(() => page.getByTestId("interactive-law").locator("tbody tr").count())
       .toBe(1);
@@ -80,7 +80,9 @@ describe("an experiment finishing under the user's eyes", () => {
       .poll(() => page.locator("h1 .badge").textContent(), { timeout: 20_000 })
       .toBe("finished");
     await expect.poll(measuredRows, { timeout: 20_000 }).toBe(4);
-    await expect.poll(() => page.getByTestId("figure-breakdown").locator(".xtick").count()).toBe(4);
+    await expect
+      .poll(() => page.getByTestId("figure-breakdown").locator("g.xtick").count())
+      .toBe(4);
     await expect
       .poll(() => page.getByTestId("interactive-law").locator("tbody tr").count())
       .toBe(4);

@@ -55,14 +55,17 @@ describe("percentiles, histogram and time series", () => {
     await expect
       .poll(() => page.getByTestId(figure).locator(".scatterlayer .trace").count())
       .toBe(3);
+    // Drawn by the server; the CSV holds the plotted lines.
     expect(await page.getByTestId(figure).locator(".xtitle").textContent()).toBe(
-      "clients per thread",
+      "Clients per thread",
     );
     expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
-      "response time (µs)",
+      "Response time (µs)",
     );
     const lines = (await download(figure, "CSV")).trim().split("\r\n");
-    expect(lines[0]).toBe("clients per thread,p50 (µs),p90 (µs),p99 (µs)");
+    expect(lines[0]).toBe(
+      "Clients per thread,p50 response time (µs),p90 response time (µs),p99 response time (µs)",
+    );
     // workers 8: R = 15 ms until the 3,320 ops/s capacity, then 96 / 3320 s = 28.9 ms.
     expectRows(lines.slice(1), [
       [1, 15000, 15800, 15980],

@@ -42,15 +42,38 @@ describe("results", () => {
   });
 
   it("plots throughput vs clients with one line per worker count", async () => {
+    const figures: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/figures/throughput.json")) figures.push(r.url());
+    });
     await page.getByTestId("results-view").getByLabel("x axis").selectOption("clients_per_thread");
     const figure = `figure-seeded-a-${stamp}-throughput-client-all`;
     await page.getByTestId(figure).locator(".js-plotly-plot").waitFor();
     await expect.poll(() => traceCount(figure)).toBe(3);
     const xTitle = await page.getByTestId(figure).locator(".xtitle").textContent();
-    expect(xTitle).toBe("clients per thread");
+    // Drawn by the server (GET .../figures/throughput.json): titles from the parameter schema.
+    expect(xTitle).toBe("Clients per thread");
     expect(await page.getByTestId(figure).locator(".ytitle").textContent()).toBe(
-      "throughput (ops/s)",
+      "Throughput (ops/s)",
     );
+    expect(await page.getByTestId(figure).locator(".legendtext").allTextContents()).toEqual([
+      "8 worker threads",
+      "16 worker threads",
+      "32 worker threads",
+    ]);
+    // The figure is the server's Plotly JSON for the page's selection.
+    await expect.poll(() => figures.some((u) => u.includes("x=clients_per_thread"))).toBe(true);
+    // The spread as a band: the server adds one band per line, under it; log y is asked of it.
+    await page.getByTestId("results-view").locator("select[name=band]").selectOption("band");
+    await expect.poll(() => traceCount(figure)).toBe(6);
+    await page.getByTestId("results-view").locator("input[name=logy]").check();
+    await expect
+      .poll(() => figures.some((u) => u.includes("band=band") && u.includes("log_y=true")))
+      .toBe(true);
+    await screenshot(page, "results-band-log");
+    await page.getByTestId("results-view").locator("input[name=logy]").uncheck();
+    await page.getByTestId("results-view").locator("select[name=band]").selectOption("bars");
+    await expect.poll(() => traceCount(figure)).toBe(3);
     await screenshot(page, "results");
   });
 

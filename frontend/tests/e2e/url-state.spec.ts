@@ -58,6 +58,10 @@ describe("results view in the URL", () => {
     await view.getByRole("button", { name: "Re-cut" }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get("window")).toBe("20-60");
     const histogram = page.getByTestId("figure-histogram");
+    // The pickers fill as their lists arrive (the page loads every figure at once).
+    await expect
+      .poll(() => histogram.locator("select[name=config] option").count())
+      .toBeGreaterThan(2);
     const configs = await histogram
       .locator("select[name=config] option")
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -66,6 +70,7 @@ describe("results view in the URL", () => {
     await histogram.locator("input[name=hlogx]").check();
     await page.getByTestId("percentiles-view").locator("select[name=plevel]").selectOption("16");
     const series = page.getByTestId("figure-time-series");
+    await expect.poll(() => series.locator("select[name=run] option").count()).toBeGreaterThan(3);
     const runs = await series
       .locator("select[name=run] option")
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));

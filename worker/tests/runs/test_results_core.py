@@ -102,3 +102,53 @@ def test_client_and_middleware_throughput_agree(
         ratio = mws[index]["throughput_mean"] / row["throughput_mean"]
         print(f"workers {row['values']['workers']} window {window or 'stable'}: ratio {ratio:.4f}")
         assert abs(ratio - 1) < 0.05, (row["values"], ratio)
+
+
+@pytest.mark.timeout(600)
+def test_window_percentiles_agree_with_the_stored_per_run_percentiles(
+    client: TestClient, experiment: int
+) -> None:
+    """The middleware's percentiles of the stable window, from its per-window histograms merged
+    over repetitions, lie within one bucket of the range of the runs' stored percentiles (a
+    mixture's quantile lies between its components'); a re-cut window has its own."""
+    import bisect
+
+    from sqlalchemy import select
+
+    from backend.core.db import SessionLocal
+    from backend.models import RequestType, Run, RunSummary
+    from backend.results.log_buckets import MIDDLEWARE_LAYOUT
+
+    def bucket(us: float) -> int:
+        return bisect.bisect_left(MIDDLEWARE_LAYOUT.upper_bounds_us, us)
+
+    def percentiles(**window: int) -> dict[int, Any]:
+        r = client.get(
+            f"/api/v1/analysis/experiments/{experiment}/percentiles",
+            params={"source": "middleware", "metric": "total", "percentiles": "50,90,99", **window},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["span"] == "window"
+        return {row["configuration_id"]: row for row in r.json()["data"]}
+
+    merged = percentiles()
+    with SessionLocal() as db:
+        stored = db.execute(
+            select(Run.configuration_id, RunSummary.p50_us, RunSummary.p90_us, RunSummary.p99_us)
+            .join(RunSummary, RunSummary.run_id == Run.id)
+            .where(
+                Run.experiment_id == experiment,
+                RunSummary.source == "middleware:0",
+                RunSummary.request_type == RequestType.ALL,
+            )
+        ).all()
+    assert len(stored) == 4
+    for cid, *per_run in stored:
+        got = {p["q"]: p for p in merged[cid]["percentiles"]}
+        for q, value in zip((50.0, 90.0, 99.0), per_run, strict=True):
+            assert got[q]["bound"] is None and value is not None
+            runs = [r[[50.0, 90.0, 99.0].index(q) + 1] for r in stored if r[0] == cid]
+            lo, hi = bucket(min(runs)) - 1, bucket(max(runs)) + 1
+            assert lo <= bucket(got[q]["value_us"]) <= hi, (cid, q, got[q], runs)
+    sub = percentiles(**SUB)
+    assert all(sub[cid]["total"] < merged[cid]["total"] for cid in merged)

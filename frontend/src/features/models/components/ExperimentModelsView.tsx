@@ -92,13 +92,25 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
             </div>
             {error && <p className="error">{error.message}</p>}
             <h3>MVA of the closed network</h3>
-            <NetworkFitPanel name={name} group={group} />
+            <NetworkFitPanel
+              experimentId={experimentId}
+              name={name}
+              group={group}
+              groupIndex={index}
+              requestType={requestType}
+              window={window}
+              util={state.util}
+            />
           </>
         )
       )}
       <h3>M/M/1 and M/M/m per configuration</h3>
       {queueModels ? (
         <QueueModelsPanel
+          experimentId={experimentId}
+          groupIndex={index}
+          requestType={requestType}
+          window={window}
           name={name}
           models={queueModels}
           rate={state.rate}

@@ -1,23 +1,39 @@
 // DOMAIN.md's closed network built from the experiment's own configuration and measured times,
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
-import type { NetworkGroupPublic } from "@/api";
+import type { NetworkGroupPublic, RequestType } from "@/api";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
+import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
-import { applyEdits, fitTraces, hasEdits, networkRequest } from "../utils/fit";
-import { FitPlot } from "./FitPlot";
+import { applyEdits, hasEdits, networkRequest, whatIfParams } from "../utils/fit";
 import { MeasuredUtilizationTable } from "./MeasuredUtilizationTable";
 import { ModelInputsTable } from "./ModelInputsTable";
 
 /** Props of NetworkFitPanel. */
 export interface NetworkFitPanelProps {
+  experimentId: number;
   name: string;
   group: NetworkGroupPublic;
+  /** The group's index, as the server's model figures pick it. */
+  groupIndex: number;
+  requestType: RequestType;
+  window: ResultWindow | null;
+  /** A measured memcached utilization (the utilization law), or null. */
+  util: number | null;
 }
 
-export function NetworkFitPanel({ name, group }: NetworkFitPanelProps) {
+export function NetworkFitPanel({
+  experimentId,
+  name,
+  group,
+  groupIndex,
+  requestType,
+  window,
+  util,
+}: NetworkFitPanelProps) {
   const [state, setState] = useModelsViewState();
   const edits: WhatIfEdits = state;
   const fittedBody = useMemo(() => networkRequest(group.system, group.points), [group]);
@@ -29,13 +45,16 @@ export function NetworkFitPanel({ name, group }: NetworkFitPanelProps) {
   const fitted = useSolveNetworkQuery(fittedBody);
   const whatIf = useSolveNetworkQuery(whatIfBody);
   const shownWhatIf = whatIfBody ? whatIf.solved : undefined;
-  const x = useMemo(
-    () => fitTraces(group, fitted.solved, shownWhatIf, "throughput"),
-    [group, fitted.solved, shownWhatIf],
-  );
-  const r = useMemo(
-    () => fitTraces(group, fitted.solved, shownWhatIf, "response"),
-    [group, fitted.solved, shownWhatIf],
+  // The figures are the server's, drawn from the same inputs and edits.
+  const params = useMemo(
+    () => ({
+      request_type: requestType,
+      group: groupIndex,
+      server_utilization: util,
+      what_if: whatIfParams(group.system, edits),
+      ...windowQuery(window),
+    }),
+    [requestType, groupIndex, util, group, edits, window],
   );
   const model = (shownWhatIf ?? fitted.solved)?.model;
   const base = `${slug(name)}-mva`;
@@ -71,18 +90,14 @@ export function NetworkFitPanel({ name, group }: NetworkFitPanelProps) {
         </p>
       )}
       <div className="figures">
-        <FitPlot
+        <ServerPlot
           title="Throughput: model over measurement"
-          traces={x}
-          xTitle="clients N"
-          yTitle="throughput (ops/s)"
+          figure={{ experimentId, name: "model-throughput", params }}
           filename={`${base}-throughput`}
         />
-        <FitPlot
+        <ServerPlot
           title="Response time: model over measurement"
-          traces={r}
-          xTitle="clients N"
-          yTitle="response time (ms)"
+          figure={{ experimentId, name: "model-response-time", params }}
           filename={`${base}-response-time`}
         />
       </div>

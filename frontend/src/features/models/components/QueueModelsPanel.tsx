@@ -1,16 +1,27 @@
 // M/M/1 and M/M/m per configuration from the measured arrival and service rates, beside what
 // the middleware measured: a figure of one quantity against N and the full table.
 import { useMemo, useState } from "react";
-import type { ComparedPublic, ExperimentQueueModelsPublic, QueuePredictionPublic } from "@/api";
+import type {
+  ComparedPublic,
+  ExperimentQueueModelsPublic,
+  QueuePredictionPublic,
+  RequestType,
+} from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
+import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";
-import { configLabel, QUEUE_QUANTITIES, type QueueQuantity, queueTraces } from "../utils/fit";
-import { FitPlot } from "./FitPlot";
+import { configLabel, QUEUE_QUANTITIES, type QueueQuantity } from "../utils/fit";
 
 /** Props of QueueModelsPanel. */
 export interface QueueModelsPanelProps {
+  experimentId: number;
+  /** The group's index, as the server's queue-models figure picks it. */
+  groupIndex: number;
+  requestType: RequestType;
+  window: ResultWindow | null;
   name: string;
   models: ExperimentQueueModelsPublic;
   rate: ServiceRate;
@@ -54,6 +65,10 @@ function predictionCells(p: QueuePredictionPublic | null | undefined) {
 }
 
 export function QueueModelsPanel({
+  experimentId,
+  groupIndex,
+  requestType,
+  window,
   name,
   models,
   rate,
@@ -71,8 +86,17 @@ export function QueueModelsPanel({
       ),
     [models, groupLabel, labels],
   );
-  const traces = useMemo(() => queueTraces(rows, quantity), [rows, quantity]);
   const spec = QUEUE_QUANTITIES.find((q) => q.key === quantity);
+  const params = useMemo(
+    () => ({
+      request_type: requestType,
+      group: groupIndex,
+      service_rate: rate,
+      quantity: spec?.figure ?? "response_time",
+      ...windowQuery(window),
+    }),
+    [requestType, groupIndex, rate, spec, window],
+  );
   return (
     <div data-testid="queue-models">
       <div className="toolbar">
@@ -110,11 +134,9 @@ export function QueueModelsPanel({
         layer as one server of rate m·μ. Measured: queue length and queue time of the work queue,
         middleware response time. Errors: 100 (model − measured) / measured.
       </p>
-      <FitPlot
+      <ServerPlot
         title={`${spec?.label ?? ""}: M/M/1 and M/M/m against measurement`}
-        traces={traces}
-        xTitle="clients N"
-        yTitle={`${spec?.label ?? ""} (${spec?.unit ?? ""})`}
+        figure={{ experimentId, name: "queue-models", params }}
         filename={`${slug(name)}-queue-models-${quantity}`}
       />
       <table className="table compact" data-testid="queue-models-table">

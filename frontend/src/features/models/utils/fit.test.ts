@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NetworkGroupPublic, QueueModelRowPublic, SystemConfigIn } from "@/api";
-import { applyEdits, fitTraces, hasEdits, networkRequest, queueTraces } from "./fit";
+import type { NetworkGroupPublic, SystemConfigIn } from "@/api";
+import { applyEdits, hasEdits, networkRequest, whatIfParams } from "./fit";
 
 const SYSTEM: SystemConfigIn = {
   servers: 3,
@@ -70,47 +70,13 @@ describe("what-if edits", () => {
   });
 });
 
-describe("traces", () => {
-  it("draw measured points with std error bars in ms, and no model before it is solved", () => {
-    const [measured, ...rest] = fitTraces(GROUP, undefined, undefined, "response");
-    expect(rest).toEqual([]);
-    expect(measured).toMatchObject({ x: [6, 24], mode: "markers" });
-    const m = measured as { y: number[]; error_y: { array: number[] } };
-    expect(m.y[0]).toBeCloseTo(2.5, 12);
-    expect(Number.isNaN(m.y[1])).toBe(true);
-    expect(m.error_y.array[0]).toBeCloseTo(0.1, 12);
-  });
-
-  it("put M/M/1, M/M/m and the measurement of one quantity against N, in order of N", () => {
-    const compared = (p: number, m: number) => ({ predicted: p, measured: m, error_percent: 0 });
-    const row = (id: number, clients: number, r: number): QueueModelRowPublic => ({
-      configuration_id: id,
-      index: id,
-      values: {},
-      clients,
-      arrival_rate_per_s: 1000,
-      arrival_source: "",
-      service_time_s: 0.001,
-      service_source: "",
-      note: null,
-      mm1: null,
-      mmm: {
-        model: "M/M/m",
-        servers: 16,
-        service_rate_per_s: 1000,
-        utilization: 0.5,
-        stable: true,
-        queue_length: compared(1, 2),
-        waiting_time_s: compared(0.001, 0.002),
-        response_time_s: compared(r, 0.003),
-      },
-    });
-    const [measured, one, many] = queueTraces(
-      [row(2, 48, 0.004), row(1, 6, 0.002)],
-      "response_time_s",
-    );
-    expect(measured).toMatchObject({ x: [6, 48], y: [3, 3] });
-    expect((one as { y: number[] }).y.every(Number.isNaN)).toBe(true);
-    expect((many as { y: number[] }).y).toEqual([2, 4]);
+describe("whatIfParams", () => {
+  it("names only the edited inputs, in the server's fields and units", () => {
+    expect(whatIfParams(SYSTEM, NONE)).toEqual([]);
+    expect(whatIfParams(SYSTEM, { ...NONE, workers: 8 })).toEqual([]);
+    expect(whatIfParams(SYSTEM, { ...NONE, workers: 1, worker_ms: 2 })).toEqual([
+      "workers=1",
+      "worker_service_s=0.002",
+    ]);
   });
 });

@@ -1,14 +1,7 @@
-// Shaping for the Models tab: what-if edits over the estimated inputs, the solve request, and
-// the Plotly traces of model curves over measured points (times shown in ms).
-import type { Data } from "plotly.js";
-import type {
-  MeasuredPointPublic,
-  NetworkGroupPublic,
-  NetworkModelPublic,
-  NetworkModelRequest,
-  QueueModelRowPublic,
-  SystemConfigIn,
-} from "@/api";
+// Inputs of the Models tab: what-if edits over the estimated inputs, the solve request (for
+// the summary and table) and the edits as the server's figure parameter (the figures are the
+// server's model-throughput, model-response-time and queue-models).
+import type { MeasuredPointPublic, NetworkModelRequest, SystemConfigIn } from "@/api";
 import type { WhatIfEdits } from "../urlState";
 
 /** One editable input: its what-if key, the system field it sets, and how it is shown. */
@@ -120,101 +113,26 @@ export function networkRequest(
   };
 }
 
-export type FitMetric = "throughput" | "response";
-
-const MEASURED = "#222";
-const FITTED = "#1f77b4";
-const WHAT_IF = "#d62728";
-const BOUND = "#7f7f7f";
-
-function curve(solved: NetworkModelPublic, metric: FitMetric): { x: number[]; y: number[] } {
-  const m = solved.model;
-  const y = metric === "throughput" ? m.throughput_per_s : m.response_time_s.map((r) => r * 1e3);
-  return { x: m.populations, y };
-}
-
-/** Measured points with error bars, the fitted curve, the what-if curve and the bound. */
-export function fitTraces(
-  group: NetworkGroupPublic,
-  fitted: NetworkModelPublic | undefined,
-  whatIf: NetworkModelPublic | undefined,
-  metric: FitMetric,
-): Data[] {
-  const pts = group.points;
-  const measured: Data = {
-    type: "scatter",
-    mode: "markers",
-    name: "measured (mean ± std)",
-    x: pts.map((p) => p.clients),
-    y: pts.map((p) =>
-      metric === "throughput" ? p.throughput_per_s : (p.response_time_s ?? Number.NaN) * 1e3,
-    ),
-    error_y: {
-      type: "data",
-      array: pts.map((p) =>
-        metric === "throughput"
-          ? (p.throughput_std_per_s ?? 0)
-          : (p.response_time_std_s ?? 0) * 1e3,
-      ),
-      visible: true,
-      thickness: 1.2,
-      width: 4,
-    },
-    marker: { color: MEASURED, size: 8 },
-  };
-  const out: Data[] = [measured];
-  if (fitted) {
-    out.push({
-      type: "scatter",
-      mode: "lines",
-      name: "MVA, inputs from the data",
-      ...curve(fitted, metric),
-      line: { color: FITTED, width: 2 },
-    });
-    const b = fitted.model.bounds;
-    if (b) {
-      out.push({
-        type: "scatter",
-        mode: "lines",
-        name: `asymptotic bound (bottleneck: ${b.bottleneck})`,
-        x: b.populations,
-        y:
-          metric === "throughput"
-            ? b.aba_throughput_upper
-            : b.aba_response_lower_s.map((r) => r * 1e3),
-        line: { color: BOUND, dash: "dot", width: 1.5 },
-      });
-    }
-  }
-  if (whatIf) {
-    out.push({
-      type: "scatter",
-      mode: "lines",
-      name: "MVA, what-if",
-      ...curve(whatIf, metric),
-      line: { color: WHAT_IF, dash: "dash", width: 2 },
-    });
-  }
-  return out;
+/** The edited inputs that differ from the estimate, as the figures' `what_if=field=value`. */
+export function whatIfParams(system: SystemConfigIn, edits: WhatIfEdits): string[] {
+  const edited = applyEdits(system, edits);
+  return INPUTS.filter((spec) => edited[spec.field] !== system[spec.field]).map(
+    (spec) => `${spec.field}=${edited[spec.field]}`,
+  );
 }
 
 export type QueueQuantity = "queue_length" | "waiting_time_s" | "response_time_s";
 
+/** The quantities the queue-models figure draws, with the server's name of each. */
 export const QUEUE_QUANTITIES: {
   key: QueueQuantity;
   label: string;
-  unit: string;
-  scale: number;
+  figure: "response_time" | "waiting_time" | "queue_length";
 }[] = [
-  { key: "response_time_s", label: "response time E[r]", unit: "ms", scale: 1e3 },
-  { key: "waiting_time_s", label: "waiting time E[w]", unit: "ms", scale: 1e3 },
-  { key: "queue_length", label: "queue length E[nq]", unit: "requests", scale: 1 },
+  { key: "response_time_s", label: "response time E[r]", figure: "response_time" },
+  { key: "waiting_time_s", label: "waiting time E[w]", figure: "waiting_time" },
+  { key: "queue_length", label: "queue length E[nq]", figure: "queue_length" },
 ];
-
-const QUEUE_SPECS = Object.fromEntries(QUEUE_QUANTITIES.map((q) => [q.key, q])) as Record<
-  QueueQuantity,
-  (typeof QUEUE_QUANTITIES)[number]
->;
 
 /** A label for a configuration: its factor values besides the clients, in words
  * (ParameterLabels.values: "8 worker threads, 2 middlewares"). */
@@ -224,42 +142,4 @@ export function configLabel(
   valuesText: (values: Record<string, unknown>) => string,
 ): string {
   return valuesText(Object.fromEntries(Object.entries(values).filter(([k]) => !skip.includes(k))));
-}
-
-/** Predicted (M/M/1, M/M/m) and measured values of one quantity against clients N. */
-export function queueTraces(rows: QueueModelRowPublic[], quantity: QueueQuantity): Data[] {
-  const spec = QUEUE_SPECS[quantity];
-  const sorted = [...rows].sort((a, b) => a.clients - b.clients);
-  const pick = (f: (r: QueueModelRowPublic) => number | null | undefined) =>
-    sorted.map((r) => {
-      const v = f(r);
-      return v === null || v === undefined ? Number.NaN : v * spec.scale;
-    });
-  const x = sorted.map((r) => r.clients);
-  return [
-    {
-      type: "scatter",
-      mode: "markers",
-      name: "measured",
-      x,
-      y: pick((r) => r.mmm?.[quantity].measured ?? r.mm1?.[quantity].measured),
-      marker: { color: MEASURED, size: 8 },
-    },
-    {
-      type: "scatter",
-      mode: "lines+markers",
-      name: "M/M/1",
-      x,
-      y: pick((r) => r.mm1?.[quantity].predicted),
-      line: { color: "#ff7f0e" },
-    },
-    {
-      type: "scatter",
-      mode: "lines+markers",
-      name: "M/M/m",
-      x,
-      y: pick((r) => r.mmm?.[quantity].predicted),
-      line: { color: FITTED },
-    },
-  ];
 }

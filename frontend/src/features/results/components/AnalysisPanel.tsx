@@ -1,10 +1,9 @@
 // Analyses of a measured experiment from the /analysis API: breakdown and interactive law.
 import type { RequestType } from "@/api";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
-import { useGetBreakdownQuery } from "../hooks/useGetBreakdownQuery";
+import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
-import { BreakdownPlot } from "./BreakdownPlot";
 import { FactorialPanel } from "./FactorialPanel";
 import { InteractiveLawTable } from "./InteractiveLawTable";
 
@@ -28,27 +27,27 @@ export function AnalysisPanel({
   cut,
   twoLevel,
 }: AnalysisPanelProps) {
-  const { breakdown, error: breakdownError } = useGetBreakdownQuery(
-    experimentId,
-    requestType,
-    cut,
-    true,
-  );
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
   // A 422 here means "not enough data for this analysis" (e.g. no middleware times): say so
   // in place rather than as an error toast.
   return (
     <>
-      {breakdown ? (
-        <BreakdownPlot rows={breakdown.data} filename={`${slug(name)}-breakdown-${requestType}`} />
-      ) : (
-        breakdownError && (
-          <p className="hint" data-testid="breakdown-unavailable">
+      <ServerPlot
+        title="Response-time breakdown"
+        testId="figure-breakdown"
+        figure={{
+          experimentId,
+          name: "breakdown",
+          params: { request_type: requestType, ...windowQuery(cut) },
+        }}
+        filename={`${slug(name)}-breakdown-${requestType}`}
+        unavailable={
+          <span data-testid="breakdown-unavailable">
             The response-time breakdown appears once every configuration has a finished run with
             middleware timings.
-          </p>
-        )
-      )}
+          </span>
+        }
+      />
       {twoLevel && (
         <FactorialPanel
           experimentId={experimentId}

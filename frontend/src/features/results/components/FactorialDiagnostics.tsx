@@ -1,86 +1,44 @@
-// The factorial design's diagnostic figures, each with the common export row: residuals vs
-// predicted, normal QQ of residuals, half-normal plot of effects, main effects, interactions.
-import type { Data } from "plotly.js";
-import { useMemo } from "react";
+// The factorial design's diagnostic figures as the server draws them, each with the common
+// export row: residuals vs predicted, normal QQ of residuals, half-normal plot of effects,
+// main effects and interactions.
 import type { FactorialPublic } from "@/api";
-import { FitPlot } from "@/features/models/components/FitPlot";
-import {
-  halfNormalTraces,
-  interactionTraces,
-  mainEffectTraces,
-  qqTraces,
-  residualTraces,
-} from "./FactorialDiagnostics.utils";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 
 /** Props of FactorialDiagnostics. */
 export interface FactorialDiagnosticsProps {
+  experimentId: number;
   factorial: FactorialPublic;
+  /** The factorial's selection as figure parameters (source, request type, window, model). */
+  params: Record<string, string | number | boolean | null | undefined>;
   /** Base of the exported file names. */
   filename: string;
 }
 
-interface Figure {
-  key: string;
-  title: string;
-  traces: Data[];
-  xTitle: string;
-  yTitle: string;
-}
+const FIGURES = [
+  { key: "residuals", name: "residuals", title: "Residuals vs predicted" },
+  { key: "qq", name: "qq", title: "Normal QQ plot of residuals" },
+  { key: "half-normal", name: "half-normal", title: "Half-normal plot of effects" },
+  { key: "main-effects", name: "main-effects", title: "Main effects" },
+  { key: "interactions", name: "interactions", title: "Interactions" },
+] as const;
 
-export function FactorialDiagnostics({ factorial: f, filename }: FactorialDiagnosticsProps) {
-  const y = f.multiplicative ? "log10 y" : "y";
-  const figures = useMemo<Figure[]>(
-    () => [
-      {
-        key: "residuals",
-        title: "Residuals vs predicted",
-        traces: residualTraces(f),
-        xTitle: `predicted ${y}`,
-        yTitle: "residual",
-      },
-      {
-        key: "qq",
-        title: "Normal QQ plot of residuals",
-        traces: qqTraces(f),
-        xTitle: "normal quantile",
-        yTitle: "residual",
-      },
-      {
-        key: "half-normal",
-        title:
-          f.replications === 1
-            ? "Half-normal plot of effects (Lenth, r = 1)"
-            : "Half-normal plot of effects",
-        traces: halfNormalTraces(f),
-        xTitle: "half-normal quantile",
-        yTitle: "|effect|",
-      },
-      {
-        key: "main-effects",
-        title: "Main effects",
-        traces: mainEffectTraces(f),
-        xTitle: "level",
-        yTitle: `mean ${y}`,
-      },
-      {
-        key: "interactions",
-        title: "Interactions",
-        traces: interactionTraces(f),
-        xTitle: "level",
-        yTitle: `mean ${y}`,
-      },
-    ],
-    [f, y],
-  );
+export function FactorialDiagnostics({
+  experimentId,
+  factorial,
+  params,
+  filename,
+}: FactorialDiagnosticsProps) {
   return (
     <div className="figures" data-testid="factorial-diagnostics">
-      {figures.map((fig) => (
-        <FitPlot
+      {FIGURES.map((fig) => (
+        <ServerPlot
           key={fig.key}
-          title={fig.title}
-          traces={fig.traces}
-          xTitle={fig.xTitle}
-          yTitle={fig.yTitle}
+          title={
+            fig.key === "half-normal" && factorial.replications === 1
+              ? "Half-normal plot of effects (Lenth, r = 1)"
+              : fig.title
+          }
+          figure={{ experimentId, name: fig.name, params }}
           filename={`${filename}-factorial-${fig.key}`}
         />
       ))}

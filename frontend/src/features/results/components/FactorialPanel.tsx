@@ -1,17 +1,13 @@
 // 2^k r factorial design over the experiment's two-level factors: effects with CIs, variation.
-import type { Config } from "plotly.js";
 import { useMemo, useState } from "react";
 import type { RequestType } from "@/api";
-import { LazyPlot } from "@/components/common/LazyPlot";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
 import { useResultsViewState } from "../urlState";
 import { FactorialDiagnostics } from "./FactorialDiagnostics";
-import { variationTraces } from "./FactorialPanel.utils";
-
-const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 
 /** Props of FactorialPanel. */
 export interface FactorialPanelProps {
@@ -36,9 +32,17 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
     true,
     tCritical,
   );
-  const traces = useMemo(
-    () => (factorial ? variationTraces(factorial, labels.label) : []),
-    [factorial, labels],
+  // The same selection for the server's factorial figures.
+  const params = useMemo(
+    () => ({
+      source,
+      request_type: requestType,
+      metric: "throughput_per_s",
+      multiplicative,
+      t_critical: tCritical,
+      ...windowQuery(cut),
+    }),
+    [source, requestType, multiplicative, tCritical, cut],
   );
   if (error) {
     return (
@@ -110,18 +114,19 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
             ))}
           </tbody>
         </table>
-        <LazyPlot
-          data={traces}
-          config={PLOT_CONFIG}
+        <ServerPlot
+          title="Allocation of variation"
+          figure={{ experimentId, name: "allocation-of-variation", params }}
+          filename={`experiment-${experimentId}-factorial-variation`}
           height={300}
-          layout={{
-            margin: { l: 60, r: 20, t: 10, b: 60 },
-            xaxis: { title: { text: "effect" } },
-            yaxis: { title: { text: "variation explained (%)" }, range: [0, 100] },
-          }}
         />
       </div>
-      <FactorialDiagnostics factorial={factorial} filename={`experiment-${experimentId}`} />
+      <FactorialDiagnostics
+        experimentId={experimentId}
+        factorial={factorial}
+        params={params}
+        filename={`experiment-${experimentId}`}
+      />
     </div>
   );
 }

@@ -1,29 +1,17 @@
 // Response-time histogram of one configuration (repetitions merged), percentiles marked.
-import type { Config } from "plotly.js";
-import { useMemo, useRef } from "react";
+import { useMemo } from "react";
 import type { ConfigurationResultPublic, HistogramMetric, RequestType } from "@/api";
-import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
-import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
 import { displayUnit } from "@/lib/labels";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
-import { useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
+import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { HISTOGRAM_PERCENTILES, useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
 import { useResultsViewState } from "../urlState";
-import { configLabel } from "./BreakdownPlot.utils";
-import {
-  boundPrefix,
-  histogramRange,
-  histogramTable,
-  histogramTraces,
-  percentileLabel,
-  percentileMarkers,
-  requestsBeyond,
-} from "./HistogramPlot.utils";
-
-const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+import { configLabel } from "../utils/series";
+import { boundPrefix, histogramTable, percentileLabel } from "./HistogramPlot.utils";
 
 /** What each source measures: the load generator's view, or the middleware's parts. */
 export const METRICS_OF: Record<ResultSource, HistogramMetric[]> = {
@@ -67,143 +55,129 @@ export function HistogramPanel({
     metric ?? "client",
     cut,
   );
-  const graphDiv = useRef<HTMLElement | null>(null);
-  const traces = useMemo(
-    () => (histogram ? histogramTraces(histogram, logX) : []),
-    [histogram, logX],
-  );
-  const range = useMemo(() => (histogram ? histogramRange(histogram) : undefined), [histogram]);
-  const layout = useMemo(
-    () => ({
-      ...(histogram ? percentileMarkers(histogram.percentiles, range, logX) : {}),
-      margin: { l: 70, r: 20, t: 60, b: 50 },
-      bargap: 0,
-      showlegend: false,
-      xaxis: {
-        title: {
-          text: `response time (${displayUnit(histogram?.units?.upper_bounds_us ?? "us")})`,
-        },
-        type: logX ? ("log" as const) : ("linear" as const),
-        // A log axis takes its range in decades; the first bucket is drawn from half its bound.
-        range:
-          range && logX
-            ? [
-                Math.log10(Math.max(range[0], (histogram?.upper_bounds_us[0] ?? 1) / 2)),
-                Math.log10(range[1]),
-              ]
-            : range,
-      },
-      yaxis: { title: { text: "requests" } },
-      paper_bgcolor: "white",
-      plot_bgcolor: "white",
-    }),
-    [histogram, range, logX],
-  );
   const table = useMemo(() => (histogram ? histogramTable(histogram) : undefined), [histogram]);
   const unit = displayUnit(histogram?.units?.value_us ?? "us");
-  const beyond = histogram && range ? requestsBeyond(histogram, range) : 0;
-
-  return (
-    <div className="card figure" data-testid="figure-histogram">
-      <div className="section-header">
-        <h3>Response-time histogram</h3>
-        <FigureExportButtons
-          graphDiv={graphDiv}
-          filename={`${slug(name)}-histogram-${configurationId ?? "none"}-${metric}-${requestType}`}
-          table={table}
-        />
-      </div>
-      <div className="toolbar">
+  const params = useMemo(
+    () => ({
+      source,
+      request_type: requestType,
+      configuration_id: configurationId,
+      histogram_metric: metric,
+      percentiles: HISTOGRAM_PERCENTILES.join(","),
+      log_x: logX,
+      ...windowQuery(cut),
+    }),
+    [source, requestType, configurationId, metric, logX, cut],
+  );
+  const filename = `${slug(name)}-histogram-${configurationId ?? "none"}-${metric}-${requestType}`;
+  const controls = (
+    <>
+      <label>
+        Configuration
+        <select
+          name="config"
+          value={configurationId ?? ""}
+          onChange={(e) => setView({ config: Number(e.target.value) })}
+        >
+          {measured.map((c) => (
+            <option key={c.configuration_id} value={c.configuration_id}>
+              #{c.index} {configLabel(c.values, labels.label)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {metrics.length > 1 && (
         <label>
-          Configuration
+          Time
           <select
-            name="config"
-            value={configurationId ?? ""}
-            onChange={(e) => setView({ config: Number(e.target.value) })}
+            name="metric"
+            value={metric}
+            onChange={(e) => setView({ metric: e.target.value as HistogramMetric })}
           >
-            {measured.map((c) => (
-              <option key={c.configuration_id} value={c.configuration_id}>
-                #{c.index} {configLabel(c.values, labels.label)}
-              </option>
+            {metrics.map((m) => (
+              <option key={m}>{m}</option>
             ))}
           </select>
         </label>
-        {metrics.length > 1 && (
-          <label>
-            Time
-            <select
-              name="metric"
-              value={metric}
-              onChange={(e) => setView({ metric: e.target.value as HistogramMetric })}
-            >
-              {metrics.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          </label>
-        )}
-        <label className="inline-check">
-          <input
-            type="checkbox"
-            name="hlogx"
-            checked={logX}
-            onChange={(e) => setView({ hlogx: e.target.checked })}
-          />
-          log x
-        </label>
-      </div>
-      {configurationId === undefined ? (
-        <p className="hint">No configuration has finished runs yet.</p>
-      ) : isLoading ? (
-        <PendingBlock label="Loading histogram" />
-      ) : error || !histogram ? (
-        // A 422 here says there is no histogram for this selection: in place, not a toast.
-        <p className="hint">
-          No histogram for this selection: the runs stored none for these requests.
-        </p>
-      ) : (
-        <>
-          <LazyPlot
-            data={traces}
-            layout={layout}
-            config={PLOT_CONFIG}
-            height={320}
-            onInitialized={(gd) => {
-              graphDiv.current = gd;
-            }}
-          />
-          <table className="table compact" data-testid="percentile-table">
-            <thead>
-              <tr>
-                <th>percentile</th>
-                <th className="num">response time ({unit})</th>
-              </tr>
-            </thead>
-            <tbody>
-              {histogram.percentiles.map((p) => (
-                <tr key={p.q}>
-                  <td>{percentileLabel(p.q)}</td>
-                  <td className="num">
-                    {boundPrefix(p)}
-                    {formatNumber(p.value_us)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="hint">
-            {formatNumber(histogram.total, 0)} requests over all repetitions
-            {histogram.span === "whole_run" ? ` (${histogram.span_label})` : ""}
-            {histogram.overflow > 0
-              ? `; ${formatNumber(histogram.overflow, 0)} above the last bucket`
-              : ""}
-            {beyond > 0
-              ? `; the axis is zoomed to where the data is, ${formatNumber(beyond, 0)} slower requests lie to the right (zoom out with a double click)`
-              : ""}
-            .
-          </p>
-        </>
       )}
-    </div>
+      <label className="inline-check">
+        <input
+          type="checkbox"
+          name="hlogx"
+          checked={logX}
+          onChange={(e) => setView({ hlogx: e.target.checked })}
+        />
+        log x
+      </label>
+    </>
+  );
+  const noHistogram = (
+    // A 422 here says there is no histogram for this selection: in place, not a toast.
+    <p className="hint">
+      No histogram for this selection: the runs stored none for these requests.
+    </p>
+  );
+  if (configurationId === undefined) {
+    return (
+      <div className="card figure" data-testid="figure-histogram">
+        <div className="section-header">
+          <h3>Response-time histogram</h3>
+        </div>
+        <div className="toolbar">{controls}</div>
+        <p className="hint">No configuration has finished runs yet.</p>
+      </div>
+    );
+  }
+  return (
+    <ServerPlot
+      title="Response-time histogram"
+      testId="figure-histogram"
+      figure={{ experimentId, name: "histogram", params }}
+      filename={filename}
+      table={table}
+      height={320}
+      controls={controls}
+      unavailable="No histogram for this selection: the runs stored none for these requests."
+      footer={(meta) =>
+        isLoading ? (
+          <PendingBlock label="Loading histogram" />
+        ) : error || !histogram ? (
+          noHistogram
+        ) : (
+          <>
+            <table className="table compact" data-testid="percentile-table">
+              <thead>
+                <tr>
+                  <th>percentile</th>
+                  <th className="num">response time ({unit})</th>
+                </tr>
+              </thead>
+              <tbody>
+                {histogram.percentiles.map((p) => (
+                  <tr key={p.q}>
+                    <td>{percentileLabel(p.q)}</td>
+                    <td className="num">
+                      {boundPrefix(p)}
+                      {formatNumber(p.value_us)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="hint">
+              {formatNumber(histogram.total, 0)} requests over all repetitions
+              {histogram.span === "whole_run" ? ` (${histogram.span_label})` : ""}
+              {histogram.overflow > 0
+                ? `; ${formatNumber(histogram.overflow, 0)} above the last bucket`
+                : ""}
+              {(meta.beyond ?? 0) > 0
+                ? `; the axis is zoomed to where the data is, ${formatNumber(meta.beyond ?? 0, 0)} slower requests lie to the right (zoom out with a double click)`
+                : ""}
+              .
+            </p>
+          </>
+        )
+      }
+    />
   );
 }

@@ -2,7 +2,7 @@
 import type { ExperimentInteractivePublic } from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
-import { configLabel } from "./BreakdownPlot.utils";
+import { configLabel } from "../utils/series";
 
 /** Props of InteractiveLawTable. */
 export interface InteractiveLawTableProps {

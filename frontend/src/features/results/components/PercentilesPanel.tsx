@@ -1,15 +1,12 @@
-// Percentiles of response time (p50, p90, p99) against the x factor, one line per percentile.
+// Percentiles of response time (p50, p90, p99) against the x factor, one line per percentile,
+// as the server draws them (the line factor is pinned to one level, like the others).
 import { useMemo } from "react";
 import type { HistogramMetric, RequestType } from "@/api";
-import { PendingBlock } from "@/components/common/PendingBlock";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
-import { displayUnit } from "@/lib/labels";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
-import { useGetPercentilesQuery } from "../hooks/useGetPercentilesQuery";
+import { pinParams } from "@/features/export/utils/serverFigure";
+import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "../urlState";
-import { axisTitle } from "../utils/series";
-import { percentileSeries, percentilesTable } from "./PercentilesPlot.utils";
-import { ResultsPlot } from "./ResultsPlot";
 
 const PERCENTILES = [50, 90, 99];
 const METRIC_OF: Record<ResultSource, HistogramMetric> = { client: "client", middleware: "total" };
@@ -21,7 +18,6 @@ export interface PercentilesPanelProps {
   source: ResultSource;
   requestType: RequestType;
   x: string;
-  xTitle: string;
   /** Factors pinned to one level by the results toolbar. */
   filters: Record<string, string>;
   /** The results' "one line per" factor: pinned here, since lines are percentiles. */
@@ -31,6 +27,7 @@ export interface PercentilesPanelProps {
   lineLevels: string[];
   /** The re-cut window, or null for the stored one. */
   cut: ResultWindow | null;
+  poll?: boolean;
 }
 
 export function PercentilesPanel({
@@ -39,78 +36,65 @@ export function PercentilesPanel({
   source,
   requestType,
   x,
-  xTitle,
   filters,
   line,
   lineLabel,
   lineLevels,
   cut,
+  poll = false,
 }: PercentilesPanelProps) {
   const [{ plevel: levelChoice }, setView] = useResultsViewState();
   const level = lineLevels.includes(levelChoice) ? levelChoice : (lineLevels[0] ?? "");
-  const { percentiles, isLoading, error } = useGetPercentilesQuery(
-    experimentId,
-    source,
-    requestType,
-    METRIC_OF[source],
-    PERCENTILES,
-    cut,
+  const params = useMemo(
+    () => ({
+      source,
+      request_type: requestType,
+      histogram_metric: METRIC_OF[source],
+      percentiles: PERCENTILES.join(","),
+      x,
+      pin: pinParams(line ? { ...filters, [line]: level } : filters),
+      ...windowQuery(cut),
+    }),
+    [source, requestType, x, filters, line, level, cut],
   );
-  const pins = useMemo(
-    () => (line ? { ...filters, [line]: level } : filters),
-    [filters, line, level],
-  );
-  const series = useMemo(
-    () => percentileSeries(percentiles?.data ?? [], PERCENTILES, x, pins),
-    [percentiles, x, pins],
-  );
-  const unit = displayUnit(percentiles?.units?.value_us ?? "us") ?? "µs";
-  const shown = series.filter((s) => s.x.length > 0);
-  const table = useMemo(() => percentilesTable(series, xTitle, unit), [series, xTitle, unit]);
-
   return (
     <div data-testid="percentiles-view">
-      {isLoading ? (
-        <PendingBlock label="Loading percentiles" />
-      ) : error ? (
-        <p className="hint" data-testid="percentiles-unavailable">
-          Percentiles appear once finished runs have stored response-time histograms for this source
-          and request type.
-        </p>
-      ) : (
-        <>
-          <ResultsPlot
-            title="Response-time percentiles"
-            series={shown}
-            xTitle={xTitle}
-            yTitle={axisTitle("response time", unit)}
-            filename={`${slug(name)}-percentiles-${source}-${requestType}`}
-            table={shown.length ? table : undefined}
-            controls={
-              line && (
-                <label>
-                  percentiles at {lineLabel} =
-                  <select
-                    name="plevel"
-                    value={level}
-                    onChange={(e) => setView({ plevel: e.target.value })}
-                  >
-                    {lineLevels.map((l) => (
-                      <option key={l}>{l}</option>
-                    ))}
-                  </select>
-                </label>
-              )
-            }
-          />
+      <ServerPlot
+        title="Response-time percentiles"
+        figure={{ experimentId, name: "percentiles", params }}
+        filename={`${slug(name)}-percentiles-${source}-${requestType}`}
+        poll={poll}
+        unavailable={
+          <span data-testid="percentiles-unavailable">
+            Percentiles appear once finished runs have stored response-time histograms for this
+            source and request type.
+          </span>
+        }
+        footer={(meta) => (
           <p className="hint" data-testid="percentiles-span">
-            {percentiles?.span === "whole_run"
-              ? `Whole-run histograms (${percentiles.span_label}): not the chosen window.`
+            {meta.span === "whole_run"
+              ? `Whole-run histograms (${meta.span_label}): not the chosen window.`
               : "Percentiles of the chosen window's histograms."}{" "}
             Open markers are bounds: the percentile lies in the first or the overflow bucket.
           </p>
-        </>
-      )}
+        )}
+        controls={
+          line && (
+            <label>
+              percentiles at {lineLabel} =
+              <select
+                name="plevel"
+                value={level}
+                onChange={(e) => setView({ plevel: e.target.value })}
+              >
+                {lineLevels.map((l) => (
+                  <option key={l}>{l}</option>
+                ))}
+              </select>
+            </label>
+          )
+        }
+      />
     </div>
   );
 }

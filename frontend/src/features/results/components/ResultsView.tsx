@@ -6,6 +6,7 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatValue } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { pinParams } from "@/features/export/utils/serverFigure";
@@ -13,14 +14,13 @@ import { fieldErrors } from "@/lib/apiError";
 import { windowQuery } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { useResultsViewState } from "../urlState";
-import { axisTitle, factorNames, levelsOf, shapeSeries } from "../utils/series";
+import { factorNames, levelsOf } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { FactorSelect } from "./FactorSelect";
 import { HistogramPanel } from "./HistogramPanel";
 import { PercentilesPanel } from "./PercentilesPanel";
 import { PlotOptions } from "./PlotOptions";
 import { ResultSelectors } from "./ResultSelectors";
-import { ResultsPlot } from "./ResultsPlot";
 import { SummaryTable } from "./SummaryTable";
 import { TimeSeriesPanel } from "./TimeSeriesPanel";
 import { WindowPicker } from "./WindowPicker";
@@ -70,22 +70,8 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
     return out;
   }, [factors, x, line, pins, rows]);
   const units = results?.units ?? {};
-  // The served label is the axis title: it names its unit where the words do not.
-  const xTitle = labels.label(x);
-  const throughput = useMemo(
-    () => shapeSeries(rows, { x, metric: "throughput", filters, labelOf: labels.label }),
-    [rows, x, filters, labels],
-  );
-  const responseTime = useMemo(
-    () => shapeSeries(rows, { x, metric: "response_time", filters, labelOf: labels.label }),
-    [rows, x, filters, labels],
-  );
-  const style = useMemo(
-    () => ({ logX: view.logx, logY: view.logy, band: view.band }),
-    [view.logx, view.logy, view.band],
-  );
   const measured = rows.some((r) => r.throughput_mean !== null);
-  // The page's selection as the server's figure parameters (print exports come from there).
+  // The page's selection as the server's figure parameters: the server draws every figure.
   const figureParams = useMemo(
     () => ({
       source,
@@ -93,9 +79,12 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
       x,
       series: line,
       pin: pinParams(filters),
+      band: view.band,
+      log_x: view.logx,
+      log_y: view.logy,
       ...windowQuery(cut),
     }),
-    [source, requestType, x, line, filters, cut],
+    [source, requestType, x, line, filters, cut, view.band, view.logx, view.logy],
   );
 
   if (isLoading && !cut) return <PendingBlock label="Loading results" />;
@@ -162,23 +151,17 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
       ) : (
         <>
           <div className="figures">
-            <ResultsPlot
+            <ServerPlot
               title="Throughput"
-              series={throughput}
-              xTitle={xTitle}
-              yTitle={axisTitle("throughput", units.throughput)}
+              figure={{ experimentId, name: "throughput", params: figureParams }}
               filename={`${slug(name)}-throughput-${source}-${requestType}`}
-              style={style}
-              server={{ experimentId, name: "throughput", params: figureParams }}
+              poll={poll}
             />
-            <ResultsPlot
+            <ServerPlot
               title="Response time"
-              series={responseTime}
-              xTitle={xTitle}
-              yTitle={axisTitle("response time", units.response_time)}
+              figure={{ experimentId, name: "response-time", params: figureParams }}
               filename={`${slug(name)}-response-time-${source}-${requestType}`}
-              style={style}
-              server={{ experimentId, name: "response-time", params: figureParams }}
+              poll={poll}
             />
           </div>
           <div className="section-header">
@@ -198,12 +181,12 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
               source={source}
               requestType={requestType}
               x={x}
-              xTitle={xTitle}
               filters={filters}
               line={line}
               lineLabel={labels.label(line)}
               cut={cut}
               lineLevels={levelsOf(rows, line).map(formatValue)}
+              poll={poll}
             />
             <HistogramPanel
               experimentId={experimentId}

@@ -1,21 +1,16 @@
 // Time series of one run: per-second throughput and response time, stable window shaded.
-import type { Config } from "plotly.js";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo } from "react";
 import type { ConfigurationResultPublic, RequestType } from "@/api";
 import { handleError } from "@/components/common/handleError";
-import { LazyPlot } from "@/components/common/LazyPlot";
-import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
 import { useGetRunsQuery } from "@/features/runs/hooks/useGetRunsQuery";
-import type { ResultSource, ResultWindow } from "@/lib/queryKeys";
+import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
 import { useResultsViewState } from "../urlState";
-import { configLabel } from "./BreakdownPlot.utils";
-import { timeSeriesLayout, timeSeriesTable, timeSeriesTraces } from "./TimeSeriesPlot.utils";
-
-const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+import { configLabel } from "../utils/series";
+import { timeSeriesTable } from "./TimeSeriesPlot.utils";
 
 /** Props of TimeSeriesPanel. */
 export interface TimeSeriesPanelProps {
@@ -54,13 +49,11 @@ export function TimeSeriesPanel({
     const failure = runsError ?? error;
     if (failure) handleError(failure);
   }, [runsError, error]);
-  const graphDiv = useRef<HTMLElement | null>(null);
-  const traces = useMemo(() => (series ? timeSeriesTraces(series) : []), [series]);
-  const layout = useMemo(
-    () => (series ? timeSeriesLayout(series, cut ?? undefined) : {}),
-    [series, cut],
-  );
   const table = useMemo(() => (series ? timeSeriesTable(series) : undefined), [series]);
+  const params = useMemo(
+    () => ({ source, request_type: requestType, run_id: runId, ...windowQuery(cut) }),
+    [source, requestType, runId, cut],
+  );
   const labelOf = (configurationId: number) => {
     const c = configurations.find((x) => x.configuration_id === configurationId);
     return c
@@ -68,57 +61,58 @@ export function TimeSeriesPanel({
       : `configuration ${configurationId}`;
   };
   const empty = !series || series.combined.time_s.length === 0;
-
+  const controls = (
+    <label>
+      Run
+      <select
+        name="run"
+        value={runId ?? ""}
+        onChange={(e) => setView({ run: Number(e.target.value) })}
+      >
+        {runList.map((r) => (
+          <option key={r.id} value={r.id}>
+            {labelOf(r.configuration_id)} · repetition {r.repetition}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  // The figure stays mounted while another run loads (ServerPlot keeps the last one drawn).
+  if (runId === undefined || (!isLoading && empty)) {
+    return (
+      <div className="card figure" data-testid="figure-time-series">
+        <div className="section-header">
+          <h3>Time series of one run</h3>
+        </div>
+        <div className="toolbar">{controls}</div>
+        {runId === undefined ? (
+          <p className="hint">No finished run yet.</p>
+        ) : (
+          <p className="hint">No per-second series stored for this run and selection.</p>
+        )}
+      </div>
+    );
+  }
   return (
-    <div className="card figure" data-testid="figure-time-series">
-      <div className="section-header">
-        <h3>Time series of one run</h3>
-        <FigureExportButtons
-          graphDiv={graphDiv}
-          filename={`${slug(name)}-series-run-${runId ?? "none"}-${source}-${requestType}`}
-          table={empty ? undefined : table}
-        />
-      </div>
-      <div className="toolbar">
-        <label>
-          Run
-          <select
-            name="run"
-            value={runId ?? ""}
-            onChange={(e) => setView({ run: Number(e.target.value) })}
-          >
-            {runList.map((r) => (
-              <option key={r.id} value={r.id}>
-                {labelOf(r.configuration_id)} · repetition {r.repetition}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      {runId === undefined ? (
-        <p className="hint">No finished run yet.</p>
-      ) : isLoading ? (
-        <PendingBlock label="Loading series" />
-      ) : empty ? (
-        <p className="hint">No per-second series stored for this run and selection.</p>
-      ) : (
-        <>
-          <LazyPlot
-            data={traces}
-            layout={layout}
-            config={PLOT_CONFIG}
-            height={460}
-            onInitialized={(gd) => {
-              graphDiv.current = gd;
-            }}
-          />
+    <ServerPlot
+      title="Time series of one run"
+      testId="figure-time-series"
+      figure={{ experimentId, name: "time-series", params }}
+      filename={`${slug(name)}-series-run-${runId}-${source}-${requestType}`}
+      table={table}
+      height={460}
+      poll={poll}
+      controls={controls}
+      footer={() =>
+        series && (
           <p className="hint" data-testid="series-window">
             Shaded: stable window {series.window_start_s}–{series.window_end_s} s
-            {series.window_stored ? "" : " (from the design; the run stored no summary)"}. Re-cut
-            the results above to measure another window.
+            {series.window_stored ? "" : " (from the design; the run stored no summary)"}
+            {cut ? `; dashed: the re-cut window ${cut.start}–${cut.end} s` : ""}. Re-cut the results
+            above to measure another window.
           </p>
-        </>
-      )}
-    </div>
+        )
+      }
+    />
   );
 }

@@ -1,33 +1,7 @@
-// Shaping aggregated results into plot series: x factor, one line per level of other factors.
+// Factors and levels of aggregated results (the figures themselves are the server's).
 import type { ConfigurationResultPublic } from "@/api";
 import { formatValue } from "@/features/experiments/utils/format";
 import { displayUnit } from "@/lib/labels";
-
-export type Metric = "throughput" | "response_time";
-
-export interface Series {
-  name: string;
-  x: (number | string)[];
-  y: number[];
-  /** Standard deviation over repetitions (error bars); 0 where there was one repetition. */
-  err: number[];
-  /**
-   * Per point, "< " or "≥ " when y is only a bound the data cannot resolve (a percentile in
-   * the first or the overflow bucket), else "". Absent: every point is a value.
-   */
-  bounds?: string[];
-}
-
-export interface SeriesOptions {
-  x: string;
-  metric: Metric;
-  /** Factors pinned to one level (formatted as text); rows at other levels are left out. */
-  filters?: Record<string, string>;
-  /** Prefix for series names (the experiment's name, in comparisons). */
-  prefix?: string;
-  /** Human label of a factor in series names; the raw name without it. */
-  labelOf?: (factor: string) => string;
-}
 
 export function factorNames(rows: ConfigurationResultPublic[]): string[] {
   const names = new Set<string>();
@@ -56,48 +30,17 @@ export function levelsOf(rows: ConfigurationResultPublic[], factor: string): unk
   return out.sort(compareLevels);
 }
 
-function metricOf(row: ConfigurationResultPublic, metric: Metric): [number | null, number | null] {
-  return metric === "throughput"
-    ? [row.throughput_mean, row.throughput_std]
-    : [row.response_time_us_mean, row.response_time_us_std];
-}
-
-/**
- * One series per combination of the factors that are neither on the x axis nor pinned by a
- * filter. Rows without a measurement (nothing ran yet) are skipped; points are sorted by x.
- */
-export function shapeSeries(rows: ConfigurationResultPublic[], options: SeriesOptions): Series[] {
-  const filters = options.filters ?? {};
-  const groupBy = factorNames(rows).filter((f) => f !== options.x && !(f in filters));
-  const groups = new Map<string, ConfigurationResultPublic[]>();
-  for (const row of rows) {
-    const kept = Object.entries(filters).every(
-      ([f, level]) => formatValue(row.values[f]) === level,
-    );
-    if (!kept || metricOf(row, options.metric)[0] === null) continue;
-    const labelOf = options.labelOf ?? ((f: string) => f);
-    const label = groupBy.map((f) => `${labelOf(f)}=${formatValue(row.values[f])}`).join(", ");
-    groups.set(label, [...(groups.get(label) ?? []), row]);
-  }
-  const series: Series[] = [];
-  for (const [label, members] of groups) {
-    members.sort((a, b) => compareLevels(a.values[options.x], b.values[options.x]));
-    const name = [options.prefix, label].filter(Boolean).join(" · ") || "all";
-    series.push({
-      name,
-      x: members.map((m) => {
-        const v = m.values[options.x];
-        return typeof v === "number" ? v : formatValue(v);
-      }),
-      y: members.map((m) => metricOf(m, options.metric)[0] ?? Number.NaN),
-      err: members.map((m) => metricOf(m, options.metric)[1] ?? 0),
-    });
-  }
-  return series.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
-}
-
 /** "virtual clients per thread (clients)": axis titles always carry the unit when there is one. */
 export function axisTitle(name: string, unit: string | null | undefined): string {
   const shown = displayUnit(unit);
   return shown ? `${name} (${shown})` : name;
+}
+
+/** "worker threads=8, clients per thread=1": a configuration's label (raw names without labelOf). */
+export function configLabel(
+  values: Record<string, unknown>,
+  labelOf: (name: string) => string = (n) => n,
+): string {
+  const parts = Object.entries(values).map(([k, v]) => `${labelOf(k)}=${formatValue(v)}`);
+  return parts.length ? parts.join(", ") : "all";
 }

@@ -1,0 +1,86 @@
+// A figure drawn from the server's Plotly JSON (the one definition of every figure), kept
+// interactive (zoom, hover, legend toggles), with the export row: PDF/SVG/PNG of the same
+// figure at a printed width from the server, and the plotted numbers as CSV.
+import type { Config } from "plotly.js";
+import { memo, type ReactNode, useMemo, useRef } from "react";
+import { LazyPlot } from "@/components/common/LazyPlot";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
+import { figureTable } from "../utils/figureTable";
+import type { ServerFigure } from "../utils/serverFigure";
+import type { SummaryTable } from "../utils/table";
+import { FigureExportButtons } from "./FigureExportButtons";
+
+const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
+
+/** Props of ServerPlot. */
+export interface ServerPlotProps {
+  title: ReactNode;
+  /** The figure and the page's selection as its query parameters. */
+  figure: ServerFigure;
+  /** Base of the exported file names (and of the test id `figure-<filename>`). */
+  filename: string;
+  testId?: string;
+  /** Selectors shown under the title. */
+  controls?: ReactNode;
+  /** The CSV: these rows, or (default) the figure's plotted lines. */
+  table?: SummaryTable;
+  height?: number;
+  poll?: boolean;
+  /** Shown in place of the figure when the server has none for this selection (4xx). */
+  unavailable?: ReactNode;
+  /** Shown under the figure once drawn, from what the server says beside it (layout.meta). */
+  footer?: (meta: NonNullable<FigureJson["layout"]["meta"]>) => ReactNode;
+}
+
+export const ServerPlot = memo(function ServerPlot({
+  title,
+  figure,
+  filename,
+  testId,
+  controls,
+  table,
+  height,
+  poll = false,
+  unavailable,
+  footer,
+}: ServerPlotProps) {
+  const graphDiv = useRef<HTMLElement | null>(null);
+  const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll);
+  const layout = useMemo(() => {
+    if (!fig) return {};
+    // The screen keeps the server's look but the page sizes the figure (no width, no meta).
+    const { meta: _meta, width: _w, height: _h, ...rest } = fig.layout;
+    return rest;
+  }, [fig]);
+  const csv = useMemo(() => table ?? (fig ? figureTable(fig) : undefined), [table, fig]);
+  return (
+    <div className="card figure" data-testid={testId ?? `figure-${filename}`}>
+      <div className="section-header">
+        <h3>{title}</h3>
+        <FigureExportButtons graphDiv={graphDiv} filename={filename} table={csv} server={figure} />
+      </div>
+      {controls && <div className="toolbar">{controls}</div>}
+      {error && !fig ? (
+        <p className="hint" data-testid="figure-unavailable">
+          {unavailable ?? `No figure for this selection: ${error.message}`}
+        </p>
+      ) : isLoading || !fig ? (
+        <PendingBlock label="Loading figure" />
+      ) : (
+        <>
+          <LazyPlot
+            data={fig.data}
+            layout={layout}
+            config={PLOT_CONFIG}
+            height={height}
+            onInitialized={(gd) => {
+              graphDiv.current = gd;
+            }}
+          />
+          {footer?.(fig.layout.meta ?? {})}
+        </>
+      )}
+    </div>
+  );
+});
