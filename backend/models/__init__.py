@@ -3,6 +3,7 @@
 from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
+from backend.models.kept_server import KeptServer
 from backend.models.report import Report
 from backend.models.results import RunHistogram, RunSeries, RunSummary, RunWindowHistogram
 from backend.models.run import Run
@@ -18,6 +19,7 @@ __all__ = [
     "HistogramMetric",
     "Host",
     "HostRole",
+    "KeptServer",
     "Report",
     "RequestType",
     "Run",

@@ -320,13 +320,15 @@ class Host:
         # Its own name: hosts sharing a filesystem (test namespaces) fetch at the same time.
         tarball = f"{directory}.fetch-{secrets.token_hex(4)}.tgz"
         # A stopped tool's wrapper writes its .rc just after the tool exits, so wait (up to 2 s)
-        # until every started process has one: otherwise tar sees the directory change. tar's
+        # until every process that ended has one: otherwise tar sees the directory change (one
+        # still running, a server kept for the next run, is not waited for). tar's
         # exit 1 ("file changed as we read it", e.g. a log of a process still running) still
         # gives a whole archive, so only exit 2 (fatal) fails the fetch.
         d = q(directory)
         size = self.run(
             f'for i in $(seq 40); do left=0; for p in {d}/*.pid; do [ -e "$p" ] || continue; '
-            f'[ -e "${{p%.pid}}.rc" ] || left=1; done; [ $left = 0 ] && break; sleep 0.05; done; '
+            f'[ -e "${{p%.pid}}.rc" ] || kill -0 "$(cat "$p")" 2>/dev/null || left=1; done; '
+            f"[ $left = 0 ] && break; sleep 0.05; done; "
             f"tar -C {d} -czf {q(tarball)} . ; rc=$?; [ $rc -le 1 ] || exit $rc; "
             f"stat -c %s {q(tarball)}",
             timeout=300,

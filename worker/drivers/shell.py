@@ -52,10 +52,13 @@ class ShellSession:
         self._channel = transport.open_session(timeout=open_timeout_s)
         # The login shell (and its rc files) runs once, then becomes a plain POSIX shell. Its
         # own stderr is dropped; $E keeps each command's stderr, removed when the shell ends.
+        # Without SSH_CLIENT, a `bash` a command starts (populate, memcached stats, the stop's
+        # wake-up) does not source ~/.bashrc as bash does under sshd: 0.3-0.5 s each on the
+        # local testbed (root's .bashrc runs `pyenv init`), 5 ms without.
         self._channel.exec_command("exec /bin/sh")
         self._send(
             'exec 2>/dev/null; E=$(mktemp "${TMPDIR:-/tmp}/mcscope-sh.XXXXXX") || exit 1; '
-            "trap 'rm -f \"$E\"' EXIT HUP TERM\n"
+            "trap 'rm -f \"$E\"' EXIT HUP TERM; unset SSH_CLIENT SSH2_CLIENT\n"
         )
         # A first command proves the shell reads its input (and pays the start-up now).
         try:

@@ -57,6 +57,14 @@ class RunContext:
         self.fetched = False
         self.keep_on_hosts = False
         self.roots: dict[HostSpec, bool] = {}
+        # What prepare recorded as Run.hosts (later steps add to it).
+        self.hosts_info: dict[str, Any] = {}
+        # Kept servers this run took over (plan index -> process), see worker.runs.kept.
+        self.adopted: dict[int, RemoteProcess] = {}
+        # Each planned server's identity (plan index -> identity), see worker.runs.kept.
+        self.server_identity: dict[int, str] = {}
+        # kept_servers rows this run wrote for the next run (deleted again if it fails).
+        self.kept_rows: list[int] = []
         self.timings: dict[str, float] = {}
 
     @contextmanager
@@ -82,32 +90,18 @@ class RunContext:
         self.heartbeat.check()
 
     def launched(
-        self, role: str, source: str, proc: RemoteProcess, wake: tuple[str, int] | None = None
+        self,
+        role: str,
+        source: str,
+        proc: RemoteProcess,
+        wake: tuple[str, int] | None = None,
+        kept: bool = False,
     ) -> None:
-        """Remember a started process and record its command on the run (for recovery)."""
+        """Remember a started (or adopted, `kept`) process and record its command on the run,
+        so that cleanup and recovery stop it."""
         self.started.append(Started(role, source, proc, time.time(), wake=wake))
-        spec = proc.host.spec
-        lifecycle.append_command(
-            self.session,
-            self.run_id,
-            self.attempt,
-            {
-                "role": role,
-                "source": source,
-                "host": spec.name,
-                "address": spec.address,
-                "ssh_user": spec.user,
-                "ssh_port": spec.port,
-                "key_path": spec.key_path,
-                # Recovery connects with it: no host is connected to without its pinned key.
-                "host_key": spec.host_key,
-                "command": shlex.join(proc.argv),
-                "argv": proc.argv,
-                "pid": proc.pid,
-                "started_unix": proc.start_unix,
-                "workdir": proc.workdir,
-            },
-        )
+        entry = command_entry(role, source, proc) | ({"kept": True} if kept else {})
+        lifecycle.append_command(self.session, self.run_id, self.attempt, entry)
 
     def wait_exit(self, proc: RemoteProcess, timeout_s: float, what: str) -> None:
         """Wait on the host in slices of a few seconds, checking for cancel in between."""
@@ -120,3 +114,24 @@ class RunContext:
             raise ProcessDiedError(
                 f"{proc.host.label}: {what} failed (exit {rc}): {proc.host.tail(proc.path('err'))}"
             )
+
+
+def command_entry(role: str, source: str, proc: RemoteProcess) -> dict[str, Any]:
+    """A started process as Run.commands records it: enough to reach its host and stop it."""
+    spec = proc.host.spec
+    return {
+        "role": role,
+        "source": source,
+        "host": spec.name,
+        "address": spec.address,
+        "ssh_user": spec.user,
+        "ssh_port": spec.port,
+        "key_path": spec.key_path,
+        # Recovery connects with it: no host is connected to without its pinned key.
+        "host_key": spec.host_key,
+        "command": shlex.join(proc.argv),
+        "argv": proc.argv,
+        "pid": proc.pid,
+        "started_unix": proc.start_unix,
+        "workdir": proc.workdir,
+    }

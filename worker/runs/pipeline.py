@@ -8,7 +8,7 @@ run (Run.phase_timings). The steps live in their own modules: prepare, start, st
 """
 
 from worker.drivers.loadgen import LoadGenerator
-from worker.runs import outputs, start
+from worker.runs import kept, outputs, start
 from worker.runs.context import RunContext
 from worker.runs.plan import RunPlan
 from worker.runs.prepare import prepare
@@ -66,31 +66,43 @@ class RunExecution(RunContext):
     def execute(self) -> bool:
         """Run the whole pipeline; True when the results were stored by this attempt."""
         try:
-            with self.phase("preflight"):
-                plan, loadgen = self.prepare()
-            with self.phase("start"):
-                self.start_servers(plan)
-            with self.phase("populate"):
-                self.populate(plan)
-            with self.phase("start"):
-                self.start_middlewares(plan)
-                load_start = self.start_clients(plan, loadgen)
-            with self.phase("run"):
-                watch(self.started, self.experiment, self.run_id, loadgen, self.check)
-            # Of the load phase, the warm-up is the part results leave out.
-            warmup = min(float(self.experiment.warmup_s), self.timings["run"])
-            self.timings["warmup"], self.timings["run"] = warmup, self.timings["run"] - warmup
+            try:
+                with self.phase("preflight"):
+                    plan, loadgen = self.prepare()
+                with self.phase("start"):
+                    self.start_servers(plan)
+                with self.phase("populate"):
+                    self.populate(plan)
+                    start.record_server_state(self, plan)
+                with self.phase("start"):
+                    self.start_middlewares(plan)
+                    load_start = self.start_clients(plan, loadgen)
+                with self.phase("run"):
+                    watch(self.started, self.experiment, self.run_id, loadgen, self.check)
+                # Of the load phase, the warm-up is the part results leave out.
+                warmup = min(float(self.experiment.warmup_s), self.timings["run"])
+                self.timings["warmup"], self.timings["run"] = warmup, self.timings["run"] - warmup
+                if kept.next_run_wants(self):
+                    kept.mark_kept(self)
+                with self.phase("stop"):
+                    self.stop_all()
+                with self.phase("fetch"):
+                    self.fetch_all()
+            finally:
+                with self.phase("stop"):
+                    self.cleanup()
+            with self.phase("parse"):
+                rows = self.parse(plan, loadgen, load_start)
+            with self.phase("store"):
+                kept.save_kept(self)  # before the run is final (see worker.runs.kept)
+                stored = store_results(self.session, self.run_id, self.attempt, rows)
+        except BaseException:
             with self.phase("stop"):
-                self.stop_all()
-            with self.phase("fetch"):
-                self.fetch_all()
-        finally:
-            with self.phase("stop"):
-                self.cleanup()
-        with self.phase("parse"):
-            rows = self.parse(plan, loadgen, load_start)
-        with self.phase("store"):
-            return store_results(self.session, self.run_id, self.attempt, rows)
+                kept.release_kept(self)
+            raise
+        if not stored:
+            kept.release_kept(self)
+        return stored
 
     def phase_timings(self) -> dict[str, float]:
         """Seconds per phase, in pipeline order, rounded to milliseconds."""

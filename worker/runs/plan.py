@@ -98,15 +98,22 @@ def _pick(hosts: tuple[HostSpec, ...], i: int, role: str) -> HostSpec:
 
 
 def build_plan(
-    params: dict[str, Any], layout: TestbedLayout, tool: str, run_time_s: int, port_for: PortFor
+    params: dict[str, Any],
+    layout: TestbedLayout,
+    tool: str,
+    run_time_s: int,
+    port_for: PortFor,
+    server_ports: dict[int, int] | None = None,
 ) -> RunPlan:
-    """Place every process; `params` are effective parameters checked by the schema."""
+    """Place every process; `params` are effective parameters checked by the schema.
+    `server_ports`: servers already running (kept from the previous run), by index."""
     n_servers = int(params["servers"])
+    kept = server_ports or {}
     servers = tuple(
         ServerPlan(
             i,
             host := _pick(layout.servers, i, "server"),
-            port_for(host),
+            kept[i] if i in kept else port_for(host),
             memory_mb(int(params["key_maximum"]), int(params["value_size"])),
         )
         for i in range(n_servers)

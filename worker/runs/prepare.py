@@ -6,6 +6,7 @@ import random
 from worker.drivers.host import HostSpec
 from worker.drivers.loadgen import LoadGenerator
 from worker.drivers.pool import on_each
+from worker.runs import kept
 from worker.runs.context import RunContext
 from worker.runs.plan import RunPlan, build_plan
 from worker.runs.preflight import (
@@ -20,7 +21,8 @@ from worker.runs.preflight import (
 
 def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
     """The run's plan and load generator; the hosts, tool versions and clock offsets are
-    recorded on the run, and which hosts log in as root in `ctx.roots`."""
+    recorded on the run, and which hosts log in as root in `ctx.roots`. Kept servers of the
+    testbed are taken over (their ports planned) or stopped (worker.runs.kept)."""
     ctx.record(artifact_dir=str(ctx.archive_root))
     lay, p = ctx.layout, ctx.params
     used = (
@@ -53,6 +55,13 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
     found = {ctx.host(s): v for s, (_, v) in looked.items()}
     clients = [ctx.host(s) for s in dict.fromkeys(lay.clients[: p["client_machines"]])]
     loadgen = choose_load_generator(p["load_generator"], clients, found)
+    ctx.roots = {s: f.is_root for s, f in facts.items()}
+    if lay.servers:
+        ctx.server_identity = {
+            i: kept.identity(host, p, ctx.roots[host])
+            for i in range(int(p["servers"]))
+            for host in [lay.servers[i % len(lay.servers)]]
+        }
     rng = random.Random()
     plan = build_plan(
         p,
@@ -60,6 +69,7 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
         loadgen.tool_name,
         ctx.experiment.run_time_s,
         lambda spec: free_port(facts[spec], rng),
+        server_ports=kept.adopt(ctx, ctx.server_identity),
     )
     versions = check_tools(plan, ctx.hosts, loadgen, found)
     hosts = plan.hosts_json() | {
@@ -68,6 +78,6 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
         # Shown on the run page: the key each host was pinned to (or checked against).
         "ssh_host_keys": {s.name: ctx.host(s).host_key_fingerprint() for s in specs},
     }
+    ctx.hosts_info = hosts
     ctx.record(hosts=hosts, tool_versions=versions)
-    ctx.roots = {s: f.is_root for s, f in facts.items()}
     return plan, loadgen

@@ -12,6 +12,7 @@ import shlex
 import socket
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -58,28 +59,38 @@ def orphaned_runs(session: Session) -> list[Run]:
 
 def stop_leftovers(run: Run) -> None:
     """SIGTERM then SIGKILL every process the dead attempt started, if still that program."""
-    for entry in reversed(run.commands or []):
+    stop_recorded(list(reversed(run.commands or [])), {"run_id": run.id})
+
+
+def spec_of(entry: dict[str, Any]) -> HostSpec:
+    """The host of a recorded command entry (KeyError when the entry lacks one)."""
+    return HostSpec(
+        entry["host"],
+        entry["address"],
+        entry["ssh_user"],
+        entry["ssh_port"],
+        entry["key_path"],
+        entry.get("host_key"),  # recorded since host keys are pinned (None: older run)
+    )
+
+
+def stop_recorded(entries: list[dict[str, Any]], log: dict[str, Any]) -> None:
+    """Stop each recorded process by PID, in order, if its PID still runs that program (PIDs
+    get reused); on its own connection. Failures are logged with `log`, never raised."""
+    for entry in entries:
         try:
-            spec = HostSpec(
-                entry["host"],
-                entry["address"],
-                entry["ssh_user"],
-                entry["ssh_port"],
-                entry["key_path"],
-                entry.get("host_key"),  # recorded since host keys are pinned (None: older run)
-            )
+            spec = spec_of(entry)
             program = program_name([str(a) for a in entry["argv"]])
             pid = int(entry["pid"])
         except (KeyError, IndexError, TypeError, ValueError):
             continue
         host = Host(spec)
         try:
-            # Only if the PID still runs the same program (PIDs get reused).
             args = host.run(f"ps -o args= -p {pid} || true").strip()
             if shlex.split(args or "x")[0].endswith(program):
                 host.stop(pid, grace_s=5)
         except (DriverError, ValueError) as exc:
-            logger.warning("recovery.stop_failed", extra={"run_id": run.id, "error": str(exc)})
+            logger.warning("recovery.stop_failed", extra={**log, "error": str(exc)})
         finally:
             host.close()
 

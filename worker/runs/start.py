@@ -5,8 +5,9 @@ from dataclasses import replace
 
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.loadgen import POPULATE_TIMEOUT_S, LoadGenerator
-from worker.drivers.memcached import MemcachedDriver
+from worker.drivers.memcached import MemcachedDriver, flush_server, server_stats
 from worker.drivers.middleware import MiddlewareDriver
+from worker.drivers.pool import on_each
 from worker.drivers.registry import populator
 from worker.live import publish
 from worker.runs.context import RunContext
@@ -24,7 +25,8 @@ def _start(ctx: RunContext, role: str, launches: list[Launch]) -> list[RemotePro
 
 
 def start_servers(ctx: RunContext, plan: RunPlan) -> None:
-    """Launch every server, then wait until each listens (they start meanwhile)."""
+    """Launch every server not kept from the previous run, flush the kept ones, then wait
+    until each new one listens (they start meanwhile)."""
 
     def launch(s: ServerPlan) -> Launch:
         def start(host: Host) -> RemoteProcess:
@@ -37,9 +39,30 @@ def start_servers(ctx: RunContext, plan: RunPlan) -> None:
 
         return Launch(s.host, f"server:{s.index}", start, wake=(s.host.address, s.port))
 
-    procs = _start(ctx, "server", [launch(s) for s in plan.servers])
-    wait_listening([(p, s.port) for p, s in zip(procs, plan.servers, strict=True)])
+    new = [s for s in plan.servers if s.index not in ctx.adopted]
+    procs = _start(ctx, "server", [launch(s) for s in new])
+    # Kept servers (already listening) start empty like new ones (see worker.runs.kept).
+    kept = [s for s in plan.servers if s.index in ctx.adopted]
+    on_each(kept, lambda s: flush_server(ctx.host(s.host), s.host.address, s.port))
+    wait_listening([(p, s.port) for p, s in zip(procs, new, strict=True)])
     ctx.check()
+
+
+def record_server_state(ctx: RunContext, plan: RunPlan) -> None:
+    """Record what each server holds as the load starts (Run.hosts["server_state"]): kept or
+    new, items and bytes; every repetition of a configuration starts from the same."""
+    stats = on_each(
+        list(plan.servers), lambda s: server_stats(ctx.host(s.host), s.host.address, s.port)
+    )
+    ctx.hosts_info["server_state"] = {
+        s.name: {
+            "kept": s.index in ctx.adopted,
+            "curr_items": st["curr_items"],
+            "bytes": st["bytes"],
+        }
+        for s, st in zip(plan.servers, stats, strict=True)
+    }
+    ctx.record(hosts=ctx.hosts_info)
 
 
 def populate(ctx: RunContext, plan: RunPlan) -> None:

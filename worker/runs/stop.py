@@ -14,11 +14,12 @@ logger = logging.getLogger(__name__)
 
 def stop_started(started: list[Started], run_id: int) -> None:
     """Stop what still runs, newest first: clients, then middlewares (flushing their stats on
-    SIGTERM), then servers. Each process is marked stopped, so a second call does nothing."""
+    SIGTERM), then servers. Each process is marked stopped, so a second call does nothing;
+    servers kept for the next run are left alone."""
     by_host: dict[Host, list[tuple[int, float]]] = {}
     wake: dict[Host, dict[int, tuple[str, int]]] = {}
     for st in reversed(started):
-        if st.stopped:
+        if st.stopped or st.keep:
             continue
         st.stopped = True
         grace = STATS_GRACE_S if st.role == "middleware" else STOP_GRACE_S

@@ -30,6 +30,8 @@ class Started:
     stopped: bool = False
     # Where to connect after SIGTERM so the process notices it at once (Host.stop_in_order).
     wake: tuple[str, int] | None = None
+    # A server left running for the next run (worker.runs.kept): the run's stop skips it.
+    keep: bool = False
 
 
 def _describe(st: Started) -> str:

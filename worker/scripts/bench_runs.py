@@ -113,7 +113,7 @@ def _bench(runs: int, run_time_s: int, load_generator: str) -> None:
     phases = [p for p in order if p in recorded]
     print(f"{len(done)} runs of {run_time_s} s, tool: {done[0].hosts.get('load_generator')}")
     print(
-        f"{'run':>5} {'status':>9} {'wall s':>7} {'overhead s':>10}  "
+        f"{'run':>5} {'status':>9} {'servers':>8} {'wall s':>7} {'overhead s':>10}  "
         + " ".join(f"{p:>8}" for p in phases)
     )
     overheads = []
@@ -122,7 +122,12 @@ def _bench(runs: int, run_time_s: int, load_generator: str) -> None:
         overheads.append(wall - run_time_s)
         timings = getattr(r, "phase_timings", None) or {}
         cells = " ".join(f"{timings.get(p, 0.0):8.2f}" for p in phases)
-        print(f"{r.id:>5} {r.status.value:>9} {wall:7.2f} {wall - run_time_s:10.2f}  {cells}")
+        state = (r.hosts or {}).get("server_state") or {}
+        servers = "kept" if state and all(s["kept"] for s in state.values()) else "new"
+        print(
+            f"{r.id:>5} {r.status.value:>9} {servers:>8} {wall:7.2f} {wall - run_time_s:10.2f}  "
+            f"{cells}"
+        )
         if r.status != RunStatus.SUCCEEDED:
             print(f"      error: {r.error}")
     mean = sum(overheads) / len(overheads)

@@ -168,10 +168,13 @@ TEST(WorkQueue, TheWorkerThatSleptLastIsWokenFirst) {
     std::thread last(body, 1);
     await_sleepers(q, 2);
     push_n(q, 1, true);
-    last.join();  // returns only if it was the one woken
-    EXPECT_EQ(taken[1], 1u);
-    q.stop();
+    while (q.dequeued() != 1) {
+        std::this_thread::yield();
+    }
+    q.stop();  // the worker not woken returns empty-handed
     first.join();
+    last.join();
+    EXPECT_EQ(taken[1], 1u);
     EXPECT_EQ(taken[0], 0u);
     EXPECT_EQ(q.wakeups(), 1u);
 }

@@ -119,22 +119,30 @@ def test_fetch_waits_for_the_exit_code_and_takes_a_growing_log(
     local_sshd: None, tmp_path: Path
 ) -> None:
     """A stopped tool's wrapper writes its .rc just after the tool exits (tar used to fail
-    with "file changed as we read it"), and a log still being written must not fail a fetch."""
+    with "file changed as we read it"), a log still being written must not fail a fetch, and
+    a process still running (a server kept for the next run) has no .rc to wait for."""
     remote = tmp_path / "remote"
     remote.mkdir()
     host = Host(local_host())
     try:
-        # A wrapper that writes its exit code 0.3 s after the fetch starts.
-        late = host.start(["sleep", "0.3"], str(remote), "server-0")
+        # A tool that ended, its wrapper writing the exit code 0.3 s after the fetch starts.
+        ended = host.start(["true"], str(remote), "client-0")
+        assert host.wait_exit(ended, 5) == 0
+        rc = remote / "client-0.rc"
+        host.run(f"rm {rc}; (sleep 0.3; echo 0 > {rc}) >/dev/null 2>&1 &")
+        # A kept server: still running, no .rc.
+        kept = host.start(["sleep", "30"], str(remote), "server-0")
         # And a process that keeps appending to its log during the fetch.
         writer = host.start(
             ["sh", "-c", "while :; do echo line >> growing.log; done"], str(remote), "writer"
         )
         (remote / "writer.rc").write_text("0\n")  # its own wrapper counts as done
         host.fetch_tree(str(remote), tmp_path / "fetched")
-        assert (tmp_path / "fetched" / "server-0.rc").read_text().strip() == "0"
+        assert (tmp_path / "fetched" / "client-0.rc").read_text().strip() == "0"
         assert (tmp_path / "fetched" / "growing.log").stat().st_size > 0
-        assert late.pid > 0
+        assert (tmp_path / "fetched" / "server-0.pid").exists()
+        assert not (tmp_path / "fetched" / "server-0.rc").exists()
     finally:
         host.stop(writer.pid)
+        host.stop(kept.pid)
         host.close()

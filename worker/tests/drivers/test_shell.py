@@ -47,6 +47,18 @@ def test_commands_cannot_touch_the_session(host: Host) -> None:
     assert host.run("echo still") == "still\n"
 
 
+def test_bash_started_by_a_command_does_not_source_bashrc(host: Host) -> None:
+    # bash sources ~/.bashrc when it sees SSH_CLIENT (0.3-0.5 s with root's pyenv init): a
+    # .bashrc that prints proves it is not read by the bash a command starts.
+    home = host.run("mktemp -d").strip()
+    try:
+        host.run(f"echo 'echo sourced' > {home}/.bashrc")
+        assert host.run(f"HOME={home} bash -c 'echo ran'") == "ran\n"
+        assert host.run(f"HOME={home} SSH_CLIENT=x bash -c 'echo ran'") == "sourced\nran\n"
+    finally:
+        host.run(f"rm -rf {home}")
+
+
 def test_quoting_and_large_output_survive(host: Host) -> None:
     text = 'it\'s "quoted" $HOME `x` \\ \t end'
     assert host.run(f"printf %s {shlex.quote(text)}") == text
