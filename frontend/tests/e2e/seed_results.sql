@@ -49,7 +49,8 @@ FROM m, (VALUES ('client:memtier-0', 0.0, 1.0, 1.0), ('middleware:mw-0', 0.4, 0.
         AS src(source, offset_s, scale, rt_scale);
 
 -- Latency histograms, 100 us buckets up to 60 ms: 10 requests in each of the 20 buckets around
--- the configuration's response time R (to 100 us), so p50 = R, p90 = R + 800, p99 = R + 980.
+-- the configuration's response time R (to 100 us), so p50 = R, p90 = R + 800, p99 = R + 1000
+-- (the upper edge of the bucket holding the rank, the one percentile rule).
 WITH m AS (
     SELECT r.id AS run_id,
            round((c."values" ->> 'clients_per_thread')::float * 6
