@@ -42,6 +42,9 @@ def stored(client: TestClient, db: Session, mw_stats: MiddlewareStats) -> dict[s
     """An experiment whose first run holds the middleware's results, stored by the worker."""
     exp = create_random_experiment(client, run_time_s=5, warmup_s=1, cooldown_s=2)
     client.post(f"/api/v1/experiments/{exp['id']}/start")
+    # Cancelled at once: the queued run messages must not reach a later test's Celery worker,
+    # which would then run 8 real runs per test here before that test's own (CI timed out).
+    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
     run = db.scalars(select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.id)).first()
     assert run is not None and mw_stats.summary is not None
     db.execute(update(Run).where(Run.id == run.id).values(status=RunStatus.RUNNING, attempt=1))
