@@ -5,6 +5,7 @@ experiment (one group of configurations differing only in clients), solved by th
 model endpoint with bounds; the queue models per configuration.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,41 +108,25 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
             name="measured (mean ± std)",
         )
     )
-    curve = model.throughput_per_s if throughput else model.response_time_s
-    fig.add_trace(
-        go.Scatter(
-            x=model.populations,
-            y=[v * scale for v in curve],
-            mode="lines",
-            name="MVA, inputs from the data",
-            # Solid: the model of the data; the bound is dotted, a what-if dashed.
-            line={"dash": "solid"},
+
+    def line(xs: Sequence[float], ys: Sequence[float], name: str, dash: str) -> None:
+        fig.add_trace(
+            go.Scatter(
+                x=list(xs), y=[v * scale for v in ys], mode="lines", name=name, line={"dash": dash}
+            )
         )
-    )
+
+    # Solid: the model of the data; the bound is dotted, a what-if dashed.
+    curve = model.throughput_per_s if throughput else model.response_time_s
+    line(model.populations, curve, "MVA, inputs from the data", "solid")
     b = model.bounds
     if b is not None:
         bound = b.aba_throughput_upper if throughput else b.aba_response_lower_s
-        fig.add_trace(
-            go.Scatter(
-                x=b.populations,
-                y=[v * scale for v in bound],
-                mode="lines",
-                name=f"asymptotic bound (bottleneck: {b.bottleneck})",
-                line={"dash": "dot"},
-            )
-        )
+        line(b.populations, bound, f"asymptotic bound (bottleneck: {b.bottleneck})", "dot")
     if fit.what_if is not None:
         edited = fit.what_if.model
         curve = edited.throughput_per_s if throughput else edited.response_time_s
-        fig.add_trace(
-            go.Scatter(
-                x=edited.populations,
-                y=[v * scale for v in curve],
-                mode="lines",
-                name="MVA, what-if",
-                line={"dash": "dash"},
-            )
-        )
+        line(edited.populations, curve, "MVA, what-if", "dash")
     y_title = with_unit(
         *(("Throughput", OPS_PER_S) if throughput else ("Response time", MICROSECONDS))
     )
