@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from backend.models import (
@@ -29,7 +29,9 @@ RESULT_MODELS = (RunSeries, RunSummary, RunHistogram, RunWindowHistogram)
 def copy_runs(session: Session, pairs: Sequence[tuple[Configuration, int, int]]) -> list[int]:
     """One succeeded run per (configuration, repetition, template run id), with the template
     run's result rows; returns the new run ids."""
-    templates = {r.id: r for r in session.scalars(select(Run).where(Run.id.in_({t for *_, t in pairs})))}
+    templates = {
+        r.id: r for r in session.scalars(select(Run).where(Run.id.in_({t for *_, t in pairs})))
+    }
     runs = [
         Run(
             experiment_id=config.experiment_id,
@@ -54,6 +56,7 @@ def copy_runs(session: Session, pairs: Sequence[tuple[Configuration, int, int]])
     ).subquery()
     for model in RESULT_MODELS:
         table = model.__table__
+        assert isinstance(table, Table)
         # Generated columns (prefix sums) are computed by the database for the copies too.
         columns = [
             c for c in table.columns if c.name not in ("id", "run_id") and c.computed is None
@@ -61,8 +64,6 @@ def copy_runs(session: Session, pairs: Sequence[tuple[Configuration, int, int]])
         rows = select(mapping.c.new_id, *columns).join(
             mapping, mapping.c.template_id == table.c.run_id
         )
-        session.execute(
-            insert(table).from_select(["run_id", *(c.name for c in columns)], rows)
-        )
+        session.execute(insert(table).from_select(["run_id", *(c.name for c in columns)], rows))
     session.commit()
     return new_ids

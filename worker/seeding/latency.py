@@ -2,8 +2,8 @@
 
 The shape is the SET latency histogram of a real memtier run against memcached on 127.0.0.1
 (worker/tests/fixtures), grouped into log-spaced bins (about 9 % wide), its tail up to ten
-times the mean, and expressed relative to its mean; a seeded second with mean response time R has values
-R x relative value. Pure, apart from reading the fixture once.
+times the mean, and expressed relative to its mean; a seeded second with mean response time R
+has values R x relative value. Pure, apart from reading the fixture once.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from worker.parsers.hdr import decode_compressed_histogram
 from worker.parsers.memtier_json import parse_memtier_json
 from worker.seeding.shape import apportion
 
-FIXTURE = (
-    Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "memtier_ratio1-0_c4_t2_d4096_5s.json"
-)
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+FIXTURE = FIXTURES / "memtier_ratio1-0_c4_t2_d4096_5s.json"
 BINS_PER_OCTAVE = 8
 TAIL_CAP = 10.0
 
@@ -71,12 +70,10 @@ def real_shape(fixture: Path = FIXTURE) -> LatencyShape:
     points = [*body[:-1], (body[-1][0], body[-1][1] + tail)]
     total = sum(n for _, n in points)
     mean = sum(v * n for v, n in points) / total
-    return LatencyShape(
-        tuple(v / mean for v, _ in points), tuple(n / total for _, n in points)
-    )
+    return LatencyShape(tuple(v / mean for v, _ in points), tuple(n / total for _, n in points))
 
 
-def nearest_rank(values: Counter[int] | Counter[float], q: float) -> float:
+def nearest_rank(values: Counter[int], q: float) -> float:
     """The recorded value at percentile q: the smallest one with at least q % of all values
     at or below it (what a histogram's percentile must land within one bucket of)."""
     total = sum(values.values())

@@ -18,11 +18,9 @@ from typing import Any
 
 from hdrh.histogram import HdrHistogram
 
-from worker.seeding.latency import LatencyShape
+from worker.seeding.latency import FIXTURES, LatencyShape
 
-TEMPLATE = (
-    Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "memtier_ratio1-1_c2_t1_d128_5s.json"
-)
+TEMPLATE = FIXTURES / "memtier_ratio1-1_c2_t1_d128_5s.json"
 # memtier's HdrHistogram layout (as decoded from its JSON): 10 us .. 600 s, 2 digits.
 HDR_LOWEST_US, HDR_HIGHEST_US, HDR_DIGITS = 10, 600_000_000, 2
 SECOND_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
@@ -150,9 +148,7 @@ def _distribution(values: Counter[int]) -> list[dict[str, float]]:
     if not values:
         return [{"<=msec": 0.0, "percent": 100.0}]
     at = _histogram(values).get_percentile_to_value_dict([max(p, 1e-9) for p in DISTRIBUTION_STEPS])
-    return [
-        {"<=msec": _ms(at[max(p, 1e-9)]), "percent": float(p)} for p in DISTRIBUTION_STEPS
-    ]
+    return [{"<=msec": _ms(at[max(p, 1e-9)]), "percent": float(p)} for p in DISTRIBUTION_STEPS]
 
 
 def memtier_json(load: InstanceLoad, shape: LatencyShape) -> dict[str, Any]:

@@ -93,16 +93,19 @@ def write_middleware_dir(directory: Path, load: MiddlewareLoad, shape: LatencySh
     """Writes the stats dir of a middleware that shut down cleanly."""
     directory.mkdir(parents=True, exist_ok=True)
     n_servers = len(load.servers)
-    windows, hist_lines = [], [
-        json.dumps(
-            {
-                "layout": "log_linear",
-                "unit_ns": 1,
-                "sub_buckets": MIDDLEWARE_LAYOUT.sub_buckets,
-                "bucket_count": MIDDLEWARE_LAYOUT.bucket_count,
-            }
-        )
-    ]
+    windows, hist_lines = (
+        [],
+        [
+            json.dumps(
+                {
+                    "layout": "log_linear",
+                    "unit_ns": 1,
+                    "sub_buckets": MIDDLEWARE_LAYOUT.sub_buckets,
+                    "bucket_count": MIDDLEWARE_LAYOUT.bucket_count,
+                }
+            )
+        ],
+    )
     whole = {t: {k: [0] * (BUCKET_COUNT + 1) for k in HIST_KINDS} for t in MIDDLEWARE_TYPES}
     totals = {t: {"completed": 0, "errors": 0, "misses": 0, "keys": 0} for t in MIDDLEWARE_TYPES}
     for w, (sets, gets, r) in enumerate(

@@ -177,7 +177,9 @@ def seed_run(
     """Stores one succeeded run of `config` whose load started at `load_start` (unix s)."""
     params = effective_parameters(config.values, exp.fixed)
     if params["load_generator"] not in (AUTO, TOOL):
-        raise SeedError(f"seeding writes {TOOL} outputs; the experiment uses {params['load_generator']}")
+        raise SeedError(
+            f"seeding writes {TOOL} outputs; the experiment uses {params['load_generator']}"
+        )
     ports = itertools.count(20_000)
     plan = build_plan(params, local_testbed(), TOOL, exp.run_time_s, lambda _h: next(ports))
     shape = run_shape(params, repetition, exp.repetitions, scale)

@@ -52,7 +52,7 @@ function expectRows(lines: string[], workers: number, clients: number[]): void {
     const [x, ...ps] = line.split(",").map(Number);
     expect(x).toBe(clients[i]);
     const want = seededPercentiles(workers, clients[i] ?? 0);
-    ps.forEach((p, j) => expectWithinBucket(p, want[j] ?? 0, CLIENT_BUCKET));
+    for (const [j, p] of ps.entries()) expectWithinBucket(p, want[j] ?? 0, CLIENT_BUCKET);
   });
 }
 
@@ -114,7 +114,11 @@ describe("percentiles, histogram and time series", () => {
     // The first configuration (8 workers, 1 client per thread), whole runs of all instances.
     const p50 = await table.locator("tbody tr").nth(1).locator("td").allTextContents();
     expect(p50[0]).toBe("p50");
-    expectWithinBucket(Number(p50[1]?.replaceAll(",", "")), seededPercentiles(8, 1)[0] ?? 0, CLIENT_BUCKET);
+    expectWithinBucket(
+      Number(p50[1]?.replaceAll(",", "")),
+      seededPercentiles(8, 1)[0] ?? 0,
+      CLIENT_BUCKET,
+    );
     // One dashed line per percentile.
     expect(await figure.locator(".shapelayer path").count()).toBe(5);
     expect(await table.locator("thead").textContent()).toContain("response time (µs)");
@@ -126,7 +130,8 @@ describe("percentiles, histogram and time series", () => {
     const figure = page.getByTestId("figure-time-series");
     await figure.locator(".js-plotly-plot").waitFor();
     await expect.poll(() => figure.locator(".scatterlayer .trace").count()).toBe(2);
-    const [start, end] = [exp.warmup_s, exp.run_time_s - exp.cooldown_s];
+    const { warmup_s: start = 0, run_time_s: runTime = 0, cooldown_s: cooldown = 0 } = exp;
+    const end = runTime - cooldown;
     expect(await page.getByTestId("series-window").textContent()).toContain(
       `stable window ${start}–${end} s`,
     );
@@ -134,7 +139,7 @@ describe("percentiles, histogram and time series", () => {
     const rows = csv.trim().split("\r\n");
     expect(rows[0]).toBe("time (s),throughput (ops/s),response time (µs),in stable window");
     // One row per second memtier reported (seconds 0 .. run_time_s).
-    expect(rows).toHaveLength(exp.run_time_s + 2);
+    expect(rows).toHaveLength(runTime + 2);
     // Second `start` is the first of the stable window [start, end).
     expect(rows[start + 1]?.split(",")[3]).toBe("yes");
     expect(rows[start]?.split(",")[3]).toBe("no");

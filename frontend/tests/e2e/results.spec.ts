@@ -18,7 +18,10 @@ const MIDDLEWARE_TOTAL = 0.8;
 
 /** Seeded mean and std over repetitions of (8 workers, 1 client per thread): throughput and
  * response time, the latter scaled by `rt` (the middleware's share). */
-function seededFirstRow(rt = 1): { x: { mean: number; std: number }; r: { mean: number; std: number } } {
+function seededFirstRow(rt = 1): {
+  x: { mean: number; std: number };
+  r: { mean: number; std: number };
+} {
   const runs = seededConfiguration(first, { workers: 8, clients_per_thread: 1 }).runs;
   return {
     x: meanStd(runs.map((r) => r.throughput)),
