@@ -20,7 +20,7 @@ from worker.seeding.shape import apportion
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 FIXTURE = FIXTURES / "memtier_ratio1-0_c4_t2_d4096_5s.json"
-BINS_PER_OCTAVE = 8
+BINS_PER_OCTAVE = 24
 TAIL_CAP = 10.0
 
 
