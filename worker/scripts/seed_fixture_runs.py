@@ -38,7 +38,7 @@ from worker.drivers.registry import driver_for
 from worker.runs.store import store_results
 from worker.runs.summarize import ResultRows, StableWindow, client_rows
 from worker.seeding.copies import copy_runs
-from worker.seeding.latency import nearest_rank
+from worker.seeding.latency import value_at_percentile
 from worker.seeding.runs import seed_run
 
 PERCENTILES = (25.0, 50.0, 75.0, 90.0, 99.0)
@@ -164,7 +164,7 @@ def _percentiles(per_run: list[Counter[int]]) -> dict[str, float] | None:
     merged: Counter[int] = sum(per_run, Counter())
     if not merged:
         return None
-    return {f"{q:g}": nearest_rank(merged, q) for q in PERCENTILES}
+    return {f"{q:g}": value_at_percentile(merged, q) for q in PERCENTILES}
 
 
 def _scale(text: str) -> tuple[int, float]:

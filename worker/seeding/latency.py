@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from backend.analysis.percentiles import percentile_rank
 from worker.parsers.hdr import decode_compressed_histogram
 from worker.parsers.memtier_json import parse_memtier_json
 from worker.seeding.shape import apportion
@@ -73,13 +74,12 @@ def real_shape(fixture: Path = FIXTURE) -> LatencyShape:
     return LatencyShape(tuple(v / mean for v, _ in points), tuple(n / total for _, n in points))
 
 
-def nearest_rank(values: Counter[int], q: float) -> float:
-    """The recorded value at percentile q: the smallest one with at least q % of all values
-    at or below it (what a histogram's percentile must land within one bucket of)."""
-    total = sum(values.values())
-    need, acc = q / 100 * total, 0
+def value_at_percentile(values: Counter[int], q: float) -> float:
+    """The recorded value at percentile q under the one percentile rule's rank
+    (percentile_rank): what a histogram of these values must report within one bucket."""
+    rank, acc = percentile_rank(q, sum(values.values())), 0
     for v in sorted(values):
         acc += values[v]
-        if acc >= need - 1e-9:
+        if acc >= rank:
             return float(v)
     raise ValueError("no values")
