@@ -99,9 +99,9 @@ export async function createSeeded(
       },
       repetitions: 3,
       // Short runs keep seeding fast; the stable window is still cut from both ends.
-      run_time_s: 30,
-      warmup_s: 5,
-      cooldown_s: 5,
+      run_time_s: 20,
+      warmup_s: 4,
+      cooldown_s: 4,
     }),
   });
   return { ...exp, seeded: seedRuns(exp.id, options) };
