@@ -61,7 +61,9 @@ def parse_outputs(
     exp = ctx.experiment
     window = StableWindow(load_start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
     multiget = int(ctx.params["multiget_size"]) > 1
-    starts = {s.source: s.proc.start_unix for s in ctx.started}
+    starts: dict[str, float] = {}
+    for st in ctx.started:  # a source's first start, as before
+        starts.setdefault(st.source, st.proc.start_unix)
     return rows_from_archive(
         ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts
     )
