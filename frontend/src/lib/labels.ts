@@ -9,6 +9,17 @@ export function displayUnit(unit: string | null | undefined): string | undefined
   return unit === "us" ? "µs" : unit.replace(/(^|[^a-z])us\b/g, "$1µs");
 }
 
+/** The one unit of times in tables, figures and inputs: the metric table's "us", shown as µs
+ * (the server's figures print the same, backend/figures/labels.py MICROSECONDS). */
+export const TIME_UNIT = "µs";
+/** TIME_UNIT per second: the model endpoints answer in seconds. */
+export const TIME_UNITS_PER_S = 1e6;
+
+/** Seconds in TIME_UNIT (null stays null: "not measured"). */
+export function timeFromSeconds(seconds: number | null | undefined): number | null {
+  return seconds === null || seconds === undefined ? null : seconds * TIME_UNITS_PER_S;
+}
+
 /** A level as text: booleans as yes / no, numbers and text as they are. */
 function valueText(value: unknown): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
