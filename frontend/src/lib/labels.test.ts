@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SERVED_METRICS, SERVED_PARAMETERS } from "@/test/served";
-import { displayUnit, metricLabels, parameterLabels } from "./labels";
+import { displayUnit, metricLabels, parameterLabels, TIME_UNIT, timeFromSeconds } from "./labels";
 
 describe("parameter labels from the served schema", () => {
   const labels = parameterLabels(SERVED_PARAMETERS);
@@ -44,5 +44,11 @@ describe("metric labels from the metric table", () => {
     expect(displayUnit("us")).toBe("µs");
     expect(displayUnit("ops/s")).toBe("ops/s");
     expect(displayUnit(null)).toBeUndefined();
+  });
+
+  it("shows every time in the metric table's unit, from seconds", () => {
+    expect(TIME_UNIT).toBe(displayUnit("us"));
+    expect(timeFromSeconds(0.00036684)).toBeCloseTo(366.84, 9);
+    expect(timeFromSeconds(null)).toBeNull();
   });
 });
