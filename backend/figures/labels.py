@@ -9,6 +9,7 @@ from typing import Any
 from backend.domain.parameters import PARAMETERS
 
 MICROSECONDS = "µs"
+US_PER_S = 1e6  # every time is printed in µs; the models and the law compute in seconds
 OPS_PER_S = "ops/s"
 
 # Units as the API spells them -> as printed ("us" is what a keyboard has, not a unit).

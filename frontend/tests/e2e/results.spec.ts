@@ -91,6 +91,8 @@ describe("results", () => {
     expect(await page.getByTestId("figure-breakdown").locator(".barlayer .trace").count()).toBe(4);
     const law = page.getByTestId("interactive-law");
     expect(await law.locator("tbody tr").count()).toBe(12);
+    // Times in µs, as in every figure.
+    expect(await law.locator("thead").textContent()).toContain("R (µs)");
     // Each seeded run follows R = N / X; means over repetitions keep it within 0.1 %.
     const deviations = await law.locator("tbody tr td:last-child").allTextContents();
     for (const d of deviations) expect(Math.abs(Number(d))).toBeLessThan(0.1);
