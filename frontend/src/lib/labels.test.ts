@@ -13,6 +13,14 @@ describe("parameter labels from the served schema", () => {
     expect(labels.unit("value_size")).toBe("bytes");
   });
 
+  it("titles with the server's title, the one capitalisation of its axis titles", () => {
+    for (const p of SERVED_PARAMETERS) {
+      expect(labels.title(p.name)).toBe(p.label.charAt(0).toUpperCase() + p.label.slice(1));
+    }
+    expect(labels.title("clients_per_thread")).toBe("Clients per thread");
+    expect(labels.title("value_size")).toBe("Value size (bytes)");
+  });
+
   it("reads unknown names with spaces; an empty schema (still loading) too", () => {
     expect(labels.label("no_such_thing")).toBe("no such thing");
     expect(parameterLabels(undefined).label("worker_count")).toBe("worker count");
@@ -38,6 +46,8 @@ describe("metric labels from the metric table", () => {
     expect(metrics.heading("p99_us")).toBe("99th percentile response time (µs)");
     expect(metrics.heading("throughput_per_s")).toBe("throughput (ops/s)");
     expect(metrics.heading("no_such_metric")).toBe("no such metric");
+    expect(metrics.title("throughput_per_s")).toBe("Throughput (ops/s)");
+    expect(metrics.title("p99_us")).toBe("99th percentile response time (µs)");
   });
 
   it("shows units as researchers write them", () => {

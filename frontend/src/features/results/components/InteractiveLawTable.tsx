@@ -3,7 +3,6 @@ import type { ExperimentInteractivePublic } from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
-import { configLabel } from "../utils/series";
 
 /** Props of InteractiveLawTable. */
 export interface InteractiveLawTableProps {
@@ -33,7 +32,7 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
         <tbody>
           {law.data.map((r) => (
             <tr key={r.configuration_id}>
-              <td>{configLabel(r.values, labels.label)}</td>
+              <td>{labels.values(r.values)}</td>
               <td className="num">{r.clients}</td>
               <td className="num">{formatNumber(timeFromSeconds(r.response_time_s), 1)}</td>
               <td className="num">{formatNumber(r.measured_throughput_per_s)}</td>
