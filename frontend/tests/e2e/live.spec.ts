@@ -108,6 +108,7 @@ describe.skipIf(!REDIS_URL)("live progress", () => {
       { name: "throughput", x: [1, 2, 3], y: [2900, 2950, 2940] },
       { name: "response time", x: [1, 2, 3], y: [8160, 8160, 8160] },
     ]);
+    await screenshot(page, "live-figure");
     // Zoom in on the x axis (drag across the plot), then a new second arrives.
     await plot.evaluate((el) => {
       (el as HTMLElement & { mark?: boolean }).mark = true;
@@ -135,7 +136,6 @@ describe.skipIf(!REDIS_URL)("live progress", () => {
     // Redrawn with Plotly.react: the same element (no flicker) and the user's zoom kept.
     expect(await plot.evaluate((el) => (el as HTMLElement & { mark?: boolean }).mark)).toBe(true);
     expect(await xRange(plot)).toEqual(zoomed);
-    await screenshot(page, "live-figure");
   });
 
   it("drops a run from the live view when the worker reports it finished", async () => {
