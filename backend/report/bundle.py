@@ -63,6 +63,9 @@ def default_plan(exp: Experiment) -> ReportPlan:
     models = next((i for i, p in enumerate(analysis) if p.name == "model-throughput"), None)
     if models is not None:  # the model's numbers beside its figures
         analysis.insert(models, PlanItem("table", "model-comparison"))
+    queues = next((i for i, p in enumerate(analysis) if p.name == "queue-models"), None)
+    if queues is not None:
+        analysis.insert(queues, PlanItem("table", "queue-models"))
     return ReportPlan(
         title=f"Experiment {exp.name}",
         sections=[

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy.orm import Session
 
+from backend.analysis.model_fit import CLIENT_PARAMS
 from backend.api.routes.analysis.experiments import read_relative_differences
 from backend.domain.parameters import PARAMETERS
 from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
@@ -29,8 +30,8 @@ from backend.figures.labels import (
     parameter_title,
     printed_unit,
 )
-from backend.figures.models import NetworkFit, load_network_fit
-from backend.figures.params import FigureQuery, Selection
+from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
+from backend.figures.params import FigureQuery, Selection, ServiceRate
 from backend.models import Experiment
 from backend.results.metrics import METRIC_UNITS
 from backend.tables.table import Column, Table, latex_label
@@ -38,15 +39,20 @@ from backend.tables.table import Column, Table, latex_label
 
 class TableQuery(Selection):
     """The page's selection plus, for differences, the factor and its base level, and for the
-    model comparison, the group of configurations (as on the Models tab)."""
+    model tables, the group of configurations and the service rate (as on the Models tab)."""
 
     factor: str | None = Field(default=None, description="differences: default the first factor")
     base: str | None = Field(default=None, description="differences: default its first level")
     group: int = Field(
         default=0,
         ge=0,
-        description="model comparison: the group of configurations differing only in clients "
+        description="model tables: the group of configurations differing only in clients "
         "(index, as on the Models tab)",
+    )
+    service_rate: ServiceRate = Field(
+        default="worker_time",
+        description="queue models: the service rate from the worker time or the group's "
+        "largest throughput",
     )
 
 
@@ -271,9 +277,18 @@ def differences(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
     )
 
 
-def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> NetworkFit:
+def _model_query(q: TableQuery) -> FigureQuery:
+    """The Models tab's figure query of a table query (its selection, group, service rate)."""
     selection = q.model_dump(include=set(Selection.model_fields))
-    return load_network_fit(session, experiment_id, FigureQuery(**selection, group=q.group))
+    return FigureQuery(**selection, group=q.group, service_rate=q.service_rate)
+
+
+def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> NetworkFit:
+    return load_network_fit(session, experiment_id, _model_query(q))
+
+
+def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    return load_queue_models(session, experiment_id, _model_query(q))
 
 
 def _us(seconds: float | None) -> float | None:
@@ -312,4 +327,56 @@ def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> T
         f"of experiment {info.name} ({q.request_type.value} requests), "
         f"{levels_label(data.group.group)}; bottleneck: {data.solved.model.bottleneck}.",
         info.label(f"model-comparison-{q.group}"),
+    )
+
+
+@register("queue-models", "M/M/1 and M/M/m against measurement", _load_queue_models)
+def queue_models(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per configuration of the group: waiting and response time measured beside M/M/1's and
+    M/M/m's (the Models tab's queue-models table)."""
+    w, r = "Waiting time E[w]", "Response time E[r]"
+
+    def predicted(row: Any, model: str, field: str) -> float | None:
+        p = getattr(row, model)
+        return None if p is None else _us(getattr(p, field).predicted)
+
+    def measured(row: Any, field: str) -> float | None:
+        p = row.mmm or row.mm1
+        return None if p is None else _us(getattr(p, field).measured)
+
+    rows: list[list[Any]] = [
+        [
+            row.clients,
+            row.arrival_rate_per_s,
+            _us(row.service_time_s),
+            *(
+                cell
+                for field in ("waiting_time_s", "response_time_s")
+                for cell in (
+                    measured(row, field),
+                    predicted(row, "mm1", field),
+                    predicted(row, "mmm", field),
+                )
+            ),
+        ]
+        for row in data
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("Arrival rate", OPS_PER_S, 0),
+            Column("Service time", MICROSECONDS, 1),
+            Column("measured", MICROSECONDS, 1, w),
+            Column("M/M/1", MICROSECONDS, 1, w),
+            Column("M/M/m", MICROSECONDS, 1, w),
+            Column("measured", MICROSECONDS, 1, r),
+            Column("M/M/1", MICROSECONDS, 1, r),
+            Column("M/M/m", MICROSECONDS, 1, r),
+        ],
+        rows,
+        f"M/M/1 and M/M/m against the measurement of experiment {info.name} "
+        f"({q.request_type.value} requests, service rate from the "
+        f"{'worker time' if q.service_rate == 'worker_time' else 'largest throughput'}), "
+        f"{levels_label({k: v for k, v in data[0].values.items() if k not in CLIENT_PARAMS})}.",
+        info.label(f"queue-models-{q.group}"),
     )

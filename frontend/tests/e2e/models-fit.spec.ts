@@ -157,6 +157,18 @@ describe("models over measurements", () => {
     expect(tex.match(/^\d+ & /gm)?.length).toBe(5);
   });
 
+  it("exports the queue models table from the server", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("queue-table-exports").getByRole("button", { name: "CSV" }).click(),
+    ]);
+    const lines = readFileSync(await download.path(), "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toContain("Response time E[r] M/M/m (µs)");
+    expect(lines).toHaveLength(6); // the header and one row per configuration of the group
+  });
+
   it("exports the model figure through the common export row", async () => {
     const [download] = await Promise.all([
       page.waitForEvent("download"),

@@ -9,7 +9,8 @@ export type ServerTableName =
   | "summary"
   | "factorial"
   | "differences"
-  | "model-comparison";
+  | "model-comparison"
+  | "queue-models";
 export type TableFileFormat = "csv" | "tex";
 export const TABLE_FILE_FORMATS: readonly { value: TableFileFormat; label: string }[] = [
   { value: "csv", label: "CSV" },

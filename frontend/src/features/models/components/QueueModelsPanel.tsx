@@ -10,6 +10,7 @@ import type {
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
@@ -140,6 +141,23 @@ export function QueueModelsPanel({
         figure={{ experimentId, name: "queue-models", params }}
         filename={`${slug(name)}-queue-models-${quantity}`}
       />
+      <div className="section-header">
+        <h3>Per configuration</h3>
+        <TableExportButtons
+          table={{
+            experimentId,
+            name: "queue-models",
+            params: {
+              request_type: requestType,
+              group: groupIndex,
+              service_rate: rate,
+              ...windowQuery(window),
+            },
+          }}
+          filename={`${slug(name)}-queue-models`}
+          testId="queue-table-exports"
+        />
+      </div>
       <table className="table compact" data-testid="queue-models-table">
         <thead>
           <tr>
