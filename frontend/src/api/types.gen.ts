@@ -8339,6 +8339,18 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * differences: default its first level
          */
         base?: string | null;
+        /**
+         * Group
+         *
+         * model tables: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Service Rate
+         *
+         * queue models: the service rate from the worker time or the group's largest throughput
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
     };
     url: '/api/v1/experiments/{experiment_id}/tables/{table}.{fmt}';
 };
