@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from fastapi import Response
 from sqlalchemy.orm import Session
 
-from backend.figures.catalog import FIGURES
+from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
@@ -50,7 +50,7 @@ def styled_figure(
     session: Session, experiment_id: int, name: str, q: FigureQuery, width_in: float | None
 ) -> go.Figure:
     """The figure built from the experiment's data with the asked style and size."""
-    spec = FIGURES.get(name)
+    spec = figure_spec(name)
     if spec is None:
         raise UnknownFigure(name)
     fig = spec.make(session, experiment_id, q)

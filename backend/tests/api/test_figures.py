@@ -56,6 +56,8 @@ def test_throughput_figure_names_levels_and_units(client: TestClient, exp: dict[
     names = [t["name"] for t in fig["data"]]
     assert names == ["8 worker threads", "16 worker threads"]
     assert fig["layout"]["xaxis"]["title"]["text"] == "Clients per thread"
+    served = {p["name"]: p for p in client.get("/api/v1/parameters").json()}
+    assert served["clients_per_thread"]["title"] == "Clients per thread"  # the UI's select
     assert fig["layout"]["yaxis"]["title"]["text"] == "Throughput (ops/s)"
     eight = fig["data"][0]
     assert eight["x"] == [1, 4]
@@ -130,6 +132,9 @@ def test_read_figure_svg_has_text(client: TestClient, exp: dict[str, Any], name:
     texts = [t for t in root.iter(f"{SVG}text") if (t.text or "").strip()]
     assert texts
     assert not list(root.iter(f"{SVG}image"))
+    # The report style's type: 8 pt text, 9 pt axis titles, 7.5 pt legends (96 px per inch).
+    sizes = {float(px) * 0.75 for px in re.findall(r"font-size: ?([\d.]+)px", r.text)}
+    assert sizes and all(7.5 <= pt <= 9.0 for pt in sizes), (name, sorted(sizes))
 
 
 @pytest.mark.parametrize(("width", "height", "dpi"), [("column", "2.5", 300), ("2", "1.5", 100)])

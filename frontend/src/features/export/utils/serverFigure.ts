@@ -14,7 +14,7 @@ export const FIGURE_WIDTHS: readonly { value: FigureWidth; label: string }[] = [
   { value: "page", label: "page (7.16 in)" },
 ];
 
-type ParamValue = string | number | boolean | null | undefined | readonly string[];
+export type ParamValue = string | number | boolean | null | undefined | readonly string[];
 
 /** A figure of an experiment with the page's selection (source, x, series, pin, window...). */
 export interface ServerFigure {
@@ -23,20 +23,26 @@ export interface ServerFigure {
   params: Record<string, ParamValue>;
 }
 
-/** The figure's URL: lists repeat their key (pin=a=1&pin=b=2), empty values are left out. */
+/** A path with the page's selection: lists repeat their key (pin=a=1&pin=b=2), empty values
+ * are left out. Figure and table URLs are both built here. */
+export function withParams(path: string, params: Record<string, ParamValue>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) query.append(key, String(v));
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** The figure's URL with its selection (and extra parameters: format, width, style). */
 export function figureUrl(
   figure: ServerFigure,
   format: FigureFileFormat | "json",
   extra: Record<string, ParamValue> = {},
 ): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...figure.params, ...extra })) {
-    if (value === null || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) query.append(key, String(v));
-  }
   const path = `/api/v1/experiments/${figure.experimentId}/figures/${figure.name}.${format}`;
-  const qs = query.toString();
-  return qs ? `${path}?${qs}` : path;
+  return withParams(path, { ...figure.params, ...extra });
 }
 
 /** Pinned factors as the API's repeated `pin=factor=level`. */
@@ -51,11 +57,16 @@ export async function downloadServerFigure(
   width: FigureWidth,
   filename: string,
 ): Promise<void> {
-  const response = await fetch(figureUrl(figure, format, { width }), { headers: authHeaders() });
+  await downloadFromServer(figureUrl(figure, format, { width }), `${filename}.${format}`);
+}
+
+/** Fetch a file the server renders and save it; an error answer is thrown as ApiError. */
+export async function downloadFromServer(url: string, filename: string): Promise<void> {
+  const response = await fetch(url, { headers: authHeaders() });
   if (response.status === 401) redirectToLogin();
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => ({}));
     throw new ApiError(response.status, body);
   }
-  downloadBlob(`${filename}.${format}`, await response.blob());
+  downloadBlob(filename, await response.blob());
 }
