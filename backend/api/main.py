@@ -8,6 +8,7 @@ from backend.api.routes import (
     analysis,
     auth,
     compare,
+    compare_figures,
     experiment_runs,
     experiments,
     figures,
@@ -33,6 +34,7 @@ protected.include_router(tables.router)
 protected.include_router(reports.router)
 protected.include_router(live.router)
 protected.include_router(compare.router)
+protected.include_router(compare_figures.router)
 protected.include_router(views.router)
 
 api_router = APIRouter()

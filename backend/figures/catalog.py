@@ -1,6 +1,14 @@
 """Every figure of the product, registered by importing its module (order = bundle order)."""
 
-from backend.figures import analyses, compare, distributions, factorial, models, results
+from backend.figures import (
+    analyses,
+    compare,
+    distributions,
+    factorial,
+    models,
+    parcoords,
+    results,
+)
 from backend.figures.registry import FIGURES, FigureSpec
 
 # Imported for their registrations.
@@ -14,6 +22,7 @@ __all__ = [
     "distributions",
     "factorial",
     "models",
+    "parcoords",
     "results",
 ]
 
@@ -37,6 +46,7 @@ ORDER = (
     "model-response-time",
     "queue-models",
     "compare-groups",
+    "compare-parcoords",
 )
 
 

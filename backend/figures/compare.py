@@ -5,7 +5,9 @@ numbers are the compare groups endpoint's (pooled repetitions, std / se / t band
 """
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
 import plotly.graph_objects as go
 from fastapi.exceptions import RequestValidationError
@@ -62,17 +64,30 @@ def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsP
         band=q.interval,
         level=q.level,
     )
-    try:
+    with as_query_error():
         return call_endpoint(compare_groups, session=session, body=body)
+
+
+@contextmanager
+def as_query_error() -> Iterator[None]:
+    """The compare endpoints name body fields; in a GET figure they are query parameters."""
+    try:
+        yield
     except RequestValidationError as err:
-        # The endpoint names body fields; here they are this figure's query parameters.
         first = err.errors()[0]
         loc = [part for part in first["loc"] if part != "body"]
         raise AnalysisError(str(loc[0]) if loc else "query", str(first["msg"])) from err
 
 
+class AxisOptions(Protocol):
+    """What the grouped curves take of a request beyond their data (GET query or POST body)."""
+
+    log_x: bool
+    log_y: bool
+
+
 @register("compare-groups", "Grouped curves (compare)", load_groups)
-def compare_groups_figure(data: GroupsPublic, q: FigureQuery) -> go.Figure:
+def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
     """Per group a band (server's low/high) under its mean line; the legend counts runs."""
     fig = go.Figure()
     hover = f"{parameter_title(data.x)} %{{x}}: %{{y:.4~g}} {printed_unit(data.unit)}"
@@ -95,13 +110,15 @@ def compare_groups_figure(data: GroupsPublic, q: FigureQuery) -> go.Figure:
             go.Scatter(
                 x=xs,
                 y=[p.mean for p in g.points],
-                customdata=[p.n for p in g.points],
+                # Nested ([n]) so that a table of the figure does not read run counts as a
+                # spread, as it reads a flat customdata.
+                customdata=[[p.n] for p in g.points],
                 name=f"{name} ({g.runs} runs)",
                 mode="lines+markers",
                 legendgroup=f"s{i}",
                 line={"color": series_colour(i)},
                 marker={"color": series_colour(i)},
-                hovertemplate=hover + "<br>%{customdata} runs<extra>%{fullData.name}</extra>",
+                hovertemplate=hover + "<br>%{customdata[0]} runs<extra>%{fullData.name}</extra>",
             )
         )
     what = metric_title(data.metric)
