@@ -7,7 +7,7 @@ import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
 import { figureTable } from "../utils/figureTable";
-import type { ServerFigure } from "../utils/serverFigure";
+import type { AnyServerFigure } from "../utils/serverFigure";
 import type { SummaryTable } from "../utils/table";
 import { FigureExportButtons } from "./FigureExportButtons";
 
@@ -17,7 +17,7 @@ const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 export interface ServerPlotProps {
   title: ReactNode;
   /** The figure and the page's selection as its query parameters. */
-  figure: ServerFigure;
+  figure: AnyServerFigure;
   /** Base of the exported file names (and of the test id `figure-<filename>`). */
   filename: string;
   testId?: string;

@@ -1,5 +1,7 @@
 // Figures as the server draws them: PDF, SVG and PNG at a printed width (the report style),
-// from GET /experiments/{id}/figures/{name}.{format}. The browser never builds a PDF itself.
+// from GET /experiments/{id}/figures/{name}.{format}, or for the compare page (a selection
+// with brushing) POST /compare/figures/{name}.{format}. The browser never builds a figure.
+import type { CompareFigureRequest } from "@/api";
 import { ApiError } from "@/lib/apiError";
 import { authHeaders, redirectToLogin } from "@/lib/auth";
 import { downloadBlob } from "./download";
@@ -23,6 +25,19 @@ export interface ServerFigure {
   params: Record<string, ParamValue>;
 }
 
+/** A figure of the compare page: its selection, brushing and options travel in the body. */
+export interface CompareFigure {
+  name: string;
+  body: CompareFigureRequest;
+}
+
+/** Either kind of server figure. */
+export type AnyServerFigure = ServerFigure | CompareFigure;
+
+function isCompareFigure(figure: AnyServerFigure): figure is CompareFigure {
+  return "body" in figure;
+}
+
 /** The figure's URL: lists repeat their key (pin=a=1&pin=b=2), empty values are left out. */
 export function figureUrl(
   figure: ServerFigure,
@@ -44,18 +59,47 @@ export function pinParams(filters: Record<string, string>): string[] {
   return Object.entries(filters).map(([f, level]) => `${f}=${level}`);
 }
 
-/** Fetch the rendered file and save it; an error answer is thrown as ApiError, not saved. */
-export async function downloadServerFigure(
-  figure: ServerFigure,
-  format: FigureFileFormat,
-  width: FigureWidth,
-  filename: string,
-): Promise<void> {
-  const response = await fetch(figureUrl(figure, format, { width }), { headers: authHeaders() });
+/** The request of a figure in a format, with `extra` options (width, style) merged in. */
+export function figureRequest(
+  figure: AnyServerFigure,
+  format: FigureFileFormat | "json",
+  extra: Partial<Pick<CompareFigureRequest, "width" | "style">> = {},
+): { url: string; init: RequestInit } {
+  if (!isCompareFigure(figure))
+    return { url: figureUrl(figure, format, extra), init: { headers: authHeaders() } };
+  return {
+    url: `/api/v1/compare/figures/${figure.name}.${format}`,
+    init: {
+      method: "POST",
+      headers: { ...authHeaders(), "Content-Type": "application/json" },
+      body: JSON.stringify({ ...figure.body, ...extra }),
+    },
+  };
+}
+
+/** The server's answer for a figure; an error answer is thrown as ApiError. */
+export async function fetchServerFigure(
+  figure: AnyServerFigure,
+  format: FigureFileFormat | "json",
+  extra: Partial<Pick<CompareFigureRequest, "width" | "style">> = {},
+): Promise<Response> {
+  const { url, init } = figureRequest(figure, format, extra);
+  const response = await fetch(url, init);
   if (response.status === 401) redirectToLogin();
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => ({}));
     throw new ApiError(response.status, body);
   }
+  return response;
+}
+
+/** Fetch the rendered file and save it; an error answer is thrown, not saved. */
+export async function downloadServerFigure(
+  figure: AnyServerFigure,
+  format: FigureFileFormat,
+  width: FigureWidth,
+  filename: string,
+): Promise<void> {
+  const response = await fetchServerFigure(figure, format, { width });
   downloadBlob(`${filename}.${format}`, await response.blob());
 }
