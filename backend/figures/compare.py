@@ -30,6 +30,7 @@ from backend.figures.style import series_colour
 from backend.models import Experiment
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupsPublic, GroupsRequest
 
+MAX_LEVEL_TICKS = 12
 _BAND_TEXT = {"std": "mean ± std", "se": "mean ± standard error"}
 
 
@@ -123,10 +124,14 @@ def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
         )
     what = metric_title(data.metric)
     categorical = any(isinstance(_x_value(p.x), str) for g in data.data for p in g.points)
+    levels = sorted({p.x for g in data.data for p in g.points}) if not categorical else []
+    # A factor has no level 4.5: tick a numeric x at its measured levels when they are few.
+    ticks = {"tickvals": levels} if 0 < len(levels) <= MAX_LEVEL_TICKS else {}
     fig.update_layout(
         xaxis={
             "title": {"text": parameter_title(data.x)},
             "type": "category" if categorical else ("log" if q.log_x else "linear"),
+            **ticks,
         },
         yaxis={
             "title": {"text": with_unit(what[:1].upper() + what[1:], data.unit)},

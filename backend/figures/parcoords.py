@@ -132,15 +132,16 @@ def parcoords_figure(data: ParcoordsData, q: object) -> go.Figure:
             line={
                 "color": [colour.values[i] for i in shown],
                 "colorscale": "Viridis",
-                "showscale": True,
-                "colorbar": {"title": {"text": _title(data.colour)}, "thickness": 10},
+                "colorbar": {"title": {"text": _title(data.colour)}},
             },
             dimensions=dims,
-            labelangle=0,
-            labelside="top",
         )
     )
-    fig.update_layout(margin={"l": 60, "r": 40, "t": 40, "b": 20})
+    # The first axis' tick labels stand left of it: room for the longest (experiment names);
+    # the last axis' title, slanted in print, runs right of it.
+    first = max((len(t) for t in dims[0].get("ticktext", [])), default=4) if dims else 4
+    last = len(dims[-1]["label"]) if dims else 4
+    fig.update_layout(margin={"l": 16 + 7 * first, "r": 10 + 5 * last, "t": 70, "b": 20})
     names = ", ".join(data.names[e] for e in present) or "the selection"
     return set_caption(
         fig,

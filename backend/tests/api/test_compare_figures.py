@@ -51,6 +51,7 @@ def test_compare_groups_json_is_the_groups_endpoint(client: TestClient, pair: li
         # Run counts travel nested, so a table of the figure does not take them for a spread.
         assert line["customdata"] == [[p["n"]] for p in g["points"]]
     assert fig["layout"]["xaxis"]["title"]["text"] == "Clients per thread"
+    assert fig["layout"]["xaxis"]["tickvals"] == [1, 4]  # ticks at the levels only
     assert fig["layout"]["yaxis"]["title"]["text"] == "Throughput (ops/s)"
     assert "90% t interval" in fig["layout"]["meta"]["caption"]
     assert "width" not in fig["layout"]

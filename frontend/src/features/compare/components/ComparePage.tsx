@@ -225,8 +225,10 @@ export function ComparePage() {
                 <DifferenceTable
                   differences={diffs.differences}
                   names={names}
-                  metricLabel={metricLabel}
-                  unit={displayUnit(diffs.differences.units[shownMetric]) ?? ""}
+                  // The table's own metric: while a new one loads, heading and units stay those
+                  // of the rows shown.
+                  metricLabel={metricLabels.label(Object.keys(diffs.differences.units)[0] ?? "")}
+                  unit={displayUnit(Object.values(diffs.differences.units)[0]) ?? ""}
                   valuesText={labels.values}
                   baseLabel={baseLabel}
                 />
