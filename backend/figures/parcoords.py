@@ -138,10 +138,12 @@ def parcoords_figure(data: ParcoordsData, q: object) -> go.Figure:
         )
     )
     # The first axis' tick labels stand left of it: room for the longest (experiment names);
-    # the last axis' title, slanted in print, runs right of it.
-    first = max((len(t) for t in dims[0].get("ticktext", [])), default=4) if dims else 4
+    # the first axis' title is centred on it; the last's, slanted in print, runs right of it.
+    ticks = max((len(t) for t in dims[0].get("ticktext", [])), default=4) if dims else 4
+    first = len(dims[0]["label"]) if dims else 4
     last = len(dims[-1]["label"]) if dims else 4
-    fig.update_layout(margin={"l": 16 + 7 * first, "r": 10 + 5 * last, "t": 70, "b": 20})
+    left = max(16 + 7 * ticks, 4 * first)
+    fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": 70, "b": 20})
     names = ", ".join(data.names[e] for e in present) or "the selection"
     return set_caption(
         fig,
