@@ -9,6 +9,7 @@ from backend.api.routes import (
     auth,
     compare,
     compare_figures,
+    compare_tables,
     experiment_runs,
     experiments,
     figures,
@@ -35,6 +36,7 @@ protected.include_router(reports.router)
 protected.include_router(live.router)
 protected.include_router(compare.router)
 protected.include_router(compare_figures.router)
+protected.include_router(compare_tables.router)
 protected.include_router(views.router)
 
 api_router = APIRouter()

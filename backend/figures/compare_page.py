@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session
 
 from backend.api.errors import unprocessable
 from backend.api.routes.compare import compare_configurations, compare_groups
+from backend.crud import compare as crud
 from backend.figures.catalog import FIGURES
-from backend.figures.parcoords import ParcoordsData, experiment_names, parcoords_metrics
+from backend.figures.parcoords import ParcoordsData, parcoords_metrics
 from backend.schemas.compare import CompareFigureRequest, ConfigurationsRequest, GroupsRequest
 
 _SELECTION = set(ConfigurationsRequest.model_fields) - {"metrics"}
@@ -39,7 +40,11 @@ def _parcoords(session: Session, body: CompareFigureRequest) -> ParcoordsData:
     table = compare_configurations(session=session, body=request)
     ids = list(body.experiment_ids)
     return ParcoordsData(
-        table, experiment_names(session, ids), ids, body.metric, dict(body.brush or {})
+        table,
+        crud.read_experiment_names(session=session, ids=ids),
+        ids,
+        body.metric,
+        dict(body.brush or {}),
     )
 
 

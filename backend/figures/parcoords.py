@@ -19,11 +19,11 @@ from backend.analysis.errors import AnalysisError
 from backend.api.routes.compare import compare_configurations
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
 from backend.compare.source import OVERVIEW_METRICS
+from backend.crud import compare as crud
 from backend.figures.compare import as_query_error
 from backend.figures.labels import format_level, metric_title, parameter_title, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
-from backend.models import Experiment
 from backend.results.metrics import METRIC_UNITS, MetricName
 from backend.schemas.compare import ConfigurationsRequest, ConfigurationTablePublic
 
@@ -48,14 +48,6 @@ def parcoords_metrics(metric: MetricName) -> list[MetricName]:
     return list(dict.fromkeys([*OVERVIEW_METRICS, metric]))
 
 
-def experiment_names(session: Session, ids: Sequence[int]) -> dict[int, str]:
-    names = {}
-    for i in ids:
-        exp = session.get(Experiment, i)
-        names[i] = exp.name if exp is not None else f"#{i}"
-    return names
-
-
 def load_parcoords(session: Session, experiment_id: int, q: FigureQuery) -> ParcoordsData:
     """This experiment and the compared ones, every configuration (GET: no brush)."""
     ids = [experiment_id, *q.compare]
@@ -69,7 +61,9 @@ def load_parcoords(session: Session, experiment_id: int, q: FigureQuery) -> Parc
     )
     with as_query_error():
         table = compare_configurations(session=session, body=body)
-    return ParcoordsData(table, experiment_names(session, ids), ids, q.metric, {})
+    return ParcoordsData(
+        table, crud.read_experiment_names(session=session, ids=ids), ids, q.metric, {}
+    )
 
 
 def _short(name: str) -> str:

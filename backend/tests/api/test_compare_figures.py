@@ -2,6 +2,8 @@
 curves and parallel coordinates as Plotly JSON and as files, and brushing as intervals per
 axis, resolved by the server for the figures, the configuration table and the differences."""
 
+import csv
+import io
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -220,3 +222,56 @@ def test_compare_figure_not_found(client: TestClient, pair: list[int]) -> None:
     assert r.status_code == 404 and r.json()["detail"] == "Figure not found"
     r = client.post(f"{URL}/compare-groups.gif", json={"experiment_ids": pair, "x": "workers"})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "fmt"]
+
+
+def test_compare_differences_table_csv_and_latex(
+    client: TestClient, pair: list[int], tmp_path: Path
+) -> None:
+    from backend.tests.api.test_tables import MINIMAL, compile_latex
+
+    body = {
+        "experiment_ids": pair,
+        "metrics": ["throughput_per_s"],
+        "brush": {"workers": [[12, 20]]},
+    }
+    diffs = client.post("/api/v1/compare/differences", json=body).json()["data"]
+    r = client.post("/api/v1/compare/tables/differences.csv", json=body)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert 'filename="compare-differences.csv"' in r.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0][:6] == [
+        "Experiment",
+        "Configuration",
+        "Base n",
+        "Base mean (ops/s)",
+        "Base std (ops/s)",
+        "Compared n",
+    ]
+    assert rows[0][8:10] == ["Difference, 95% CI value (ops/s)", "Difference, 95% CI low (ops/s)"]
+    # The brushed rows of /compare/differences, at full precision, levels in words.
+    assert len(rows) == 1 + len(diffs) == 3
+    for row, d in zip(rows[1:], diffs, strict=True):
+        assert row[1] == ", ".join(
+            f"{v} {'worker threads' if k == 'workers' else 'clients per thread'}"
+            if v != 1
+            else "1 client per thread"
+            for k, v in d["values"].items()
+        )
+        assert float(row[8]) == pytest.approx(d["difference"])
+    tex = client.post("/api/v1/compare/tables/differences.tex", json=body).text
+    assert r"\label{tab:compare:throughput}" in tex and r"\cmidrule" in tex
+    assert "Throughput of" in tex and "compared with experiment" in tex
+    (tmp_path / "table.tex").write_text(tex)
+    (tmp_path / "main.tex").write_text(MINIMAL)
+    done = compile_latex(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    # Two metrics: each row names its metric and unit.
+    two = client.post(
+        "/api/v1/compare/tables/differences.csv", json={**body, "metrics": ["p50_us", "p99_us"]}
+    )
+    header = next(csv.reader(io.StringIO(two.text)))
+    assert header[2:5] == ["Metric", "Unit", "Base n"]
+    bad = client.post(
+        "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
+    )
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "brush", "x"]
