@@ -8997,6 +8997,36 @@ export type PostApiV1CompareFiguresByFigureByFmtResponses = {
     200: unknown;
 };
 
+export type PostApiV1CompareTablesDifferencesByFmtData = {
+    body: DifferencesRequest;
+    path: {
+        /**
+         * Fmt
+         *
+         * csv, or tex (a booktabs table)
+         */
+        fmt: 'csv' | 'tex';
+    };
+    query?: never;
+    url: '/api/v1/compare/tables/differences.{fmt}';
+};
+
+export type PostApiV1CompareTablesDifferencesByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareTablesDifferencesByFmtError = PostApiV1CompareTablesDifferencesByFmtErrors[keyof PostApiV1CompareTablesDifferencesByFmtErrors];
+
+export type PostApiV1CompareTablesDifferencesByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
 export type GetApiV1ViewsData = {
     body?: never;
     path?: never;

@@ -131,6 +131,46 @@ describe("compare", () => {
   );
 
   it(
+    "exports the difference table as CSV and LaTeX written by the server",
+    async () => {
+      const table = page.getByTestId("difference-table");
+      const posted: Request[] = [];
+      const listen = (r: Request) => {
+        if (r.url().includes("/compare/tables/differences.")) posted.push(r);
+      };
+      page.on("request", listen);
+      const [csv] = await Promise.all([
+        page.waitForEvent("download"),
+        table.getByRole("button", { name: "CSV", exact: true }).click(),
+      ]);
+      const [tex] = await Promise.all([
+        page.waitForEvent("download"),
+        table.getByRole("button", { name: "LaTeX", exact: true }).click(),
+      ]);
+      page.off("request", listen);
+      expect(posted.map((r) => new URL(r.url()).pathname)).toEqual([
+        "/api/v1/compare/tables/differences.csv",
+        "/api/v1/compare/tables/differences.tex",
+      ]);
+      expect(posted[0]?.postDataJSON()).toMatchObject({
+        experiment_ids: [one.id, two.id],
+        base_experiment_id: one.id,
+        metrics: ["throughput_per_s"],
+      });
+      expect(csv.suggestedFilename()).toBe("compare-throughput.csv");
+      const rows = readFileSync(await csv.path(), "utf8")
+        .trim()
+        .split("\r\n");
+      expect(rows[0]?.startsWith("Experiment,Configuration,Base n,Base mean (ops/s)")).toBe(true);
+      expect(rows).toHaveLength(5);
+      const latex = readFileSync(await tex.path(), "utf8");
+      expect(latex).toContain("\\label{tab:compare:throughput}");
+      expect(latex).toContain(`compared with experiment ${one.name}`);
+    },
+    TEST_MS,
+  );
+
+  it(
     "groups by a factor with a band per group, drawn from the server's figure JSON",
     async () => {
       const toolbar = page.getByTestId("compare-toolbar");

@@ -224,6 +224,7 @@ export function ComparePage() {
               {diffs.differences ? (
                 <DifferenceTable
                   differences={diffs.differences}
+                  request={diffRequest ?? { experiment_ids: [] }}
                   names={names}
                   // The table's own metric: while a new one loads, heading and units stay those
                   // of the rows shown.

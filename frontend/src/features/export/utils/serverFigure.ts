@@ -84,6 +84,11 @@ export async function fetchServerFigure(
   extra: Partial<Pick<CompareFigureRequest, "width" | "style">> = {},
 ): Promise<Response> {
   const { url, init } = figureRequest(figure, format, extra);
+  return fetchOk(url, init);
+}
+
+/** fetch, with the login page on 401 and any other error answer thrown as ApiError. */
+export async function fetchOk(url: string, init: RequestInit): Promise<Response> {
   const response = await fetch(url, init);
   if (response.status === 401) redirectToLogin();
   if (!response.ok) {
