@@ -66,11 +66,14 @@ def _check_q(qs: tuple[float, ...]) -> None:
 
 
 def percentiles_from_samples(samples: npt.ArrayLike, qs: tuple[float, ...]) -> FloatArray:
-    """Percentiles of raw samples with linear interpolation (numpy's default method)."""
+    """The one percentile rule (see percentiles_from_histogram) over raw samples, each sample its
+    own bucket: the sorted sample at rank max(1, round(q / 100 x n)), a value that occurred,
+    never one interpolated between two."""
     _check_q(qs)
-    arr = np.asarray(samples, dtype=np.float64)
+    arr = np.sort(np.asarray(samples, dtype=np.float64).ravel())
     require(arr.size > 0, "samples", "no samples")
-    return np.asarray(np.percentile(arr, qs), dtype=np.float64)
+    ranks = [int(percentile_rank(q, arr.size)) for q in qs]
+    return np.asarray([arr[r - 1] for r in ranks], dtype=np.float64)
 
 
 def percentile_rank(q: float, n: float) -> float:

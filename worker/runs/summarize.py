@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backend.analysis.percentiles import percentiles_from_histogram
+from backend.analysis.percentiles import percentiles_from_histogram, percentiles_from_samples
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
@@ -287,6 +287,15 @@ def window_percentiles(
     return {c: None if p.bound else p.value_us for c, p in zip(PERCENTILE_COLUMNS, ps, strict=True)}
 
 
+def sample_percentiles(samples: Sequence[float]) -> dict[str, float | None]:
+    """The stored percentile columns from sampled response times (a middleware that wrote no
+    per-window histograms), by the same one rule; None for a window without samples."""
+    if not samples:
+        return dict.fromkeys(PERCENTILE_COLUMNS)
+    values = percentiles_from_samples(samples, tuple(PERCENTILE_COLUMNS.values()))
+    return {c: float(v) for c, v in zip(PERCENTILE_COLUMNS, values, strict=True)}
+
+
 def window_histogram_rows(
     source: str,
     start_unix: float,
@@ -325,14 +334,6 @@ def window_histogram_rows(
             }
         )
     return rows
-
-
-def _percentile(values: list[float], p: float) -> float | None:
-    if not values:
-        return None
-    values = sorted(values)
-    rank = max(0, math.ceil(p / 100 * len(values)) - 1)
-    return values[rank]
 
 
 def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -> ResultRows:
@@ -375,14 +376,14 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
         if stats.window_histograms is not None:
             shift = offset_s(start_unix, window.load_start_unix)
             pct = window_percentiles(stats.window_histograms, kinds, shift, window)
-        else:  # a middleware without per-window histograms: nearest rank over the samples
+        else:  # a middleware without per-window histograms: its sampled requests, same rule
             samples = [
                 r.total_us
                 for r in stats.requests
                 if r.type in kinds
                 and window.start_unix <= t0 + r.arrival_us / 1e6 < window.end_unix
             ]
-            pct = {c: _percentile(samples, q) for c, q in PERCENTILE_COLUMNS.items()}
+            pct = sample_percentiles(samples)
         rows.summaries.append(
             {
                 "source": source,

@@ -20,8 +20,22 @@ from worker.parsers import decode_compressed_histogram, parse_memtier_json
 FIXTURES = Path(__file__).resolve().parents[3] / "worker" / "tests" / "fixtures"
 
 
-def test_sample_percentiles_use_linear_interpolation() -> None:
-    np.testing.assert_allclose(percentiles_from_samples([1, 2, 3, 4, 5], (50.0, 25.0)), [3, 2])
+def test_sample_percentiles_are_the_sample_at_the_rule_rank() -> None:
+    """Rank max(1, round half up(q/100 x n)): 25 % of 5 is rank 1, 30 % rank 2 (1.5 rounds up),
+    0 % rank 1; never a value between two samples (numpy's linear rule gave 2.0 for p25)."""
+    got = percentiles_from_samples([5, 3, 1, 4, 2], (50.0, 25.0, 30.0, 0.0, 100.0))
+    np.testing.assert_array_equal(got, [3, 1, 2, 1, 5])
+
+
+def test_sample_and_histogram_percentiles_are_one_rule() -> None:
+    """Integer samples in unit buckets (i - 1, i]: the histogram's upper edge is the sample."""
+    rng = np.random.default_rng(11)
+    samples = rng.integers(1, 500, 3_001).astype(float)
+    bounds = np.arange(1, 500, dtype=float)
+    counts = np.bincount(samples.astype(int), minlength=500)[1:]
+    qs = (1.0, 10.0, 25.0, 50.0, 90.0, 99.0, 99.9, 100.0)
+    hist = [p.value_us for p in percentiles_from_histogram(make_histogram(bounds, counts), qs)]
+    np.testing.assert_array_equal(percentiles_from_samples(samples, qs), hist)
 
 
 def test_histogram_percentile_is_the_upper_edge_of_the_rank_bucket() -> None:

@@ -66,7 +66,7 @@ def histogram_percentiles(body: s.HistogramRequest) -> s.HistogramPublic:
 
 @router.post("/percentiles/samples", response_model=s.SamplesPublic)
 def sample_percentiles(body: s.SamplesRequest) -> s.SamplesPublic:
-    """Percentiles of raw samples (linear interpolation)."""
+    """Percentiles of raw samples by the one rule: the sample at rank round(q/100 x n)."""
     with analysis_errors():
         values = percentiles_from_samples(body.samples_us, body.percentiles)
     return respond(s.SamplesPublic, {"percentiles": body.percentiles, "values_us": values})
