@@ -132,12 +132,13 @@ def parcoords_figure(data: ParcoordsData, q: object) -> go.Figure:
         )
     )
     # The first axis' tick labels stand left of it: room for the longest (experiment names);
-    # the first axis' title is centred on it; the last's, slanted in print, runs right of it.
+    # the first axis' title is centred on it; the last's, slanted in print, runs right of it;
+    # the range labels under the axes need the bottom margin.
     ticks = max((len(t) for t in dims[0].get("ticktext", [])), default=4) if dims else 4
     first = len(dims[0]["label"]) if dims else 4
     last = len(dims[-1]["label"]) if dims else 4
     left = max(16 + 7 * ticks, 4 * first)
-    fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": 70, "b": 20})
+    fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": 70, "b": 30})
     names = ", ".join(data.names[e] for e in present) or "the selection"
     return set_caption(
         fig,
