@@ -6,7 +6,13 @@ caption naming the experiments, the base and the metric.
 """
 
 from backend.analysis.difference import Verdict
-from backend.figures.labels import levels_label, metric_title, printed_unit
+from backend.figures.labels import (
+    format_level,
+    levels_label,
+    metric_title,
+    parameter_title,
+    printed_unit,
+)
 from backend.schemas.compare import DifferencesPublic
 from backend.tables.table import Column, Table, latex_label
 
@@ -25,10 +31,68 @@ def _base_text(data: DifferencesPublic, names: dict[int, str]) -> str:
     return f"configuration {row.base_configuration_id} of {names[row.base_experiment_id]}"
 
 
+def _caption(data: DifferencesPublic, names: dict[int, str]) -> str:
+    level = f"{100 * data.level:g}%"
+    metrics = ", ".join(metric_title(m) for m in data.units)
+    experiments = ", ".join(sorted({names.get(r.experiment_id, "?") for r in data.data}))
+    return (
+        f"{metrics.capitalize()} of {experiments or 'no experiment'} compared with "
+        f"{_base_text(data, names)}: means over repetitions; differences with {level} Welch t "
+        f"intervals [low, high] (relative: Fieller's); significant (Sig.) when the "
+        f"interval excludes zero."
+    )
+
+
+def differences_latex_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
+    """What fits a page: a column per parameter, both means, the difference with its
+    interval, the relative difference and the verdict (the CSV has every number)."""
+    one = len(data.units) == 1
+    unit = printed_unit(next(iter(data.units.values()))) if one else None
+    decimals = 0 if unit == "ops/s" else 1
+    params = list(dict.fromkeys(p for r in data.data for p in r.values))
+    several = len({r.experiment_id for r in data.data}) > 1
+    rows = [
+        [
+            *([names.get(r.experiment_id, f"#{r.experiment_id}")] if several else []),
+            *(format_level(r.values.get(p)) for p in params),
+            *([] if one else [metric_title(r.metric)]),
+            r.base.mean,
+            r.other.mean,
+            r.difference,
+            r.low,
+            r.high,
+            r.relative_percent,
+            r.verdict == "significant",
+        ]
+        for r in data.data
+    ]
+    # Short titles: the confidence level and what "Sig." means are in the caption.
+    means = f"Mean ({unit})" if unit else "Mean"
+    diff = f"Difference ({unit})" if unit else "Difference"
+    return Table(
+        [
+            *([Column("Experiment")] if several else []),
+            *(Column(parameter_title(p)) for p in params),
+            *([] if one else [Column("Metric")]),
+            Column("base", None, decimals, means),
+            Column("compared", None, decimals, means),
+            Column("value", None, decimals, diff),
+            Column("low", None, decimals, diff),
+            Column("high", None, decimals, diff),
+            Column("Rel.", "%", 1),
+            Column("Sig."),
+        ],
+        rows,
+        _caption(data, names),
+        latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
+    )
+
+
 def differences_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
-    """One row per compared configuration and metric: both sides (n, mean, std), the
-    difference and the relative difference with their intervals, and the verdict. With one
-    metric (the page's case) its unit is in the headers, else each row names metric and unit."""
+    """Every number, for the CSV: one row per compared configuration and metric, both sides
+    (n, mean, std), the difference and the relative difference with their intervals, and the
+    verdict. With one metric (the page's case) its unit is in the headers, else each row
+    names metric and unit."""
     level = f"{100 * data.level:g}% CI"
     one = len(data.units) == 1
     unit = printed_unit(next(iter(data.units.values()))) if one else None
@@ -53,8 +117,6 @@ def differences_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
         ]
         for r in data.data
     ]
-    metrics = [metric_title(m) for m in data.units]
-    experiments = sorted({names.get(r.experiment_id, "?") for r in data.data})
     diff, rel = f"Difference, {level}", f"Relative, {level}"
     return Table(
         [
@@ -76,9 +138,6 @@ def differences_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
             Column("Verdict"),
         ],
         rows,
-        f"{', '.join(metrics).capitalize()} of {', '.join(experiments) or 'no experiment'} "
-        f"compared with {_base_text(data, names)}: mean and standard deviation over "
-        f"repetitions; differences with {level.removesuffix(' CI')} Welch t intervals "
-        f"(relative: Fieller's), significant when the interval excludes zero.",
-        latex_label("tab", "compare", *metrics),
+        _caption(data, names),
+        latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
     )

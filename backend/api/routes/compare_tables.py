@@ -10,7 +10,7 @@ from backend.api.routes.compare import compare_differences
 from backend.crud import compare as crud
 from backend.figures.export import attachment
 from backend.schemas.compare import DifferencesRequest
-from backend.tables.compare import differences_table
+from backend.tables.compare import differences_latex_table, differences_table
 from backend.tables.table import to_csv, to_latex
 
 router = APIRouter(prefix="/compare", tags=["compare"])
@@ -30,8 +30,10 @@ def create_compare_differences_table(
 ) -> Response:
     """The differences against the base as a table file (caption, label, units in headers)."""
     data = compare_differences(session=session, body=body)
-    table = differences_table(
-        data, crud.read_experiment_names(session=session, ids=body.experiment_ids)
-    )
-    text = to_csv(table) if fmt == "csv" else to_latex(table)
+    names = crud.read_experiment_names(session=session, ids=body.experiment_ids)
+    # The CSV has every number; the LaTeX table what fits a page.
+    if fmt == "csv":
+        text = to_csv(differences_table(data, names))
+    else:
+        text = to_latex(differences_latex_table(data, names))
     return attachment(text.encode(), _MEDIA[fmt], "compare", f"differences.{fmt}")

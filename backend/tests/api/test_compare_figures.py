@@ -4,6 +4,7 @@ axis, resolved by the server for the figures, the configuration table and the di
 
 import csv
 import io
+import re
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -268,6 +269,20 @@ def test_compare_differences_table_csv_and_latex(
     (tmp_path / "main.tex").write_text(MINIMAL)
     done = compile_latex(tmp_path)
     assert done.returncode == 0, done.stdout[-3000:]
+    # It fits a page (about 5.6 in wide: the text width of a two-column paper, a table*):
+    # a column per parameter, both means, the difference with its interval.
+    assert "Worker threads & Clients per thread & base & compared & value & low & high" in tex
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(tmp_path / "main.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
+    width = float(next(page.iter("{http://www.w3.org/1999/xhtml}page")).attrib["width"])
+    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
+    right = max(float(w.attrib["xMax"]) for w in words)
+    assert right <= width - 36, (right, width)
     # Two metrics: each row names its metric and unit.
     two = client.post(
         "/api/v1/compare/tables/differences.csv", json={**body, "metrics": ["p50_us", "p99_us"]}
