@@ -5,22 +5,26 @@ from backend.figures import (
     compare,
     distributions,
     factorial,
+    live,
     models,
     parcoords,
     results,
 )
-from backend.figures.registry import FIGURES, FigureSpec
+from backend.figures.registry import FIGURES, LIVE_FIGURES, FigureSpec, figure_spec
 
 # Imported for their registrations.
 __all__ = [
     "FIGURES",
+    "LIVE_FIGURES",
     "ORDER",
     "FigureSpec",
+    "figure_spec",
     "figures_in_order",
     "analyses",
     "compare",
     "distributions",
     "factorial",
+    "live",
     "models",
     "parcoords",
     "results",

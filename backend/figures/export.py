@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from fastapi import Response
 from sqlalchemy.orm import Session
 
-from backend.figures.catalog import FIGURES
+from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureOutput, FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
@@ -64,7 +64,7 @@ def export_figure(
     session: Session, experiment_id: int, name: str, fmt: FigureFormat, q: FigureQuery
 ) -> ExportedFigure:
     """A registered figure of an experiment with the page's selection, as `render_figure`."""
-    spec = FIGURES.get(name)
+    spec = figure_spec(name)
     if spec is None:
         raise UnknownFigure(name)
     return render_figure(spec.make(session, experiment_id, q), fmt, q)

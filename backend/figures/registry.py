@@ -35,20 +35,28 @@ class FigureSpec:
 
 
 FIGURES: dict[str, FigureSpec] = {}
+"""The report's figures: listed, bundled and offered by the report builder."""
+LIVE_FIGURES: dict[str, FigureSpec] = {}
+"""Figures of a run in progress: served like the others, never in a report (no data after)."""
 
 
 def register(
-    name: str, title: str, load: Loader, *, vector: bool = True
+    name: str, title: str, load: Loader, *, live: bool = False, vector: bool = True
 ) -> Callable[[Builder], Builder]:
     """Decorator: `@register("throughput", "Throughput", load_results)` on a build function."""
 
     def wrap(build: Builder) -> Builder:
-        if name in FIGURES:
+        if name in FIGURES or name in LIVE_FIGURES:
             raise ValueError(f"figure {name!r} registered twice")
-        FIGURES[name] = FigureSpec(name, title, load, build, vector)
+        (LIVE_FIGURES if live else FIGURES)[name] = FigureSpec(name, title, load, build, vector)
         return build
 
     return wrap
+
+
+def figure_spec(name: str) -> FigureSpec | None:
+    """A report or live figure by name."""
+    return FIGURES.get(name) or LIVE_FIGURES.get(name)
 
 
 def caption_of(fig: go.Figure) -> str:

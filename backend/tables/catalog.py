@@ -17,7 +17,13 @@ from backend.api.routes.analysis.experiments import read_relative_differences
 from backend.domain.parameters import PARAMETERS
 from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
 from backend.figures.factorial import design_text, effect_label
-from backend.figures.labels import format_level, metric_title, parameter_title, printed_unit
+from backend.figures.labels import (
+    format_level,
+    metric_title,
+    parameter_label,
+    parameter_title,
+    printed_unit,
+)
 from backend.figures.params import Selection
 from backend.models import Experiment
 from backend.results.metrics import METRIC_UNITS
@@ -60,7 +66,7 @@ class ExperimentInfo:
     def varied(self) -> str:
         """ "clients per thread (1, 4) and worker threads (8, 16)"."""
         parts = [
-            f"{parameter_title(n).lower()} ({', '.join(format_level(v) for v in levels)})"
+            f"{parameter_label(n)} ({', '.join(format_level(v) for v in levels)})"
             for n, levels in self.factors.items()
         ]
         if not parts:
@@ -247,6 +253,6 @@ def differences(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         ],
         rows,
         f"Relative difference of {metric_title(data.metric)} in experiment {info.name} "
-        f"against {parameter_title(data.factor).lower()} = {data.base}, {info.varied()}.",
+        f"against {parameter_label(data.factor)} = {data.base}, {info.varied()}.",
         info.label(f"differences-{data.factor}"),
     )

@@ -63,6 +63,8 @@ def test_throughput_figure_names_levels_and_units(client: TestClient, exp: dict[
     names = [t["name"] for t in fig["data"]]
     assert names == ["8 worker threads", "16 worker threads"]
     assert fig["layout"]["xaxis"]["title"]["text"] == "Clients per thread"
+    served = {p["name"]: p for p in client.get("/api/v1/parameters").json()}
+    assert served["clients_per_thread"]["title"] == "Clients per thread"  # the UI's select
     assert fig["layout"]["yaxis"]["title"]["text"] == "Throughput (ops/s)"
     eight = fig["data"][0]
     assert eight["x"] == [1, 4]

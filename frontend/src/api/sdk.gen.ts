@@ -600,7 +600,7 @@ export class AnalysisService {
     /**
      * Sample Percentiles
      *
-     * Percentiles of raw samples (linear interpolation).
+     * Percentiles of raw samples by the one rule: the sample at rank round(q/100 x n).
      */
     public static samplePercentiles<ThrowOnError extends boolean = false>(options: Options<PostApiV1AnalysisPercentilesSamplesData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisPercentilesSamplesErrors, ThrowOnError>({

@@ -3638,9 +3638,15 @@ export type MetricPublic = {
     /**
      * Label
      *
-     * how figures and tables name it ("99th percentile ...")
+     * how running text names it ("99th percentile ...")
      */
     label: string;
+    /**
+     * Title
+     *
+     * how axis titles, column headings and selects name it: the label with a capital first letter ("99th percentile response time"), as every figure prints it
+     */
+    title: string;
     /**
      * Unit
      *
@@ -4068,9 +4074,15 @@ export type ParameterPublic = {
     /**
      * Label
      *
-     * how figures, tables and forms name it (an axis title or column heading, with its unit where the unit is not already named: "value size (bytes)")
+     * how running text names it, with its unit where the unit is not already named: "value size (bytes)"
      */
     label: string;
+    /**
+     * Title
+     *
+     * how axis titles, column headings and selects name it: the label with a capital first letter ("Value size (bytes)"), as every figure prints it
+     */
+    title: string;
     /**
      * Legend
      *

@@ -73,11 +73,12 @@ describe("models over measurements", () => {
         rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent ?? "")),
       );
     expect(cells.map((c) => Number(c[0]))).toEqual([6, 24, 48, 96, 192]);
-    for (const [, station, m, busy, percent, x, demandMs, note] of cells) {
+    for (const [, station, m, busy, percent, x, demandUs, note] of cells) {
       expect(station).toBe("worker pool");
       const num = (text: string | undefined) => Number((text ?? "").replaceAll(",", ""));
       expect(num(percent)).toBeCloseTo((100 * num(busy)) / num(m), 0);
-      expect(num(demandMs)).toBeCloseTo((1e3 * num(busy)) / num(x), 2);
+      // In µs like every time of the product; busy is shown to 2 decimals: within 5 µs.
+      expect(num(demandUs)).toBeCloseTo((1e6 * num(busy)) / num(x), -1);
       // The seed's worker times exceed 16 workers at high load: flagged, not hidden.
       expect(note !== "").toBe(num(percent) > 100);
     }
@@ -124,6 +125,22 @@ describe("models over measurements", () => {
     // Configurations in words from the served legends, never "name=value".
     expect(await table.locator("tbody tr td").first().textContent()).not.toMatch(/[=_]/);
     await page.getByTestId(`figure-models-${stamp}-queue-models-response_time_s`).waitFor();
+  });
+
+  it("shows every time of the tab in µs, as its figures do", async () => {
+    for (const id of [
+      "model-inputs",
+      "measured-utilization",
+      "network-rows",
+      "queue-models-table",
+    ]) {
+      expect(await page.getByTestId(id).textContent(), id).not.toMatch(/\bms\b/);
+    }
+    const heads = (id: string) => page.getByTestId(id).locator("thead").textContent();
+    expect(await heads("queue-models-table")).toContain("E[r] (µs)");
+    expect(await heads("network-rows")).toContain("measured R (µs)");
+    expect(await heads("measured-utilization")).toContain("D = m U / X (µs)");
+    expect(await page.getByTestId("model-inputs").textContent()).toContain("(µs, per worker)");
   });
 
   it("exports the model figure through the common export row", async () => {

@@ -2,6 +2,7 @@
 // figure is on the server, the page only draws its Plotly JSON.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Data, Layout } from "plotly.js";
+import { useEffect, useRef } from "react";
 import { ApiError } from "@/lib/apiError";
 import { queryKeys } from "@/lib/queryKeys";
 import { type AnyServerFigure, fetchServerFigure } from "../utils/serverFigure";
@@ -37,8 +38,17 @@ function figureKey(figure: AnyServerFigure | null) {
   );
 }
 
-/** The figure's JSON; null disables the query (e.g. nothing selected yet). */
-export function useServerFigureQuery(figure: AnyServerFigure | null, poll = false) {
+/** The shortest time between two redraws a `refreshOn` change asks for (the live figure). */
+export const REFRESH_MIN_MS = 1000;
+
+/** The figure's JSON; null disables the query (e.g. nothing selected yet). Each change of
+ * `refreshOn` (e.g. the latest second of a live run) refetches it, at most once per
+ * REFRESH_MIN_MS: a burst of changes ends in one refetch after the last of them. */
+export function useServerFigureQuery(
+  figure: AnyServerFigure | null,
+  poll = false,
+  refreshOn?: string | number,
+) {
   const query = useQuery({
     queryKey: figureKey(figure),
     queryFn: () => fetchFigure(figure as AnyServerFigure),
@@ -49,6 +59,18 @@ export function useServerFigureQuery(figure: AnyServerFigure | null, poll = fals
     // A 4xx says "no data for this selection": no retry, the page says so in place.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
+  const { refetch } = query;
+  // The first fetch is the query's own: the first refresh waits a full interval after it.
+  const lastRefresh = useRef(Date.now());
+  useEffect(() => {
+    if (refreshOn === undefined) return;
+    const wait = Math.max(0, lastRefresh.current + REFRESH_MIN_MS - Date.now());
+    const timer = setTimeout(() => {
+      lastRefresh.current = Date.now();
+      void refetch();
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [refreshOn, refetch]);
   return {
     figure: query.data,
     isLoading: query.isLoading,

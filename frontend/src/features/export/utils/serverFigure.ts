@@ -16,7 +16,7 @@ export const FIGURE_WIDTHS: readonly { value: FigureWidth; label: string }[] = [
   { value: "page", label: "page (7.16 in)" },
 ];
 
-type ParamValue = string | number | boolean | null | undefined | readonly string[];
+export type ParamValue = string | number | boolean | null | undefined | readonly string[];
 
 /** A figure of an experiment with the page's selection (source, x, series, pin, window...). */
 export interface ServerFigure {
@@ -38,20 +38,26 @@ function isCompareFigure(figure: AnyServerFigure): figure is CompareFigure {
   return "body" in figure;
 }
 
-/** The figure's URL: lists repeat their key (pin=a=1&pin=b=2), empty values are left out. */
+/** A path with the page's selection: lists repeat their key (pin=a=1&pin=b=2), empty values
+ * are left out. Figure and table URLs are both built here. */
+export function withParams(path: string, params: Record<string, ParamValue>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) query.append(key, String(v));
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** The figure's URL with its selection (and extra parameters: format, width, style). */
 export function figureUrl(
   figure: ServerFigure,
   format: FigureFileFormat | "json",
   extra: Record<string, ParamValue> = {},
 ): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...figure.params, ...extra })) {
-    if (value === null || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) query.append(key, String(v));
-  }
   const path = `/api/v1/experiments/${figure.experimentId}/figures/${figure.name}.${format}`;
-  const qs = query.toString();
-  return qs ? `${path}?${qs}` : path;
+  return withParams(path, { ...figure.params, ...extra });
 }
 
 /** Pinned factors as the API's repeated `pin=factor=level`. */
@@ -75,6 +81,13 @@ export function figureRequest(
       body: JSON.stringify({ ...figure.body, ...extra }),
     },
   };
+}
+
+/** One text per figure and selection (Plotly's uirevision: redraws of it keep the zoom). */
+export function figureRevision(figure: AnyServerFigure): string {
+  return isCompareFigure(figure)
+    ? JSON.stringify([figure.name, figure.body])
+    : figureUrl(figure, "json");
 }
 
 /** The server's answer for a figure; an error answer is thrown as ApiError. */
@@ -107,4 +120,10 @@ export async function downloadServerFigure(
 ): Promise<void> {
   const response = await fetchServerFigure(figure, format, { width });
   downloadBlob(`${filename}.${format}`, await response.blob());
+}
+
+/** Fetch a file the server renders and save it; an error answer is thrown as ApiError. */
+export async function downloadFromServer(url: string, filename: string): Promise<void> {
+  const response = await fetchOk(url, { headers: authHeaders() });
+  downloadBlob(filename, await response.blob());
 }
