@@ -69,6 +69,15 @@ def levels_label(values: dict[str, Any]) -> str:
     return ", ".join(level_label(k, v) for k, v in values.items()) or "all"
 
 
+def source_label(source: str) -> str:
+    """One measuring process as a legend names it: "client:1" -> "client instance 1",
+    "middleware:0" -> "middleware 0" (the numbers of the run page's processes)."""
+    kind, _, index = source.partition(":")
+    if not index:
+        return source
+    return f"client instance {index}" if kind == "client" else f"{kind} {index}"
+
+
 def percentile_label(q: float) -> str:
     """ "p50", "p99.9": how reports name percentiles."""
     return f"p{float(q):g}"

@@ -104,8 +104,8 @@ def test_live_figure_sums_instances_per_second_by_the_results_rule(
     # Weighted by throughput: (1000 x 1000 + 3000 x 2000) / 4000.
     assert traces["response time"]["y"] == [1750.0, 1000.0]
     # Each instance as well, hidden until picked in the legend.
-    assert traces["client:1 throughput"]["visible"] == "legendonly"
-    assert traces["client:1 throughput"]["y"] == [3000.0]
+    assert traces["client instance 1: throughput"]["visible"] == "legendonly"
+    assert traces["client instance 1: throughput"]["y"] == [3000.0]
 
 
 def test_live_figure_exports_like_every_figure_but_stays_out_of_the_report(
