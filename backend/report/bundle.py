@@ -61,6 +61,9 @@ def default_plan(exp: Experiment) -> ReportPlan:
     results.insert(2, PlanItem("table", "summary"))
     analysis = [PlanItem("figure", n) for n in figures if n not in _RESULTS]
     analysis[2:2] = [PlanItem("table", "differences"), PlanItem("table", "factorial")]
+    models = next((i for i, p in enumerate(analysis) if p.name == "model-throughput"), None)
+    if models is not None:  # the model's numbers beside its figures
+        analysis.insert(models, PlanItem("table", "model-comparison"))
     return ReportPlan(
         title=f"Experiment {exp.name}",
         sections=[

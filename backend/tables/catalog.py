@@ -1,4 +1,5 @@
-"""The tables of an experiment: summary, factorial, configuration and differences.
+"""The tables of an experiment: configuration, summary, factorial, differences and the MVA
+model against measurement.
 
 Each is a data function (the same numbers the pages show) and a build function to a
 `Table`; captions name the experiment and its varied factors, labels derive from its name.
@@ -18,23 +19,35 @@ from backend.domain.parameters import PARAMETERS
 from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
 from backend.figures.factorial import design_text, effect_label
 from backend.figures.labels import (
+    MICROSECONDS,
+    OPS_PER_S,
+    US_PER_S,
     format_level,
+    levels_label,
     metric_title,
     parameter_label,
     parameter_title,
     printed_unit,
 )
-from backend.figures.params import Selection
+from backend.figures.models import NetworkFit, load_network_fit
+from backend.figures.params import FigureQuery, Selection
 from backend.models import Experiment
 from backend.results.metrics import METRIC_UNITS
 from backend.tables.table import Column, Table, latex_label
 
 
 class TableQuery(Selection):
-    """The page's selection plus, for differences, the factor and its base level."""
+    """The page's selection plus, for differences, the factor and its base level, and for the
+    model comparison, the group of configurations (as on the Models tab)."""
 
     factor: str | None = Field(default=None, description="differences: default the first factor")
     base: str | None = Field(default=None, description="differences: default its first level")
+    group: int = Field(
+        default=0,
+        ge=0,
+        description="model comparison: the group of configurations differing only in clients "
+        "(index, as on the Models tab)",
+    )
 
 
 @dataclass(frozen=True)
@@ -255,4 +268,48 @@ def differences(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         f"Relative difference of {metric_title(data.metric)} in experiment {info.name} "
         f"against {parameter_label(data.factor)} = {data.base}, {info.varied()}.",
         info.label(f"differences-{data.factor}"),
+    )
+
+
+def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> NetworkFit:
+    selection = q.model_dump(include=set(Selection.model_fields))
+    return load_network_fit(session, experiment_id, FigureQuery(**selection, group=q.group))
+
+
+def _us(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * US_PER_S
+
+
+@register("model-comparison", "MVA model against measurement", _load_network_fit)
+def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per client count: measured throughput and response time beside the MVA's (the Models
+    tab's model-throughput and model-response-time figures as numbers)."""
+    tp, rt = "Throughput", "Response time"
+    rows: list[list[Any]] = [
+        [
+            r.clients,
+            r.measured_throughput_per_s,
+            r.model_throughput_per_s,
+            r.throughput_deviation_percent,
+            _us(r.measured_response_time_s),
+            _us(r.model_response_time_s),
+            r.response_deviation_percent,
+        ]
+        for r in data.solved.rows
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("measured", OPS_PER_S, 0, tp),
+            Column("MVA", OPS_PER_S, 0, tp),
+            Column("error", "%", 1, tp),
+            Column("measured", MICROSECONDS, 1, rt),
+            Column("MVA", MICROSECONDS, 1, rt),
+            Column("error", "%", 1, rt),
+        ],
+        rows,
+        f"Exact MVA of the network with inputs estimated from the data against the measurement "
+        f"of experiment {info.name} ({q.request_type.value} requests), "
+        f"{levels_label(data.group.group)}; bottleneck: {data.solved.model.bottleneck}.",
+        info.label(f"model-comparison-{q.group}"),
     )

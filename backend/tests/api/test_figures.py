@@ -143,6 +143,9 @@ def test_read_figure_svg_has_text(client: TestClient, exp: dict[str, Any], name:
     texts = [t for t in root.iter(f"{SVG}text") if (t.text or "").strip()]
     assert texts
     assert bool(list(root.iter(f"{SVG}image"))) == (name in RASTER_LINES)
+    # The report style's type: 8 pt text, 9 pt axis titles, 7.5 pt legends (96 px per inch).
+    sizes = {float(px) * 0.75 for px in re.findall(r"font-size: ?([\d.]+)px", r.text)}
+    assert sizes and all(7.5 <= pt <= 9.0 for pt in sizes), (name, sorted(sizes))
 
 
 @pytest.mark.parametrize(("width", "height", "dpi"), [("column", "2.5", 300), ("2", "1.5", 100)])

@@ -143,6 +143,20 @@ describe("models over measurements", () => {
     expect(await page.getByTestId("model-inputs").textContent()).toContain("(µs, per worker)");
   });
 
+  it("exports the model against measurement as the server's LaTeX table", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("model-table-exports").getByRole("button", { name: "LaTeX" }).click(),
+    ]);
+    const tex = readFileSync(await download.path(), "utf8");
+    expect(tex).toContain("\\toprule");
+    expect(tex).toContain("Exact MVA of the network with inputs estimated from the data");
+    expect(tex).toMatch(/\\label\{tab:[a-z0-9-]+:model-comparison-0\}/);
+    // One row per measured client count, times in µs.
+    expect(tex).toContain("($\\mu$s)");
+    expect(tex.match(/^\d+ & /gm)?.length).toBe(5);
+  });
+
   it("exports the model figure through the common export row", async () => {
     const [download] = await Promise.all([
       page.waitForEvent("download"),

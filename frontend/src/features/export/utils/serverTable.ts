@@ -9,7 +9,12 @@ import { downloadBlob } from "./download";
 import { downloadFromServer, fetchOk, type ParamValue, withParams } from "./serverFigure";
 
 /** The server's tables (backend/tables/catalog.py). */
-export type ServerTableName = "configuration" | "summary" | "factorial" | "differences";
+export type ServerTableName =
+  | "configuration"
+  | "summary"
+  | "factorial"
+  | "differences"
+  | "model-comparison";
 export type TableFileFormat = "csv" | "tex";
 export const TABLE_FILE_FORMATS: readonly { value: TableFileFormat; label: string }[] = [
   { value: "csv", label: "CSV" },

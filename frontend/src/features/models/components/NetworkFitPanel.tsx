@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
@@ -131,6 +132,20 @@ export function NetworkFitPanel({
         onEdit={(key, value) => setState({ [key]: value })}
       />
       <MeasuredUtilizationTable rows={group.utilization} />
+      {fitted.solved && (
+        <div className="section-header">
+          <h3>Model against measurement (inputs from the data)</h3>
+          <TableExportButtons
+            table={{
+              experimentId,
+              name: "model-comparison",
+              params: { request_type: requestType, group: groupIndex, ...windowQuery(window) },
+            }}
+            filename={`${base}-comparison`}
+            testId="model-table-exports"
+          />
+        </div>
+      )}
       {fitted.solved && (
         <table className="table compact" data-testid="network-rows">
           <thead>

@@ -184,7 +184,7 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
               x={x}
               filters={filters}
               line={line}
-              lineLabel={labels.title(line)}
+              lineLabel={labels.label(line)}
               cut={cut}
               lineLevels={levelsOf(rows, line).map(formatValue)}
               poll={poll}
