@@ -137,7 +137,7 @@ def parcoords_figure(data: ParcoordsData, q: object) -> go.Figure:
     ticks = max((len(t) for t in dims[0].get("ticktext", [])), default=4) if dims else 4
     first = len(dims[0]["label"]) if dims else 4
     last = len(dims[-1]["label"]) if dims else 4
-    left = max(16 + 7 * ticks, 4 * first)
+    left = max(20 + 8 * ticks, 4 * first)  # about 7.5 px per character of 12 px text
     fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": 70, "b": 30})
     names = ", ".join(data.names[e] for e in present) or "the selection"
     return set_caption(
