@@ -1,6 +1,15 @@
 """Every figure of the product, registered by importing its module (order = bundle order)."""
 
-from backend.figures import analyses, compare, distributions, factorial, live, models, results
+from backend.figures import (
+    analyses,
+    compare,
+    distributions,
+    factorial,
+    live,
+    models,
+    parcoords,
+    results,
+)
 from backend.figures.registry import FIGURES, LIVE_FIGURES, FigureSpec, figure_spec
 
 # Imported for their registrations.
@@ -17,6 +26,7 @@ __all__ = [
     "factorial",
     "live",
     "models",
+    "parcoords",
     "results",
 ]
 
@@ -40,6 +50,7 @@ ORDER = (
     "model-response-time",
     "queue-models",
     "compare-groups",
+    "compare-parcoords",
 )
 
 

@@ -7,7 +7,7 @@ import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
 import { figureTable } from "../utils/figureTable";
-import { figureUrl, type ServerFigure } from "../utils/serverFigure";
+import { type AnyServerFigure, figureRevision } from "../utils/serverFigure";
 import type { SummaryTable } from "../utils/table";
 import { FigureExportButtons } from "./FigureExportButtons";
 
@@ -17,7 +17,7 @@ const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 export interface ServerPlotProps {
   title: ReactNode;
   /** The figure and the page's selection as its query parameters. */
-  figure: ServerFigure;
+  figure: AnyServerFigure;
   /** Base of the exported file names (and of the test id `figure-<filename>`). */
   filename: string;
   testId?: string;
@@ -52,7 +52,7 @@ export const ServerPlot = memo(function ServerPlot({
   const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll, refreshOn);
   // Redraws of the same selection (polling, live seconds) keep the user's zoom and legend
   // picks: Plotly.react keeps UI state while uirevision stays the same.
-  const uirevision = figureUrl(figure, "json");
+  const uirevision = figureRevision(figure);
   const layout = useMemo(() => {
     if (!fig) return {};
     // The screen keeps the server's look but the page sizes the figure (no width, no meta).

@@ -1,31 +1,41 @@
-// A figure as the server draws it (GET .../figures/{name}.json, screen style): the one
-// definition of every figure is on the server, the page only draws its Plotly JSON.
+// A figure as the server draws it (its .json, screen style): the one definition of every
+// figure is on the server, the page only draws its Plotly JSON.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Data, Layout } from "plotly.js";
 import { useEffect, useRef } from "react";
 import { ApiError } from "@/lib/apiError";
-import { authHeaders, redirectToLogin } from "@/lib/auth";
 import { queryKeys } from "@/lib/queryKeys";
-import { figureUrl, type ServerFigure } from "../utils/serverFigure";
+import { type AnyServerFigure, fetchServerFigure } from "../utils/serverFigure";
 
 /** Plotly's JSON of a figure; `layout.meta` carries its caption and facts the page states. */
 export interface FigureJson {
   data: Data[];
   layout: Partial<Layout> & {
-    meta?: { caption?: string; beyond?: number; span?: string; span_label?: string };
+    meta?: {
+      caption?: string;
+      beyond?: number;
+      span?: string;
+      span_label?: string;
+      /** Parallel coordinates: the axis keys in order, lines drawn, configurations. */
+      axes?: string[];
+      lines?: number;
+      count?: number;
+    };
   };
 }
 
-async function fetchFigure(figure: ServerFigure): Promise<FigureJson> {
-  const response = await fetch(figureUrl(figure, "json", { style: "screen" }), {
-    headers: authHeaders(),
-  });
-  if (response.status === 401) redirectToLogin();
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => ({}));
-    throw new ApiError(response.status, body);
-  }
+async function fetchFigure(figure: AnyServerFigure): Promise<FigureJson> {
+  const response = await fetchServerFigure(figure, "json", { style: "screen" });
   return (await response.json()) as FigureJson;
+}
+
+function figureKey(figure: AnyServerFigure | null) {
+  if (figure && "body" in figure) return queryKeys.compare.figure(figure.name, figure.body);
+  return queryKeys.experiments.figure(
+    figure?.experimentId ?? 0,
+    figure?.name ?? "",
+    figure?.params ?? {},
+  );
 }
 
 /** The shortest time between two redraws a `refreshOn` change asks for (the live figure). */
@@ -35,17 +45,13 @@ export const REFRESH_MIN_MS = 1000;
  * `refreshOn` (e.g. the latest second of a live run) refetches it, at most once per
  * REFRESH_MIN_MS: a burst of changes ends in one refetch after the last of them. */
 export function useServerFigureQuery(
-  figure: ServerFigure | null,
+  figure: AnyServerFigure | null,
   poll = false,
   refreshOn?: string | number,
 ) {
   const query = useQuery({
-    queryKey: queryKeys.experiments.figure(
-      figure?.experimentId ?? 0,
-      figure?.name ?? "",
-      figure?.params ?? {},
-    ),
-    queryFn: () => fetchFigure(figure as ServerFigure),
+    queryKey: figureKey(figure),
+    queryFn: () => fetchFigure(figure as AnyServerFigure),
     enabled: figure !== null,
     // Keep the drawn figure while a changed selection loads: no flash of an empty card.
     placeholderData: keepPreviousData,

@@ -1,7 +1,12 @@
 // Tables as the server writes them: CSV, and LaTeX with booktabs, units in the headers, a
 // caption naming the experiment and its varied factors and a \label, from GET
-// /experiments/{id}/tables/{name}.{csv,tex}. The browser never writes a table file itself.
-import { downloadFromServer, type ParamValue, withParams } from "./serverFigure";
+// /experiments/{id}/tables/{name}.{csv,tex}, and the compare page's difference table (its
+// selection and brush in the body) from POST /compare/tables/differences.{csv,tex}. The
+// browser never writes a table file itself.
+import type { DifferencesRequest } from "@/api";
+import { authHeaders } from "@/lib/auth";
+import { downloadBlob } from "./download";
+import { downloadFromServer, fetchOk, type ParamValue, withParams } from "./serverFigure";
 
 /** The server's tables (backend/tables/catalog.py). */
 export type ServerTableName =
@@ -36,4 +41,18 @@ export function downloadServerTable(
   filename: string,
 ): Promise<void> {
   return downloadFromServer(tableUrl(table, format), `${filename}.${format}`);
+}
+
+/** POST /compare/tables/differences.{csv,tex} and save the answer as `<filename>.<format>`. */
+export async function downloadDifferencesTable(
+  body: DifferencesRequest,
+  format: TableFileFormat,
+  filename: string,
+): Promise<void> {
+  const response = await fetchOk(`/api/v1/compare/tables/differences.${format}`, {
+    method: "POST",
+    headers: { ...authHeaders(), "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  downloadBlob(`${filename}.${format}`, await response.blob());
 }
