@@ -8,6 +8,8 @@ from backend.api.routes import (
     analysis,
     auth,
     compare,
+    compare_figures,
+    compare_tables,
     experiment_runs,
     experiments,
     figures,
@@ -33,6 +35,8 @@ protected.include_router(tables.router)
 protected.include_router(reports.router)
 protected.include_router(live.router)
 protected.include_router(compare.router)
+protected.include_router(compare_figures.router)
+protected.include_router(compare_tables.router)
 protected.include_router(views.router)
 
 api_router = APIRouter()

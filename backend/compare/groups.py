@@ -19,7 +19,7 @@ from backend.figures.labels import level_label
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupPointPublic, GroupPublic
 
 
-def _order(value: Any) -> tuple[int, float, str]:
+def level_order(value: Any) -> tuple[int, float, str]:
     """Numbers numerically, then text: the order of a parameter's levels."""
     if isinstance(value, bool):
         return (1, 0.0, str(value))
@@ -66,11 +66,11 @@ def group_curves(
     if group_by == GROUP_BY_EXPERIMENT:
         keys = [d for d in designs if d in cells]
     else:
-        keys = sorted(cells, key=lambda k: _order(group_values[k]))
+        keys = sorted(cells, key=lambda k: level_order(group_values[k]))
     out = []
     for key in keys:
         points = []
-        for xt in sorted(cells[key], key=lambda t: _order(x_values[t])):
+        for xt in sorted(cells[key], key=lambda t: level_order(x_values[t])):
             b = band(pool(cells[key][xt]), kind, level)
             points.append(
                 GroupPointPublic(x=x_values[xt], n=b.n, mean=b.mean, low=b.low, high=b.high)

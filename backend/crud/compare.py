@@ -13,6 +13,12 @@ def read_experiments(*, session: Session, ids: Sequence[int]) -> dict[int, Exper
     return {e.id: e for e in rows}
 
 
+def read_experiment_names(*, session: Session, ids: Sequence[int]) -> dict[int, str]:
+    """id -> name of the experiments that exist."""
+    rows = session.execute(select(Experiment.id, Experiment.name).where(Experiment.id.in_(ids)))
+    return {i: name for i, name in rows.all()}
+
+
 def read_testbeds(*, session: Session, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
     rows = session.execute(
         select(Testbed.id, Testbed.name, Testbed.kind).where(Testbed.id.in_(ids))

@@ -3,7 +3,7 @@
 import plotly.graph_objects as go
 
 from backend.figures.data import load_breakdown, load_interactive_law
-from backend.figures.labels import MICROSECONDS, OPS_PER_S, levels_label, with_unit
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s
@@ -65,5 +65,5 @@ def interactive_law(data: s.ExperimentInteractivePublic, q: FigureQuery) -> go.F
     return set_caption(
         fig,
         f"Measured throughput against the interactive response time law X = N / (R + Z), "
-        f"R measured, Z = {data.think_time_s * 1e3:.3g} ms ({how}).",
+        f"R measured, Z = {data.think_time_s * US_PER_S:.3g} {MICROSECONDS} ({how}).",
     )

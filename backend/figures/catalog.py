@@ -1,19 +1,32 @@
 """Every figure of the product, registered by importing its module (order = bundle order)."""
 
-from backend.figures import analyses, compare, distributions, factorial, models, results
-from backend.figures.registry import FIGURES, FigureSpec
+from backend.figures import (
+    analyses,
+    compare,
+    distributions,
+    factorial,
+    live,
+    models,
+    parcoords,
+    results,
+)
+from backend.figures.registry import FIGURES, LIVE_FIGURES, FigureSpec, figure_spec
 
 # Imported for their registrations.
 __all__ = [
     "FIGURES",
+    "LIVE_FIGURES",
     "ORDER",
     "FigureSpec",
+    "figure_spec",
     "figures_in_order",
     "analyses",
     "compare",
     "distributions",
     "factorial",
+    "live",
     "models",
+    "parcoords",
     "results",
 ]
 
@@ -37,6 +50,7 @@ ORDER = (
     "model-response-time",
     "queue-models",
     "compare-groups",
+    "compare-parcoords",
 )
 
 

@@ -5,7 +5,9 @@ numbers are the compare groups endpoint's (pooled repetitions, std / se / t band
 """
 
 import json
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
 import plotly.graph_objects as go
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +30,7 @@ from backend.figures.style import series_colour
 from backend.models import Experiment
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupsPublic, GroupsRequest
 
+MAX_LEVEL_TICKS = 12
 _BAND_TEXT = {"std": "mean ± std", "se": "mean ± standard error"}
 
 
@@ -62,17 +65,30 @@ def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsP
         band=q.interval,
         level=q.level,
     )
-    try:
+    with as_query_error():
         return call_endpoint(compare_groups, session=session, body=body)
+
+
+@contextmanager
+def as_query_error() -> Iterator[None]:
+    """The compare endpoints name body fields; in a GET figure they are query parameters."""
+    try:
+        yield
     except RequestValidationError as err:
-        # The endpoint names body fields; here they are this figure's query parameters.
         first = err.errors()[0]
         loc = [part for part in first["loc"] if part != "body"]
         raise AnalysisError(str(loc[0]) if loc else "query", str(first["msg"])) from err
 
 
+class AxisOptions(Protocol):
+    """What the grouped curves take of a request beyond their data (GET query or POST body)."""
+
+    log_x: bool
+    log_y: bool
+
+
 @register("compare-groups", "Grouped curves (compare)", load_groups)
-def compare_groups_figure(data: GroupsPublic, q: FigureQuery) -> go.Figure:
+def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
     """Per group a band (server's low/high) under its mean line; the legend counts runs."""
     fig = go.Figure()
     hover = f"{parameter_title(data.x)} %{{x}}: %{{y:.4~g}} {printed_unit(data.unit)}"
@@ -95,21 +111,27 @@ def compare_groups_figure(data: GroupsPublic, q: FigureQuery) -> go.Figure:
             go.Scatter(
                 x=xs,
                 y=[p.mean for p in g.points],
-                customdata=[p.n for p in g.points],
+                # Nested ([n]) so that a table of the figure does not read run counts as a
+                # spread, as it reads a flat customdata.
+                customdata=[[p.n] for p in g.points],
                 name=f"{name} ({g.runs} runs)",
                 mode="lines+markers",
                 legendgroup=f"s{i}",
                 line={"color": series_colour(i)},
                 marker={"color": series_colour(i)},
-                hovertemplate=hover + "<br>%{customdata} runs<extra>%{fullData.name}</extra>",
+                hovertemplate=hover + "<br>%{customdata[0]} runs<extra>%{fullData.name}</extra>",
             )
         )
     what = metric_title(data.metric)
     categorical = any(isinstance(_x_value(p.x), str) for g in data.data for p in g.points)
+    levels = sorted({p.x for g in data.data for p in g.points}) if not categorical else []
+    # A factor has no level 4.5: tick a numeric x at its measured levels when they are few.
+    ticks = {"tickvals": levels} if 0 < len(levels) <= MAX_LEVEL_TICKS else {}
     fig.update_layout(
         xaxis={
             "title": {"text": parameter_title(data.x)},
             "type": "category" if categorical else ("log" if q.log_x else "linear"),
+            **ticks,
         },
         yaxis={
             "title": {"text": with_unit(what[:1].upper() + what[1:], data.unit)},

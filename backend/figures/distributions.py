@@ -11,6 +11,7 @@ from backend.figures.labels import (
     OPS_PER_S,
     levels_label,
     percentile_label,
+    source_label,
     with_unit,
 )
 from backend.figures.params import FigureQuery
@@ -160,7 +161,7 @@ def time_series(data: RunSeriesPublic, q: FigureQuery) -> go.Figure:
                     go.Scatter(
                         x=x,
                         y=y,
-                        name=f"{inst.source} {what}",
+                        name=f"{source_label(inst.source)}: {what}",
                         mode="lines",
                         yaxis=axis,
                         visible="legendonly",

@@ -12,8 +12,8 @@ import plotly.graph_objects as go
 from fastapi import Response
 from sqlalchemy.orm import Session
 
-from backend.figures.catalog import FIGURES
-from backend.figures.params import FigureQuery
+from backend.figures.catalog import figure_spec
+from backend.figures.params import FigureOutput, FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
 from backend.figures.style import COLUMN_WIDTH_IN, STYLES, apply_style, default_height_in
@@ -46,26 +46,25 @@ def attachment(content: bytes, media_type: str, experiment_name: str, suffix: st
     )
 
 
-def styled_figure(
-    session: Session, experiment_id: int, name: str, q: FigureQuery, width_in: float | None
-) -> go.Figure:
-    """The figure built from the experiment's data with the asked style and size."""
-    spec = FIGURES.get(name)
-    if spec is None:
-        raise UnknownFigure(name)
-    fig = spec.make(session, experiment_id, q)
-    return apply_style(fig, STYLES[q.style], width_in, q.height)
+def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> ExportedFigure:
+    """A built figure styled and sized: JSON (responsive unless a width is asked) or a
+    PDF/SVG/PNG at its printed size (column width unless asked)."""
+    style = STYLES[out.style]
+    if fmt == "json":
+        fig = apply_style(fig, style, out.width_in(None), out.height)
+        return ExportedFigure(fig.to_json().encode(), caption_of(fig))
+    width = out.width_in(COLUMN_WIDTH_IN)
+    assert width is not None
+    height = out.height or default_height_in(style, width)
+    fig = apply_style(fig, style, width, height)
+    return ExportedFigure(renderer.render(fig, fmt, width, height, out.dpi), caption_of(fig))
 
 
 def export_figure(
     session: Session, experiment_id: int, name: str, fmt: FigureFormat, q: FigureQuery
 ) -> ExportedFigure:
-    """JSON (responsive unless a width is asked) or a PDF/SVG/PNG at its printed size."""
-    if fmt == "json":
-        fig = styled_figure(session, experiment_id, name, q, q.width_in(None))
-        return ExportedFigure(fig.to_json().encode(), caption_of(fig))
-    width = q.width_in(COLUMN_WIDTH_IN)
-    assert width is not None
-    height = q.height or default_height_in(STYLES[q.style], width)
-    fig = styled_figure(session, experiment_id, name, q, width)
-    return ExportedFigure(renderer.render(fig, fmt, width, height, q.dpi), caption_of(fig))
+    """A registered figure of an experiment with the page's selection, as `render_figure`."""
+    spec = figure_spec(name)
+    if spec is None:
+        raise UnknownFigure(name)
+    return render_figure(spec.make(session, experiment_id, q), fmt, q)

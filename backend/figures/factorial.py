@@ -5,7 +5,13 @@ import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
 from backend.figures.data import load_factorial
-from backend.figures.labels import level_label, metric_title, parameter_title, with_unit
+from backend.figures.labels import (
+    level_label,
+    metric_title,
+    parameter_title,
+    sentence_case,
+    with_unit,
+)
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.results.metrics import METRIC_UNITS
@@ -17,12 +23,14 @@ def effect_label(factors: list[str]) -> str:
     return " × ".join(parameter_title(f) for f in factors)
 
 
-def _metric_title(data: s.FactorialPublic, q: FigureQuery) -> str:
+def _metric_title(data: s.FactorialPublic, q: FigureQuery, *, title: bool = True) -> str:
+    """The analysed metric with its unit: as a title ("Throughput (ops/s)") or in running
+    text ("throughput (ops/s)")."""
     name = metric_title(q.metric)
     unit = METRIC_UNITS.get(q.metric)
     if data.multiplicative:
         return f"log10 {name}"
-    return with_unit(name[:1].upper() + name[1:], unit)
+    return with_unit(sentence_case(name) if title else name, unit)
 
 
 def design_text(data: s.FactorialPublic) -> str:
@@ -98,7 +106,9 @@ def allocation(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
         xaxis={"title": {"text": "Variation explained (%)"}, "range": [0, 100]},
     )
     return set_caption(
-        fig, f"Allocation of variation of {_metric_title(data, q)} in the {design_text(data)}."
+        fig,
+        f"Allocation of variation of {_metric_title(data, q, title=False)} in the "
+        f"{design_text(data)}.",
     )
 
 
@@ -192,7 +202,7 @@ def half_normal(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
         )
     fig.update_layout(
         xaxis={"title": {"text": "Half-normal quantile"}, "rangemode": "tozero"},
-        yaxis={"title": {"text": f"|Effect| of {_metric_title(data, q).lower()}"}},
+        yaxis={"title": {"text": f"|Effect| of {_metric_title(data, q, title=False)}"}},
     )
     return set_caption(
         fig,
@@ -227,7 +237,7 @@ def main_effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     )
     fig.update_layout(
         xaxis={"title": {"text": "Level"}, "type": "category"},
-        yaxis={"title": {"text": "Mean " + _metric_title(data, q).lower()}},
+        yaxis={"title": {"text": "Mean " + _metric_title(data, q, title=False)}},
     )
     return set_caption(fig, f"Main effects of the {design_text(data)}: mean response per level.")
 
@@ -256,7 +266,7 @@ def interactions(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
             )
     fig.update_layout(
         xaxis={"title": {"text": "Level"}, "type": "category"},
-        yaxis={"title": {"text": "Mean " + _metric_title(data, q).lower()}},
+        yaxis={"title": {"text": "Mean " + _metric_title(data, q, title=False)}},
     )
     return set_caption(
         fig,

@@ -7,8 +7,10 @@ Parameter names come from the parameter schema (`label`, `legend`), so a legend 
 from typing import Any
 
 from backend.domain.parameters import PARAMETERS
+from backend.results.metrics import METRICS
 
 MICROSECONDS = "µs"
+US_PER_S = 1e6  # every time is printed in µs; the models and the law compute in seconds
 OPS_PER_S = "ops/s"
 
 # Units as the API spells them -> as printed ("us" is what a keyboard has, not a unit).
@@ -34,11 +36,22 @@ def format_level(value: Any) -> str:
     return str(value)
 
 
+def sentence_case(text: str) -> str:
+    """The one capitalisation rule of titles (axis titles, column headings, the UI's selects):
+    the label as defined, its first letter capitalised ("clients per thread" -> "Clients per
+    thread"). Running text uses the label as it is."""
+    return text[:1].upper() + text[1:]
+
+
+def parameter_label(name: str) -> str:
+    """A parameter's name in running text: "worker threads", "value size (bytes)"."""
+    param = PARAMETERS.get(name)
+    return param.label if param and param.label else name.replace("_", " ")
+
+
 def parameter_title(name: str) -> str:
     """Axis title of a parameter: "Worker threads", "Value size (bytes)"."""
-    param = PARAMETERS.get(name)
-    label = param.label if param and param.label else name.replace("_", " ")
-    return label[:1].upper() + label[1:]
+    return sentence_case(parameter_label(name))
 
 
 def level_label(name: str, value: Any) -> str:
@@ -56,11 +69,22 @@ def levels_label(values: dict[str, Any]) -> str:
     return ", ".join(level_label(k, v) for k, v in values.items()) or "all"
 
 
+def source_label(source: str) -> str:
+    """One measuring process as a legend names it: "client:1" -> "client instance 1",
+    "middleware:0" -> "middleware 0" (the numbers of the run page's processes)."""
+    kind, _, index = source.partition(":")
+    if not index:
+        return source
+    return f"client instance {index}" if kind == "client" else f"{kind} {index}"
+
+
 def percentile_label(q: float) -> str:
     """ "p50", "p99.9": how reports name percentiles."""
     return f"p{float(q):g}"
 
 
 def metric_title(metric: str) -> str:
-    """ "throughput_per_s" -> "throughput", "p99_us" -> "p99" (the unit goes elsewhere)."""
-    return metric.removesuffix("_per_s").removesuffix("_us").replace("_", " ")
+    """A metric in running text, the metric table's label: "throughput", "99th percentile
+    response time" (the unit goes elsewhere; titles add sentence_case)."""
+    m = METRICS.get(metric)  # type: ignore[call-overload]
+    return m.label if m else metric.removesuffix("_per_s").removesuffix("_us").replace("_", " ")

@@ -18,12 +18,10 @@ from backend.analysis.model_fit import CLIENT_PARAMS, group_key
 from backend.api.routes.analysis.fit import read_network_inputs, read_queue_models
 from backend.api.routes.analysis.models import solve_network_model
 from backend.figures.data import call_windowed
-from backend.figures.labels import MICROSECONDS, OPS_PER_S, levels_label, with_unit
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
 from backend.figures.params import FigureQuery, QueueQuantity
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s
-
-US_PER_S = 1e6
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,41 @@ class Selection(BaseModel):
     )
 
 
-class FigureQuery(Selection):
+class FigureOutput(BaseModel):
+    """Printed size and style of a figure file (the JSON for the UI is responsive)."""
+
+    width: str | None = Field(
+        default=None,
+        description="column (3.5 in), page (7.16 in) or inches; default column for files, "
+        "none (responsive) for JSON",
+    )
+    height: float | None = Field(default=None, gt=0.5, le=20, description="inches")
+    dpi: int = Field(default=300, ge=50, le=1200, description="PNG resolution")
+    style: StyleName = Field(
+        default="report", description="report (print: 8 pt serif) or screen (the UI's look)"
+    )
+
+    @field_validator("width")
+    @classmethod
+    def _width(cls, value: str | None) -> str | None:
+        if value is None or value in WIDTH_PRESETS:
+            return value
+        try:
+            inches = float(value)
+        except ValueError:
+            raise ValueError("column, page, or a width in inches") from None
+        if not MIN_WIDTH_IN <= inches <= MAX_WIDTH_IN:
+            raise ValueError(f"must lie in [{MIN_WIDTH_IN}, {MAX_WIDTH_IN}] inches")
+        return value
+
+    def width_in(self, default: float | None) -> float | None:
+        """The asked width in inches, `default` when none was asked."""
+        if self.width is None:
+            return default
+        return WIDTH_PRESETS.get(self.width) or float(self.width)
+
+
+class FigureQuery(Selection, FigureOutput):
     """Selection (as on the results page), then size and style of the output."""
 
     x: str | None = Field(default=None, description="factor on the x axis (default: the first)")
@@ -109,33 +143,6 @@ class FigureQuery(Selection):
         default="std", description="compare-groups: band of std, standard error or t interval"
     )
     level: float = Field(default=0.95, ge=0.5, lt=1.0, description="compare-groups: t level")
-    width: str | None = Field(
-        default=None,
-        description="column (3.5 in), page (7.16 in) or inches; default column for files, "
-        "none (responsive) for JSON",
-    )
-    height: float | None = Field(default=None, gt=0.5, le=20, description="inches")
-    dpi: int = Field(default=300, ge=50, le=1200, description="PNG resolution")
-    style: StyleName = "report"
-
-    @field_validator("width")
-    @classmethod
-    def _width(cls, value: str | None) -> str | None:
-        if value is None or value in WIDTH_PRESETS:
-            return value
-        try:
-            inches = float(value)
-        except ValueError:
-            raise ValueError("column, page, or a width in inches") from None
-        if not MIN_WIDTH_IN <= inches <= MAX_WIDTH_IN:
-            raise ValueError(f"must lie in [{MIN_WIDTH_IN}, {MAX_WIDTH_IN}] inches")
-        return value
-
-    def width_in(self, default: float | None) -> float | None:
-        """The asked width in inches, `default` when none was asked."""
-        if self.width is None:
-            return default
-        return WIDTH_PRESETS.get(self.width) or float(self.width)
 
     def pins(self) -> dict[str, str]:
         """`pin` as factor -> level text; a malformed entry is a 422 on `pin`."""

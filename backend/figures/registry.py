@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session
 from backend.figures.params import FigureQuery
 
 Loader = Callable[[Session, int, FigureQuery], Any]
-Builder = Callable[[Any, FigureQuery], go.Figure]
+# The second argument is the request: a FigureQuery, or the compare page's POST body for its
+# figures (backend.figures.compare_page); a build function reads the options it needs.
+Builder = Callable[[Any, Any], go.Figure]
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class FigureSpec:
     title: str
     load: Loader
     build: Builder
+    vector: bool = True  # False: Plotly draws its marks with WebGL, a raster in PDF and SVG
 
     def make(self, session: Session, experiment_id: int, query: FigureQuery) -> go.Figure:
         """The unstyled figure for an experiment and a selection."""
@@ -32,18 +35,28 @@ class FigureSpec:
 
 
 FIGURES: dict[str, FigureSpec] = {}
+"""The report's figures: listed, bundled and offered by the report builder."""
+LIVE_FIGURES: dict[str, FigureSpec] = {}
+"""Figures of a run in progress: served like the others, never in a report (no data after)."""
 
 
-def register(name: str, title: str, load: Loader) -> Callable[[Builder], Builder]:
+def register(
+    name: str, title: str, load: Loader, *, live: bool = False, vector: bool = True
+) -> Callable[[Builder], Builder]:
     """Decorator: `@register("throughput", "Throughput", load_results)` on a build function."""
 
     def wrap(build: Builder) -> Builder:
-        if name in FIGURES:
+        if name in FIGURES or name in LIVE_FIGURES:
             raise ValueError(f"figure {name!r} registered twice")
-        FIGURES[name] = FigureSpec(name, title, load, build)
+        (LIVE_FIGURES if live else FIGURES)[name] = FigureSpec(name, title, load, build, vector)
         return build
 
     return wrap
+
+
+def figure_spec(name: str) -> FigureSpec | None:
+    """A report or live figure by name."""
+    return FIGURES.get(name) or LIVE_FIGURES.get(name)
 
 
 def caption_of(fig: go.Figure) -> str:

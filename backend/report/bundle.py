@@ -54,12 +54,19 @@ _RESULTS = ("throughput", "response-time", "percentiles", "histogram", "time-ser
 
 
 def default_plan(exp: Experiment) -> ReportPlan:
-    """Every table and figure of the product, grouped as a lab report is."""
-    figures = [f.name for f in figures_in_order()]
+    """Every table and vector figure of the product, grouped as a lab report is (a figure
+    drawn with WebGL, a raster in print, is left to the user to add)."""
+    figures = [f.name for f in figures_in_order() if f.vector]
     results = [PlanItem("figure", n) for n in figures if n in _RESULTS]
     results.insert(2, PlanItem("table", "summary"))
     analysis = [PlanItem("figure", n) for n in figures if n not in _RESULTS]
     analysis[2:2] = [PlanItem("table", "differences"), PlanItem("table", "factorial")]
+    models = next((i for i, p in enumerate(analysis) if p.name == "model-throughput"), None)
+    if models is not None:  # the model's numbers beside its figures
+        analysis.insert(models, PlanItem("table", "model-comparison"))
+    queues = next((i for i, p in enumerate(analysis) if p.name == "queue-models"), None)
+    if queues is not None:
+        analysis.insert(queues, PlanItem("table", "queue-models"))
     return ReportPlan(
         title=f"Experiment {exp.name}",
         sections=[

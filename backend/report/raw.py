@@ -3,7 +3,7 @@
 from sqlalchemy.orm import Session
 
 from backend.crud.results import read_configurations, read_summaries
-from backend.figures.labels import format_level, parameter_title, printed_unit
+from backend.figures.labels import format_level, parameter_title, printed_unit, sentence_case
 from backend.models import Experiment, RequestType
 from backend.results.metrics import METRICS
 from backend.tables.catalog import ExperimentInfo
@@ -39,10 +39,7 @@ def runs_table(session: Session, exp: Experiment) -> Table:
             Column("Repetition", decimals=0),
             Column("Run", decimals=0),
             Column("Source"),
-            *(
-                Column(m.label[:1].upper() + m.label[1:], printed_unit(m.unit), 3)
-                for m in METRICS.values()
-            ),
+            *(Column(sentence_case(m.label), printed_unit(m.unit), 3) for m in METRICS.values()),
         ],
         rows,
         f"Per-run, per-source results of experiment {info.name} (stable window).",

@@ -1,11 +1,13 @@
 """Compare request/response schemas: selections, parameters, differences, groups, configurations."""
 
-from typing import Any, Literal
+import math
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from backend.analysis.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
+from backend.figures.params import FigureOutput
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.limits import INT32_MAX, Confidence, DbId
@@ -55,7 +57,33 @@ class CompareSelection(RequestModel):
         return self.window_start_s, self.window_end_s
 
 
-class DifferencesRequest(CompareSelection):
+def _interval(v: tuple[float, float]) -> tuple[float, float]:
+    lo, hi = v
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError("bounds must be finite numbers")
+    if lo > hi:
+        raise ValueError("the low bound lies above the high bound")
+    return v
+
+
+BrushInterval = Annotated[tuple[float, float], AfterValidator(_interval)]
+BrushRanges = dict[str, Annotated[list[BrushInterval], Field(min_length=1, max_length=32)]]
+
+
+class BrushedSelection(CompareSelection):
+    """A selection narrowed by brushing the parallel coordinates."""
+
+    brush: BrushRanges | None = Field(
+        default=None,
+        max_length=64,
+        description="brushed intervals [low, high] per parallel-coordinates axis (the axis "
+        "key: 'experiment', a parameter or a metric; text levels and experiments are numbered "
+        "as the figure draws them): a configuration is kept when on every brushed axis its "
+        "value lies in one of the axis' intervals",
+    )
+
+
+class DifferencesRequest(BrushedSelection):
     """Differences against a base: matched configurations of a base experiment, or chosen
     configurations against a base configuration (when configuration_ids is given)."""
 
@@ -111,7 +139,7 @@ class DifferencesPublic(Schema):
     unmatched: int = Field(description="configurations without a base counterpart or results")
 
 
-class GroupsRequest(CompareSelection):
+class GroupsRequest(BrushedSelection):
     """One mean curve per group over a shared x parameter, with a band."""
 
     x: str = Field(min_length=1)
@@ -154,9 +182,10 @@ class ConfigurationRowPublic(Schema):
     values: dict[str, Any]
     repetitions: int
     metrics: dict[str, float | None]
+    brushed: bool = Field(default=True, description="inside the brush (true when none)")
 
 
-class ConfigurationsRequest(CompareSelection):
+class ConfigurationsRequest(BrushedSelection):
     """Every configuration of the selection with the means of `metrics`."""
 
     metrics: list[CompareMetric] = Field(
@@ -172,6 +201,9 @@ class ConfigurationTablePublic(Schema):
     units: dict[str, str]
     data: list[ConfigurationRowPublic]
     count: int
+    brushed: int | None = Field(
+        default=None, description="configurations inside the brush; null when none is given"
+    )
 
 
 class ParameterRowPublic(Schema):
@@ -193,3 +225,21 @@ class ParametersComparisonPublic(Schema):
     experiments: list[ExperimentRefPublic]
     data: list[ParameterRowPublic]
     groupable: list[str] = Field(description="parameters whose value differs between runs")
+
+
+class CompareFigureRequest(BrushedSelection, FigureOutput):
+    """A figure of the compare page: its selection, brushing, and the file's size and style."""
+
+    x: str | None = Field(
+        default=None, min_length=1, description="compare-groups: the parameter on the x axis"
+    )
+    group_by: str = Field(default=GROUP_BY_EXPERIMENT, min_length=1)
+    metric: CompareMetric = Field(
+        default="throughput_per_s",
+        description="compare-groups: the metric drawn; compare-parcoords: the metric colouring "
+        "the lines (an axis beside throughput and response time)",
+    )
+    band: BandKind = "std"
+    level: Confidence = Field(default=0.95, description="confidence level of the t band")
+    log_x: bool = Field(default=False, description="logarithmic x axis (numeric x only)")
+    log_y: bool = Field(default=False, description="logarithmic y axis")

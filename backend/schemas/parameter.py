@@ -11,8 +11,12 @@ class ParameterPublic(BaseModel):
     default: Any
     description: str
     label: str = Field(
-        description="how figures, tables and forms name it (an axis title or column heading, "
-        'with its unit where the unit is not already named: "value size (bytes)")'
+        description="how running text names it, with its unit where the unit is not already "
+        'named: "value size (bytes)"'
+    )
+    title: str = Field(
+        description="how axis titles, column headings and selects name it: the label with a "
+        'capital first letter ("Value size (bytes)"), as every figure prints it'
     )
     legend: str = Field(
         description='one level in words: {v} the value, {s} a plural "s" ("{v} worker thread{s}")'
@@ -27,7 +31,11 @@ class MetricPublic(BaseModel):
     """One row of the results core's metric table."""
 
     name: str
-    label: str = Field(description='how figures and tables name it ("99th percentile ...")')
+    label: str = Field(description='how running text names it ("99th percentile ...")')
+    title: str = Field(
+        description="how axis titles, column headings and selects name it: the label with a "
+        'capital first letter ("99th percentile response time"), as every figure prints it'
+    )
     unit: str
     sources: list[str] = Field(description="which sides report it: client, middleware")
 

@@ -1,4 +1,5 @@
-"""The tables of an experiment: summary, factorial, configuration and differences.
+"""The tables of an experiment: configuration, summary, factorial, differences and the MVA
+model against measurement.
 
 Each is a data function (the same numbers the pages show) and a build function to a
 `Table`; captions name the experiment and its varied factors, labels derive from its name.
@@ -13,22 +14,46 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy.orm import Session
 
+from backend.analysis.model_fit import CLIENT_PARAMS
 from backend.api.routes.analysis.experiments import read_relative_differences
 from backend.domain.parameters import PARAMETERS
 from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
 from backend.figures.factorial import design_text, effect_label
-from backend.figures.labels import format_level, metric_title, parameter_title, printed_unit
-from backend.figures.params import Selection
+from backend.figures.labels import (
+    MICROSECONDS,
+    OPS_PER_S,
+    US_PER_S,
+    format_level,
+    levels_label,
+    metric_title,
+    parameter_label,
+    parameter_title,
+    printed_unit,
+)
+from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
+from backend.figures.params import FigureQuery, Selection, ServiceRate
 from backend.models import Experiment
 from backend.results.metrics import METRIC_UNITS
 from backend.tables.table import Column, Table, latex_label
 
 
 class TableQuery(Selection):
-    """The page's selection plus, for differences, the factor and its base level."""
+    """The page's selection plus, for differences, the factor and its base level, and for the
+    model tables, the group of configurations and the service rate (as on the Models tab)."""
 
     factor: str | None = Field(default=None, description="differences: default the first factor")
     base: str | None = Field(default=None, description="differences: default its first level")
+    group: int = Field(
+        default=0,
+        ge=0,
+        description="model tables: the group of configurations differing only in clients "
+        "(index, as on the Models tab)",
+    )
+    service_rate: ServiceRate = Field(
+        default="worker_time",
+        description="queue models: the service rate from the worker time or the group's "
+        "largest throughput",
+    )
 
 
 @dataclass(frozen=True)
@@ -60,7 +85,7 @@ class ExperimentInfo:
     def varied(self) -> str:
         """ "clients per thread (1, 4) and worker threads (8, 16)"."""
         parts = [
-            f"{parameter_title(n).lower()} ({', '.join(format_level(v) for v in levels)})"
+            f"{parameter_label(n)} ({', '.join(format_level(v) for v in levels)})"
             for n, levels in self.factors.items()
         ]
         if not parts:
@@ -247,6 +272,111 @@ def differences(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         ],
         rows,
         f"Relative difference of {metric_title(data.metric)} in experiment {info.name} "
-        f"against {parameter_title(data.factor).lower()} = {data.base}, {info.varied()}.",
+        f"against {parameter_label(data.factor)} = {data.base}, {info.varied()}.",
         info.label(f"differences-{data.factor}"),
+    )
+
+
+def _model_query(q: TableQuery) -> FigureQuery:
+    """The Models tab's figure query of a table query (its selection, group, service rate)."""
+    selection = q.model_dump(include=set(Selection.model_fields))
+    return FigureQuery(**selection, group=q.group, service_rate=q.service_rate)
+
+
+def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> NetworkFit:
+    return load_network_fit(session, experiment_id, _model_query(q))
+
+
+def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    return load_queue_models(session, experiment_id, _model_query(q))
+
+
+def _us(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * US_PER_S
+
+
+@register("model-comparison", "MVA model against measurement", _load_network_fit)
+def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per client count: measured throughput and response time beside the MVA's (the Models
+    tab's model-throughput and model-response-time figures as numbers)."""
+    tp, rt = "Throughput", "Response time"
+    rows: list[list[Any]] = [
+        [
+            r.clients,
+            r.measured_throughput_per_s,
+            r.model_throughput_per_s,
+            r.throughput_deviation_percent,
+            _us(r.measured_response_time_s),
+            _us(r.model_response_time_s),
+            r.response_deviation_percent,
+        ]
+        for r in data.solved.rows
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("measured", OPS_PER_S, 0, tp),
+            Column("MVA", OPS_PER_S, 0, tp),
+            Column("error", "%", 1, tp),
+            Column("measured", MICROSECONDS, 1, rt),
+            Column("MVA", MICROSECONDS, 1, rt),
+            Column("error", "%", 1, rt),
+        ],
+        rows,
+        f"Exact MVA of the network with inputs estimated from the data against the measurement "
+        f"of experiment {info.name} ({q.request_type.value} requests), "
+        f"{levels_label(data.group.group)}; bottleneck: {data.solved.model.bottleneck}.",
+        info.label(f"model-comparison-{q.group}"),
+    )
+
+
+@register("queue-models", "M/M/1 and M/M/m against measurement", _load_queue_models)
+def queue_models(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per configuration of the group: waiting and response time measured beside M/M/1's and
+    M/M/m's (the Models tab's queue-models table)."""
+    w, r = "Waiting time E[w]", "Response time E[r]"
+
+    def predicted(row: Any, model: str, field: str) -> float | None:
+        p = getattr(row, model)
+        return None if p is None else _us(getattr(p, field).predicted)
+
+    def measured(row: Any, field: str) -> float | None:
+        p = row.mmm or row.mm1
+        return None if p is None else _us(getattr(p, field).measured)
+
+    rows: list[list[Any]] = [
+        [
+            row.clients,
+            row.arrival_rate_per_s,
+            _us(row.service_time_s),
+            *(
+                cell
+                for field in ("waiting_time_s", "response_time_s")
+                for cell in (
+                    measured(row, field),
+                    predicted(row, "mm1", field),
+                    predicted(row, "mmm", field),
+                )
+            ),
+        ]
+        for row in data
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("Arrival rate", OPS_PER_S, 0),
+            Column("Service time", MICROSECONDS, 1),
+            Column("measured", MICROSECONDS, 1, w),
+            Column("M/M/1", MICROSECONDS, 1, w),
+            Column("M/M/m", MICROSECONDS, 1, w),
+            Column("measured", MICROSECONDS, 1, r),
+            Column("M/M/1", MICROSECONDS, 1, r),
+            Column("M/M/m", MICROSECONDS, 1, r),
+        ],
+        rows,
+        f"M/M/1 and M/M/m against the measurement of experiment {info.name} "
+        f"({q.request_type.value} requests, service rate from the "
+        f"{'worker time' if q.service_rate == 'worker_time' else 'largest throughput'}), "
+        f"{levels_label({k: v for k, v in data[0].values.items() if k not in CLIENT_PARAMS})}.",
+        info.label(f"queue-models-{q.group}"),
     )

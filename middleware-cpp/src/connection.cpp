@@ -21,6 +21,10 @@ namespace {
 constexpr std::size_t kReadChunk = 16 * 1024;
 constexpr std::size_t kMaxOutstanding = 256;  ///< unanswered requests per client before pausing
 constexpr std::size_t kMaxWriteBatch = 64;    ///< replies gathered into one write
+/// Requests kept per connection for reuse, and the largest buffer a kept one may hold (bounds
+/// what an idle connection keeps: at most 4 x 2 x 8 KiB).
+constexpr std::size_t kMaxFree = 4;
+constexpr std::size_t kMaxFreeBytes = 8 * 1024;
 }  // namespace
 
 connection::connection(asio::ip::tcp::socket socket, connection_manager& manager,
@@ -129,6 +133,10 @@ void connection::dispatch(request_ptr r) {
     {
         std::lock_guard<std::mutex> lock(mu_);
         order_.push_back(slot{});
+        if (!free_.empty()) {  // the next parse target: a written request, buffers kept
+            spare_ = std::move(free_.back());
+            free_.pop_back();
+        }
     }
     if (r->cmd == command::quit) {
         r->close_after = true;
@@ -300,12 +308,22 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
             close = close || r->close_after;
         }
         st.end_batch();
-        written_.clear();
+        recycle_written_locked();
         if (close) {
             return flushed::close;
         }
     }
     return flushed::done;
+}
+
+void connection::recycle_written_locked() {
+    for (request_ptr& r : written_) {
+        bool small = r->raw.capacity() <= kMaxFreeBytes && r->reply.capacity() <= kMaxFreeBytes;
+        if (free_.size() < kMaxFree && small && !r->close_after) {
+            free_.push_back(std::move(r));
+        }
+    }
+    written_.clear();
 }
 
 void connection::after_flush(flushed f, bool on_net) {
@@ -395,7 +413,7 @@ void connection::on_written() {
             close = close || r->close_after;
         }
         ctx_.st.end_batch();
-        written_.clear();
+        recycle_written_locked();
         writing_ = false;
         if (!close) {
             f = flush_locked(ctx_.st, true);

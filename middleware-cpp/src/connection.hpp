@@ -83,6 +83,8 @@ private:
     void on_written();
     void maybe_close();
     void linger();
+    /// Under mu_: moves the requests of a completed write into free_ (or frees them).
+    void recycle_written_locked();
 
     boost::asio::ip::tcp::socket socket_;
     connection_manager& manager_;
@@ -115,6 +117,9 @@ private:
     std::vector<request_ptr> written_;  ///< the replies of the write in progress
     std::size_t written_offset_ = 0;    ///< bytes of them already sent
     std::vector<iovec> iov_;
+    /// Written requests kept for the parser to reuse (request::reset keeps their buffers), so
+    /// a request costs no allocation: a closed-loop client cycles through two of them.
+    std::vector<request_ptr> free_;
     bool wake_net_ = false;  ///< the network thread waits for a completion: post resume()
     bool closed_ = false;
 };

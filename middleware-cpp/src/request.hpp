@@ -60,6 +60,21 @@ struct request {
     std::shared_ptr<connection> conn;
     request_times t;
 
+    /// Back to a fresh request, keeping the capacity of raw, keys and reply: a connection
+    /// reuses written requests, so a request costs no allocation once its buffers fit.
+    void reset() {
+        std::string raw_buf = std::move(raw);
+        std::vector<key_ref> key_buf = std::move(keys);
+        std::string reply_buf = std::move(reply);
+        *this = request{};
+        raw_buf.clear();
+        key_buf.clear();
+        reply_buf.clear();
+        raw = std::move(raw_buf);
+        keys = std::move(key_buf);
+        reply = std::move(reply_buf);
+    }
+
     /// Key i as a view into raw.
     std::string_view key(std::size_t i) const {
         return std::string_view(raw).substr(keys[i].offset, keys[i].length);

@@ -126,7 +126,7 @@ parse_outcome request_parser::finish_line(const char* begin, std::size_t line_le
         return parse_delete(begin, line_len, req);
     }
     if (cmd == "version" || cmd == "quit") {
-        req = request{};
+        req.reset();
         req.cmd = cmd == "version" ? command::version : command::quit;
         req.type = request_type::other;
         req.raw.assign(begin, line_len);
@@ -137,7 +137,7 @@ parse_outcome request_parser::finish_line(const char* begin, std::size_t line_le
 }
 
 parse_outcome request_parser::parse_get(const char* begin, std::size_t line_len, request& req) {
-    req = request{};
+    req.reset();
     std::string_view line = line_text(begin, line_len);
     std::size_t pos = 3;  // after "get"
     while (pos < line.size()) {
@@ -206,7 +206,7 @@ parse_outcome request_parser::parse_data(const char* begin, const char* end, req
     if (begin[need_ - 2] != '\r' || begin[need_ - 1] != '\n') {
         return local_reply(req, kBadChunk, need_);
     }
-    req = request{};
+    req.reset();
     req.cmd = command::set;
     req.type = request_type::set;
     req.raw.assign(begin, need_);
@@ -229,7 +229,7 @@ parse_outcome request_parser::parse_delete(const char* begin, std::size_t line_l
     if (n < 2 || !valid || tok[1].text.size() > limits_.max_key) {
         return local_reply(req, kBadFormat, line_len);
     }
-    req = request{};
+    req.reset();
     req.cmd = command::del;
     req.type = request_type::other;
     req.raw.assign(begin, line_len);
@@ -245,7 +245,7 @@ parse_outcome request_parser::parse_delete(const char* begin, std::size_t line_l
 }
 
 parse_outcome request_parser::local_reply(request& req, const char* text, std::size_t consumed) {
-    req = request{};
+    req.reset();
     req.cmd = command::local_reply;
     req.type = request_type::other;
     req.reply = text;

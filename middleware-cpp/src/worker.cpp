@@ -235,9 +235,13 @@ void worker::fan_out(request& r, std::vector<leg>& legs, response_parser::kind k
     r.t.replied = now_ns();
 }
 
-void worker::set_reply(request& r, std::string reply) {
+void worker::set_reply(request& r, std::string_view reply) {
     r.error = is_error_reply(reply);
-    r.reply = r.noreply ? std::string() : std::move(reply);
+    if (r.noreply) {
+        r.reply.clear();
+    } else {
+        r.reply.assign(reply);  // into the reused request's buffer: no allocation once it fits
+    }
 }
 
 void worker::finish(job& j) {
@@ -247,15 +251,21 @@ void worker::finish(job& j) {
         return;
     }
     if (r.cmd == command::set || r.cmd == command::del) {
-        std::vector<std::string> lines;
-        lines.reserve(j.legs.size());
+        // Views of each replica's reply line; failures' lines live in errors_, reserved first
+        // so that no push moves a string a view points into.
+        views_.clear();
+        errors_.clear();
+        errors_.reserve(j.legs.size());
         for (const leg& l : j.legs) {
             const server_connection& c = *conns_[l.server];
-            lines.push_back(l.ok ? std::string(c.reply()) : c.error_line());
+            if (l.ok) {
+                views_.push_back(c.reply());
+            } else {
+                errors_.push_back(c.error_line());
+                views_.push_back(errors_.back());
+            }
         }
-        std::vector<std::string_view> views(lines.begin(), lines.end());
-        set_reply(r, std::string(replicated_outcome(views, r.cmd == command::set ? kStored
-                                                                                 : kDeleted)));
+        set_reply(r, replicated_outcome(views_, r.cmd == command::set ? kStored : kDeleted));
         return;
     }
     const server_connection& c = *conns_[j.legs[0].server];
@@ -269,7 +279,7 @@ void worker::finish(job& j) {
                        ? 0
                        : static_cast<std::uint32_t>(r.keys.size() - found);
     }
-    set_reply(r, std::string(c.reply()));
+    set_reply(r, c.reply());
 }
 
 void worker::finish_sharded(job& j) {
@@ -299,17 +309,16 @@ void worker::finish_sharded(job& j) {
         shards.push_back(shard_reply{c.reply(), &c.parser().values()});
     }
     if (failed == j.legs.size()) {
-        set_reply(r, std::move(first_failure));
+        set_reply(r, first_failure);
         return;
     }
     if (bytes > cfg_.max_reply_bytes) {  // each shard is within the cap; the merge must be too
         set_reply(r, "SERVER_ERROR reply too large\r\n");
         return;
     }
-    std::string out;
-    out.reserve(bytes);
-    r.misses = merge_multiget(keys_, j.shard_of_key, shards, out);
-    set_reply(r, std::move(out));
+    r.reply.clear();
+    r.reply.reserve(bytes);
+    r.misses = merge_multiget(keys_, j.shard_of_key, shards, r.reply);  // gets have no noreply
     r.error = failed > 0;
 }
 

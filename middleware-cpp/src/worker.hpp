@@ -77,7 +77,7 @@ private:
     bool exchange(leg& l, response_parser::kind k, mono_ns deadline);
     void send_batch(std::size_t n, mono_ns deadline);
     void read_job(job& j, mono_ns deadline);
-    void set_reply(request& r, std::string reply);
+    void set_reply(request& r, std::string_view reply);
 
     const config& cfg_;
     server_pool& pool_;
@@ -91,6 +91,8 @@ private:
     std::vector<std::vector<iovec>> out_;  ///< pipelined legs per server (views), reused
     std::vector<server_state> state_;
     std::vector<std::string_view> keys_;
+    std::vector<std::string_view> views_;  ///< replica reply lines of a set/delete, reused
+    std::vector<std::string> errors_;      ///< failed replicas' error lines, reused
 };
 
 }  // namespace mcscope

@@ -1,6 +1,5 @@
 """Publishing live events to Redis pub/sub; a broken Redis never fails a run."""
 
-import json
 import logging
 import time
 from typing import Any
@@ -8,7 +7,7 @@ from typing import Any
 import redis
 
 from backend.core.config import settings
-from backend.core.live import experiment_channel
+from backend.core.live import record_event
 
 logger = logging.getLogger(__name__)
 
@@ -25,9 +24,8 @@ def _redis() -> redis.Redis:
 
 
 def publish(experiment_id: int, event: dict[str, Any]) -> None:
-    payload = json.dumps({"experiment_id": experiment_id, "ts": time.time(), **event})
     try:
-        _redis().publish(experiment_channel(experiment_id), payload)
+        record_event(_redis(), experiment_id, {"ts": time.time(), **event})
     except redis.RedisError as exc:
         logger.warning("live.publish_failed", extra={"error": str(exc)})
 

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
 from backend.api.routes.analysis.common import analysis_errors
+from backend.compare.brush import EXPERIMENT_AXIS, AxisRow, brushed_ids
 from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
 from backend.compare.groups import group_curves
 from backend.compare.parameters import parameter_rows, varying_parameters
@@ -20,6 +21,7 @@ from backend.domain.parameters import PARAMETERS
 from backend.results.metrics import METRIC_UNITS, METRICS
 from backend.schemas.compare import (
     GROUP_BY_EXPERIMENT,
+    BrushedSelection,
     CompareSelection,
     ConfigurationRowPublic,
     ConfigurationsRequest,
@@ -71,6 +73,56 @@ def _configurations(
         )
 
 
+def _brush_metrics(body: BrushedSelection) -> list[CompareMetric]:
+    """The metric axes a brush names; a 422 naming `brush.<axis>` for one that is no axis."""
+    out: list[CompareMetric] = []
+    for key in body.brush or {}:
+        if key == EXPERIMENT_AXIS or key in PARAMETERS:
+            continue
+        if key not in METRICS:
+            raise unprocessable(
+                ("brush", key), "not an axis: 'experiment', a parameter or a metric", key
+            )
+        if body.source not in METRICS[key].sources:
+            raise unprocessable(("brush", key), f"not reported by the {body.source} side", key)
+        out.append(key)
+    return out
+
+
+def _with_brush(body: BrushedSelection, metrics: Sequence[CompareMetric]) -> list[CompareMetric]:
+    """`metrics` and the brushed metric axes, each once (what must be read to resolve it)."""
+    return list(dict.fromkeys([*metrics, *_brush_metrics(body)]))
+
+
+def _keep(
+    body: BrushedSelection,
+    rows: Sequence[ConfigurationSamples],
+    designs: dict[int, ExperimentDesign],
+    only: Sequence[int] | None = None,
+) -> set[int] | None:
+    """The configurations kept: inside the brush and among `only`; None keeps all."""
+    keep = set(only) if only is not None else None
+    brushed = brushed_ids(axis_rows(rows, designs), body.brush, body.experiment_ids, set(METRICS))
+    if brushed is None:
+        return keep
+    return brushed if keep is None else keep & brushed
+
+
+def axis_rows(
+    rows: Sequence[ConfigurationSamples], designs: dict[int, ExperimentDesign]
+) -> list[AxisRow]:
+    """Configurations as the parallel coordinates' axes see them (effective parameters)."""
+    return [
+        AxisRow(
+            r.experiment_id,
+            r.configuration_id,
+            effective_parameters(r.values, designs[r.experiment_id].fixed),
+            {m: s.mean for m, s in r.samples.items()},
+        )
+        for r in rows
+    ]
+
+
 @router.post("/parameters", response_model=ParametersComparisonPublic)
 def compare_parameters(session: SessionDep, body: CompareSelection) -> ParametersComparisonPublic:
     """Design, parameters, testbed and tool versions of the experiments side by side."""
@@ -94,7 +146,8 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
     """Absolute and relative differences against a base, with Welch intervals and a verdict."""
     designs = _designs(session, body.experiment_ids)
     _check_metrics(body, "metrics", body.metrics)
-    keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
+    rows = _configurations(session, body, _with_brush(body, body.metrics))
+    keep = _keep(body, rows, designs, body.only_configuration_ids)
     if body.configuration_ids:
         owners = crud.configuration_owners(session=session, ids=body.configuration_ids)
         for i, cid in enumerate(body.configuration_ids):
@@ -111,7 +164,7 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
                 body.base_configuration_id,
             )
         pairing = pair_configurations(
-            _configurations(session, body, body.metrics),
+            rows,
             body.configuration_ids,
             body.base_configuration_id,
             body.metrics,
@@ -126,7 +179,7 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
                 ("base_experiment_id",), "must be one of experiment_ids", body.base_experiment_id
             )
         pairing = pair_experiments(
-            _configurations(session, body, body.metrics),
+            rows,
             designs,
             base,
             body.metrics,
@@ -157,16 +210,16 @@ def compare_groups(session: SessionDep, body: GroupsRequest) -> GroupsPublic:
             body.group_by,
         )
     _check_metrics(body, "metric", [body.metric])
-    keep = set(body.only_configuration_ids) if body.only_configuration_ids is not None else None
+    rows = _configurations(session, body, _with_brush(body, [body.metric]))
     groups = group_curves(
-        _configurations(session, body, [body.metric]),
+        rows,
         designs,
         x=body.x,
         group_by=body.group_by,
         metric=body.metric,
         kind=body.band,
         level=body.level,
-        keep=keep,
+        keep=_keep(body, rows, designs, body.only_configuration_ids),
     )
     return GroupsPublic(
         x=body.x,
@@ -187,7 +240,8 @@ def compare_configurations(
     designs = _designs(session, body.experiment_ids)
     _check_metrics(body, "metrics", body.metrics)
     metrics = list(dict.fromkeys(body.metrics))
-    rows = _configurations(session, body, metrics)
+    rows = _configurations(session, body, _with_brush(body, metrics))
+    brushed = _keep(body, rows, designs)
     parameters = varying_parameters(list(designs.values()))
     return ConfigurationTablePublic(
         parameters=parameters,
@@ -206,8 +260,10 @@ def compare_configurations(
                 },
                 repetitions=max((s.n for s in r.samples.values()), default=0),
                 metrics={m: (s.mean if (s := r.samples.get(m)) else None) for m in metrics},
+                brushed=brushed is None or r.configuration_id in brushed,
             )
             for r in rows
         ],
         count=len(rows),
+        brushed=None if brushed is None else len(brushed),
     )

@@ -1,10 +1,12 @@
 """The parameter schema, the metric table and the experiment catalogue, for building forms
-and naming things: the UI takes every parameter's and metric's label and unit from here."""
+and naming things: the UI takes every parameter's and metric's label, title and unit from
+here, the names the server's figures and tables print (backend/figures/labels.py)."""
 
 from fastapi import APIRouter
 
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
+from backend.figures.labels import parameter_label, parameter_title, sentence_case
 from backend.results.metrics import METRICS
 from backend.schemas.parameter import MetricPublic, ParameterPublic, TemplatePublic
 
@@ -20,7 +22,8 @@ def read_parameters() -> list[ParameterPublic]:
             kind=p.kind.value,
             default=p.default,
             description=p.description,
-            label=p.label or p.name.replace("_", " "),
+            label=parameter_label(p.name),
+            title=parameter_title(p.name),
             legend=p.legend,
             unit=p.unit,
             minimum=p.minimum,
@@ -38,6 +41,7 @@ def read_metrics() -> list[MetricPublic]:
         MetricPublic(
             name=m.name,
             label=m.label,
+            title=sentence_case(m.label),
             unit=m.unit,
             sources=list(m.sources),
         )

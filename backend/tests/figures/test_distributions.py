@@ -76,7 +76,7 @@ def test_time_series_adds_each_instance_hidden_at_its_offset() -> None:
     fig = time_series(data, FigureQuery())
     assert len(fig.data) == 6
     last = fig.data[5]
-    assert last.name == "client:1 response time" and list(last.x) == [2, 3, 4, 5]
+    assert last.name == "client instance 1: response time" and list(last.x) == [2, 3, 4, 5]
     assert last.visible == "legendonly" and last.yaxis == "y2"
     assert [t.visible for t in fig.data[:2]] == [None, None]
     alone = time_series(data.model_copy(update={"instances": data.instances[:1]}), FigureQuery())

@@ -3,7 +3,7 @@
 import pytest
 
 from backend.analysis.errors import AnalysisError
-from backend.figures.labels import level_label
+from backend.figures.labels import level_label, source_label
 from backend.figures.lines import Point, select, shape_lines
 from backend.figures.params import FigureQuery
 
@@ -51,3 +51,9 @@ def test_level_labels_read_as_words() -> None:
     assert level_label("clients_per_thread", 2) == "2 clients per thread"
     assert level_label("ratio", "1:9") == "SET:GET 1:9"
     assert level_label("unknown_knob", 3) == "unknown knob 3"
+
+
+def test_source_labels_read_as_words() -> None:
+    assert source_label("client:1") == "client instance 1"
+    assert source_label("middleware:0") == "middleware 0"
+    assert source_label("client") == "client"

@@ -319,6 +319,119 @@ export type CombinedSeriesPublic = {
 };
 
 /**
+ * CompareFigureRequest
+ *
+ * A figure of the compare page: its selection, brushing, and the file's size and style.
+ */
+export type CompareFigureRequest = {
+    /**
+     * Width
+     *
+     * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
+     */
+    width?: string | null;
+    /**
+     * Height
+     *
+     * inches
+     */
+    height?: number | null;
+    /**
+     * Dpi
+     *
+     * PNG resolution
+     */
+    dpi?: number;
+    /**
+     * Style
+     *
+     * report (print: 8 pt serif) or screen (the UI's look)
+     */
+    style?: 'report' | 'screen';
+    /**
+     * Experiment Ids
+     *
+     * ids of the compared experiments
+     */
+    experiment_ids: Array<number>;
+    /**
+     * Source
+     *
+     * which side measured it: client (load generators) or middleware
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * request type: all, set, get or multi-get
+     */
+    request_type?: RequestType;
+    /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
+     * Brush
+     *
+     * brushed intervals [low, high] per parallel-coordinates axis (the axis key: 'experiment', a parameter or a metric; text levels and experiments are numbered as the figure draws them): a configuration is kept when on every brushed axis its value lies in one of the axis' intervals
+     */
+    brush?: {
+        [key: string]: Array<[
+            number,
+            number
+        ]>;
+    } | null;
+    /**
+     * X
+     *
+     * compare-groups: the parameter on the x axis
+     */
+    x?: string | null;
+    /**
+     * Group By
+     *
+     * factor whose levels make the groups, or 'experiment'
+     */
+    group_by?: string;
+    /**
+     * Metric
+     *
+     * compare-groups: the metric drawn; compare-parcoords: the metric colouring the lines (an axis beside throughput and response time)
+     */
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    /**
+     * Band
+     *
+     * band around each group's mean: std, standard error or t confidence interval
+     */
+    band?: 'std' | 'se' | 'ci';
+    /**
+     * Level
+     *
+     * confidence level of the t band
+     */
+    level?: number;
+    /**
+     * Log X
+     *
+     * logarithmic x axis (numeric x only)
+     */
+    log_x?: boolean;
+    /**
+     * Log Y
+     *
+     * logarithmic y axis
+     */
+    log_y?: boolean;
+};
+
+/**
  * CompareSelection
  *
  * Which experiments, and which measurements of them (source, request type, window).
@@ -738,6 +851,12 @@ export type ConfigurationRowPublic = {
     metrics: {
         [key: string]: number | null;
     };
+    /**
+     * Brushed
+     *
+     * inside the brush (true when none)
+     */
+    brushed?: boolean;
 };
 
 /**
@@ -778,6 +897,12 @@ export type ConfigurationTablePublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+    /**
+     * Brushed
+     *
+     * configurations inside the brush; null when none is given
+     */
+    brushed?: number | null;
 };
 
 /**
@@ -832,6 +957,17 @@ export type ConfigurationsRequest = {
      * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
+    /**
+     * Brush
+     *
+     * brushed intervals [low, high] per parallel-coordinates axis (the axis key: 'experiment', a parameter or a metric; text levels and experiments are numbered as the figure draws them): a configuration is kept when on every brushed axis its value lies in one of the axis' intervals
+     */
+    brush?: {
+        [key: string]: Array<[
+            number,
+            number
+        ]>;
+    } | null;
     /**
      * Metrics
      *
@@ -1025,6 +1161,17 @@ export type DifferencesRequest = {
      * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
+    /**
+     * Brush
+     *
+     * brushed intervals [low, high] per parallel-coordinates axis (the axis key: 'experiment', a parameter or a metric; text levels and experiments are numbered as the figure draws them): a configuration is kept when on every brushed axis its value lies in one of the axis' intervals
+     */
+    brush?: {
+        [key: string]: Array<[
+            number,
+            number
+        ]>;
+    } | null;
     /**
      * Base Experiment Id
      *
@@ -2213,6 +2360,17 @@ export type GroupsRequest = {
      * re-cut window end (exclusive), s on the run's clock
      */
     window_end_s?: number | null;
+    /**
+     * Brush
+     *
+     * brushed intervals [low, high] per parallel-coordinates axis (the axis key: 'experiment', a parameter or a metric; text levels and experiments are numbered as the figure draws them): a configuration is kept when on every brushed axis its value lies in one of the axis' intervals
+     */
+    brush?: {
+        [key: string]: Array<[
+            number,
+            number
+        ]>;
+    } | null;
     /**
      * X
      *
@@ -3480,9 +3638,15 @@ export type MetricPublic = {
     /**
      * Label
      *
-     * how figures and tables name it ("99th percentile ...")
+     * how running text names it ("99th percentile ...")
      */
     label: string;
+    /**
+     * Title
+     *
+     * how axis titles, column headings and selects name it: the label with a capital first letter ("99th percentile response time"), as every figure prints it
+     */
+    title: string;
     /**
      * Unit
      *
@@ -3910,9 +4074,15 @@ export type ParameterPublic = {
     /**
      * Label
      *
-     * how figures, tables and forms name it (an axis title or column heading, with its unit where the unit is not already named: "value size (bytes)")
+     * how running text names it, with its unit where the unit is not already named: "value size (bytes)"
      */
     label: string;
+    /**
+     * Title
+     *
+     * how axis titles, column headings and selects name it: the label with a capital first letter ("Value size (bytes)"), as every figure prints it
+     */
+    title: string;
     /**
      * Legend
      *
@@ -7993,6 +8163,30 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
     };
     query?: {
         /**
+         * Width
+         *
+         * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
+         */
+        width?: string | null;
+        /**
+         * Height
+         *
+         * inches
+         */
+        height?: number | null;
+        /**
+         * Dpi
+         *
+         * PNG resolution
+         */
+        dpi?: number;
+        /**
+         * Style
+         *
+         * report (print: 8 pt serif) or screen (the UI's look)
+         */
+        style?: 'report' | 'screen';
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8164,30 +8358,6 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          * compare-groups: t level
          */
         level?: number;
-        /**
-         * Width
-         *
-         * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
-         */
-        width?: string | null;
-        /**
-         * Height
-         *
-         * inches
-         */
-        height?: number | null;
-        /**
-         * Dpi
-         *
-         * PNG resolution
-         */
-        dpi?: number;
-        /**
-         * Style
-         *
-         * report (print) or screen styling
-         */
-        style?: 'report' | 'screen';
     };
     url: '/api/v1/experiments/{experiment_id}/figures/{figure}.{fmt}';
 };
@@ -8327,6 +8497,18 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * differences: default its first level
          */
         base?: string | null;
+        /**
+         * Group
+         *
+         * model tables: the group of configurations differing only in clients (index, as on the Models tab)
+         */
+        group?: number;
+        /**
+         * Service Rate
+         *
+         * queue models: the service rate from the worker time or the group's largest throughput
+         */
+        service_rate?: 'worker_time' | 'max_throughput';
     };
     url: '/api/v1/experiments/{experiment_id}/tables/{table}.{fmt}';
 };
@@ -8802,6 +8984,72 @@ export type PostApiV1CompareConfigurationsResponses = {
 };
 
 export type PostApiV1CompareConfigurationsResponse = PostApiV1CompareConfigurationsResponses[keyof PostApiV1CompareConfigurationsResponses];
+
+export type PostApiV1CompareFiguresByFigureByFmtData = {
+    body: CompareFigureRequest;
+    path: {
+        /**
+         * Figure
+         *
+         * compare-groups or compare-parcoords
+         */
+        figure: string;
+        /**
+         * Fmt
+         *
+         * json (Plotly), pdf, svg or png
+         */
+        fmt: 'json' | 'pdf' | 'svg' | 'png';
+    };
+    query?: never;
+    url: '/api/v1/compare/figures/{figure}.{fmt}';
+};
+
+export type PostApiV1CompareFiguresByFigureByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareFiguresByFigureByFmtError = PostApiV1CompareFiguresByFigureByFmtErrors[keyof PostApiV1CompareFiguresByFigureByFmtErrors];
+
+export type PostApiV1CompareFiguresByFigureByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
+
+export type PostApiV1CompareTablesDifferencesByFmtData = {
+    body: DifferencesRequest;
+    path: {
+        /**
+         * Fmt
+         *
+         * csv, or tex (a booktabs table)
+         */
+        fmt: 'csv' | 'tex';
+    };
+    query?: never;
+    url: '/api/v1/compare/tables/differences.{fmt}';
+};
+
+export type PostApiV1CompareTablesDifferencesByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1CompareTablesDifferencesByFmtError = PostApiV1CompareTablesDifferencesByFmtErrors[keyof PostApiV1CompareTablesDifferencesByFmtErrors];
+
+export type PostApiV1CompareTablesDifferencesByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
 
 export type GetApiV1ViewsData = {
     body?: never;

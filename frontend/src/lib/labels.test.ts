@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SERVED_METRICS, SERVED_PARAMETERS } from "@/test/served";
-import { displayUnit, metricLabels, parameterLabels } from "./labels";
+import { displayUnit, metricLabels, parameterLabels, TIME_UNIT, timeFromSeconds } from "./labels";
 
 describe("parameter labels from the served schema", () => {
   const labels = parameterLabels(SERVED_PARAMETERS);
@@ -11,6 +11,14 @@ describe("parameter labels from the served schema", () => {
     expect(labels.label("clients_per_thread")).toBe("clients per thread");
     expect(labels.label("value_size")).toBe("value size (bytes)");
     expect(labels.unit("value_size")).toBe("bytes");
+  });
+
+  it("titles with the server's title, the one capitalisation of its axis titles", () => {
+    for (const p of SERVED_PARAMETERS) {
+      expect(labels.title(p.name)).toBe(p.label.charAt(0).toUpperCase() + p.label.slice(1));
+    }
+    expect(labels.title("clients_per_thread")).toBe("Clients per thread");
+    expect(labels.title("value_size")).toBe("Value size (bytes)");
   });
 
   it("reads unknown names with spaces; an empty schema (still loading) too", () => {
@@ -38,11 +46,19 @@ describe("metric labels from the metric table", () => {
     expect(metrics.heading("p99_us")).toBe("99th percentile response time (µs)");
     expect(metrics.heading("throughput_per_s")).toBe("throughput (ops/s)");
     expect(metrics.heading("no_such_metric")).toBe("no such metric");
+    expect(metrics.title("throughput_per_s")).toBe("Throughput (ops/s)");
+    expect(metrics.title("p99_us")).toBe("99th percentile response time (µs)");
   });
 
   it("shows units as researchers write them", () => {
     expect(displayUnit("us")).toBe("µs");
     expect(displayUnit("ops/s")).toBe("ops/s");
     expect(displayUnit(null)).toBeUndefined();
+  });
+
+  it("shows every time in the metric table's unit, from seconds", () => {
+    expect(TIME_UNIT).toBe(displayUnit("us"));
+    expect(timeFromSeconds(0.00036684)).toBeCloseTo(366.84, 9);
+    expect(timeFromSeconds(null)).toBeNull();
   });
 });

@@ -9,6 +9,17 @@ export function displayUnit(unit: string | null | undefined): string | undefined
   return unit === "us" ? "µs" : unit.replace(/(^|[^a-z])us\b/g, "$1µs");
 }
 
+/** The one unit of times in tables, figures and inputs: the metric table's "us", shown as µs
+ * (the server's figures print the same, backend/figures/labels.py MICROSECONDS). */
+export const TIME_UNIT = "µs";
+/** TIME_UNIT per second: the model endpoints answer in seconds. */
+export const TIME_UNITS_PER_S = 1e6;
+
+/** Seconds in TIME_UNIT (null stays null: "not measured"). */
+export function timeFromSeconds(seconds: number | null | undefined): number | null {
+  return seconds === null || seconds === undefined ? null : seconds * TIME_UNITS_PER_S;
+}
+
 /** A level as text: booleans as yes / no, numbers and text as they are. */
 function valueText(value: unknown): string {
   if (typeof value === "boolean") return value ? "yes" : "no";
@@ -20,9 +31,12 @@ const words = (name: string) => name.replaceAll("_", " ");
 
 /** A lookup of labels and units by parameter name; unknown names read with spaces. */
 export interface ParameterLabels {
-  /** Title, column heading, axis title: "worker threads", "value size (bytes)" (the served
-   * label already names its unit where the words do not). */
+  /** In running text: "worker threads", "value size (bytes)" (the served label already names
+   * its unit where the words do not). */
   label: (name: string) => string;
+  /** Column heading, select option, axis title: "Worker threads", the server's title (one
+   * capitalisation rule, backend/figures/labels.py sentence_case), as its figures print it. */
+  title: (name: string) => string;
   unit: (name: string) => string | undefined;
   /** One level in words, from the served legend: "8 worker threads", "SET:GET 1:9". */
   text: (name: string, value: unknown) => string;
@@ -44,6 +58,7 @@ export function parameterLabels(
   };
   return {
     label: (name) => byName.get(name)?.label ?? words(name),
+    title: (name) => byName.get(name)?.title ?? words(name),
     unit: (name) => displayUnit(byName.get(name)?.unit),
     text,
     values: (values) =>
@@ -55,8 +70,11 @@ export function parameterLabels(
 
 /** A lookup of the metric table's labels and units; unknown names read with spaces. */
 export interface MetricLabels {
-  /** "99th percentile response time" */
+  /** In running text: "99th percentile response time" */
   label: (name: string) => string;
+  /** Column heading, select option, axis title: "99th percentile response time (µs)" with a
+   * capital first letter, the server's title and unit as its figures print them. */
+  title: (name: string) => string;
   /** "µs" */
   unit: (name: string) => string | undefined;
   /** "99th percentile response time (µs)": a column heading or an axis title. */
@@ -70,6 +88,11 @@ export function metricLabels(metrics: readonly MetricPublic[] | undefined): Metr
   return {
     label,
     unit,
+    title: (name) => {
+      const t = byName.get(name)?.title ?? words(name);
+      const u = unit(name);
+      return u ? `${t} (${u})` : t;
+    },
     heading: (name) => {
       const u = unit(name);
       return u ? `${label(name)} (${u})` : label(name);

@@ -1,10 +1,10 @@
 // The one query key factory: every server-state key is built here, so invalidation is exact.
 import type {
+  CompareFigureRequest,
   CompareSelection,
   ConfigurationsRequest,
   DifferencesRequest,
   ExperimentCreate,
-  GroupsRequest,
   HistogramMetric,
   NetworkModelRequest,
   RequestType,
@@ -165,8 +165,9 @@ export const queryKeys = {
   compare: {
     parameters: (sel: CompareSelection) => ["compare", "parameters", sel] as const,
     differences: (req: DifferencesRequest) => ["compare", "differences", req] as const,
-    groups: (req: GroupsRequest) => ["compare", "groups", req] as const,
     configurations: (req: ConfigurationsRequest) => ["compare", "configurations", req] as const,
+    figure: (name: string, body: CompareFigureRequest) =>
+      ["compare", "figure", name, body] as const,
   },
   views: {
     all: () => ["views"] as const,

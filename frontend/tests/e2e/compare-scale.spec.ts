@@ -1,11 +1,13 @@
 // Scale: an experiment of 2,000 configurations (6,000 seeded runs) on the Compare page. The
-// parallel coordinates draw every configuration and brushing still filters them; no timing is
-// asserted (the machines are shared and noisy): `make bench-compare` measures the endpoints.
-// The first REAL configurations' runs go through the worker's real path, the others copy their
-// stored rows (seed.ts); one client machine straight to the servers keeps 6,000 runs' rows few.
+// parallel coordinates (the server's figure) draw every configuration and brushing still
+// filters them; no timing is asserted (the machines are shared and noisy): the compare figure
+// endpoint's times at this size are printed for the record, `make bench-compare` measures the
+// other endpoints. The first REAL configurations' runs go through the worker's real path, the
+// others copy their stored rows (seed.ts); one client machine straight to the servers keeps
+// 6,000 runs' rows few.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, launch, screenshot } from "./browser";
+import { BASE_URL, launch, screenshot, TOKEN } from "./browser";
 import { createSeeded, type SeededExperiment } from "./seed";
 
 let browser: Browser;
@@ -41,7 +43,7 @@ describe("compare at 2,000 configurations", () => {
     await page.getByLabel(`compare ${big.name}`, { exact: true }).check();
     const parcoords = page.getByTestId("parcoords");
     await parcoords.locator(".js-plotly-plot").waitFor();
-    const hint = parcoords.locator(".hint");
+    const hint = parcoords.locator("span.hint");
     await expect
       .poll(() => hint.textContent(), POLL)
       .toBe("2000 of 2000 configurations (drag along an axis to filter)");
@@ -58,7 +60,7 @@ describe("compare at 2,000 configurations", () => {
     // Brush the worker-threads axis from its middle past its top: workers 21..40 (or so).
     const axis = parcoords
       .locator("g.y-axis")
-      .filter({ has: page.locator("text.axis-title", { hasText: /worker threads/ }) })
+      .filter({ has: page.locator("text.axis-title", { hasText: /^Worker threads$/ }) })
       .locator("rect.background");
     const box = await axis.boundingBox();
     if (!box) throw new Error("worker-threads axis not drawn");
@@ -77,5 +79,32 @@ describe("compare at 2,000 configurations", () => {
     expect(brushed).toBeGreaterThanOrEqual(900);
     expect(brushed).toBeLessThanOrEqual(1100);
     await screenshot(page, "compare-2000-brushed");
+  }, 300_000);
+
+  it("serves the compare figures at this size (times printed, not asserted)", async () => {
+    const body = {
+      experiment_ids: [big.id],
+      x: "clients_per_thread",
+      group_by: "workers",
+      brush: { workers: [[21, 40]] },
+    };
+    for (const name of ["compare-groups.json", "compare-parcoords.json", "compare-groups.pdf"]) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${BASE_URL}/api/v1/compare/figures/${name}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify(body),
+        });
+        bytes = (await res.arrayBuffer()).byteLength;
+        times.push(performance.now() - t0);
+        expect(res.status).toBe(200);
+      }
+      console.log(
+        `POST /compare/figures/${name} (2000 configurations): ${times.map((t) => t.toFixed(0)).join(", ")} ms, ${bytes} bytes`,
+      );
+    }
   }, 300_000);
 });

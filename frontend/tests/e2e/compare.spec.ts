@@ -3,7 +3,9 @@
 // 0.1% (within the seeded +-1% repetition noise). The compare view must show just that parameter, call the
 // first difference significant and the second noise, draw grouped bands, and keep all of it
 // in the URL and in saved views.
-import type { Browser, Page } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, launch, screenshot } from "./browser";
 import { createSeeded, meanStd, type SeededExperiment, seededConfiguration } from "./seed";
@@ -44,6 +46,26 @@ async function plotData(testId: string): Promise<Record<string, unknown>[]> {
       const data = (gd as unknown as { data: Record<string, unknown>[] }).data;
       return data.map((t) => ({ name: t.name, fill: t.fill, x: t.x, y: t.y }));
     });
+}
+
+/** The Plotly JSON the server answered for a compare figure asked with `body` in it. */
+async function serverFigure(
+  name: string,
+  body: Record<string, unknown>,
+  act: () => Promise<unknown>,
+) {
+  const asked = (r: Request) =>
+    Object.entries(body).every(([k, v]) => (r.postDataJSON() as Record<string, unknown>)[k] === v);
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/v1/compare/figures/${name}.json`) &&
+        r.status() === 200 &&
+        asked(r.request()),
+    ),
+    act(),
+  ]);
+  return (await response.json()) as { data: Record<string, unknown>[] };
 }
 
 async function verdicts(p: Page): Promise<Record<string, string>> {
@@ -116,33 +138,72 @@ describe("compare", () => {
   );
 
   it(
-    "groups by a factor with a band per group",
+    "exports the difference table as CSV and LaTeX written by the server",
     async () => {
-      await page.getByTestId("compare-toolbar").getByLabel("Group by").selectOption("workers");
-      await page
-        .getByTestId("compare-toolbar")
-        .getByLabel("x axis")
-        .selectOption("clients_per_thread");
-      await page.getByTestId("compare-toolbar").getByLabel("Band").selectOption("ci");
+      const table = page.getByTestId("difference-table");
+      const posted: Request[] = [];
+      const listen = (r: Request) => {
+        if (r.url().includes("/compare/tables/differences.")) posted.push(r);
+      };
+      page.on("request", listen);
+      const [csv] = await Promise.all([
+        page.waitForEvent("download"),
+        table.getByRole("button", { name: "CSV", exact: true }).click(),
+      ]);
+      const [tex] = await Promise.all([
+        page.waitForEvent("download"),
+        table.getByRole("button", { name: "LaTeX", exact: true }).click(),
+      ]);
+      page.off("request", listen);
+      expect(posted.map((r) => new URL(r.url()).pathname)).toEqual([
+        "/api/v1/compare/tables/differences.csv",
+        "/api/v1/compare/tables/differences.tex",
+      ]);
+      expect(posted[0]?.postDataJSON()).toMatchObject({
+        experiment_ids: [one.id, two.id],
+        base_experiment_id: one.id,
+        metrics: ["throughput_per_s"],
+      });
+      expect(csv.suggestedFilename()).toBe("compare-throughput.csv");
+      const rows = readFileSync(await csv.path(), "utf8")
+        .trim()
+        .split("\r\n");
+      expect(rows[0]?.startsWith("Experiment,Configuration,Base n,Base mean (ops/s)")).toBe(true);
+      expect(rows).toHaveLength(5);
+      const latex = readFileSync(await tex.path(), "utf8");
+      expect(latex).toContain("\\label{tab:compare:throughput}");
+      expect(latex).toContain(`compared with experiment ${one.name}`);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "groups by a factor with a band per group, drawn from the server's figure JSON",
+    async () => {
+      const toolbar = page.getByTestId("compare-toolbar");
+      await toolbar.getByLabel("Group by").selectOption("workers");
+      await toolbar.getByLabel("x axis").selectOption("clients_per_thread");
+      const served = await serverFigure("compare-groups", { band: "ci" }, () =>
+        toolbar.getByLabel("Band").selectOption("ci"),
+      );
       await expect
         .poll(() => page.getByTestId("grouped-curves").locator("h3").textContent(), POLL)
         .toContain("Throughput by worker threads, band 95% t confidence interval");
       await page.getByTestId("grouped-curves").locator(".js-plotly-plot").waitFor();
+      const lines = (traces: Record<string, unknown>[]) =>
+        traces.filter((t) => t.fill !== "toself").map((t) => t.name);
       await expect
-        .poll(async () => (await plotData("grouped-curves")).map((t) => t.name), POLL)
-        .toEqual([
-          "8 worker threads band",
-          "8 worker threads (12 runs)",
-          "16 worker threads band",
-          "16 worker threads (12 runs)",
-        ]);
-      // The x axis is titled with the served label, not the API name and a unit.
+        .poll(async () => lines(await plotData("grouped-curves")), POLL)
+        .toEqual(["8 worker threads (12 runs)", "16 worker threads (12 runs)"]);
+      // What is drawn is what the server sent: no figure is built in the browser.
+      const drawn = await plotData("grouped-curves");
+      expect(drawn.map((t) => t.y)).toEqual(served.data.map((t) => t.y));
+      // The axes are titled by the server, with units.
       const curves = page.getByTestId("grouped-curves");
-      expect(await curves.locator(".xtitle").textContent()).toBe("clients per thread");
-      expect(await curves.locator(".ytitle").textContent()).toBe("throughput (ops/s)");
-      const traces = await plotData("grouped-curves");
-      const band = traces[0] as { fill: string; x: number[]; y: number[] };
-      const mean = traces[1] as { x: number[]; y: number[] };
+      expect(await curves.locator(".xtitle").textContent()).toBe("Clients per thread");
+      expect(await curves.locator(".ytitle").textContent()).toBe("Throughput (ops/s)");
+      const band = drawn[0] as { fill: string; x: number[]; y: number[] };
+      const mean = drawn[1] as { x: number[]; y: number[] };
       expect(band.fill).toBe("toself");
       expect(band.x).toEqual([4, 8, 8, 4]);
       // The band encloses the mean: high above it going out, low below it coming back.
@@ -156,7 +217,59 @@ describe("compare", () => {
       const seeded = meanStd(pooled.map((r) => r.throughput)).mean;
       expect(seeded).toBeCloseTo(2000, 6);
       expect(Math.abs((mean.y[0] ?? 0) - seeded) / seeded).toBeLessThan(0.001);
+      await curves.scrollIntoViewIfNeeded();
       await screenshot(page, "compare-grouped");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "exports the grouped curves as a vector PDF at page width, and CSV, from the server",
+    async () => {
+      const curves = page.getByTestId("grouped-curves");
+      const posted: Request[] = [];
+      const listen = (r: Request) => {
+        if (r.url().includes("/compare/figures/compare-groups.pdf")) posted.push(r);
+      };
+      page.on("request", listen);
+      await curves.locator("select[name=figure-width]").selectOption("page");
+      const [pdf] = await Promise.all([
+        page.waitForEvent("download"),
+        curves.getByRole("button", { name: "PDF", exact: true }).click(),
+      ]);
+      page.off("request", listen);
+      expect(pdf.suggestedFilename()).toBe("compare-throughput_per_s-by-workers.pdf");
+      const request = posted.at(-1);
+      expect(request?.method()).toBe("POST");
+      expect(request?.postDataJSON()).toMatchObject({
+        experiment_ids: [one.id, two.id],
+        x: "clients_per_thread",
+        group_by: "workers",
+        band: "ci",
+        width: "page",
+      });
+      const path = await pdf.path();
+      const info = execFileSync("pdfinfo", [path], { encoding: "utf8" });
+      const widthPt = Number(/Page size:\s+([\d.]+) x/.exec(info)?.[1]);
+      expect(Math.abs(widthPt - 7.16 * 72)).toBeLessThan(1.5);
+      expect(execFileSync("pdffonts", [path], { encoding: "utf8" })).toMatch(
+        /LiberationSerif|Times/,
+      );
+      // Vector: pdfimages lists its two header lines and no image.
+      expect(
+        execFileSync("pdfimages", ["-list", path], { encoding: "utf8" }).trim().split("\n"),
+      ).toHaveLength(2);
+      const [csv] = await Promise.all([
+        page.waitForEvent("download"),
+        curves.getByRole("button", { name: "CSV", exact: true }).click(),
+      ]);
+      const rows = readFileSync(await csv.path(), "utf8")
+        .trim()
+        .split("\r\n");
+      expect(rows[0]).toBe(
+        "Clients per thread,8 worker threads (12 runs) throughput (ops/s),16 worker threads (12 runs) throughput (ops/s)",
+      );
+      expect(rows).toHaveLength(3);
     },
     TEST_MS,
   );
@@ -166,7 +279,7 @@ describe("compare", () => {
     async () => {
       const parcoords = page.getByTestId("parcoords");
       await parcoords.locator(".js-plotly-plot").waitFor();
-      const hint = parcoords.locator(".hint");
+      const hint = parcoords.locator("span.hint");
       await expect
         .poll(() => hint.textContent(), POLL)
         .toBe("8 of 8 configurations (drag along an axis to filter)");
@@ -175,10 +288,16 @@ describe("compare", () => {
       await parcoords.scrollIntoViewIfNeeded();
       const axis = parcoords
         .locator("g.y-axis")
-        .filter({ has: page.locator("text.axis-title", { hasText: /worker threads/ }) })
+        .filter({ has: page.locator("text.axis-title", { hasText: /^Worker threads$/ }) })
         .locator("rect.background");
       const box = await axis.boundingBox();
       if (!box) throw new Error("workers axis not drawn");
+      // The brush travels as intervals on the server's axis keys, never as a list of ids.
+      const bodies: unknown[] = [];
+      const listen = (r: Request) => {
+        if (r.url().endsWith("/compare/differences")) bodies.push(r.postDataJSON());
+      };
+      page.on("request", listen);
       const x = box.x + box.width / 2;
       await page.mouse.move(x, box.y + box.height * 0.4);
       await page.mouse.down();
@@ -192,6 +311,20 @@ describe("compare", () => {
           "16 worker threads, 4 clients per thread",
           "16 worker threads, 8 clients per thread",
         ]);
+      page.off("request", listen);
+      const body = bodies.at(-1) as { brush: Record<string, number[][]> };
+      expect(Object.keys(body.brush)).toEqual(["workers"]);
+      expect(body).not.toHaveProperty("only_configuration_ids");
+      // The grouped curves follow: only the 16-worker group is left.
+      await expect
+        .poll(
+          async () =>
+            (await plotData("grouped-curves"))
+              .filter((t) => t.fill !== "toself")
+              .map((t) => t.name),
+          POLL,
+        )
+        .toEqual(["16 worker threads (12 runs)"]);
       await screenshot(page, "compare-brushed");
       await parcoords.getByRole("button", { name: "Clear brushing" }).click();
       await expect.poll(async () => Object.keys(await verdicts(page)).length, POLL).toBe(4);
@@ -287,7 +420,7 @@ describe("compare", () => {
       const curves = page.getByTestId("grouped-curves");
       await expect
         .poll(() => curves.locator(".ytitle").textContent(), POLL)
-        .toBe("queue time (µs)");
+        .toBe("Queue time (µs)");
       await screenshot(page, "compare-queue-time");
     },
     TEST_MS,

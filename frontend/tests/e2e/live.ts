@@ -1,11 +1,12 @@
-// Publishing a live event as the worker does: to the experiment's channel of this e2e database
-// (named by backend/core/live.py, never spelled here), on the Redis scripts/e2e.sh found.
+// Publishing a live event as the worker does, through backend/core/live.py's record_event: on the
+// experiment's channel of this e2e database, a progress event also kept in its run's list (the
+// live figure reads it), on the Redis scripts/e2e.sh found.
 import { execFileSync } from "node:child_process";
 
 const SCRIPT = `
-import sys, redis
-from backend.core.live import experiment_channel
-redis.Redis.from_url(sys.argv[1]).publish(experiment_channel(int(sys.argv[2])), sys.argv[3])
+import json, sys, redis
+from backend.core.live import record_event
+record_event(redis.Redis.from_url(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]))
 `;
 
 /** Publishes one event for the experiment; throws when Redis refuses it. */

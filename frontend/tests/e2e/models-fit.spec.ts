@@ -74,11 +74,12 @@ describe("models over measurements", () => {
         rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent ?? "")),
       );
     expect(cells.map((c) => Number(c[0]))).toEqual([6, 24, 48, 96, 192]);
-    for (const [, station, m, busy, percent, x, demandMs, note] of cells) {
+    for (const [, station, m, busy, percent, x, demandUs, note] of cells) {
       expect(station).toBe("worker pool");
       const num = (text: string | undefined) => Number((text ?? "").replaceAll(",", ""));
       expect(num(percent)).toBeCloseTo((100 * num(busy)) / num(m), 0);
-      expect(num(demandMs)).toBeCloseTo((1e3 * num(busy)) / num(x), 2);
+      // In µs like every time of the product; busy is shown to 2 decimals: within 5 µs.
+      expect(num(demandUs)).toBeCloseTo((1e6 * num(busy)) / num(x), -1);
       // The seed's worker times exceed 16 workers at high load: flagged, not hidden.
       expect(note !== "").toBe(num(percent) > 100);
     }
@@ -125,6 +126,48 @@ describe("models over measurements", () => {
     // Configurations in words from the served legends, never "name=value".
     expect(await table.locator("tbody tr td").first().textContent()).not.toMatch(/[=_]/);
     await page.getByTestId(`figure-models-${stamp}-queue-models-response_time_s`).waitFor();
+  });
+
+  it("shows every time of the tab in µs, as its figures do", async () => {
+    for (const id of [
+      "model-inputs",
+      "measured-utilization",
+      "network-rows",
+      "queue-models-table",
+    ]) {
+      expect(await page.getByTestId(id).textContent(), id).not.toMatch(/\bms\b/);
+    }
+    const heads = (id: string) => page.getByTestId(id).locator("thead").textContent();
+    expect(await heads("queue-models-table")).toContain("E[r] (µs)");
+    expect(await heads("network-rows")).toContain("measured R (µs)");
+    expect(await heads("measured-utilization")).toContain("D = m U / X (µs)");
+    expect(await page.getByTestId("model-inputs").textContent()).toContain("(µs, per worker)");
+  });
+
+  it("exports the model against measurement as the server's LaTeX table", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("model-table-exports").getByRole("button", { name: "LaTeX" }).click(),
+    ]);
+    const tex = readFileSync(await download.path(), "utf8");
+    expect(tex).toContain("\\toprule");
+    expect(tex).toContain("Exact MVA of the network with inputs estimated from the data");
+    expect(tex).toMatch(/\\label\{tab:[a-z0-9-]+:model-comparison-0\}/);
+    // One row per measured client count, times in µs.
+    expect(tex).toContain("($\\mu$s)");
+    expect(tex.match(/^\d+ & /gm)?.length).toBe(5);
+  });
+
+  it("exports the queue models table from the server", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("queue-table-exports").getByRole("button", { name: "CSV" }).click(),
+    ]);
+    const lines = readFileSync(await download.path(), "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toContain("Response time E[r] M/M/m (µs)");
+    expect(lines).toHaveLength(6); // the header and one row per configuration of the group
   });
 
   it("exports the model figure through the common export row", async () => {

@@ -134,6 +134,8 @@ describe("results", () => {
     expect(await page.getByTestId("figure-breakdown").locator(".barlayer .trace").count()).toBe(4);
     const law = page.getByTestId("interactive-law");
     expect(await law.locator("tbody tr").count()).toBe(12);
+    // Times in µs, as in every figure.
+    expect(await law.locator("thead").textContent()).toContain("R (µs)");
     // Each seeded run follows R = N / X; means over repetitions keep it within 0.1 %.
     const deviations = await law.locator("tbody tr td:last-child").allTextContents();
     for (const d of deviations) expect(Math.abs(Number(d))).toBeLessThan(0.1);
@@ -173,6 +175,15 @@ describe("results", () => {
     await page.screenshot({ path: "test-results/screenshots/factorial.png" });
     await diagnostics.scrollIntoViewIfNeeded();
     await page.screenshot({ path: "test-results/screenshots/factorial-diagnostics.png" });
+    // The effects table as the server writes it: booktabs, caption naming the experiment, label.
+    const [factorialTex] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("factorial-table-exports").getByRole("button", { name: "LaTeX" }).click(),
+    ]);
+    const effects = readFileSync(await factorialTex.path(), "utf8");
+    expect(effects).toContain("\\toprule");
+    expect(effects).toContain(`Effects on throughput in experiment seeded-f-${stamp}`);
+    expect(effects).toMatch(/\\label\{tab:[a-z0-9-]+:factorial\}/);
     await page.goto(`${BASE_URL}/experiments/${first.id}`);
     await page.getByTestId("summary-table").waitFor();
     await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
@@ -193,14 +204,15 @@ describe("results", () => {
   });
 
   it("exports the summary as CSV and LaTeX, the figure as PNG and as a vector PDF from the server", async () => {
+    // The summary as the server writes it (GET .../tables/summary.{csv,tex}, page's selection).
     const [csv] = await Promise.all([
       page.waitForEvent("download"),
       page.getByTestId("table-exports").getByRole("button", { name: "CSV" }).click(),
     ]);
-    expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-middleware-all.csv`);
+    expect(csv.suggestedFilename()).toBe(`seeded-a-${stamp}-summary-middleware-all.csv`);
     const lines = readFileSync(await csv.path(), "utf8").split("\r\n");
     expect(lines[0]).toBe(
-      "worker threads,clients per thread,repetitions,throughput mean (ops/s),throughput std (ops/s),response time mean (µs),response time std (µs)",
+      "Worker threads,Clients per thread,Reps,Throughput mean (ops/s),Throughput std (ops/s),Response time mean (µs),Response time std (µs)",
     );
     const cells = (lines[1] ?? "").split(",").map(Number);
     expect(cells.slice(0, 3)).toEqual([8, 1, 3]);
@@ -211,9 +223,19 @@ describe("results", () => {
       page.waitForEvent("download"),
       page.getByTestId("table-exports").getByRole("button", { name: "LaTeX" }).click(),
     ]);
-    // The same row as the CSV, to one decimal.
-    expect(readFileSync(await tex.path(), "utf8")).toContain(
-      `8 & 1 & 3 & ${cells[3]?.toFixed(1)} $\\pm$ ${cells[4]?.toFixed(1)}`,
+    const summary = readFileSync(await tex.path(), "utf8");
+    expect(summary).toContain("\\toprule");
+    expect(summary).toContain(`Results of experiment seeded-a-${stamp} (middleware side`);
+    expect(summary).toMatch(/\\label\{tab:[a-z0-9-]+:summary\}/);
+    const [config] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByTestId("configuration-table-exports")
+        .getByRole("button", { name: "LaTeX" })
+        .click(),
+    ]);
+    expect(readFileSync(await config.path(), "utf8")).toContain(
+      `Configuration of experiment seeded-a-${stamp}`,
     );
     const figure = `figure-seeded-a-${stamp}-throughput-middleware-all`;
     const exportFigure = async (format: "PNG" | "PDF") => {

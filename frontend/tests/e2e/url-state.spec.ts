@@ -150,11 +150,11 @@ describe("results view in the URL", () => {
     await page.locator('input[name="mm1-arrival_rate_per_s"]').fill("12000");
     await page.locator('input[name="mmm-servers"]').fill("6");
     await page.locator('input[name="mva-population"]').fill("48");
-    await page.locator('input[name="station-1-service"]').fill("0.5");
+    await page.locator('input[name="station-1-service"]').fill("500");
     // The last change reaches the URL last: wait for it.
     await expect
       .poll(() => new URL(page.url()).searchParams.get("mva.stations") ?? "")
-      .toContain('"service_ms":0.5');
+      .toContain('"service_us":500');
     const url = page.url();
     expect(new URL(url).searchParams.get("mm1.lambda")).toBe("12000");
     expect(new URL(url).searchParams.get("mmm.servers")).toBe("8");
@@ -164,7 +164,7 @@ describe("results view in the URL", () => {
     expect(await fresh.locator('input[name="mm1-arrival_rate_per_s"]').inputValue()).toBe("12000");
     expect(await fresh.locator('input[name="mmm-servers"]').inputValue()).toBe("8");
     expect(await fresh.locator('input[name="mva-population"]').inputValue()).toBe("48");
-    expect(await fresh.locator('input[name="station-1-service"]').inputValue()).toBe("0.5");
+    expect(await fresh.locator('input[name="station-1-service"]').inputValue()).toBe("500");
     await other.close();
   });
 });

@@ -129,6 +129,68 @@ TEST(RequestParser, ByteByByteAndPipelinedBatch) {
     }
 }
 
+/// A connection reuses written requests as parse targets: what a reused one parses must equal
+/// a fresh parse, with nothing left of the request it carried before (reply, times, keys, flags).
+TEST(RequestParser, ReusedRequestCarriesNothingOver) {
+    std::vector<std::string> inputs = real_requests();
+    inputs.push_back("bogus\r\n");
+    inputs.push_back("get " + std::string(300, 'k') + "\r\n");
+    for (const std::string& before : inputs) {
+        for (const std::string& next : inputs) {
+            request_parser p;
+            request r;
+            ASSERT_EQ(p.parse(before.data(), before.data() + before.size(), r).result,
+                      parse_result::good);
+            r.reply = "VALUE x 0 1\r\ny\r\nEND\r\n";  // as a worker leaves it
+            r.misses = 3;
+            r.servers = 2;
+            r.server_mask = 6;
+            r.close_after = true;
+            r.t.written = 42;
+            request fresh;
+            request_parser q;
+            parse_outcome want = q.parse(next.data(), next.data() + next.size(), fresh);
+            parse_outcome got = p.parse(next.data(), next.data() + next.size(), r);
+            ASSERT_EQ(got.result, want.result) << before << " then " << next;
+            EXPECT_EQ(got.consumed, want.consumed);
+            EXPECT_EQ(r.cmd, fresh.cmd);
+            EXPECT_EQ(r.type, fresh.type);
+            EXPECT_EQ(r.raw, fresh.raw);
+            EXPECT_EQ(r.reply, fresh.reply);
+            EXPECT_EQ(r.noreply, fresh.noreply);
+            EXPECT_EQ(r.noreply_offset, fresh.noreply_offset);
+            EXPECT_EQ(r.value_length, fresh.value_length);
+            EXPECT_EQ(r.line_length, fresh.line_length);
+            EXPECT_EQ(r.error, fresh.error);
+            EXPECT_FALSE(r.close_after);
+            EXPECT_EQ(r.misses, 0u);
+            EXPECT_EQ(r.servers, 0u);
+            EXPECT_EQ(r.server_mask, 0u);
+            EXPECT_EQ(r.t.written, 0);
+            ASSERT_EQ(r.keys.size(), fresh.keys.size());
+            for (std::size_t i = 0; i < r.keys.size(); ++i) {
+                EXPECT_EQ(r.key(i), fresh.key(i));
+            }
+        }
+    }
+}
+
+TEST(RequestParser, ResetKeepsTheBuffers) {
+    request r;
+    r.raw.assign(8000, 'x');
+    r.reply.assign(5000, 'y');
+    r.keys.resize(10);
+    const char* raw = r.raw.data();
+    const char* reply = r.reply.data();
+    r.reset();
+    EXPECT_TRUE(r.raw.empty());
+    EXPECT_TRUE(r.reply.empty());
+    EXPECT_TRUE(r.keys.empty());
+    EXPECT_EQ(r.raw.data(), raw);  // same allocation: the next request of that size needs none
+    EXPECT_EQ(r.reply.data(), reply);
+    EXPECT_GE(r.keys.capacity(), 10u);
+}
+
 /// One bad input and the reply memcached gives to it.
 struct bad_case {
     std::string input;

@@ -1,6 +1,6 @@
 // The only way to draw Plotly: lazy-loaded (Plotly is ~4 MB), behind Suspense and an error boundary.
 import type { Config, Data, Layout } from "plotly.js";
-import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useRef } from "react";
+import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useMemo, useRef } from "react";
 
 const Plot = lazy(async () => {
   const [{ default: Plotly }, { default: createPlotlyComponent }] = await Promise.all([
@@ -52,12 +52,16 @@ export function LazyPlot({
   onRestyle,
 }: LazyPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
+  // One object per layout: a new one on every parent render would make react-plotly call
+  // Plotly.react each time with the layout Plotly itself mutated (e.g. a zoomed range), which
+  // drops the remembered pre-zoom values that let a later redraw keep the user's zoom.
+  const fullLayout = useMemo(() => ({ autosize: true, height, ...layout }), [layout, height]);
   return (
     <PlotErrorBoundary>
       <Suspense fallback={<div className="skeleton plot-skeleton" style={{ height }} />}>
         <Plot
           data={data}
-          layout={{ autosize: true, height, ...layout }}
+          layout={fullLayout}
           config={config}
           useResizeHandler
           style={{ width: "100%" }}

@@ -9,7 +9,7 @@ describe("Models calculators URL state", () => {
     const q = createSerializer(queueSearchParams(true))(queue);
     expect(createLoader(queueSearchParams(true))(q)).toEqual(queue);
     const stations: StationRow[] = [
-      { name: "wire", kind: "delay", service_ms: 0.25, visits: 1, servers: 1 },
+      { name: "wire", kind: "delay", service_us: 0.25, visits: 1, servers: 1 },
     ];
     const mva = { stations, population: 96, think: 1.5 };
     const m = createSerializer(mvaSearchParams)(mva);
@@ -18,7 +18,7 @@ describe("Models calculators URL state", () => {
 
   it("falls back to the default network when a station is malformed", () => {
     expect(
-      parseStations([{ name: "x", kind: "teleport", service_ms: 1, visits: 1, servers: 1 }]),
+      parseStations([{ name: "x", kind: "teleport", service_us: 1, visits: 1, servers: 1 }]),
     ).toBeNull();
     expect(createLoader(mvaSearchParams)("?stations=%5B1%5D").stations).toEqual(DEFAULT_STATIONS);
   });

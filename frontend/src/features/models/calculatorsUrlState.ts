@@ -20,7 +20,7 @@ export function parseStations(value: unknown): StationRow[] | null {
       s !== null &&
       typeof s.name === "string" &&
       STATION_KINDS.has(s.kind) &&
-      [s.service_ms, s.visits, s.servers].every((n) => typeof n === "number"),
+      [s.service_us, s.visits, s.servers].every((n) => typeof n === "number"),
   );
   return ok ? (value as StationRow[]) : null;
 }

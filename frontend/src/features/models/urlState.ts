@@ -12,16 +12,16 @@ export const EXPERIMENT_TABS = ["results", "models", "report"] as const;
 export const SERVICE_RATES = ["worker_time", "max_throughput"] as const;
 export type ServiceRate = (typeof SERVICE_RATES)[number];
 
-/** What-if edits: unset means "as estimated from the data". Times in milliseconds. */
+/** What-if edits: unset means "as estimated from the data". Times in µs (TIME_UNIT). */
 export const whatIfSearchParams = {
   workers: parseAsInteger,
   middlewares: parseAsInteger,
   servers: parseAsInteger,
-  delay_ms: parseAsFloat,
-  net_ms: parseAsFloat,
-  worker_ms: parseAsFloat,
-  server_ms: parseAsFloat,
-  think_ms: parseAsFloat,
+  delay_us: parseAsFloat,
+  net_us: parseAsFloat,
+  worker_us: parseAsFloat,
+  server_us: parseAsFloat,
+  think_us: parseAsFloat,
 } as const;
 
 export type WhatIfEdits = inferParserType<typeof whatIfSearchParams>;

@@ -1,13 +1,8 @@
 // Compare: experiments (or configurations across them) against a base, with the parameters
 // that differ, statistically honest differences, grouped curves with bands, parallel
 // coordinates and saved views. Everything that decides the view lives in the URL.
-import { useEffect, useMemo, useState } from "react";
-import type {
-  CompareSelection,
-  ConfigurationsRequest,
-  DifferencesRequest,
-  GroupsRequest,
-} from "@/api";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { CompareSelection, ConfigurationsRequest, DifferencesRequest } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
@@ -15,31 +10,27 @@ import { useGetExperimentsQuery } from "@/features/experiments/hooks/useGetExper
 import { useGetMetricsQuery } from "@/features/experiments/hooks/useGetMetricsQuery";
 import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
+import type { CompareFigure } from "@/features/export/utils/serverFigure";
 import { displayUnit } from "@/lib/labels";
 import { useCompareState } from "../hooks/useCompareState";
 import { useGetCompareConfigurationsQuery } from "../hooks/useGetCompareConfigurationsQuery";
 import { useGetCompareParametersQuery } from "../hooks/useGetCompareParametersQuery";
 import { useGetDifferencesQuery } from "../hooks/useGetDifferencesQuery";
-import { useGetGroupsQuery } from "../hooks/useGetGroupsQuery";
 import {
   type CompareMetric,
   effectiveBase,
   effectiveMetric,
   GROUP_BY_EXPERIMENT,
+  groupedCurvesTitle,
   offeredMetrics,
 } from "../utils/compareState";
 import { CompareToolbar } from "./CompareToolbar";
 import { ConfigurationTable } from "./ConfigurationTable";
 import { DifferenceTable } from "./DifferenceTable";
 import { ExperimentPicker } from "./ExperimentPicker";
-import { GroupedCurves } from "./GroupedCurves";
 import { ParallelCoordinates } from "./ParallelCoordinates";
-import {
-  type BrushRanges,
-  brushedIds,
-  measuredRows,
-  parcoordsAxes,
-} from "./ParallelCoordinates.utils";
+import type { BrushRanges } from "./ParallelCoordinates.utils";
 import { ParametersTable } from "./ParametersTable";
 import { SavedViews } from "./SavedViews";
 
@@ -53,7 +44,22 @@ export function ComparePage() {
   // the table is known.
   const offered = useMemo(() => offeredMetrics(served, state.source), [served, state.source]);
   const metric: CompareMetric | null = served ? effectiveMetric(state.metric, offered) : null;
-  const [brush, setBrush] = useState<BrushRanges>({});
+  // A brush holds intervals in one figure's axis numbers: it belongs to the selection and
+  // metric it was dragged on, and lapses when they change.
+  const scope = JSON.stringify([
+    state.experiments,
+    state.source,
+    state.requestType,
+    state.window,
+    metric,
+  ]);
+  const [brushed, setBrushed] = useState<{ scope: string; ranges: BrushRanges }>({
+    scope,
+    ranges: {},
+  });
+  const brush = useMemo(() => (brushed.scope === scope ? brushed.ranges : {}), [brushed, scope]);
+  const setBrush = useCallback((ranges: BrushRanges) => setBrushed({ scope, ranges }), [scope]);
+  const brushBody = Object.keys(brush).length > 0 ? brush : null;
 
   const names = useMemo(
     () => new Map((experiments?.data ?? []).map((e) => [e.id, e.name])),
@@ -81,9 +87,10 @@ export function ComparePage() {
         ? {
             ...selection,
             metrics: [...new Set<CompareMetric>(["throughput_per_s", "response_time_us", metric])],
+            brush: brushBody,
           }
         : null,
-    [selection, metric],
+    [selection, metric, brushBody],
   );
   const configs = useGetCompareConfigurationsQuery(configsRequest);
   const groupable = params.parameters?.groupable ?? [];
@@ -93,18 +100,9 @@ export function ComparePage() {
       : (groupable.find((g) => g !== state.group) ?? groupable[0] ?? "");
 
   const table = configs.configurations;
-  const rows = useMemo(() => (table ? measuredRows(table) : []), [table]);
-  const axes = useMemo(
-    () =>
-      table ? parcoordsAxes(table, rows, names, { parameters: labels, metrics: metricLabels }) : [],
-    [table, rows, names, labels, metricLabels],
-  );
-  const brushed = useMemo(() => brushedIds(rows, axes, brush), [rows, axes, brush]);
-  const shownRows = useMemo(
-    () => (brushed ? rows.filter((r) => brushed.has(r.configuration_id)) : rows),
-    [rows, brushed],
-  );
-  const only = useMemo(() => (brushed ? [...brushed] : null), [brushed]);
+  const rows = table?.data ?? [];
+  // The server resolves the brush: the list shows the configurations it marks as inside.
+  const shownRows = useMemo(() => (table ? table.data.filter((r) => r.brushed) : []), [table]);
 
   const byConfiguration = state.configurations.length >= 2;
   const baseConfiguration =
@@ -114,7 +112,7 @@ export function ComparePage() {
   const base = effectiveBase(state);
   const diffRequest: DifferencesRequest | null = useMemo(() => {
     if (!selection || !metric) return null;
-    const common = { ...selection, metrics: [metric], only_configuration_ids: only };
+    const common = { ...selection, metrics: [metric], brush: brushBody };
     if (byConfiguration)
       return {
         ...common,
@@ -130,26 +128,34 @@ export function ComparePage() {
     byConfiguration,
     baseConfiguration,
     base,
-    only,
+    brushBody,
   ]);
-  const groupsRequest: GroupsRequest | null = useMemo(
+  // The page's figures, drawn by the server from the same selection (and brush).
+  const groupsFigure: CompareFigure | null = useMemo(
     () =>
       selection && x && metric
         ? {
-            ...selection,
-            x,
-            group_by: state.group,
-            metric,
-            band: state.band,
-            only_configuration_ids: only,
+            name: "compare-groups",
+            body: {
+              ...selection,
+              x,
+              group_by: state.group,
+              metric,
+              band: state.band,
+              brush: brushBody,
+            },
           }
         : null,
-    [selection, x, state.group, metric, state.band, only],
+    [selection, x, state.group, metric, state.band, brushBody],
+  );
+  const parcoordsFigure: CompareFigure | null = useMemo(
+    () =>
+      selection && metric ? { name: "compare-parcoords", body: { ...selection, metric } } : null,
+    [selection, metric],
   );
   const diffs = useGetDifferencesQuery(diffRequest);
-  const groups = useGetGroupsQuery(groupsRequest);
 
-  const error = metricsError ?? params.error ?? configs.error ?? diffs.error ?? groups.error;
+  const error = metricsError ?? params.error ?? configs.error ?? diffs.error;
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
@@ -218,9 +224,12 @@ export function ComparePage() {
               {diffs.differences ? (
                 <DifferenceTable
                   differences={diffs.differences}
+                  request={diffRequest ?? { experiment_ids: [] }}
                   names={names}
-                  metricLabel={metricLabel}
-                  unit={displayUnit(diffs.differences.units[shownMetric]) ?? ""}
+                  // The table's own metric: while a new one loads, heading and units stay those
+                  // of the rows shown.
+                  metricLabel={metricLabels.label(Object.keys(diffs.differences.units)[0] ?? "")}
+                  unit={displayUnit(Object.values(diffs.differences.units)[0]) ?? ""}
                   valuesText={labels.values}
                   baseLabel={baseLabel}
                 />
@@ -231,26 +240,23 @@ export function ComparePage() {
               ) : (
                 <PendingBlock label="Loading differences" />
               )}
-              {groups.groups && (
-                <GroupedCurves
-                  groups={groups.groups}
-                  metricLabel={metricLabels.label(groups.groups.metric)}
-                  xLabel={labels.label(groups.groups.x)}
-                  groupLabel={
-                    groups.groups.group_by === GROUP_BY_EXPERIMENT
-                      ? "experiment"
-                      : labels.label(groups.groups.group_by)
-                  }
+              {groupsFigure && (
+                <ServerPlot
+                  title={groupedCurvesTitle(
+                    metricLabel,
+                    state.group === GROUP_BY_EXPERIMENT ? "experiment" : labels.label(state.group),
+                    state.band,
+                  )}
+                  figure={groupsFigure}
+                  filename={`compare-${shownMetric}-by-${state.group}`}
+                  testId="grouped-curves"
                 />
               )}
-              {table && axes.length > 1 && rows.length > 0 && (
+              {parcoordsFigure && rows.length > 0 && (
                 <ParallelCoordinates
-                  table={table}
-                  rows={rows}
-                  axes={axes}
+                  figure={parcoordsFigure}
                   ranges={brush}
-                  colourBy={shownMetric}
-                  selected={brushed ? brushed.size : null}
+                  brushed={brushBody ? (table?.brushed ?? null) : null}
                   onBrush={setBrush}
                 />
               )}

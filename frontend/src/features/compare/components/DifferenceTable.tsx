@@ -1,16 +1,18 @@
 // Differences against the base: mean ± std on both sides, absolute and relative difference with
 // Welch intervals over repetitions, and a significant / not distinguishable mark. Paged, so
-// thousands of configurations stay smooth; CSV and LaTeX export the whole table.
+// thousands of configurations stay smooth; CSV and LaTeX of the whole table come from the
+// server (the same request).
 import { useMemo, useState } from "react";
-import type { DifferencesPublic } from "@/api";
+import type { DifferencesPublic, DifferencesRequest } from "@/api";
+import { handleError } from "@/components/common/handleError";
 import { Pager } from "@/components/common/Pager";
 import { formatNumber } from "@/features/experiments/utils/format";
-import { downloadText, slug } from "@/features/export/utils/download";
-import { latexTable } from "@/features/export/utils/latexTable";
-import { toCsv } from "@/features/export/utils/table";
+import { slug } from "@/features/export/utils/download";
 import {
-  differenceCsvTable,
-  differenceLatexRows,
+  downloadDifferencesTable,
+  type TableFileFormat,
+} from "@/features/export/utils/serverTable";
+import {
   experimentName,
   intervalText,
   type ValuesText,
@@ -22,6 +24,8 @@ const PAGE = 25;
 /** Props of DifferenceTable. */
 export interface DifferenceTableProps {
   differences: DifferencesPublic;
+  /** The request the rows answer: the exports ask the server for the same table. */
+  request: DifferencesRequest;
   names: Map<number, string>;
   /** The metric all rows share, as the metric table labels it ("99th percentile ..."). */
   metricLabel: string;
@@ -34,6 +38,7 @@ export interface DifferenceTableProps {
 
 export function DifferenceTable({
   differences,
+  request,
   names,
   metricLabel,
   unit,
@@ -47,22 +52,12 @@ export function DifferenceTable({
   const significant = rows.filter((r) => r.verdict === "significant").length;
   if (skip > 0 && skip >= rows.length) setSkip(0);
 
-  const exportCsv = () =>
-    downloadText(
-      `compare-${slug(metricLabel)}.csv`,
-      toCsv(differenceCsvTable(rows, names, differences.level, unit, valuesText)),
-      "text/csv",
-    );
-  const exportLatex = () => {
-    const body = differenceLatexRows(rows, names, unit, valuesText);
-    const caption =
-      `${metricLabel} compared with ${baseLabel}: mean $\\pm$ std over repetitions; ` +
-      `differences with ${level} Welch confidence intervals; * significant at ${level}.`;
-    downloadText(
-      `compare-${slug(metricLabel)}.tex`,
-      latexTable({ ...body, caption, label: `tab:compare-${slug(metricLabel)}` }),
-      "application/x-tex",
-    );
+  const [busy, setBusy] = useState(false);
+  const download = (format: TableFileFormat) => {
+    setBusy(true);
+    downloadDifferencesTable(request, format, `compare-${slug(metricLabel)}`)
+      .catch(handleError)
+      .finally(() => setBusy(false));
   };
 
   return (
@@ -72,10 +67,10 @@ export function DifferenceTable({
           Differences in {metricLabel} against {baseLabel}
         </h3>
         <div className="actions">
-          <button type="button" onClick={exportCsv}>
+          <button type="button" disabled={busy} onClick={() => download("csv")}>
             CSV
           </button>
-          <button type="button" onClick={exportLatex}>
+          <button type="button" disabled={busy} onClick={() => download("tex")}>
             LaTeX
           </button>
         </div>

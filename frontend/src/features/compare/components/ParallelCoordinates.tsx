@@ -1,76 +1,93 @@
-// Parallel coordinates of every configuration of the compared experiments (WebGL, smooth at
-// thousands of lines). Brushing an axis filters the difference table, curves and list.
+// Parallel coordinates of every configuration of the compared experiments, as the server draws
+// them (WebGL, smooth at thousands of lines). Dragging along an axis brushes it: the intervals
+// go to the server, which resolves them for the difference table, curves and list.
 import type { Config } from "plotly.js";
-import { memo, useMemo } from "react";
-import type { ConfigurationRowPublic, ConfigurationTablePublic } from "@/api";
+import { memo, useMemo, useRef } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
-import {
-  type Axis,
-  type BrushRanges,
-  normalizeRange,
-  parcoordsTrace,
-} from "./ParallelCoordinates.utils";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
+import { useServerFigureQuery } from "@/features/export/hooks/useServerFigureQuery";
+import type { CompareFigure } from "@/features/export/utils/serverFigure";
+import { type BrushRanges, readBrush, withBrush } from "./ParallelCoordinates.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 
 /** Props of ParallelCoordinates. */
 export interface ParallelCoordinatesProps {
-  table: ConfigurationTablePublic;
-  rows: ConfigurationRowPublic[];
-  axes: Axis[];
+  /** The compare-parcoords figure of the selection, without the brush (drawn once). */
+  figure: CompareFigure;
   ranges: BrushRanges;
-  colourBy: string;
-  selected: number | null;
+  /** Configurations inside the brush (the server's count), null when nothing is brushed. */
+  brushed: number | null;
   onBrush: (ranges: BrushRanges) => void;
 }
 
-interface RestyleDimension {
-  constraintrange?: unknown;
+interface DrawnParcoords {
+  data: { dimensions?: { constraintrange?: unknown }[] }[];
 }
 
 export const ParallelCoordinates = memo(function ParallelCoordinates({
-  table,
-  rows,
-  axes,
+  figure,
   ranges,
-  colourBy,
-  selected,
+  brushed,
   onBrush,
 }: ParallelCoordinatesProps) {
-  const data = useMemo(() => [parcoordsTrace(axes, ranges, colourBy)], [axes, ranges, colourBy]);
-  const layout = useMemo(() => ({ margin: { l: 110, r: 80, t: 60, b: 30 } }), []);
+  const graphDiv = useRef<HTMLElement | null>(null);
+  const { figure: fig, error } = useServerFigureQuery(figure);
+  const meta = fig?.layout.meta;
+  const keys = useMemo(() => meta?.axes ?? [], [meta]);
+  const data = useMemo(() => (fig ? withBrush(fig.data, keys, ranges) : []), [fig, keys, ranges]);
+  const layout = useMemo(() => {
+    if (!fig) return {};
+    const { meta: _meta, width: _w, height: _h, ...rest } = fig.layout;
+    return rest;
+  }, [fig]);
+  // The file has the brush drawn as the screen has it.
+  const exported = useMemo(
+    () => ({ ...figure, body: { ...figure.body, brush: ranges } }),
+    [figure, ranges],
+  );
   return (
     <div className="card figure" data-testid="parcoords">
       <div className="section-header">
         <h3>Parallel coordinates</h3>
         <span className="hint">
-          {selected === null
-            ? `${rows.length} of ${table.count} configurations (drag along an axis to filter)`
-            : `${selected} of ${rows.length} configurations brushed`}
+          {brushed === null
+            ? `${meta?.lines ?? 0} of ${meta?.count ?? 0} configurations (drag along an axis to filter)`
+            : `${brushed} of ${meta?.count ?? 0} configurations brushed`}
         </span>
-        {selected !== null && (
+        {brushed !== null && (
           <button type="button" onClick={() => onBrush({})}>
             Clear brushing
           </button>
         )}
+        <FigureExportButtons
+          graphDiv={graphDiv}
+          filename="compare-parallel-coordinates"
+          server={exported}
+        />
       </div>
-      <LazyPlot
-        data={data}
-        layout={layout}
-        config={PLOT_CONFIG}
-        height={420}
-        onRestyle={(gd) => {
-          const dims = ((gd as unknown as { data: { dimensions?: RestyleDimension[] }[] }).data[0]
-            ?.dimensions ?? []) as RestyleDimension[];
-          const next: BrushRanges = {};
-          dims.forEach((d, i) => {
-            const axis = axes[i];
-            const r = normalizeRange(d.constraintrange);
-            if (axis && r.length > 0) next[axis.key] = r;
-          });
-          onBrush(next);
-        }}
-      />
+      {error && !fig ? (
+        <p className="hint" data-testid="figure-unavailable">
+          No figure for this selection: {error.message}
+        </p>
+      ) : !fig ? (
+        <PendingBlock label="Loading figure" />
+      ) : (
+        <LazyPlot
+          data={data}
+          layout={layout}
+          config={PLOT_CONFIG}
+          height={420}
+          onInitialized={(gd) => {
+            graphDiv.current = gd;
+          }}
+          onRestyle={(gd) => {
+            const dims = (gd as unknown as DrawnParcoords).data[0]?.dimensions ?? [];
+            onBrush(readBrush(dims, keys));
+          }}
+        />
+      )}
     </div>
   );
 });

@@ -139,3 +139,19 @@ export function offeredMetrics(
 export function effectiveMetric(chosen: string, offered: readonly MetricPublic[]): CompareMetric {
   return (offered.some((m) => m.name === chosen) ? chosen : DEFAULT_METRIC) as CompareMetric;
 }
+
+const BAND_TEXT: Record<CompareState["band"], string> = {
+  std: "± std",
+  se: "± standard error",
+  ci: "95% t confidence interval",
+};
+
+/** The grouped curves' heading: "Throughput by worker threads, band ± std". */
+export function groupedCurvesTitle(
+  metricLabel: string,
+  byLabel: string,
+  band: CompareState["band"],
+) {
+  const what = metricLabel.charAt(0).toUpperCase() + metricLabel.slice(1);
+  return `${what} by ${byLabel}, band ${BAND_TEXT[band]}`;
+}

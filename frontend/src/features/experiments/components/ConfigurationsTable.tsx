@@ -17,7 +17,7 @@ export function ConfigurationsTable({ configurations }: ConfigurationsTableProps
         <tr>
           <th>#</th>
           {columns.map((c) => (
-            <th key={c}>{labels.label(c)}</th>
+            <th key={c}>{labels.title(c)}</th>
           ))}
         </tr>
       </thead>

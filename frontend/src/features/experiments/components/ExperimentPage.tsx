@@ -5,6 +5,8 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
+import { slug } from "@/features/export/utils/download";
 import { ExperimentModelsView } from "@/features/models/components/ExperimentModelsView";
 import { ExperimentTabs } from "@/features/models/components/ExperimentTabs";
 import { ReportView } from "@/features/report/components/ReportView";
@@ -74,7 +76,14 @@ export function ExperimentPage() {
       <ExperimentProgress counts={experiment.run_counts} planned={experiment.preview.runs} />
       <LiveProgress experimentId={id} active={active} />
       <section className="card">
-        <h2>Configurations</h2>
+        <div className="section-header">
+          <h2>Configurations</h2>
+          <TableExportButtons
+            table={{ experimentId: id, name: "configuration", params: {} }}
+            filename={`${slug(experiment.name)}-configuration`}
+            testId="configuration-table-exports"
+          />
+        </div>
         {configurations ? (
           <ConfigurationsTable configurations={configurations.data} />
         ) : (

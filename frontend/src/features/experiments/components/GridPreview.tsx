@@ -39,7 +39,7 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
                 <tr>
                   <th>#</th>
                   {columns.map((c) => (
-                    <th key={c}>{labels.label(c)}</th>
+                    <th key={c}>{labels.title(c)}</th>
                   ))}
                 </tr>
               </thead>

@@ -17,6 +17,7 @@ function param(name: string, kind: string, extra: Partial<ParameterPublic> = {})
     default: null,
     description: "",
     label: name,
+    title: name,
     legend: "{v}",
     unit: null,
     minimum: null,

@@ -6,12 +6,12 @@ import { handleError } from "@/components/common/handleError";
 import { downloadFigure, FIGURE_FORMATS, type FigureFormat } from "@/components/common/LazyPlot";
 import { downloadText } from "../utils/download";
 import {
+  type AnyServerFigure,
   downloadServerFigure,
   FIGURE_FILE_FORMATS,
   FIGURE_WIDTHS,
   type FigureFileFormat,
   type FigureWidth,
-  type ServerFigure,
 } from "../utils/serverFigure";
 import { type SummaryTable, toCsv } from "../utils/table";
 
@@ -24,7 +24,7 @@ export interface FigureExportButtonsProps {
   /** The plotted numbers; a CSV button appears when given. */
   table?: SummaryTable;
   /** The same figure on the server: files come from there, at the chosen printed width. */
-  server?: ServerFigure;
+  server?: AnyServerFigure;
 }
 
 export function FigureExportButtons({
@@ -39,7 +39,7 @@ export function FigureExportButtons({
     if (!graphDiv.current) return;
     downloadFigure(graphDiv.current, format, filename).catch(handleError);
   };
-  const saveServer = (figure: ServerFigure, format: FigureFileFormat) => {
+  const saveServer = (figure: AnyServerFigure, format: FigureFileFormat) => {
     setBusy(true);
     downloadServerFigure(figure, format, width, filename)
       .catch(handleError)

@@ -7,7 +7,7 @@ import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
 import { figureTable } from "../utils/figureTable";
-import type { ServerFigure } from "../utils/serverFigure";
+import { type AnyServerFigure, figureRevision } from "../utils/serverFigure";
 import type { SummaryTable } from "../utils/table";
 import { FigureExportButtons } from "./FigureExportButtons";
 
@@ -17,7 +17,7 @@ const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
 export interface ServerPlotProps {
   title: ReactNode;
   /** The figure and the page's selection as its query parameters. */
-  figure: ServerFigure;
+  figure: AnyServerFigure;
   /** Base of the exported file names (and of the test id `figure-<filename>`). */
   filename: string;
   testId?: string;
@@ -27,6 +27,8 @@ export interface ServerPlotProps {
   table?: SummaryTable;
   height?: number;
   poll?: boolean;
+  /** A value whose change redraws the figure from the server (at most once a second). */
+  refreshOn?: string | number;
   /** Shown in place of the figure when the server has none for this selection (4xx). */
   unavailable?: ReactNode;
   /** Shown under the figure once drawn, from what the server says beside it (layout.meta). */
@@ -42,17 +44,22 @@ export const ServerPlot = memo(function ServerPlot({
   table,
   height,
   poll = false,
+  refreshOn,
   unavailable,
   footer,
 }: ServerPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
-  const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll);
+  const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll, refreshOn);
+  // Redraws of the same selection (polling, live seconds) keep the user's zoom and legend
+  // picks: Plotly.react keeps UI state while uirevision stays the same.
+  const uirevision = figureRevision(figure);
   const layout = useMemo(() => {
     if (!fig) return {};
     // The screen keeps the server's look but the page sizes the figure (no width, no meta).
     const { meta: _meta, width: _w, height: _h, ...rest } = fig.layout;
-    return rest;
-  }, [fig]);
+    // A copy: Plotly writes zoomed ranges into the layout it draws, never into the cache.
+    return { ...structuredClone(rest), uirevision };
+  }, [fig, uirevision]);
   const csv = useMemo(() => table ?? (fig ? figureTable(fig) : undefined), [table, fig]);
   return (
     <div className="card figure" data-testid={testId ?? `figure-${filename}`}>

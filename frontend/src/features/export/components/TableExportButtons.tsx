@@ -1,45 +1,29 @@
-// CSV and LaTeX downloads of a results summary table.
-import type { ConfigurationResultPublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { downloadText, slug } from "../utils/download";
-import { summaryTable, toCsv, toLatex } from "../utils/table";
+// CSV and LaTeX downloads of a table, written by the server (the one definition of each
+// table: booktabs, units in the headers, a caption and a \label derived from the experiment).
+import { handleError } from "@/components/common/handleError";
+import { downloadServerTable, type ServerTable, TABLE_FILE_FORMATS } from "../utils/serverTable";
 
 /** Props of TableExportButtons. */
 export interface TableExportButtonsProps {
-  name: string;
-  rows: ConfigurationResultPublic[];
-  factors: string[];
-  units: Record<string, string>;
+  /** The table and the page's selection as its query parameters. */
+  table: ServerTable;
+  /** Base of the downloaded file names. */
+  filename: string;
+  testId?: string;
 }
 
-export function TableExportButtons({ name, rows, factors, units }: TableExportButtonsProps) {
-  const labels = useParameterLabels();
+export function TableExportButtons({ table, filename, testId }: TableExportButtonsProps) {
   return (
-    <div className="actions" data-testid="table-exports">
-      <button
-        type="button"
-        onClick={() =>
-          downloadText(
-            `${slug(name)}.csv`,
-            toCsv(summaryTable(rows, factors, units, labels)),
-            "text/csv",
-          )
-        }
-      >
-        CSV
-      </button>
-      <button
-        type="button"
-        onClick={() =>
-          downloadText(
-            `${slug(name)}.tex`,
-            toLatex(rows, factors, units, `Results of ${name}`, labels),
-            "application/x-tex",
-          )
-        }
-      >
-        LaTeX
-      </button>
+    <div className="actions" data-testid={testId ?? "table-exports"}>
+      {TABLE_FILE_FORMATS.map((f) => (
+        <button
+          key={f.value}
+          type="button"
+          onClick={() => downloadServerTable(table, f.value, filename).catch(handleError)}
+        >
+          {f.label}
+        </button>
+      ))}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { figureUrl, pinParams } from "./serverFigure";
+import { figureRequest, figureUrl, pinParams } from "./serverFigure";
 
 describe("figureUrl", () => {
   it("repeats list parameters and leaves out empty ones", () => {
@@ -26,5 +26,34 @@ describe("figureUrl", () => {
     expect(figureUrl({ experimentId: 1, name: "qq", params: {} }, "json")).toBe(
       "/api/v1/experiments/1/figures/qq.json",
     );
+  });
+});
+
+describe("figureRequest", () => {
+  it("posts a compare figure's selection and brush with the asked width", () => {
+    const { url, init } = figureRequest(
+      {
+        name: "compare-groups",
+        body: { experiment_ids: [3, 1], x: "workers", brush: { workers: [[12, 20]] } },
+      },
+      "pdf",
+      { width: "page" },
+    );
+    expect(url).toBe("/api/v1/compare/figures/compare-groups.pdf");
+    expect(init.method).toBe("POST");
+    expect(JSON.parse(String(init.body))).toEqual({
+      experiment_ids: [3, 1],
+      x: "workers",
+      brush: { workers: [[12, 20]] },
+      width: "page",
+    });
+  });
+
+  it("gets an experiment's figure", () => {
+    const { url, init } = figureRequest({ experimentId: 2, name: "qq", params: {} }, "json", {
+      style: "screen",
+    });
+    expect(url).toBe("/api/v1/experiments/2/figures/qq.json?style=screen");
+    expect(init.method).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
 // worker and the service demand D = m U / X per client request, beside the model inputs.
 import type { MeasuredUtilizationPublic } from "@/api";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 
 export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPublic[] }) {
   if (rows.length === 0) {
@@ -26,7 +27,7 @@ export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPu
             <th className="num">busy servers</th>
             <th className="num">U per server (%)</th>
             <th className="num">X (ops/s)</th>
-            <th className="num">D = m U / X (ms)</th>
+            <th className="num">D = m U / X ({TIME_UNIT})</th>
             <th>note</th>
           </tr>
         </thead>
@@ -39,7 +40,7 @@ export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPu
               <td className="num">{formatNumber(u.busy, 2)}</td>
               <td className="num">{formatNumber(u.utilization * 100, 1)}</td>
               <td className="num">{formatNumber(u.throughput_per_s, 1)}</td>
-              <td className="num">{formatNumber(u.demand_s * 1e3, 4)}</td>
+              <td className="num">{formatNumber(timeFromSeconds(u.demand_s), 1)}</td>
               <td className="warning">{u.note ?? ""}</td>
             </tr>
           ))}

@@ -7,6 +7,7 @@ import { handleError } from "@/components/common/handleError";
 import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { fieldErrors } from "@/lib/apiError";
+import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
 import { useMvaInputs } from "../calculatorsUrlState";
 import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
 import { type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";
@@ -32,7 +33,7 @@ function traces(result: MvaPublic): Data[] {
       mode: "lines+markers",
       name: "response time R(N)",
       x: n,
-      y: result.response_time_s.map((r) => r * 1000),
+      y: result.response_time_s.map((r) => r * TIME_UNITS_PER_S),
       yaxis: "y2",
     },
   ];
@@ -51,10 +52,10 @@ function traces(result: MvaPublic): Data[] {
 
 export function MvaCalculator() {
   // Inputs live in the URL, so a solved network can be reloaded or sent as a link.
-  const [{ stations, population, think: thinkMs }, setInputs] = useMvaInputs();
+  const [{ stations, population, think: thinkUs }, setInputs] = useMvaInputs();
   const setStations = (v: StationRow[]) => setInputs({ stations: v });
   const setPopulation = (v: number) => setInputs({ population: v });
-  const setThinkMs = (v: number) => setInputs({ think: v });
+  const setThinkUs = (v: number) => setInputs({ think: v });
   const mva = useSolveMvaMutation();
   const graphDiv = useRef<HTMLElement | null>(null);
   const errors = fieldErrors(mva.error);
@@ -73,7 +74,7 @@ export function MvaCalculator() {
       data-testid="calc-mva"
       onSubmit={(e) => {
         e.preventDefault();
-        mva.mutate(toMvaRequest(stations, population, thinkMs));
+        mva.mutate(toMvaRequest(stations, population, thinkUs));
       }}
     >
       <h2>Mean value analysis (closed network)</h2>
@@ -91,7 +92,7 @@ export function MvaCalculator() {
               {
                 name: `station ${stations.length}`,
                 kind: "queue",
-                service_ms: 1,
+                service_us: 1000,
                 visits: 1,
                 servers: 1,
               },
@@ -112,10 +113,10 @@ export function MvaCalculator() {
         <NumberField
           name="mva-think"
           label="think time Z"
-          unit="ms"
-          value={thinkMs}
+          unit={TIME_UNIT}
+          value={thinkUs}
           error={byField.think_time_s}
-          onChange={setThinkMs}
+          onChange={setThinkUs}
         />
       </div>
       <FieldError message={other} testId="error-mva" />
@@ -132,7 +133,9 @@ export function MvaCalculator() {
               {formatNumber(result.throughput_per_s[last], 2)} /s
             </dd>
             <dt>R(N)</dt>
-            <dd>{formatNumber((result.response_time_s[last] ?? 0) * 1000, 3)} ms</dd>
+            <dd>
+              {formatNumber(timeFromSeconds(result.response_time_s[last]), 1)} {TIME_UNIT}
+            </dd>
             <dt>bottleneck</dt>
             <dd data-testid="mva-bottleneck">{result.bottleneck}</dd>
           </dl>
@@ -164,7 +167,7 @@ export function MvaCalculator() {
               xaxis: { title: { text: "clients N" } },
               yaxis: { title: { text: "throughput (ops/s)" }, rangemode: "tozero" },
               yaxis2: {
-                title: { text: "response time (ms)" },
+                title: { text: `response time (${TIME_UNIT})` },
                 overlaying: "y",
                 side: "right",
                 rangemode: "tozero",
@@ -179,7 +182,7 @@ export function MvaCalculator() {
                 <th className="num">throughput (1/s)</th>
                 <th className="num">utilization per server</th>
                 <th className="num">P(busy)</th>
-                <th className="num">residence time (ms)</th>
+                <th className="num">residence time ({TIME_UNIT})</th>
                 <th className="num">queue length</th>
               </tr>
             </thead>
@@ -190,7 +193,7 @@ export function MvaCalculator() {
                   <td className="num">{formatNumber(s.throughput, 2)}</td>
                   <td className="num">{formatNumber(s.utilization, 3)}</td>
                   <td className="num">{s.probBusy === null ? "–" : formatNumber(s.probBusy, 3)}</td>
-                  <td className="num">{formatNumber(s.residenceMs, 3)}</td>
+                  <td className="num">{formatNumber(s.residenceUs, 1)}</td>
                   <td className="num">{formatNumber(s.queueLength, 2)}</td>
                 </tr>
               ))}

@@ -4,7 +4,9 @@ import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
+import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
@@ -75,7 +77,9 @@ export function NetworkFitPanel({
             {formatNumber(model.at_population.throughput_per_s, 1)} ops/s
           </dd>
           <dt>R at N = {model.at_population.population}</dt>
-          <dd>{formatNumber(model.at_population.response_time_s * 1e3, 3)} ms</dd>
+          <dd>
+            {formatNumber(timeFromSeconds(model.at_population.response_time_s), 1)} {TIME_UNIT}
+          </dd>
           {fitted.solved?.model.bounds && (
             <>
               <dt>knee N*</dt>
@@ -110,11 +114,11 @@ export function NetworkFitPanel({
               workers: null,
               middlewares: null,
               servers: null,
-              delay_ms: null,
-              net_ms: null,
-              worker_ms: null,
-              server_ms: null,
-              think_ms: null,
+              delay_us: null,
+              net_us: null,
+              worker_us: null,
+              server_us: null,
+              think_us: null,
             })
           }
         >
@@ -129,6 +133,20 @@ export function NetworkFitPanel({
       />
       <MeasuredUtilizationTable rows={group.utilization} />
       {fitted.solved && (
+        <div className="section-header">
+          <h3>Model against measurement (inputs from the data)</h3>
+          <TableExportButtons
+            table={{
+              experimentId,
+              name: "model-comparison",
+              params: { request_type: requestType, group: groupIndex, ...windowQuery(window) },
+            }}
+            filename={`${base}-comparison`}
+            testId="model-table-exports"
+          />
+        </div>
+      )}
+      {fitted.solved && (
         <table className="table compact" data-testid="network-rows">
           <thead>
             <tr>
@@ -136,7 +154,7 @@ export function NetworkFitPanel({
               <th className="num">measured X (ops/s)</th>
               <th className="num">model X</th>
               <th className="num">error (%)</th>
-              <th className="num">measured R (ms)</th>
+              <th className="num">measured R ({TIME_UNIT})</th>
               <th className="num">model R</th>
               <th className="num">error (%)</th>
             </tr>
@@ -151,9 +169,11 @@ export function NetworkFitPanel({
                 <td className="num">
                   {row.measured_response_time_s === null
                     ? "–"
-                    : formatNumber(row.measured_response_time_s * 1e3, 3)}
+                    : formatNumber(timeFromSeconds(row.measured_response_time_s), 1)}
                 </td>
-                <td className="num">{formatNumber(row.model_response_time_s * 1e3, 3)}</td>
+                <td className="num">
+                  {formatNumber(timeFromSeconds(row.model_response_time_s), 1)}
+                </td>
                 <td className="num">
                   {row.response_deviation_percent === null
                     ? "–"

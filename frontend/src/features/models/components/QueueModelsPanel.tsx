@@ -10,7 +10,9 @@ import type {
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
+import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";
 import { configLabel, QUEUE_QUANTITIES, type QueueQuantity } from "../utils/fit";
@@ -58,8 +60,8 @@ function predictionCells(p: QueuePredictionPublic | null | undefined) {
     <>
       <td className="num">{formatNumber(p.utilization, 3)}</td>
       {cell(p.queue_length, 1, 2)}
-      {cell(p.waiting_time_s, 1e3, 3)}
-      {cell(p.response_time_s, 1e3, 3)}
+      {cell(p.waiting_time_s, TIME_UNITS_PER_S, 1)}
+      {cell(p.response_time_s, TIME_UNITS_PER_S, 1)}
     </>
   );
 }
@@ -139,6 +141,23 @@ export function QueueModelsPanel({
         figure={{ experimentId, name: "queue-models", params }}
         filename={`${slug(name)}-queue-models-${quantity}`}
       />
+      <div className="section-header">
+        <h3>Per configuration</h3>
+        <TableExportButtons
+          table={{
+            experimentId,
+            name: "queue-models",
+            params: {
+              request_type: requestType,
+              group: groupIndex,
+              service_rate: rate,
+              ...windowQuery(window),
+            },
+          }}
+          filename={`${slug(name)}-queue-models`}
+          testId="queue-table-exports"
+        />
+      </div>
       <table className="table compact" data-testid="queue-models-table">
         <thead>
           <tr>
@@ -150,7 +169,7 @@ export function QueueModelsPanel({
               λ (ops/s)
             </th>
             <th className="num" rowSpan={2}>
-              S (ms)
+              S ({TIME_UNIT})
             </th>
             <th colSpan={3}>measured</th>
             <th colSpan={7}>M/M/1</th>
@@ -158,8 +177,8 @@ export function QueueModelsPanel({
           </tr>
           <tr>
             <th className="num">E[nq]</th>
-            <th className="num">E[w] ms</th>
-            <th className="num">E[r] ms</th>
+            <th className="num">E[w] ({TIME_UNIT})</th>
+            <th className="num">E[r] ({TIME_UNIT})</th>
             {["M/M/1", "M/M/m"].flatMap((m) => [
               <th key={`${m}-rho`} className="num">
                 ρ
@@ -171,13 +190,13 @@ export function QueueModelsPanel({
                 err %
               </th>,
               <th key={`${m}-w`} className="num">
-                E[w] ms
+                E[w] ({TIME_UNIT})
               </th>,
               <th key={`${m}-we`} className="num">
                 err %
               </th>,
               <th key={`${m}-r`} className="num">
-                E[r] ms
+                E[r] ({TIME_UNIT})
               </th>,
               <th key={`${m}-re`} className="num">
                 err %
@@ -193,21 +212,13 @@ export function QueueModelsPanel({
                 <td>{configLabel(r.values, CLIENT_FACTORS, labels.values)}</td>
                 <td className="num">{r.clients}</td>
                 <td className="num">{formatNumber(r.arrival_rate_per_s, 1)}</td>
-                <td className="num">
-                  {formatNumber(r.service_time_s === null ? null : r.service_time_s * 1e3, 3)}
-                </td>
+                <td className="num">{formatNumber(timeFromSeconds(r.service_time_s), 1)}</td>
                 <td className="num">{formatNumber(m?.queue_length.measured, 2)}</td>
                 <td className="num">
-                  {formatNumber(
-                    m?.waiting_time_s.measured == null ? null : m.waiting_time_s.measured * 1e3,
-                    3,
-                  )}
+                  {formatNumber(timeFromSeconds(m?.waiting_time_s.measured), 1)}
                 </td>
                 <td className="num">
-                  {formatNumber(
-                    m?.response_time_s.measured == null ? null : m.response_time_s.measured * 1e3,
-                    3,
-                  )}
+                  {formatNumber(timeFromSeconds(m?.response_time_s.measured), 1)}
                 </td>
                 {predictionCells(r.mm1)}
                 {predictionCells(r.mmm)}

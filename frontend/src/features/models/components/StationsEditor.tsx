@@ -1,6 +1,7 @@
 // Rows of the closed network: name, kind (delay / queue / m-server), service time, visits, servers.
 import type { StationKind } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
+import { TIME_UNIT } from "@/lib/labels";
 import type { StationRow } from "../utils/mva";
 
 /** Props of StationsEditor. */
@@ -26,7 +27,7 @@ export function StationsEditor({ stations, errors, onChange }: StationsEditorPro
         <tr>
           <th>station</th>
           <th>kind</th>
-          <th>service time (ms)</th>
+          <th>service time ({TIME_UNIT})</th>
           <th>visits</th>
           <th>servers</th>
           <th />
@@ -66,8 +67,8 @@ export function StationsEditor({ stations, errors, onChange }: StationsEditorPro
                   name={`station-${i}-service`}
                   aria-label={`Service time of station ${i}`}
                   aria-invalid={Boolean(err("service_time_s"))}
-                  value={Number.isNaN(s.service_ms) ? "" : s.service_ms}
-                  onChange={(e) => set(i, { service_ms: num(e.target.value) })}
+                  value={Number.isNaN(s.service_us) ? "" : s.service_us}
+                  onChange={(e) => set(i, { service_us: num(e.target.value) })}
                 />
                 <FieldError message={err("service_time_s")} testId={`error-station-${i}-service`} />
               </td>

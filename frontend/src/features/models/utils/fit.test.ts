@@ -19,11 +19,11 @@ const NONE = {
   workers: null,
   middlewares: null,
   servers: null,
-  delay_ms: null,
-  net_ms: null,
-  worker_ms: null,
-  server_ms: null,
-  think_ms: null,
+  delay_us: null,
+  net_us: null,
+  worker_us: null,
+  server_us: null,
+  think_us: null,
 };
 
 const GROUP: NetworkGroupPublic = {
@@ -52,8 +52,8 @@ const GROUP: NetworkGroupPublic = {
 };
 
 describe("what-if edits", () => {
-  it("apply in display units (ms back to s) and leave unset inputs as estimated", () => {
-    const edited = applyEdits(SYSTEM, { ...NONE, workers: 32, worker_ms: 2 });
+  it("apply in display units (µs back to s) and leave unset inputs as estimated", () => {
+    const edited = applyEdits(SYSTEM, { ...NONE, workers: 32, worker_us: 2000 });
     expect(edited.workers).toBe(32);
     expect(edited.worker_service_s).toBeCloseTo(0.002, 12);
     expect(edited.server_service_s).toBe(SYSTEM.server_service_s);
@@ -74,7 +74,7 @@ describe("whatIfParams", () => {
   it("names only the edited inputs, in the server's fields and units", () => {
     expect(whatIfParams(SYSTEM, NONE)).toEqual([]);
     expect(whatIfParams(SYSTEM, { ...NONE, workers: 8 })).toEqual([]);
-    expect(whatIfParams(SYSTEM, { ...NONE, workers: 1, worker_ms: 2 })).toEqual([
+    expect(whatIfParams(SYSTEM, { ...NONE, workers: 1, worker_us: 2000 })).toEqual([
       "workers=1",
       "worker_service_s=0.002",
     ]);

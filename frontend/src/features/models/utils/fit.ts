@@ -2,6 +2,7 @@
 // the summary and table) and the edits as the server's figure parameter (the figures are the
 // server's model-throughput, model-response-time and queue-models).
 import type { MeasuredPointPublic, NetworkModelRequest, SystemConfigIn } from "@/api";
+import { TIME_UNIT, TIME_UNITS_PER_S } from "@/lib/labels";
 import type { WhatIfEdits } from "../urlState";
 
 /** One editable input: its what-if key, the system field it sets, and how it is shown. */
@@ -10,7 +11,7 @@ export interface InputSpec {
   field: keyof SystemConfigIn;
   label: string;
   unit: string;
-  /** Display value = system value x scale (s -> ms). */
+  /** Display value = system value x scale (s -> TIME_UNIT). */
   scale: number;
   integer: boolean;
 }
@@ -41,43 +42,43 @@ export const INPUTS: InputSpec[] = [
     integer: true,
   },
   {
-    key: "delay_ms",
+    key: "delay_us",
     field: "network_delay_s",
     label: "network delay",
-    unit: "ms, one way",
-    scale: 1e3,
+    unit: `${TIME_UNIT}, one way`,
+    scale: TIME_UNITS_PER_S,
     integer: false,
   },
   {
-    key: "net_ms",
+    key: "net_us",
     field: "net_thread_service_s",
     label: "net thread service",
-    unit: "ms",
-    scale: 1e3,
+    unit: TIME_UNIT,
+    scale: TIME_UNITS_PER_S,
     integer: false,
   },
   {
-    key: "worker_ms",
+    key: "worker_us",
     field: "worker_service_s",
     label: "worker service",
-    unit: "ms, per worker",
-    scale: 1e3,
+    unit: `${TIME_UNIT}, per worker`,
+    scale: TIME_UNITS_PER_S,
     integer: false,
   },
   {
-    key: "server_ms",
+    key: "server_us",
     field: "server_service_s",
     label: "memcached service",
-    unit: "ms, per visit",
-    scale: 1e3,
+    unit: `${TIME_UNIT}, per visit`,
+    scale: TIME_UNITS_PER_S,
     integer: false,
   },
   {
-    key: "think_ms",
+    key: "think_us",
     field: "think_time_s",
     label: "think time Z",
-    unit: "ms",
-    scale: 1e3,
+    unit: TIME_UNIT,
+    scale: TIME_UNITS_PER_S,
     integer: false,
   },
 ];

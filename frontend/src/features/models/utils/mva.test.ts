@@ -3,14 +3,14 @@ import type { MvaPublic } from "@/api";
 import { DEFAULT_STATIONS, stationsAtMax, toMvaRequest } from "./mva";
 
 describe("toMvaRequest", () => {
-  it("converts milliseconds to seconds and forces one server on non-multi stations", () => {
+  it("converts µs to seconds and forces one server on non-multi stations", () => {
     const req = toMvaRequest(
       [
-        { name: "net", kind: "queue", service_ms: 0.5, visits: 1, servers: 8 },
-        { name: "pool", kind: "multi", service_ms: 2, visits: 0.5, servers: 64 },
+        { name: "net", kind: "queue", service_us: 500, visits: 1, servers: 8 },
+        { name: "pool", kind: "multi", service_us: 2000, visits: 0.5, servers: 64 },
       ],
       24,
-      1.5,
+      1500,
     );
     expect(req).toEqual({
       stations: [
@@ -53,7 +53,7 @@ describe("stationsAtMax", () => {
         throughput: 2940,
         utilization: 1,
         probBusy: null,
-        residenceMs: 6.35,
+        residenceUs: 6350,
         queueLength: 18.68,
       },
     ]);

@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import { quantities, quantity, splitErrors } from "./quantities";
 
 describe("quantity", () => {
-  it("shows seconds as us, s^2 as ms^2, utilisation as percent", () => {
+  it("shows seconds as µs, s² as µs², utilisation as percent", () => {
     expect(quantity("mean_response_s", 0.00036683785766691135)).toEqual({
       label: "E[r] response time",
       value: "366.84",
-      unit: "us",
+      unit: "µs",
     });
     expect(quantity("var_response_s2", 6.852663175008507e-6)).toMatchObject({
-      value: "6.8527",
-      unit: "ms²",
+      value: "6,852,663",
+      unit: "µs²",
     });
     expect(quantity("utilization", 0.8688666538387532)).toMatchObject({
       value: "86.89",

@@ -1,4 +1,5 @@
-// Showing model outputs: times in the API are seconds; researchers read them in ms or us.
+// Showing model outputs: times in the API are seconds, shown in TIME_UNIT (µs) as everywhere.
+import { TIME_UNIT, TIME_UNITS_PER_S } from "@/lib/labels";
 
 export interface Quantity {
   label: string;
@@ -32,12 +33,16 @@ function fixed(value: number, digits: number): string {
   });
 }
 
-/** One model output: seconds become us, s^2 become ms^2, ratios stay plain. */
+/** One model output: seconds become µs, s² become µs², ratios stay plain. */
 export function quantity(field: string, value: number): Quantity {
   const label = LABELS[field] ?? field;
-  if (field.endsWith("_s2")) return { label, value: fixed(value * 1e6, 4), unit: "ms²" };
+  if (field.endsWith("_s2")) {
+    return { label, value: fixed(value * TIME_UNITS_PER_S ** 2, 0), unit: `${TIME_UNIT}²` };
+  }
   if (field.endsWith("_per_s")) return { label, value: fixed(value, 2), unit: "1/s" };
-  if (field.endsWith("_s")) return { label, value: fixed(value * 1e6, 2), unit: "us" };
+  if (field.endsWith("_s")) {
+    return { label, value: fixed(value * TIME_UNITS_PER_S, 2), unit: TIME_UNIT };
+  }
   if (field === "utilization" || field === "prob_queueing") {
     return { label, value: fixed(value * 100, 2), unit: "%" };
   }

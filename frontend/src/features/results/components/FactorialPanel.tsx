@@ -4,6 +4,7 @@ import type { RequestType } from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
 import { useResultsViewState } from "../urlState";
@@ -61,6 +62,11 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
           2<sup>{factorial.factors.length}</sup>·{factorial.replications} factorial design
           (throughput)
         </h3>
+        <TableExportButtons
+          table={{ experimentId, name: "factorial", params }}
+          filename={`experiment-${experimentId}-factorial-${source}-${requestType}`}
+          testId="factorial-table-exports"
+        />
         <label className="hint">
           <input
             type="checkbox"
@@ -99,7 +105,7 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
           <tbody>
             {factorial.effects.map((e) => (
               <tr key={e.name}>
-                <td>{e.factors.length ? e.factors.map(labels.label).join(" × ") : e.name}</td>
+                <td>{e.factors.length ? e.factors.map(labels.title).join(" × ") : e.name}</td>
                 <td className="num">{formatNumber(e.value, 3)}</td>
                 <td className="num">
                   {e.factors.length ? formatNumber(e.variation_percent, 2) : ""}

@@ -10,7 +10,6 @@ import { displayUnit } from "@/lib/labels";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { HISTOGRAM_PERCENTILES, useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
 import { useResultsViewState } from "../urlState";
-import { configLabel } from "../utils/series";
 import { boundPrefix, histogramTable, percentileLabel } from "./HistogramPlot.utils";
 
 /** What each source measures: the load generator's view, or the middleware's parts. */
@@ -81,7 +80,7 @@ export function HistogramPanel({
         >
           {measured.map((c) => (
             <option key={c.configuration_id} value={c.configuration_id}>
-              #{c.index} {configLabel(c.values, labels.label)}
+              #{c.index} {labels.values(c.values)}
             </option>
           ))}
         </select>

@@ -2,7 +2,7 @@
 import type { ExperimentInteractivePublic } from "@/api";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber } from "@/features/experiments/utils/format";
-import { configLabel } from "../utils/series";
+import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 
 /** Props of InteractiveLawTable. */
 export interface InteractiveLawTableProps {
@@ -15,7 +15,7 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
     <div className="card" data-testid="interactive-law">
       <h3>Interactive law X = N / (R + Z)</h3>
       <p className="hint">
-        Z = {formatNumber(law.think_time_s * 1000, 3)} ms
+        Z = {formatNumber(timeFromSeconds(law.think_time_s), 1)} {TIME_UNIT}
         {law.think_time_estimated ? " (estimated from the data)" : ""}
       </p>
       <table className="table compact">
@@ -23,7 +23,7 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
           <tr>
             <th>configuration</th>
             <th className="num">clients N</th>
-            <th className="num">R (ms)</th>
+            <th className="num">R ({TIME_UNIT})</th>
             <th className="num">measured X (ops/s)</th>
             <th className="num">expected X (ops/s)</th>
             <th className="num">deviation (%)</th>
@@ -32,9 +32,9 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
         <tbody>
           {law.data.map((r) => (
             <tr key={r.configuration_id}>
-              <td>{configLabel(r.values, labels.label)}</td>
+              <td>{labels.values(r.values)}</td>
               <td className="num">{r.clients}</td>
-              <td className="num">{formatNumber(r.response_time_s * 1000, 3)}</td>
+              <td className="num">{formatNumber(timeFromSeconds(r.response_time_s), 1)}</td>
               <td className="num">{formatNumber(r.measured_throughput_per_s)}</td>
               <td className="num">{formatNumber(r.expected_throughput_per_s)}</td>
               <td className="num">{formatNumber(r.deviation_percent, 2)}</td>

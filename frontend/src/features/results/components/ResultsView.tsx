@@ -69,7 +69,6 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
     }
     return out;
   }, [factors, x, line, pins, rows]);
-  const units = results?.units ?? {};
   const measured = rows.some((r) => r.throughput_mean !== null);
   // The page's selection as the server's figure parameters: the server draws every figure.
   const figureParams = useMemo(
@@ -105,7 +104,7 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
             label="x axis"
             factors={factors}
             value={x}
-            labelOf={labels.label}
+            labelOf={labels.title}
             onChange={(v) => setView({ x: v })}
           />
         )}
@@ -114,13 +113,13 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
             label="one line per"
             factors={factors.filter((f) => f !== x)}
             value={line}
-            labelOf={labels.label}
+            labelOf={labels.title}
             onChange={(v) => setView({ line: v })}
           />
         )}
         {Object.entries(filters).map(([f, level]) => (
           <label key={f}>
-            {labels.label(f)} =
+            {labels.title(f)} =
             <select
               name={`fix-${f}`}
               value={level}
@@ -167,13 +166,15 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
           <div className="section-header">
             <h3>Summary (mean ± std over repetitions)</h3>
             <TableExportButtons
-              name={`${name}-${source}-${requestType}`}
-              rows={rows}
-              factors={factors}
-              units={units}
+              table={{
+                experimentId,
+                name: "summary",
+                params: { source, request_type: requestType, ...windowQuery(cut) },
+              }}
+              filename={`${slug(name)}-summary-${source}-${requestType}`}
             />
           </div>
-          <SummaryTable rows={rows} factors={factors} units={units} />
+          <SummaryTable rows={rows} factors={factors} />
           <div className="figures">
             <PercentilesPanel
               experimentId={experimentId}

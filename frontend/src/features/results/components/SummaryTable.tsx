@@ -1,29 +1,29 @@
 // The summary table: per configuration, mean ± std of throughput and response time.
 import type { ConfigurationResultPublic } from "@/api";
+import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber, formatValue } from "@/features/experiments/utils/format";
-import { displayUnit } from "@/lib/labels";
 
 /** Props of SummaryTable. */
 export interface SummaryTableProps {
   rows: ConfigurationResultPublic[];
   factors: string[];
-  units: Record<string, string>;
 }
 
-export function SummaryTable({ rows, factors, units }: SummaryTableProps) {
+export function SummaryTable({ rows, factors }: SummaryTableProps) {
   const labels = useParameterLabels();
+  const metrics = useMetricLabels();
   return (
     <table className="table compact" data-testid="summary-table">
       <thead>
         <tr>
           <th>#</th>
           {factors.map((f) => (
-            <th key={f}>{labels.label(f)}</th>
+            <th key={f}>{labels.title(f)}</th>
           ))}
-          <th className="num">reps</th>
-          <th className="num">throughput ({units.throughput ?? "ops/s"})</th>
-          <th className="num">response time ({displayUnit(units.response_time ?? "us")})</th>
+          <th className="num">Reps</th>
+          <th className="num">{metrics.title("throughput_per_s")}</th>
+          <th className="num">{metrics.title("response_time_us")}</th>
         </tr>
       </thead>
       <tbody>

@@ -9,7 +9,6 @@ import { useGetRunsQuery } from "@/features/runs/hooks/useGetRunsQuery";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
 import { useResultsViewState } from "../urlState";
-import { configLabel } from "../utils/series";
 import { timeSeriesTable } from "./TimeSeriesPlot.utils";
 
 /** Props of TimeSeriesPanel. */
@@ -56,9 +55,7 @@ export function TimeSeriesPanel({
   );
   const labelOf = (configurationId: number) => {
     const c = configurations.find((x) => x.configuration_id === configurationId);
-    return c
-      ? `#${c.index} ${configLabel(c.values, labels.label)}`
-      : `configuration ${configurationId}`;
+    return c ? `#${c.index} ${labels.values(c.values)}` : `configuration ${configurationId}`;
   };
   const empty = !series || series.combined.time_s.length === 0;
   const controls = (

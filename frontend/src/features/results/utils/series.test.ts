@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigurationResultPublic } from "@/api";
-import { axisTitle, configLabel, factorNames, levelsOf } from "./series";
+import { axisTitle, factorNames, levelsOf } from "./series";
 
 function row(
   index: number,
@@ -37,12 +37,6 @@ describe("levels and names", () => {
     expect(factorNames(rows)).toEqual(["workers", "clients", "sharded"]);
     expect(levelsOf(rows, "workers")).toEqual([8, 16]);
     expect(levelsOf(rows, "sharded")).toEqual([false, true]);
-  });
-
-  it("labels a configuration by its factor levels", () => {
-    expect(configLabel({ workers: 16, sharded: true })).toBe("workers=16, sharded=true");
-    expect(configLabel({ workers: 8 }, (n) => `${n} label`)).toBe("workers label=8");
-    expect(configLabel({})).toBe("all");
   });
 
   it("puts the unit in the axis title", () => {

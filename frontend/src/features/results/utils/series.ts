@@ -35,12 +35,3 @@ export function axisTitle(name: string, unit: string | null | undefined): string
   const shown = displayUnit(unit);
   return shown ? `${name} (${shown})` : name;
 }
-
-/** "worker threads=8, clients per thread=1": a configuration's label (raw names without labelOf). */
-export function configLabel(
-  values: Record<string, unknown>,
-  labelOf: (name: string) => string = (n) => n,
-): string {
-  const parts = Object.entries(values).map(([k, v]) => `${labelOf(k)}=${formatValue(v)}`);
-  return parts.length ? parts.join(", ") : "all";
-}

@@ -1,11 +1,11 @@
-// Live view of the runs in progress: elapsed time, current throughput and a live trace.
-import type { Config } from "plotly.js";
-import { useMemo } from "react";
-import { LazyPlot } from "@/components/common/LazyPlot";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { useExperimentEventsSubscription } from "../hooks/useExperimentEventsSubscription";
+// Live view of the runs in progress: elapsed time and current throughput from the server-sent
+// events, and each run's live chart as the server draws it (the finished run's time-series
+// figure over the seconds so far), redrawn as seconds arrive.
 
-const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true, staticPlot: false };
+import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
+import { formatNumber } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { useExperimentEventsSubscription } from "../hooks/useExperimentEventsSubscription";
 
 /** Props of LiveProgress. */
 export interface LiveProgressProps {
@@ -15,18 +15,8 @@ export interface LiveProgressProps {
 
 export function LiveProgress({ experimentId, active }: LiveProgressProps) {
   const { live, connected } = useExperimentEventsSubscription(experimentId, active);
+  const metrics = useMetricLabels();
   const runs = Object.values(live.progress);
-  const traces = useMemo(
-    () =>
-      Object.values(live.progress).map((p) => ({
-        type: "scatter" as const,
-        mode: "lines" as const,
-        name: `run ${p.runId}`,
-        x: p.history.map(([t]) => t),
-        y: p.history.map(([, v]) => v),
-      })),
-    [live.progress],
-  );
   if (!active) return null;
   return (
     <section className="card" data-testid="live-progress">
@@ -44,8 +34,8 @@ export function LiveProgress({ experimentId, active }: LiveProgressProps) {
                 <th>run</th>
                 <th>source</th>
                 <th>elapsed</th>
-                <th className="num">throughput (ops/s)</th>
-                <th className="num">mean latency (us)</th>
+                <th className="num">{metrics.heading("throughput_per_s")}</th>
+                <th className="num">{metrics.heading("response_time_us")}</th>
               </tr>
             </thead>
             <tbody>
@@ -62,16 +52,17 @@ export function LiveProgress({ experimentId, active }: LiveProgressProps) {
               ))}
             </tbody>
           </table>
-          <LazyPlot
-            data={traces}
-            config={PLOT_CONFIG}
-            height={260}
-            layout={{
-              margin: { l: 70, r: 20, t: 10, b: 50 },
-              xaxis: { title: { text: "elapsed (s)" } },
-              yaxis: { title: { text: "throughput (ops/s)" }, rangemode: "tozero" },
-            }}
-          />
+          {runs.map((p) => (
+            <ServerPlot
+              key={p.runId}
+              title={`Run ${p.runId} so far`}
+              figure={{ experimentId, name: "live", params: { run_id: p.runId } }}
+              filename={`experiment-${experimentId}-run-${p.runId}-live`}
+              testId={`live-figure-${p.runId}`}
+              height={300}
+              refreshOn={p.elapsedS}
+            />
+          ))}
         </>
       )}
     </section>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEvent, EMPTY_LIVE, HISTORY, type LiveEvent } from "./liveEvents";
+import { applyEvent, EMPTY_LIVE, type LiveEvent } from "./liveEvents";
 
 function progress(run: number, elapsed: number, ops: number): LiveEvent {
   return {
@@ -22,7 +22,7 @@ describe("applyEvent", () => {
     expect(s.counts).toEqual({ queued: 3, running: 0, succeeded: 1 });
   });
 
-  it("keeps per-run progress with its throughput history, dropped when the run ends", () => {
+  it("keeps each run's latest second, dropped when the run ends", () => {
     let s = applyEvent(EMPTY_LIVE, { type: "run", run_id: 7, status: "running" });
     s = applyEvent(s, progress(7, 1, 1000));
     s = applyEvent(s, progress(7, 2, 1200));
@@ -30,20 +30,10 @@ describe("applyEvent", () => {
       elapsedS: 2,
       runTimeS: 90,
       opsPerSec: 1200,
-      history: [
-        [1, 1000],
-        [2, 1200],
-      ],
+      meanLatencyUs: 800,
     });
     s = applyEvent(s, { type: "run", run_id: 7, status: "failed", error: "ssh" });
     expect(s.progress[7]).toBeUndefined();
-  });
-
-  it("bounds the history", () => {
-    let s = EMPTY_LIVE;
-    for (let t = 0; t < HISTORY + 5; t++) s = applyEvent(s, progress(1, t, t));
-    expect(s.progress[1]?.history).toHaveLength(HISTORY);
-    expect(s.progress[1]?.history[0]).toEqual([5, 5]);
   });
 
   it("ignores events it does not know", () => {

@@ -1,6 +1,6 @@
 // Folding the experiment's server-sent events into live state: run counts and per-run progress.
 
-/** The latest progress of one run, with its recent throughput for a live trace. */
+/** The latest progress of one run (its chart is drawn by the server from every second). */
 export interface RunProgress {
   runId: number;
   source: string;
@@ -8,8 +8,6 @@ export interface RunProgress {
   runTimeS: number;
   opsPerSec: number;
   meanLatencyUs: number | null;
-  /** [elapsed_s, ops/s] pairs, oldest first, at most HISTORY points. */
-  history: [number, number][];
 }
 
 export interface LiveState {
@@ -20,7 +18,6 @@ export interface LiveState {
 }
 
 export const EMPTY_LIVE: LiveState = { counts: {}, progress: {}, lastStatus: {} };
-export const HISTORY = 600;
 
 export type LiveEvent =
   | { type: "snapshot"; runs: Record<string, number> }
@@ -58,11 +55,6 @@ export function applyEvent(state: LiveState, event: LiveEvent): LiveState {
       };
     }
     case "progress": {
-      const prev = state.progress[event.run_id];
-      const history = [
-        ...(prev?.history ?? []),
-        [event.elapsed_s, event.ops_per_sec] as [number, number],
-      ];
       return {
         ...state,
         progress: {
@@ -74,7 +66,6 @@ export function applyEvent(state: LiveState, event: LiveEvent): LiveState {
             runTimeS: event.run_time_s,
             opsPerSec: event.ops_per_sec,
             meanLatencyUs: event.mean_latency_us,
-            history: history.slice(-HISTORY),
           },
         },
       };

@@ -1,0 +1,143 @@
+"""The compare page's difference table as a report table (CSV and booktabs LaTeX).
+
+The rows are `/compare/differences`' own: the statistics are computed there once; this only
+lays them out, with units in the headers, the confidence level in the group titles, and a
+caption naming the experiments, the base and the metric.
+"""
+
+from backend.analysis.difference import Verdict
+from backend.figures.labels import (
+    format_level,
+    levels_label,
+    metric_title,
+    parameter_title,
+    printed_unit,
+)
+from backend.schemas.compare import DifferencesPublic
+from backend.tables.table import Column, Table, latex_label
+
+VERDICT_TEXT: dict[Verdict, str] = {
+    "significant": "significant",
+    "not_distinguishable": "not distinguishable",
+    "insufficient": "too few repetitions",
+}
+
+
+def _base_text(data: DifferencesPublic, names: dict[int, str]) -> str:
+    if data.mode == "experiments" or not data.data:
+        base = data.data[0].base_experiment_id if data.data else None
+        return f"experiment {names.get(base, '?')}" if base is not None else "the base"
+    row = data.data[0]
+    return f"configuration {row.base_configuration_id} of {names[row.base_experiment_id]}"
+
+
+def _caption(data: DifferencesPublic, names: dict[int, str]) -> str:
+    level = f"{100 * data.level:g}%"
+    metrics = ", ".join(metric_title(m) for m in data.units)
+    experiments = ", ".join(sorted({names.get(r.experiment_id, "?") for r in data.data}))
+    return (
+        f"{metrics.capitalize()} of {experiments or 'no experiment'} compared with "
+        f"{_base_text(data, names)}: means over repetitions; differences with {level} Welch t "
+        f"intervals [low, high] (relative: Fieller's); significant (Sig.) when the "
+        f"interval excludes zero."
+    )
+
+
+def differences_latex_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
+    """What fits a page: a column per parameter, both means, the difference with its
+    interval, the relative difference and the verdict (the CSV has every number)."""
+    one = len(data.units) == 1
+    unit = printed_unit(next(iter(data.units.values()))) if one else None
+    decimals = 0 if unit == "ops/s" else 1
+    params = list(dict.fromkeys(p for r in data.data for p in r.values))
+    several = len({r.experiment_id for r in data.data}) > 1
+    rows = [
+        [
+            *([names.get(r.experiment_id, f"#{r.experiment_id}")] if several else []),
+            *(format_level(r.values.get(p)) for p in params),
+            *([] if one else [metric_title(r.metric)]),
+            r.base.mean,
+            r.other.mean,
+            r.difference,
+            r.low,
+            r.high,
+            r.relative_percent,
+            r.verdict == "significant",
+        ]
+        for r in data.data
+    ]
+    # Short titles: the confidence level and what "Sig." means are in the caption.
+    means = f"Mean ({unit})" if unit else "Mean"
+    diff = f"Difference ({unit})" if unit else "Difference"
+    return Table(
+        [
+            *([Column("Experiment")] if several else []),
+            *(Column(parameter_title(p)) for p in params),
+            *([] if one else [Column("Metric")]),
+            Column("base", None, decimals, means),
+            Column("compared", None, decimals, means),
+            Column("value", None, decimals, diff),
+            Column("low", None, decimals, diff),
+            Column("high", None, decimals, diff),
+            Column("Rel.", "%", 1),
+            Column("Sig."),
+        ],
+        rows,
+        _caption(data, names),
+        latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
+    )
+
+
+def differences_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
+    """Every number, for the CSV: one row per compared configuration and metric, both sides
+    (n, mean, std), the difference and the relative difference with their intervals, and the
+    verdict. With one metric (the page's case) its unit is in the headers, else each row
+    names metric and unit."""
+    level = f"{100 * data.level:g}% CI"
+    one = len(data.units) == 1
+    unit = printed_unit(next(iter(data.units.values()))) if one else None
+    rows = [
+        [
+            names.get(r.experiment_id, f"#{r.experiment_id}"),
+            levels_label(r.values),
+            *([] if one else [metric_title(r.metric), printed_unit(r.unit)]),
+            r.base.n,
+            r.base.mean,
+            r.base.std,
+            r.other.n,
+            r.other.mean,
+            r.other.std,
+            r.difference,
+            r.low,
+            r.high,
+            r.relative_percent,
+            r.relative_low,
+            r.relative_high,
+            VERDICT_TEXT[r.verdict],
+        ]
+        for r in data.data
+    ]
+    diff, rel = f"Difference, {level}", f"Relative, {level}"
+    return Table(
+        [
+            Column("Experiment"),
+            Column("Configuration"),
+            *([] if one else [Column("Metric"), Column("Unit")]),
+            Column("n", None, 0, "Base"),
+            Column("mean", unit, 1, "Base"),
+            Column("std", unit, 1, "Base"),
+            Column("n", None, 0, "Compared"),
+            Column("mean", unit, 1, "Compared"),
+            Column("std", unit, 1, "Compared"),
+            Column("value", unit, 1, diff),
+            Column("low", unit, 1, diff),
+            Column("high", unit, 1, diff),
+            Column("value", "%", 1, rel),
+            Column("low", "%", 1, rel),
+            Column("high", "%", 1, rel),
+            Column("Verdict"),
+        ],
+        rows,
+        _caption(data, names),
+        latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
+    )

@@ -1,0 +1,295 @@
+"""The compare page's figures for a POST body (POST /compare/figures/{figure}.{fmt}): grouped
+curves and parallel coordinates as Plotly JSON and as files, and brushing as intervals per
+axis, resolved by the server for the figures, the configuration table and the differences."""
+
+import csv
+import io
+import re
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.figures.render import renderer
+from backend.tests.utils.stored import stored_experiment
+
+URL = "/api/v1/compare/figures"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_browser() -> Iterator[None]:
+    yield
+    renderer.close()
+
+
+@pytest.fixture(scope="module")
+def pair(client: TestClient, database: str) -> list[int]:
+    """Two stored 2 x 2 experiments (clients per thread 1, 4 x workers 8, 16; 2 repetitions)."""
+    from backend.core.db import SessionLocal
+
+    with SessionLocal() as db:
+        return [stored_experiment(client, db)["id"], stored_experiment(client, db)["id"]]
+
+
+def _post(client: TestClient, name: str, fmt: str, body: dict[str, Any]) -> Any:
+    r = client.post(f"{URL}/{name}.{fmt}", json=body)
+    assert r.status_code == 200, f"{name}.{fmt}: {r.text[:500]}"
+    return r
+
+
+def test_compare_groups_json_is_the_groups_endpoint(client: TestClient, pair: list[int]) -> None:
+    body = {"experiment_ids": pair, "x": "clients_per_thread", "band": "ci", "level": 0.9}
+    groups = client.post("/api/v1/compare/groups", json=body).json()["data"]
+    fig = _post(client, "compare-groups", "json", {**body, "style": "screen"}).json()
+    lines = [t for t in fig["data"] if t.get("fill") != "toself"]
+    assert [t["name"] for t in lines] == [f"{g['label']} ({g['runs']} runs)" for g in groups]
+    for line, g in zip(lines, groups, strict=True):
+        assert line["y"] == pytest.approx([p["mean"] for p in g["points"]])
+        # Run counts travel nested, so a table of the figure does not take them for a spread.
+        assert line["customdata"] == [[p["n"]] for p in g["points"]]
+    assert fig["layout"]["xaxis"]["title"]["text"] == "Clients per thread"
+    assert fig["layout"]["xaxis"]["tickvals"] == [1, 4]  # ticks at the levels only
+    assert fig["layout"]["yaxis"]["title"]["text"] == "Throughput (ops/s)"
+    assert "90% t interval" in fig["layout"]["meta"]["caption"]
+    assert "width" not in fig["layout"]
+
+
+def test_brush_narrows_the_grouped_curves(client: TestClient, pair: list[int]) -> None:
+    body = {"experiment_ids": pair, "x": "clients_per_thread", "group_by": "workers"}
+    every = _post(client, "compare-groups", "json", body).json()
+    names = [t["name"] for t in every["data"] if t.get("fill") != "toself"]
+    assert names == ["8 worker threads (8 runs)", "16 worker threads (8 runs)"]
+    # Workers in [12, 20] and the second experiment only (its position on the axis is 1).
+    brush = {"workers": [[12, 20]], "experiment": [[0.5, 1.5]]}
+    cut = _post(client, "compare-groups", "json", {**body, "brush": brush}).json()
+    assert [t["name"] for t in cut["data"] if t.get("fill") != "toself"] == [
+        "16 worker threads (4 runs)"
+    ]
+
+
+def test_parcoords_json_axes_ticks_and_brush(client: TestClient, pair: list[int]) -> None:
+    body = {
+        "experiment_ids": pair,
+        "source": "middleware",
+        "metric": "queue_time_us",
+        "brush": {"workers": [[12, 20]]},
+    }
+    fig = _post(client, "compare-parcoords", "json", body).json()
+    (trace,) = fig["data"]
+    assert trace["type"] == "parcoords"
+    dims = {d["label"]: d for d in trace["dimensions"]}
+    assert list(dims) == [
+        "Experiment",
+        "Clients per thread",
+        "Worker threads",
+        "Throughput (ops/s)",
+        "Response time (µs)",
+        "Queue time (µs)",
+    ]
+    meta = fig["layout"]["meta"]
+    assert meta["axes"] == [
+        "experiment",
+        "clients_per_thread",
+        "workers",
+        "throughput_per_s",
+        "response_time_us",
+        "queue_time_us",
+    ]
+    assert meta["lines"] == meta["count"] == 8
+    assert all(len(d["values"]) == 8 for d in dims.values())
+    assert dims["Experiment"]["tickvals"] == [0, 1]
+    assert dims["Worker threads"]["ticktext"] == ["8", "16"]
+    assert dims["Worker threads"]["constraintrange"] == [12, 20]
+    assert "constraintrange" not in dims["Clients per thread"]
+    assert trace["line"]["color"] == dims["Queue time (µs)"]["values"]
+    assert trace["line"]["colorbar"]["title"]["text"] == "Queue time (µs)"
+
+
+def test_configurations_and_differences_resolve_the_brush(
+    client: TestClient, pair: list[int]
+) -> None:
+    plain = client.post("/api/v1/compare/configurations", json={"experiment_ids": pair}).json()
+    assert plain["brushed"] is None and all(r["brushed"] for r in plain["data"])
+    # The upper half of the measured throughputs, by the rule: inside [low, high].
+    tps = sorted(r["metrics"]["throughput_per_s"] for r in plain["data"])
+    low = tps[len(tps) // 2]
+    brush = {"throughput_per_s": [[low, tps[-1]]]}
+    cut = client.post(
+        "/api/v1/compare/configurations", json={"experiment_ids": pair, "brush": brush}
+    ).json()
+    inside = {
+        r["configuration_id"] for r in plain["data"] if r["metrics"]["throughput_per_s"] >= low
+    }
+    assert {r["configuration_id"] for r in cut["data"] if r["brushed"]} == inside
+    assert cut["brushed"] == len(inside) and cut["count"] == plain["count"]
+    diffs = client.post(
+        "/api/v1/compare/differences", json={"experiment_ids": pair, "brush": brush}
+    ).json()
+    assert diffs["data"]
+    assert {d["configuration_id"] for d in diffs["data"]} <= inside
+    # Several intervals on one axis: either one.
+    two = {"workers": [[0, 9], [15, 17]]}
+    cut = client.post(
+        "/api/v1/compare/configurations", json={"experiment_ids": pair, "brush": two}
+    ).json()
+    assert cut["brushed"] == 8
+
+
+def _pdf_lines(tool: str, path: Path) -> list[str]:
+    out = subprocess.run(
+        [tool, *(["-list"] if tool == "pdfimages" else []), str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [line for line in out.splitlines()[2:] if line.strip()]
+
+
+def test_compare_groups_pdf_is_vector_at_column_width(
+    client: TestClient, pair: list[int], tmp_path: Path
+) -> None:
+    body = {"experiment_ids": pair, "x": "clients_per_thread", "brush": {"workers": [[8, 8]]}}
+    r = _post(client, "compare-groups", "pdf", body)
+    assert r.headers["content-type"] == "application/pdf"
+    assert 'filename="compare-compare-groups.pdf"' in r.headers["content-disposition"]
+    path = tmp_path / "groups.pdf"
+    path.write_bytes(r.content)
+    fonts = _pdf_lines("pdffonts", path)
+    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
+    assert _pdf_lines("pdfimages", path) == [], "vector: no raster image"
+    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True)
+    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
+    assert float(size.split()[2]) == pytest.approx(3.5 * 72, abs=1.5)
+
+
+def test_compare_figures_svg_and_png(client: TestClient, pair: list[int], tmp_path: Path) -> None:
+    body = {"experiment_ids": pair, "x": "workers", "width": "page"}
+    root = ET.fromstring(_post(client, "compare-groups", "svg", body).content)
+    assert float(root.attrib["width"]) == pytest.approx(7.16 * 96)
+    texts = {(t.text or "").strip() for t in root.iter(f"{SVG}text")}
+    assert "Worker threads" in texts and "Throughput (ops/s)" in texts
+    assert not list(root.iter(f"{SVG}image"))
+    for name in ("compare-groups", "compare-parcoords"):
+        png = _post(
+            client, name, "png", {**body, "width": "column", "height": 2.5, "dpi": 200}
+        ).content
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", png[16:24]) == (700, 500)
+    pdf = tmp_path / "parcoords.pdf"
+    pdf.write_bytes(_post(client, "compare-parcoords", "pdf", body).content)
+    # Axis titles and ticks are text (slanted in print: pdftotext splits them, the SVG has
+    # them whole); the WebGL lines are the only image.
+    assert _pdf_lines("pdffonts", pdf)
+    svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+    texts = {(t.text or "").strip() for t in svg.iter(f"{SVG}text")}
+    assert {"Worker threads", "Throughput (ops/s)", "16"} <= texts
+    assert len(list(svg.iter(f"{SVG}image"))) >= 1
+
+
+@pytest.mark.parametrize(
+    ("name", "patch", "loc"),
+    [
+        ("compare-groups", {"brush": {"cores": [[1, 2]]}}, ["body", "brush", "cores"]),
+        ("compare-groups", {"brush": {"workers": [[9, 2]]}}, ["body", "brush", "workers", 0]),
+        ("compare-groups", {"brush": {"workers": []}}, ["body", "brush", "workers"]),
+        (
+            "compare-groups",
+            {"brush": {"queue_time_us": [[0, 9]]}},
+            ["body", "brush", "queue_time_us"],
+        ),
+        ("compare-groups", {"x": None}, ["body", "x"]),
+        ("compare-groups", {"x": "nope"}, ["body", "x"]),
+        ("compare-parcoords", {"width": "wide"}, ["body", "width"]),
+        ("compare-parcoords", {"dpi": 10}, ["body", "dpi"]),
+        ("compare-parcoords", {"metric": "queue_time_us"}, ["body", "metrics", 2]),
+        ("compare-parcoords", {"experiment_ids": []}, ["body", "experiment_ids"]),
+        ("compare-parcoords", {"only": [1]}, ["body", "only"]),
+    ],
+)
+def test_compare_figure_bad_body_names_the_field(
+    client: TestClient, pair: list[int], name: str, patch: dict[str, Any], loc: list[Any]
+) -> None:
+    body = {"experiment_ids": pair, "x": "workers", **patch}
+    r = client.post(f"{URL}/{name}.json", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"][: len(loc)] == loc
+
+
+def test_compare_figure_not_found(client: TestClient, pair: list[int]) -> None:
+    r = client.post(f"{URL}/throughput.json", json={"experiment_ids": pair})
+    assert r.status_code == 404 and r.json()["detail"] == "Figure not found"
+    r = client.post(f"{URL}/compare-groups.gif", json={"experiment_ids": pair, "x": "workers"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "fmt"]
+
+
+def test_compare_differences_table_csv_and_latex(
+    client: TestClient, pair: list[int], tmp_path: Path
+) -> None:
+    from backend.tests.api.test_tables import MINIMAL, compile_latex
+
+    body = {
+        "experiment_ids": pair,
+        "metrics": ["throughput_per_s"],
+        "brush": {"workers": [[12, 20]]},
+    }
+    diffs = client.post("/api/v1/compare/differences", json=body).json()["data"]
+    r = client.post("/api/v1/compare/tables/differences.csv", json=body)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert 'filename="compare-differences.csv"' in r.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0][:6] == [
+        "Experiment",
+        "Configuration",
+        "Base n",
+        "Base mean (ops/s)",
+        "Base std (ops/s)",
+        "Compared n",
+    ]
+    assert rows[0][8:10] == ["Difference, 95% CI value (ops/s)", "Difference, 95% CI low (ops/s)"]
+    # The brushed rows of /compare/differences, at full precision, levels in words.
+    assert len(rows) == 1 + len(diffs) == 3
+    for row, d in zip(rows[1:], diffs, strict=True):
+        assert row[1] == ", ".join(
+            f"{v} {'worker threads' if k == 'workers' else 'clients per thread'}"
+            if v != 1
+            else "1 client per thread"
+            for k, v in d["values"].items()
+        )
+        assert float(row[8]) == pytest.approx(d["difference"])
+    tex = client.post("/api/v1/compare/tables/differences.tex", json=body).text
+    assert r"\label{tab:compare:throughput}" in tex and r"\cmidrule" in tex
+    assert "Throughput of" in tex and "compared with experiment" in tex
+    (tmp_path / "table.tex").write_text(tex)
+    (tmp_path / "main.tex").write_text(MINIMAL)
+    done = compile_latex(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    # It fits a page (about 5.6 in wide: the text width of a two-column paper, a table*):
+    # a column per parameter, both means, the difference with its interval.
+    assert "Worker threads & Clients per thread & base & compared & value & low & high" in tex
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(tmp_path / "main.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
+    width = float(next(page.iter("{http://www.w3.org/1999/xhtml}page")).attrib["width"])
+    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
+    right = max(float(w.attrib["xMax"]) for w in words)
+    assert right <= width - 36, (right, width)
+    # Two metrics: each row names its metric and unit.
+    two = client.post(
+        "/api/v1/compare/tables/differences.csv", json={**body, "metrics": ["p50_us", "p99_us"]}
+    )
+    header = next(csv.reader(io.StringIO(two.text)))
+    assert header[2:5] == ["Metric", "Unit", "Base n"]
+    bad = client.post(
+        "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
+    )
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "brush", "x"]
