@@ -1,5 +1,5 @@
-// Plotted numbers as a CSV beside a figure (the figure's own lines), and LaTeX escaping for the
-// compare page's difference table. Result tables are written by the server (serverTable.ts).
+// Plotted numbers as a CSV beside a figure (the figure's own lines). Result tables, CSV and
+// LaTeX, are written by the server (serverTable.ts).
 
 /** Rows under a header, as a CSV holds them. */
 export interface SummaryTable {
@@ -19,21 +19,4 @@ export function toCsv(table: SummaryTable): string {
     .map((row) => row.map(csvCell).join(","))
     .join("\r\n")
     .concat("\r\n");
-}
-
-const LATEX_SPECIALS: Record<string, string> = {
-  "\\": "\\textbackslash{}",
-  "&": "\\&",
-  "%": "\\%",
-  $: "\\$",
-  "#": "\\#",
-  _: "\\_",
-  "{": "\\{",
-  "}": "\\}",
-  "~": "\\textasciitilde{}",
-  "^": "\\textasciicircum{}",
-};
-
-export function escapeLatex(text: string): string {
-  return text.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIALS[c] ?? c);
 }
