@@ -8,17 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from backend.analysis.errors import AnalysisError
+from backend.domain.parameters import virtual_clients
 
 
 def total_clients(params: dict[str, Any]) -> int:
-    """Virtual clients of a configuration: machines x instances x threads x clients/thread."""
+    """Virtual clients N of a configuration (the domain's one rule, `virtual_clients`: with
+    middlewares, each client machine runs its instances once per middleware)."""
     try:
-        return int(
-            params["client_machines"]
-            * params["instances_per_machine"]
-            * params["threads_per_instance"]
-            * params["clients_per_thread"]
-        )
+        return virtual_clients(params)
     except KeyError as err:
         raise AnalysisError("configuration", f"missing parameter {err.args[0]!r}") from err
 

@@ -14,7 +14,7 @@ from backend.analysis.laws import estimate_think_time, interactive_throughput, l
 from backend.analysis.network_builder import SystemConfig, model_vs_measurement
 from backend.analysis.plain import plain
 from backend.analysis.saturation import Series
-from backend.domain.parameters import resolve_replication
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
 from backend.results.aggregate import (
     RunValues,
     by_configuration,
@@ -241,14 +241,6 @@ def little_table(configs: list[Config], middleware: list[RunValues]) -> list[dic
     return rows
 
 
-_CLIENT_PARAMS = (
-    "client_machines",
-    "instances_per_machine",
-    "threads_per_instance",
-    "clients_per_thread",
-)
-
-
 def network_model_table(
     configs: list[Config], client: list[RunValues], service_times: dict[str, Any]
 ) -> list[dict[str, Any]]:
@@ -260,7 +252,7 @@ def network_model_table(
         x = mean_of(xs, c.id)
         if x is None:
             continue
-        key = {k: v for k, v in c.values.items() if k not in _CLIENT_PARAMS}
+        key = {k: v for k, v in c.values.items() if k not in CLIENT_COUNT_PARAMETERS}
         r = mean_of(rs, c.id)
         point = (total_clients(c.params), x, r / 1e6 if r is not None else None)
         groups.setdefault(repr(sorted(key.items())), (key, []))[1].append(point)

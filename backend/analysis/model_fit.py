@@ -31,14 +31,9 @@ from backend.analysis.laws import estimate_think_time
 from backend.analysis.mm1 import mm1
 from backend.analysis.mmm import mmm
 from backend.analysis.network_builder import SystemConfig
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 
 ServiceRateSource = Literal["worker_time", "max_throughput"]
-CLIENT_PARAMS = (
-    "client_machines",
-    "instances_per_machine",
-    "threads_per_instance",
-    "clients_per_thread",
-)
 
 
 @dataclass(frozen=True)
@@ -83,7 +78,9 @@ def worker_service_s(c: MeasuredConfig) -> float | None:
 
 def group_key(values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """Configurations sharing everything but the client counts form one model group."""
-    return tuple(sorted((k, repr(v)) for k, v in values.items() if k not in CLIENT_PARAMS))
+    return tuple(
+        sorted((k, repr(v)) for k, v in values.items() if k not in CLIENT_COUNT_PARAMETERS)
+    )
 
 
 @dataclass(frozen=True)
@@ -369,7 +366,7 @@ def network_groups(
             )
             for c in members
         )
-        group = {k: v for k, v in first.values.items() if k not in CLIENT_PARAMS}
+        group = {k: v for k, v in first.values.items() if k not in CLIENT_COUNT_PARAMETERS}
         measured = tuple(u for c in members if (u := measured_utilization(c)) is not None)
         out.append(NetworkGroup(group, system, estimates, points, measured))
     return out

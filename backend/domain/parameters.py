@@ -74,7 +74,8 @@ PARAMETERS: dict[str, Parameter] = {
             "instances_per_machine",
             ParamKind.INT,
             1,
-            "load generator instances per client machine",
+            "load generator instances per client machine, per middleware when there are "
+            "middlewares (an instance talks to one target)",
             "instances",
             1,
             8,
@@ -287,6 +288,31 @@ def resolve_replication(value: int | str, servers: int) -> int:
     return value
 
 
+# The parameters that set how many clients a configuration has at a given number of
+# middlewares (a closed system's load N): the models group configurations by everything else.
+CLIENT_COUNT_PARAMETERS = (
+    "client_machines",
+    "instances_per_machine",
+    "threads_per_instance",
+    "clients_per_thread",
+)
+
+
+def load_generator_instances(values: dict[str, Any]) -> int:
+    """Load-generator instances a configuration starts, the one rule of the planner
+    (worker/runs/plan.py) and of every count of clients: an instance talks to one target, so
+    with M >= 1 middlewares each client machine runs instances_per_machine instances per
+    middleware (two middlewares mean two instances); with none, instances_per_machine."""
+    per_target = max(1, int(values["middlewares"]))
+    return int(values["client_machines"]) * int(values["instances_per_machine"]) * per_target
+
+
+def virtual_clients(values: dict[str, Any]) -> int:
+    """Closed-loop clients N of a configuration: instances x threads x clients per thread."""
+    per_instance = int(values["threads_per_instance"]) * int(values["clients_per_thread"])
+    return load_generator_instances(values) * per_instance
+
+
 def check_configuration(values: dict[str, Any]) -> None:
     """Cross-parameter rules for one complete grid point (defaults already filled in)."""
     servers = values["servers"]
@@ -295,12 +321,7 @@ def check_configuration(values: dict[str, Any]) -> None:
         raise ParameterError("replication", f"{replication} replicas but only {servers} server(s)")
     if values["sharded"] and values["middlewares"] == 0:
         raise ParameterError("sharded", "sharding is done by the middleware; middlewares is 0")
-    total = (
-        values["client_machines"]
-        * values["instances_per_machine"]
-        * values["threads_per_instance"]
-        * values["clients_per_thread"]
-    )
+    total = virtual_clients(values)
     if total > MAX_TOTAL_CLIENTS:
         raise ParameterError(
             "clients_per_thread",
@@ -322,8 +343,8 @@ def check_resources(values: dict[str, Any], total_clients: int) -> None:
             "(MCSCOPE_MEMCACHED_MAX_MEMORY_MB, default half this machine's memory)",
         )
     clients = (
-        f"client_machines x instances_per_machine x threads_per_instance x clients_per_thread "
-        f"= {total_clients} connections"
+        "client_machines x instances_per_machine (per middleware) x threads_per_instance x "
+        f"clients_per_thread = {total_clients} connections"
     )
     middlewares = values["middlewares"]
     if middlewares == 0 and total_clients > MEMCACHED_MAX_CONNECTIONS:

@@ -14,9 +14,10 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
-from backend.analysis.model_fit import CLIENT_PARAMS, group_key
+from backend.analysis.model_fit import group_key
 from backend.api.routes.analysis.fit import read_network_inputs, read_queue_models
 from backend.api.routes.analysis.models import solve_network_model
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 from backend.figures.data import call_windowed
 from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
 from backend.figures.params import FigureQuery, QueueQuantity
@@ -221,7 +222,9 @@ def queue_models(rows: list[s.QueueModelRowPublic], q: FigureQuery) -> go.Figure
         xaxis={"title": {"text": "Virtual clients N"}, "rangemode": "tozero"},
         yaxis={"title": {"text": title}, "rangemode": "tozero"},
     )
-    group = levels_label({k: v for k, v in rows[0].values.items() if k not in CLIENT_PARAMS})
+    group = levels_label(
+        {k: v for k, v in rows[0].values.items() if k not in CLIENT_COUNT_PARAMETERS}
+    )
     return set_caption(
         fig,
         f"{title.split(' (')[0]} of the middleware layer as M/M/1 and M/M/m (m = workers × "

@@ -14,9 +14,8 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy.orm import Session
 
-from backend.analysis.model_fit import CLIENT_PARAMS
 from backend.api.routes.analysis.experiments import read_relative_differences
-from backend.domain.parameters import PARAMETERS
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, PARAMETERS
 from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
 from backend.figures.factorial import design_text, effect_label
 from backend.figures.labels import (
@@ -377,6 +376,11 @@ def queue_models(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         f"M/M/1 and M/M/m against the measurement of experiment {info.name} "
         f"({q.request_type.value} requests, service rate from the "
         f"{'worker time' if q.service_rate == 'worker_time' else 'largest throughput'}), "
-        f"{levels_label({k: v for k, v in data[0].values.items() if k not in CLIENT_PARAMS})}.",
+        f"{levels_label(_group_values(data[0].values))}.",
         info.label(f"queue-models-{q.group}"),
     )
+
+
+def _group_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A configuration's values besides those that set its number of clients."""
+    return {k: v for k, v in values.items() if k not in CLIENT_COUNT_PARAMETERS}

@@ -1,7 +1,8 @@
 """Pure planning: a configuration's typed parameters -> which process runs where, on what port.
 
 Targets: with M >= 1 middlewares each client machine runs `instances_per_machine` instances
-per middleware (so two middlewares mean two instances, as memtier talks to one target);
+per middleware (so two middlewares mean two instances, as memtier talks to one target; the
+rule `backend.domain.parameters.load_generator_instances` every count of clients uses);
 with no middleware, instance i of a machine targets server (machine * instances + i) % S,
 as in the baselines. Servers are populated with the whole key space when reads happen.
 """

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from backend.domain.grid import effective_parameters
-from backend.domain.parameters import ParameterError, coerce
+from backend.domain.parameters import ParameterError, coerce, virtual_clients
 from worker.drivers.host import Host, HostSpec
 from worker.drivers.memaslap import MemaslapDriver, config_text
 from worker.drivers.memtier import MemtierDriver
@@ -50,6 +50,27 @@ def test_plan_two_middlewares_one_instance_each_per_machine() -> None:
     assert [c.target for c in plan.clients[:2]] == ["middleware:0", "middleware:1"]
     assert all(m.replication == 2 and m.workers == 16 for m in plan.middlewares)
     assert plan.clients[1].spec.targets == ((A.address, plan.middlewares[1].port),)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"middlewares": 0, "servers": 2, "client_machines": 2, "instances_per_machine": 2},
+        {"middlewares": 1, "client_machines": 3, "threads_per_instance": 2},
+        {"middlewares": 2, "client_machines": 3, "clients_per_thread": 4},
+        {
+            "middlewares": 2,
+            "client_machines": 2,
+            "instances_per_machine": 2,
+            "threads_per_instance": 2,
+        },
+    ],
+)
+def test_plan_starts_the_clients_the_analyses_count(params: dict[str, Any]) -> None:
+    """The interactive law's N (virtual_clients) is what the planner starts."""
+    plan = _plan(**params)
+    started = sum(c.spec.threads * c.spec.clients_per_thread for c in plan.clients)
+    assert started == virtual_clients(effective_parameters(params, {}))
 
 
 def test_plan_populates_only_reads_with_memtier() -> None:
