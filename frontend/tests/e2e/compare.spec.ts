@@ -26,7 +26,9 @@ beforeAll(async () => {
     `cmp-two-mw-${stamp}`,
     [8, 16],
     [4, 8],
-    { middlewares: 2 },
+    // One instance per middleware of 1 thread each: the same N = 6c as the one-middleware
+    // experiment's one instance of 2 threads, as the reports ran it.
+    { middlewares: 2, threads_per_instance: 1 },
     { scale: { 8: 1.5, 16: 1.001 } },
   );
   browser = await launch();
@@ -99,8 +101,9 @@ describe("compare", () => {
               .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-name"))),
           POLL,
         )
-        .toEqual(["middlewares"]);
-      expect(await table.getByTestId("parameter-row").locator("td").allTextContents()).toEqual([
+        .toEqual(["threads_per_instance", "middlewares"]);
+      const row = table.locator('[data-testid="parameter-row"][data-name="middlewares"]');
+      expect(await row.locator("td").allTextContents()).toEqual([
         "parameter",
         "middlewares",
         "1",

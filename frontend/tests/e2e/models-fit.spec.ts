@@ -14,7 +14,11 @@ let exp: ExperimentPublic;
 
 beforeAll(async () => {
   // Two middlewares: the middleware layer carries twice what one would (the what-if below).
-  exp = await createSeeded(`models-${stamp}`, [8, 32], [1, 4, 8, 16, 32], { middlewares: 2 });
+  // Each machine runs one instance per middleware, each of 1 thread: N = 3 x 2 x 1 x c = 6c.
+  exp = await createSeeded(`models-${stamp}`, [8, 32], [1, 4, 8, 16, 32], {
+    middlewares: 2,
+    threads_per_instance: 1,
+  });
   browser = await launch();
   const context = await browser.newContext({
     viewport: { width: 1360, height: 900 },
