@@ -50,9 +50,7 @@ def _post(client: TestClient, fmt: str, body: dict[str, Any]) -> Any:
 
 def _engine_stations() -> tuple[Station, ...]:
     return tuple(
-        Station(
-            s["name"], StationKind(s["kind"]), s["service_time_s"], 1.0, s.get("servers", 1)
-        )
+        Station(s["name"], StationKind(s["kind"]), s["service_time_s"], 1.0, s.get("servers", 1))
         for s in STATIONS
     )
 
