@@ -1,5 +1,7 @@
 """Figures of the Models page's calculators (no experiment behind them): the network in the
-body, as the solve endpoint takes it, plus the file's size and style."""
+body, as the solve endpoint takes it, plus the file's size and style. A router of its own
+beside /analysis (as compare_figures beside compare): the figures' modules import the
+analysis routes for their data."""
 
 from typing import Annotated
 
@@ -11,7 +13,7 @@ from backend.figures.export import FigureFormat, attachment, render_figure
 from backend.figures.render import MEDIA_TYPES, RenderError
 from backend.schemas import analysis as s
 
-router = APIRouter()
+router = APIRouter(prefix="/analysis", tags=["analysis"])
 
 
 @router.post(
