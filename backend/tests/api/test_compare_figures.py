@@ -372,3 +372,15 @@ def test_compare_differences_table_csv_and_latex(
         "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
     )
     assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "brush", "x"]
+
+
+def test_parcoords_screen_file_has_a_colour_bar(client: TestClient, pair: list[int]) -> None:
+    """The screen style's file, as the page shows it: the colour bar of the lines, level
+    titles; still no image."""
+    body = {"experiment_ids": pair, "metric": "response_time_us", "style": "screen"}
+    svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+    assert not list(svg.iter(f"{SVG}image"))
+    bars = [g for g in svg.iter(f"{SVG}g") if "colorbar" in g.attrib.get("class", "").split()]
+    assert len(bars) == 1
+    titles = {(t.text or "").strip() for t in bars[0].iter(f"{SVG}text")}
+    assert "Response time (µs)" in titles
