@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as sps
 
 from backend.analysis.errors import AnalysisError, require, require_finite
 from backend.results.metrics import METRICS, PER_SECOND, THROUGHPUT, Metric, MetricName
@@ -291,6 +290,10 @@ def confidence_interval(
     if arr.size < 2:
         raise AnalysisError("values", "a confidence interval needs at least 2 repetitions")
     dof = int(arr.size - 1)
+    # Imported here: scipy.stats takes seconds to load, and the worker (which stores runs
+    # through this module's window means) never needs it.
+    from scipy import stats as sps
+
     t = float(sps.t.ppf(0.5 + level / 2.0, dof))
     require_finite([t], "level", "too close to 1: the t quantile is infinite")
     summary = summarize(arr)

@@ -39,6 +39,13 @@ class LogLinearLayout:
         shift = i // half - 1
         return (i - shift * half) << shift
 
+    def index(self, ns: int) -> int:
+        """Bucket of the integer value `ns` (bucket_count: the overflow bucket)."""
+        if ns < self.sub_buckets:
+            return max(ns, 0)
+        shift = ns.bit_length() - self.sub_buckets.bit_length() + 1
+        return min((ns >> shift) + shift * (self.sub_buckets // 2), self.bucket_count)
+
     def upper_ns(self, i: int) -> int:
         """One past the largest value of bucket i."""
         if i < self.sub_buckets:

@@ -3,6 +3,8 @@ removed once archived, and the fetched files parsed into result rows."""
 
 import logging
 import shlex
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from worker.drivers.errors import ArchiveError, DriverError
 from worker.drivers.host import LOCAL_DISK_FULL, Host, HostSpec
@@ -10,7 +12,7 @@ from worker.drivers.loadgen import LoadGenerator
 from worker.drivers.pool import on_each
 from worker.parsers import ParseError, parse_middleware_dir
 from worker.runs.context import RunContext
-from worker.runs.plan import RunPlan
+from worker.runs.plan import ClientPlan, RunPlan
 from worker.runs.summarize import ResultRows, StableWindow, client_rows, middleware_rows
 
 logger = logging.getLogger(__name__)
@@ -58,22 +60,40 @@ def parse_outputs(
     not parse fails the run naming it (its raw files stay in the archive)."""
     exp = ctx.experiment
     window = StableWindow(load_start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
-    rows = ResultRows()
     multiget = int(ctx.params["multiget_size"]) > 1
+    starts: dict[str, float] = {}
+    for st in ctx.started:  # a source's first start, as before
+        starts.setdefault(st.source, st.proc.start_unix)
+    return rows_from_archive(
+        ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts
+    )
+
+
+def rows_from_archive(
+    archive: Path,
+    plan: RunPlan,
+    driver: Callable[[ClientPlan], LoadGenerator],
+    window: StableWindow,
+    multiget: bool,
+    starts: Mapping[str, float],
+) -> ResultRows:
+    """Result rows from a run's archive (one directory per host, as fetch_all leaves it);
+    `starts`: each client source's own start (unix s). The seeder calls this too."""
+    rows = ResultRows()
     for c in plan.clients:
-        local = ctx.archive / c.host.name
+        local = archive / c.host.name
+        source = f"client:{c.index}"
+        client = driver(c)
         try:
-            result = loadgen(ctx.host(c.host)).parse(local, c.name)
+            result = client.parse(local, c.name)
         except (ParseError, OSError) as exc:
             raise ParseError(
-                f"client:{c.index} ({loadgen.tool_name} on {c.host.name}): cannot parse "
+                f"{source} ({client.tool_name} on {c.host.name}): cannot parse "
                 f"output: {exc}; raw files kept in {local}"
             ) from exc
-        source = f"client:{c.index}"
-        started = next(s.proc.start_unix for s in ctx.started if s.source == source)
-        rows.extend(client_rows(source, result, window, multiget, started))
+        rows.extend(client_rows(source, result, window, multiget, starts[source]))
     for m in plan.middlewares:
-        local = ctx.archive / m.host.name / f"{m.name}.stats"
+        local = archive / m.host.name / f"{m.name}.stats"
         try:
             stats = parse_middleware_dir(local)
             rows.extend(middleware_rows(f"middleware:{m.index}", stats, window))

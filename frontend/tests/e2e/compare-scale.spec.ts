@@ -2,23 +2,32 @@
 // parallel coordinates (the server's figure) draw every configuration and brushing still
 // filters them; no timing is asserted (the machines are shared and noisy): the compare figure
 // endpoint's times at this size are printed for the record, `make bench-compare` measures the
-// other endpoints.
+// other endpoints. The first REAL configurations' runs go through the worker's real path, the
+// others copy their stored rows (seed.ts); one client machine straight to the servers keeps
+// 6,000 runs' rows few.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExperimentPublic } from "@/api";
 import { BASE_URL, launch, screenshot, TOKEN } from "./browser";
-import { createSeeded } from "./seed";
+import { createSeeded, type SeededExperiment } from "./seed";
 
 let browser: Browser;
 let page: Page;
-let big: ExperimentPublic;
+let big: SeededExperiment;
 const WAIT_MS = 120_000;
 const POLL = { timeout: WAIT_MS };
 const WORKERS = Array.from({ length: 40 }, (_, i) => i + 1);
 const CLIENTS = Array.from({ length: 50 }, (_, i) => i + 1);
+const REAL = 4;
 
 beforeAll(async () => {
-  big = await createSeeded(`scale-2000-${Date.now()}`, WORKERS, CLIENTS);
+  big = await createSeeded(
+    `scale-2000-${Date.now()}`,
+    WORKERS,
+    CLIENTS,
+    { middlewares: 0, client_machines: 1 },
+    { real: REAL },
+  );
+  expect(big.seeded.runs).toBe(6000);
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   page.setDefaultTimeout(WAIT_MS);

@@ -79,7 +79,7 @@ describe.skipIf(!REDIS_URL)("live progress", () => {
       publish({
         type: "progress",
         run_id: runId,
-        source: "client:memtier-0",
+        source: "client:0",
         elapsed_s: t,
         run_time_s: 90,
         ops_per_sec: ops,
@@ -124,7 +124,7 @@ describe.skipIf(!REDIS_URL)("live progress", () => {
     publish({
       type: "progress",
       run_id: runId,
-      source: "client:memtier-0",
+      source: "client:0",
       elapsed_s: 4,
       run_time_s: 90,
       ops_per_sec: 2960,

@@ -13,7 +13,8 @@ const stamp = Date.now();
 let exp: ExperimentPublic;
 
 beforeAll(async () => {
-  exp = await createSeeded(`models-${stamp}`, [8, 32], [1, 4, 8, 16, 32]);
+  // Two middlewares: the middleware layer carries twice what one would (the what-if below).
+  exp = await createSeeded(`models-${stamp}`, [8, 32], [1, 4, 8, 16, 32], { middlewares: 2 });
   browser = await launch();
   const context = await browser.newContext({
     viewport: { width: 1360, height: 900 },

@@ -16,7 +16,7 @@ const HYPOTHESIS = "Throughput saturates at 16 worker threads per middleware.";
 const CAPTION = "Response time & throughput: the knee at 16 workers";
 
 beforeAll(async () => {
-  exp = await createSeeded("e2e-report", [8, 16]);
+  exp = await createSeeded("e2e-report", [8, 16], [1, 16]);
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
 });

@@ -1,17 +1,51 @@
-// End-to-end: results of finished runs (seeded in the database), figures, exports, compare.
+// End-to-end: results of finished runs (seeded through the worker's real path), figures,
+// exports, compare. Expected figures are what the seeded tool outputs measured (seed.ts).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExperimentPublic } from "@/api";
 import { BASE_URL, launch, screenshot } from "./browser";
-import { createSeeded } from "./seed";
+import { createSeeded, meanStd, type SeededExperiment, seededConfiguration } from "./seed";
 
 let browser: Browser;
 let page: Page;
 const stamp = Date.now();
-let first: ExperimentPublic;
-let second: ExperimentPublic;
+let first: SeededExperiment;
+let second: SeededExperiment;
+// The middleware's total time is this share of the clients' response time in the seed
+// (worker/seeding/shape.py MIDDLEWARE_TOTAL).
+const MIDDLEWARE_TOTAL = 0.8;
+
+/** Seeded mean and std over repetitions of (8 workers, 1 client per thread): throughput and
+ * response time, the latter scaled by `rt` (the middleware's share). */
+function seededFirstRow(rt = 1): {
+  x: { mean: number; std: number };
+  r: { mean: number; std: number };
+} {
+  const runs = seededConfiguration(first, { workers: 8, clients_per_thread: 1 }).runs;
+  return {
+    x: meanStd(runs.map((r) => r.throughput)),
+    r: meanStd(runs.map((r) => r.response_time_us * rt)),
+  };
+}
+
+/** The "mean ± std" cells of a table row, as numbers. */
+async function pairs(row: Locator): Promise<[number, number][]> {
+  const cells = await row.locator("td").allTextContents();
+  return cells
+    .map((c) => /^([\d,]+(?:\.\d+)?) ± ([\d,]+(?:\.\d+)?)$/.exec(c.trim()))
+    .filter((m) => m !== null)
+    .map((m) => [Number(m[1]?.replaceAll(",", "")), Number(m[2]?.replaceAll(",", ""))]);
+}
+
+/** `got` [mean, std] close to the seeded ones: means within 0.1 %, stds within 5 % (the
+ * stored figures are window means of whole requests per second). */
+function expectPair(got: [number, number] | undefined, want: { mean: number; std: number }): void {
+  expect(got, `${got} vs ${JSON.stringify(want)}`).toBeDefined();
+  const [mean, std] = got ?? [0, 0];
+  expect(Math.abs(mean - want.mean) / want.mean).toBeLessThan(0.001);
+  expect(Math.abs(std - want.std) / want.std).toBeLessThan(0.05);
+}
 
 function traceCount(testId: string) {
   return page.getByTestId(testId).locator(".scatterlayer .trace").count();
@@ -80,9 +114,18 @@ describe("results", () => {
   it("summarises mean ± std over repetitions, per source", async () => {
     // workers 8, 1 client per thread: 396, 400, 404 ops/s over the three repetitions.
     const row = page.getByTestId("summary-table").locator("tbody tr").first();
-    expect(await row.textContent()).toContain("400 ± 4");
+    const client = await pairs(row);
+    expectPair(client[0], seededFirstRow().x);
+    expectPair(client[1], seededFirstRow().r);
+    // The middleware counts the same requests, and its own (shorter) response time.
     await page.getByTestId("results-view").getByLabel("Source").selectOption("middleware");
-    await expect.poll(async () => row.textContent()).toContain("398 ± 4");
+    const want = seededFirstRow(MIDDLEWARE_TOTAL).r.mean;
+    await expect
+      .poll(async () => Math.abs(((await pairs(row))[1]?.[0] ?? 0) - want) / want)
+      .toBeLessThan(0.001);
+    const middleware = await pairs(row);
+    expectPair(middleware[0], seededFirstRow().x);
+    expectPair(middleware[1], seededFirstRow(MIDDLEWARE_TOTAL).r);
   });
 
   it("shows the response-time breakdown and the interactive law from the analysis API", async () => {
@@ -148,8 +191,9 @@ describe("results", () => {
 
   it("re-cuts the window, with the server's 422 at the window inputs", async () => {
     const view = page.getByTestId("results-view");
-    await view.locator('input[name="window_start_s"]').fill("50");
-    await view.locator('input[name="window_end_s"]').fill("20");
+    // Both inside the run, the end before the start.
+    await view.locator('input[name="window_start_s"]').fill("15");
+    await view.locator('input[name="window_end_s"]').fill("10");
     await view.getByRole("button", { name: "Re-cut" }).click();
     const error = page.getByTestId("error-window");
     await error.waitFor();
@@ -170,7 +214,11 @@ describe("results", () => {
     expect(lines[0]).toBe(
       "Worker threads,Clients per thread,Reps,Throughput mean (ops/s),Throughput std (ops/s),Response time mean (µs),Response time std (µs)",
     );
-    expect(lines[1]?.startsWith("8,1,3,398.0,3.98")).toBe(true);
+    const cells = (lines[1] ?? "").split(",").map(Number);
+    expect(cells.slice(0, 3)).toEqual([8, 1, 3]);
+    const want = seededFirstRow(MIDDLEWARE_TOTAL);
+    expectPair([cells[3] ?? 0, cells[4] ?? 0], want.x);
+    expectPair([cells[5] ?? 0, cells[6] ?? 0], want.r);
     const [tex] = await Promise.all([
       page.waitForEvent("download"),
       page.getByTestId("table-exports").getByRole("button", { name: "LaTeX" }).click(),

@@ -23,7 +23,7 @@ function sql(statement: string): void {
 }
 
 beforeAll(async () => {
-  exp = await createSeeded(`run-page-${Date.now()}`, [8], [1]);
+  exp = await createSeeded(`run-page-${Date.now()}`, [8], [1], { middlewares: 2 });
   const runs = await api<RunsPublic>(`/experiments/${exp.id}/runs`);
   runId = runs.data[0]?.id ?? 0;
   bareRunId = runs.data[1]?.id ?? 0;
@@ -40,7 +40,7 @@ beforeAll(async () => {
        tool_versions = '{"memcached": "1.6.21", "memtier_benchmark": "2.3.0"}',
        phase_timings = '{"preflight": 1.25, "start_servers": 0.5}',
        hosts = '${JSON.stringify(hosts)}',
-       commands = '[{"role": "client", "source": "client:memtier-0", "host": "local",
+       commands = '[{"role": "client", "source": "client:0", "host": "local",
                      "command": "${command}"}]'
      WHERE id = ${runId}`,
   );

@@ -1,11 +1,17 @@
-// Experiments with finished runs seeded straight into the e2e database (seed_results.sql):
-// summaries, per-second series and histograms, so results views need no testbed.
+// Experiments with finished runs seeded through the worker's real path: memtier JSON and
+// middleware stats written in the tools' own formats (shaped like a closed system, see
+// worker/seeding/shape.py), parsed, summarised and stored by the worker's own code
+// (worker/scripts/seed_fixture_runs.py). A UI test on them fails when the worker -> database
+// -> API path changes; expected figures come from what was seeded (SeededExperiment.seeded).
 import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
 import type { ExperimentPublic } from "@/api";
 import { api } from "./browser";
 
+const ROOT = resolve(__dirname, "../../..");
+
 /** Runs a seed script against the e2e database with :exp set to the experiment id (and any
- * other psql variables given). */
+ * other psql variables given). For run states only: result rows come from seedRuns. */
 export function runSeedSql(
   experimentId: number,
   file: string,
@@ -18,30 +24,104 @@ export function runSeedSql(
   execFileSync("psql", [...args, "-v", `exp=${experimentId}`, ...extra, "-f", file]);
 }
 
+/** One seeded run: what its tool outputs say over the stable window, all instances. */
+export interface SeededRun {
+  run_id: number;
+  repetition: number;
+  throughput: number;
+  response_time_us: number;
+}
+
+/** A configuration's seeded runs (N: virtual clients). */
+export interface SeededConfiguration {
+  configuration_id: number;
+  values: Record<string, number | string>;
+  clients: number;
+  /** Percentiles ("25" .. "99") of the latencies the clients recorded (whole runs) and of
+   * the middleware totals over the stable window, repetitions merged; null: none seeded. */
+  percentiles_us: Record<string, number> | null;
+  middleware_percentiles_us: Record<string, number> | null;
+  runs: SeededRun[];
+}
+
+export interface SeedManifest {
+  runs: number;
+  configurations: SeededConfiguration[];
+}
+
+export interface SeedOptions {
+  /** Throughput factor by worker count (response time divided by it: N is the same). */
+  scale?: Record<number, number>;
+  /** Only the first K configurations through the real path, the rest copies of their rows. */
+  real?: number;
+}
+
+/** Seeds the experiment's runs; returns what was seeded. */
+export function seedRuns(experimentId: number, options: SeedOptions = {}): SeedManifest {
+  if (!process.env.MCSCOPE_DATABASE_URL) {
+    throw new Error("MCSCOPE_DATABASE_URL is not set: run through scripts/e2e.sh");
+  }
+  const args = ["-m", "worker.scripts.seed_fixture_runs", "--experiment", String(experimentId)];
+  for (const [workers, factor] of Object.entries(options.scale ?? {}))
+    args.push("--scale", `${workers}=${factor}`);
+  if (options.real !== undefined) args.push("--real", String(options.real));
+  const out = execFileSync(resolve(ROOT, ".venv/bin/python"), args, {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(out) as SeedManifest;
+}
+
+export type SeededExperiment = ExperimentPublic & { seeded: SeedManifest };
+
 export async function createSeeded(
   name: string,
   workers: number[],
   clients = [1, 4, 8, 16],
   fixed: Record<string, unknown> = {},
-): Promise<ExperimentPublic> {
+  options: SeedOptions = {},
+): Promise<SeededExperiment> {
   const exp = await api<ExperimentPublic>("/experiments", {
     method: "POST",
     body: JSON.stringify({
       name,
       template: "write_throughput",
       factors: { workers, clients_per_thread: clients },
-      // 3 machines x 2 threads: N = 6 x clients_per_thread, as seed_results.sql assumes.
+      // 3 machines x 2 threads, one memtier instance each: N = 6 x clients_per_thread.
       fixed: {
         servers: 3,
-        middlewares: 2,
+        middlewares: 1,
         ratio: "1:0",
         client_machines: 3,
         threads_per_instance: 2,
         ...fixed,
       },
       repetitions: 3,
+      // Short runs keep seeding fast; the stable window is still cut from both ends.
+      run_time_s: 20,
+      warmup_s: 4,
+      cooldown_s: 4,
     }),
   });
-  runSeedSql(exp.id, "tests/e2e/seed_results.sql");
-  return exp;
+  return { ...exp, seeded: seedRuns(exp.id, options) };
+}
+
+/** The seeded configuration with these factor values. */
+export function seededConfiguration(
+  exp: SeededExperiment,
+  values: Record<string, number | string>,
+): SeededConfiguration {
+  const found = exp.seeded.configurations.find((c) =>
+    Object.entries(values).every(([k, v]) => c.values[k] === v),
+  );
+  if (!found) throw new Error(`no seeded configuration ${JSON.stringify(values)}`);
+  return found;
+}
+
+/** Mean and sample standard deviation over the configuration's repetitions. */
+export function meanStd(values: number[]): { mean: number; std: number } {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const sq = values.reduce((a, b) => a + (b - mean) ** 2, 0);
+  return { mean, std: values.length > 1 ? Math.sqrt(sq / (values.length - 1)) : 0 };
 }

@@ -53,10 +53,10 @@ describe("results view in the URL", () => {
     await view.locator("input[name=logx]").check();
     await view.locator("input[name=logy]").check();
     await view.locator("select[name=band]").selectOption("band");
-    await view.locator("input[name=window_start_s]").fill("20");
-    await view.locator("input[name=window_end_s]").fill("60");
+    await view.locator("input[name=window_start_s]").fill("6");
+    await view.locator("input[name=window_end_s]").fill("14");
     await view.getByRole("button", { name: "Re-cut" }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get("window")).toBe("20-60");
+    await expect.poll(() => new URL(page.url()).searchParams.get("window")).toBe("6-14");
     const histogram = page.getByTestId("figure-histogram");
     // The pickers fill as their lists arrive (the page loads every figure at once).
     await expect
@@ -85,7 +85,7 @@ describe("results view in the URL", () => {
       logx: "true",
       logy: "true",
       band: "band",
-      window: "20-60",
+      window: "6-14",
       config: configs[2],
       metric: "queue",
       hlogx: "true",
@@ -148,7 +148,7 @@ describe("results view in the URL", () => {
   it("keeps the Models calculators' inputs in the URL", async () => {
     await page.goto(`${BASE_URL}/models`);
     await page.locator('input[name="mm1-arrival_rate_per_s"]').fill("12000");
-    await page.locator('input[name="mmm-servers"]').fill("8");
+    await page.locator('input[name="mmm-servers"]').fill("6");
     await page.locator('input[name="mva-population"]').fill("48");
     await page.locator('input[name="station-1-service"]').fill("500");
     // The last change reaches the URL last: wait for it.
