@@ -55,9 +55,8 @@ _RESULTS = ("throughput", "response-time", "percentiles", "histogram", "time-ser
 
 
 def default_plan(exp: Experiment) -> ReportPlan:
-    """Every table and vector figure of the product, grouped as a lab report is (a figure
-    drawn with WebGL, a raster in print, is left to the user to add)."""
-    figures = [f.name for f in figures_in_order() if f.vector]
+    """Every table and figure of the product, grouped as a lab report is."""
+    figures = [f.name for f in figures_in_order()]
     results = [PlanItem("figure", n) for n in figures if n in _RESULTS]
     results.insert(2, PlanItem("table", "summary"))
     analysis = [PlanItem("figure", n) for n in figures if n not in _RESULTS]

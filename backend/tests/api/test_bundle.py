@@ -21,7 +21,7 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"
-VECTOR = [n for n, f in FIGURES.items() if f.vector]  # the default report's figures
+REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -43,7 +43,7 @@ def test_read_bundle_compiles_with_pdflatex(
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         names = set(zf.namelist())
         zf.extractall(tmp_path)
-    assert {f"figures/{n}.pdf" for n in VECTOR} <= names
+    assert {f"figures/{n}.pdf" for n in REPORT_FIGURES} <= names
     assert {f"tables/{n}.{ext}" for n in TABLES for ext in ("tex", "csv")} <= names
     assert "main.tex" in names and "data/runs.csv" in names
     main = (tmp_path / "main.tex").read_text()
@@ -53,7 +53,7 @@ def test_read_bundle_compiles_with_pdflatex(
         line for line in main.splitlines() if line.startswith("\\date")
     }
     assert "mcscope report" not in main
-    for n in VECTOR:
+    for n in REPORT_FIGURES:
         assert f"\\includegraphics{{figures/{n}.pdf}}" in main
     for n in TABLES:
         assert f"\\input{{tables/{n}}}" in main
