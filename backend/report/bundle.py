@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal
 
 from fastapi import HTTPException
@@ -114,7 +115,8 @@ def build_bundle(
             )
         )
     files["data/runs.csv"] = to_csv(runs_table(session, exp)).encode()
-    files["main.tex"] = main_tex(plan.title, sections, subtitle="mcscope report").encode()
+    # Dated the day of the export (UTC): the numbers are those of the data on that day.
+    files["main.tex"] = main_tex(plan.title, sections, datetime.now(UTC).date()).encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, content in files.items():
