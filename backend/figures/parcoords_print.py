@@ -25,8 +25,9 @@ UNBRUSHED = "#c8c8c8"
 TICK_BACKGROUND = "rgba(255,255,255,0.8)"  # tick labels stay legible over the lines
 BRUSH_FILL = "rgba(0,0,0,0.18)"
 BRUSH_HALF = 0.08  # half the width of a brushed interval's box, in axis gaps
-TITLE_ANGLE = 25  # degrees; axis titles slant in print so that neighbours do not overlap
-CHAR_EM = 0.5  # a serif character is about half the font size wide
+TITLE_ANGLE = 25  # degrees; axis titles slant in files so that neighbours do not overlap
+# Width of a character in font sizes: the report's serif, the screen's wider sans-serif.
+CHAR_EM = {"report": 0.5, "screen": 0.62}
 
 
 def _fraction(axis: DrawnAxis, value: float) -> float:
@@ -112,8 +113,8 @@ def _colourbar(pc: ParcoordsAxes, font_px: float) -> go.Scatter:
 
 
 def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
-    """The vector drawing of the axes `pc` in a style (report: slanted titles, no colour bar,
-    as the interactive figure prints; screen: level titles and a colour bar)."""
+    """The vector drawing of the axes `pc` in a style (report: no colour bar, as the
+    interactive figure prints, the colouring metric has its axis; screen: a colour bar)."""
     style = STYLES[style_name]
     report = style.name == "report"
     font_px = style.font_pt * PX_PER_PT
@@ -141,8 +142,8 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
                 "x": x,
                 "y": 1,
                 "text": axis.title,
-                "textangle": -TITLE_ANGLE if report else 0,
-                "xanchor": "left" if report else "center",
+                "textangle": -TITLE_ANGLE,
+                "xanchor": "left",
                 "yanchor": "bottom",
                 "yshift": 4,
                 "font": {"size": title_px},
@@ -164,27 +165,21 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
         annotations=[{"showarrow": False, "yanchor": "middle", **a} for a in notes],
         xaxis={"visible": False, "range": [-BRUSH_HALF, max(n - 1, 1) + BRUSH_HALF]},
         yaxis={"visible": False, "range": [-0.03, 1.03]},
-        margin=_margins(pc, font_px, title_px, report),
+        margin=_margins(pc, font_px, title_px, CHAR_EM[style.name]),
     )
     return fig
 
 
-def _margins(pc: ParcoordsAxes, font_px: float, title_px: float, report: bool) -> dict[str, Any]:
-    """Room for the first axis' tick labels (left), the titles (top) and the last title, which
-    slants right of its axis in print (right); a few pixels keep text off the edge."""
-    char = CHAR_EM * font_px
+def _margins(pc: ParcoordsAxes, font_px: float, title_px: float, em: float) -> dict[str, Any]:
+    """Room for the first axis' tick labels (left), the slanted titles (top) and the last
+    title, which runs right of its axis (right); a few pixels keep text off the edge."""
     ticks = max((len(t) for t in pc.axes[0].ticktext), default=1) if pc.axes else 1
-    titles = [len(a.title) * CHAR_EM * title_px for a in pc.axes] or [0.0]
-    if report:
-        angle = math.radians(TITLE_ANGLE)
-        top = max(titles) * math.sin(angle) + title_px * math.cos(angle)
-        right = titles[-1] * math.cos(angle)
-    else:
-        top, right = title_px * 1.3, titles[-1] / 2
+    titles = [len(a.title) * em * title_px for a in pc.axes] or [0.0]
+    angle = math.radians(TITLE_ANGLE)
     return {
-        "l": round(max(ticks * char + 8, titles[0] / 2 if not report else 0) + 4),
-        "r": round(right + 6),
-        "t": round(top + 8),
+        "l": round(ticks * em * font_px + 12),
+        "r": round(titles[-1] * math.cos(angle) + 6),
+        "t": round(max(titles) * math.sin(angle) + title_px * math.cos(angle) + 8),
         "b": round(font_px / 2 + 4),
         "pad": 0,
     }
