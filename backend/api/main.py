@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends
 from backend.api.path_ids import check_path_ids
 from backend.api.routes import (
     analysis,
+    analysis_figures,
     auth,
     compare,
     compare_figures,
@@ -30,6 +31,7 @@ protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)
 protected.include_router(experiment_runs.runs_router)
 protected.include_router(analysis.router)
+protected.include_router(analysis_figures.router)
 protected.include_router(figures.router)
 protected.include_router(tables.router)
 protected.include_router(reports.router)

@@ -11,7 +11,7 @@ from backend.api.errors import unprocessable
 from backend.api.routes.compare import compare_configurations, compare_groups
 from backend.crud import compare as crud
 from backend.figures.catalog import FIGURES
-from backend.figures.parcoords import ParcoordsData, parcoords_metrics
+from backend.figures.parcoords_axes import ParcoordsData, parcoords_metrics
 from backend.schemas.compare import CompareFigureRequest, ConfigurationsRequest, GroupsRequest
 
 _SELECTION = set(ConfigurationsRequest.model_fields) - {"metrics"}
@@ -58,9 +58,12 @@ class UnknownCompareFigure(KeyError):
     """Not a figure of the compare page."""
 
 
-def compare_figure(session: Session, name: str, body: CompareFigureRequest) -> go.Figure:
-    """The unstyled figure `name` for the body; a bad body is a 422 naming its field."""
+def compare_figure(
+    session: Session, name: str, body: CompareFigureRequest, fmt: str = "json"
+) -> go.Figure:
+    """The unstyled figure `name` for the body and a format; a bad body is a 422 naming
+    its field."""
     load = COMPARE_FIGURES.get(name)
     if load is None:
         raise UnknownCompareFigure(name)
-    return FIGURES[name].build(load(session, body), body)
+    return FIGURES[name].builder(fmt)(load(session, body), body)

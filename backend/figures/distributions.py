@@ -16,6 +16,7 @@ from backend.figures.labels import (
 )
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
+from backend.figures.style import right_axis
 from backend.schemas import analysis as s
 from backend.schemas.series import RunSeriesPublic
 
@@ -188,16 +189,7 @@ def time_series(data: RunSeriesPublic, q: FigureQuery) -> go.Figure:
     fig.update_layout(
         xaxis={"title": {"text": "Time since load start (s)"}},
         yaxis={"title": {"text": with_unit("Throughput", OPS_PER_S)}, "rangemode": "tozero"},
-        yaxis2={
-            "title": {"text": with_unit("Response time", MICROSECONDS)},
-            "overlaying": "y",
-            "side": "right",
-            "rangemode": "tozero",
-            "showline": True,
-            "ticks": "outside",
-            "showgrid": False,
-            "automargin": True,
-        },
+        yaxis2=right_axis(with_unit("Response time", MICROSECONDS)),
     )
     stored = "" if data.window_stored else " (from the design; the run stored no summary)"
     caption = (

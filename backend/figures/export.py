@@ -67,4 +67,4 @@ def export_figure(
     spec = figure_spec(name)
     if spec is None:
         raise UnknownFigure(name)
-    return render_figure(spec.make(session, experiment_id, q), fmt, q)
+    return render_figure(spec.make(session, experiment_id, q, fmt), fmt, q)

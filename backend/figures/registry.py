@@ -27,11 +27,19 @@ class FigureSpec:
     title: str
     load: Loader
     build: Builder
-    vector: bool = True  # False: Plotly draws its marks with WebGL, a raster in PDF and SVG
+    # The drawing for PDF, SVG and PNG when it differs from the JSON's: a figure the browser
+    # draws with WebGL (a raster in print) is drawn for files with vector traces.
+    static: Builder | None = None
 
-    def make(self, session: Session, experiment_id: int, query: FigureQuery) -> go.Figure:
-        """The unstyled figure for an experiment and a selection."""
-        return self.build(self.load(session, experiment_id, query), query)
+    def builder(self, fmt: str) -> Builder:
+        """The build function for a format: `static` for files when there is one."""
+        return self.static if self.static is not None and fmt != "json" else self.build
+
+    def make(
+        self, session: Session, experiment_id: int, query: FigureQuery, fmt: str = "json"
+    ) -> go.Figure:
+        """The unstyled figure for an experiment, a selection and a format."""
+        return self.builder(fmt)(self.load(session, experiment_id, query), query)
 
 
 FIGURES: dict[str, FigureSpec] = {}
@@ -41,14 +49,15 @@ LIVE_FIGURES: dict[str, FigureSpec] = {}
 
 
 def register(
-    name: str, title: str, load: Loader, *, live: bool = False, vector: bool = True
+    name: str, title: str, load: Loader, *, live: bool = False, static: Builder | None = None
 ) -> Callable[[Builder], Builder]:
-    """Decorator: `@register("throughput", "Throughput", load_results)` on a build function."""
+    """Decorator: `@register("throughput", "Throughput", load_results)` on a build function
+    (`static`: another build function for the files, see FigureSpec)."""
 
     def wrap(build: Builder) -> Builder:
         if name in FIGURES or name in LIVE_FIGURES:
             raise ValueError(f"figure {name!r} registered twice")
-        (LIVE_FIGURES if live else FIGURES)[name] = FigureSpec(name, title, load, build, vector)
+        (LIVE_FIGURES if live else FIGURES)[name] = FigureSpec(name, title, load, build, static)
         return build
 
     return wrap

@@ -197,6 +197,24 @@ def template(style: FigureStyle) -> go.layout.Template:
     )
 
 
+def right_axis(title: str) -> dict[str, Any]:
+    """A second y axis on the right (e.g. response time beside throughput): ticked and lined
+    like the left one, without a grid of its own that would cross the left one's."""
+    return {
+        "title": {"text": title},
+        "overlaying": "y",
+        "side": "right",
+        "rangemode": "tozero",
+        "showline": True,
+        "ticks": "outside",
+        "showgrid": False,
+        "automargin": True,
+        # Round numbers of its own (Plotly would otherwise sync its ticks to the left
+        # axis' grid: 1390, 2780, ... µs).
+        "tickmode": "auto",
+    }
+
+
 def apply_style(
     fig: go.Figure, style: FigureStyle, width_in: float | None, height_in: float | None
 ) -> go.Figure:

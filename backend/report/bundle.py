@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal
 
 from fastapi import HTTPException
@@ -54,9 +55,8 @@ _RESULTS = ("throughput", "response-time", "percentiles", "histogram", "time-ser
 
 
 def default_plan(exp: Experiment) -> ReportPlan:
-    """Every table and vector figure of the product, grouped as a lab report is (a figure
-    drawn with WebGL, a raster in print, is left to the user to add)."""
-    figures = [f.name for f in figures_in_order() if f.vector]
+    """Every table and figure of the product, grouped as a lab report is."""
+    figures = [f.name for f in figures_in_order()]
     results = [PlanItem("figure", n) for n in figures if n in _RESULTS]
     results.insert(2, PlanItem("table", "summary"))
     analysis = [PlanItem("figure", n) for n in figures if n not in _RESULTS]
@@ -115,7 +115,8 @@ def build_bundle(
             )
         )
     files["data/runs.csv"] = to_csv(runs_table(session, exp)).encode()
-    files["main.tex"] = main_tex(plan.title, sections, subtitle="mcscope report").encode()
+    # Dated the day of the export (UTC): the numbers are those of the data on that day.
+    files["main.tex"] = main_tex(plan.title, sections, datetime.now(UTC).date()).encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, content in files.items():

@@ -7,6 +7,7 @@ The document uses only packages of a minimal TeX installation (Debian texlive-la
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from backend.tables.table import escape_latex
 
@@ -70,12 +71,34 @@ def _item(item: Item) -> list[str]:
     return lines + ([escape_latex(item.explanation), ""] if item.explanation else [""])
 
 
-def main_tex(title: str, sections: list[Section], subtitle: str = "") -> str:
-    """The whole document: title, then each section's items in order."""
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def long_date(day: date) -> str:
+    """A date as reports print it, the same in every locale: "23 November 2026"."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def main_tex(title: str, sections: list[Section], day: date) -> str:
+    """The whole document: title and date (`day`, e.g. the export's), then each section's
+    items in order."""
     lines = [
         PREAMBLE,
         rf"\title{{{escape_latex(title)}}}",
-        rf"\date{{{escape_latex(subtitle)}}}",
+        rf"\date{{{long_date(day)}}}",
         r"\begin{document}",
         r"\maketitle",
         "",

@@ -238,14 +238,29 @@ def _bench(a: int, b: int, repeat: int) -> None:
             lambda c: c.post("/api/v1/compare/configurations", json=sel),
         ),
     ]
+    # The parallel coordinates as JSON and as files (a vector polyline per configuration).
+    brushed = {**sel, "brush": {"workers": [[1, 20]]}}
+
+    def parcoords(fmt: str, size: dict[str, str]) -> Callable[[TestClient], Any]:
+        url = f"/api/v1/compare/figures/compare-parcoords.{fmt}"
+        return lambda c: c.post(url, json={**brushed, **size})
+
+    calls += [
+        ("compare-parcoords.json", parcoords("json", {})),
+        ("compare-parcoords.pdf, column width", parcoords("pdf", {"width": "column"})),
+        ("compare-parcoords.pdf, page width", parcoords("pdf", {"width": "page"})),
+        ("compare-parcoords.svg, column width", parcoords("svg", {"width": "column"})),
+        ("compare-parcoords.png, column width", parcoords("png", {"width": "column"})),
+    ]
     with TestClient(app) as client:
         reference = None
         print(f"{'endpoint':50} {'median':>9} {'ratio':>6} {'rows':>6} {'KiB':>7}")
         for label, call in calls:
             t, r = _timed(lambda call=call: call(client), repeat)  # type: ignore[misc]
             assert r.status_code == 200, r.text
-            body = r.json()
-            rows = body.get("count", len(body.get("data", [])))
+            is_json = r.headers["content-type"].startswith("application/json")
+            body = r.json() if is_json else {}
+            rows = body.get("count", len(body.get("data", []))) if is_json else 0
             reference = reference or t
             print(
                 f"{label:50} {t * 1000:7.1f}ms {t / reference:6.2f} {rows:6} "

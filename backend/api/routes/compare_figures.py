@@ -29,7 +29,7 @@ def create_compare_figure(
     """A compare figure for the body's selection and brush: Plotly JSON or a file."""
     try:
         with analysis_errors("body"):
-            out = render_figure(compare_figure(session, figure, body), fmt, body)
+            out = render_figure(compare_figure(session, figure, body, fmt), fmt, body)
     except UnknownCompareFigure as err:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Figure not found") from err
     except RenderError as err:

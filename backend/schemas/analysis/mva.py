@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from backend.analysis.mva.network import SERVERS_ONLY_MULTI, StationKind
 from backend.analysis.mva.whatif import SweepParameter
+from backend.figures.params import FigureOutput
 from backend.schemas.analysis.common import Units
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import Seconds, Visits
@@ -34,6 +35,11 @@ class MvaRequest(RequestModel):
     population: int = Field(ge=1, le=20_000)
     think_time_s: Seconds = 0.0
     include_bounds: bool = False
+
+
+class MvaFigureRequest(MvaRequest, FigureOutput):
+    """The MVA calculator's figure: the network as /analysis/mva takes it, then the file's
+    size and style (the figure draws exactly what that endpoint answers for the network)."""
 
 
 class StationCurvesPublic(BaseModel):

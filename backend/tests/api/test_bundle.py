@@ -5,6 +5,7 @@ import io
 import subprocess
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -13,13 +14,14 @@ from sqlalchemy.orm import Session
 
 from backend.figures.catalog import FIGURES
 from backend.figures.render import renderer
+from backend.report.latex import long_date
 from backend.tables.catalog import TABLES
 from backend.tests.api.test_tables import compile_latex
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"
-VECTOR = [n for n, f in FIGURES.items() if f.vector]  # the default report's figures
+REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -32,18 +34,26 @@ def test_read_bundle_compiles_with_pdflatex(
     client: TestClient, db: Session, tmp_path: Path
 ) -> None:
     exp = stored_experiment(client, db, name="Bundle 2x2 #1")
+    before = datetime.now(UTC).date()
     r = client.get(f"{API}/{exp['id']}/bundle.zip")
+    after = datetime.now(UTC).date()
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "application/zip"
     assert 'filename="bundle-2x2-1-report.zip"' in r.headers["content-disposition"]
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         names = set(zf.namelist())
         zf.extractall(tmp_path)
-    assert {f"figures/{n}.pdf" for n in VECTOR} <= names
+    assert {f"figures/{n}.pdf" for n in REPORT_FIGURES} <= names
     assert {f"tables/{n}.{ext}" for n in TABLES for ext in ("tex", "csv")} <= names
     assert "main.tex" in names and "data/runs.csv" in names
     main = (tmp_path / "main.tex").read_text()
-    for n in VECTOR:
+    # Titled by the experiment, dated the day of the export (not "mcscope report").
+    assert "\\title{Experiment Bundle 2x2 \\#1}" in main
+    assert {f"\\date{{{long_date(d)}}}" for d in (before, after)} & {
+        line for line in main.splitlines() if line.startswith("\\date")
+    }
+    assert "mcscope report" not in main
+    for n in REPORT_FIGURES:
         assert f"\\includegraphics{{figures/{n}.pdf}}" in main
     for n in TABLES:
         assert f"\\input{{tables/{n}}}" in main
@@ -88,6 +98,11 @@ def test_read_bundle_names_what_it_left_out(
     main = (tmp_path / "main.tex").read_text()
     assert "Not included" in main and "figure factorial-effects" in main
     assert compile_latex(tmp_path).returncode == 0
+
+
+def test_long_date_is_the_same_in_every_locale() -> None:
+    assert long_date(date(2026, 11, 3)) == "3 November 2026"
+    assert long_date(date(2027, 1, 31)) == "31 January 2027"
 
 
 def test_read_bundle_not_found(client: TestClient) -> None:

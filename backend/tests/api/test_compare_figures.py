@@ -141,6 +141,12 @@ def test_configurations_and_differences_resolve_the_brush(
     assert cut["brushed"] == 8
 
 
+def _write(tmp_path: Path, content: bytes) -> Path:
+    path = tmp_path / "figure.pdf"
+    path.write_bytes(content)
+    return path
+
+
 def _pdf_lines(tool: str, path: Path) -> list[str]:
     out = subprocess.run(
         [tool, *(["-list"] if tool == "pdfimages" else []), str(path)],
@@ -181,15 +187,88 @@ def test_compare_figures_svg_and_png(client: TestClient, pair: list[int], tmp_pa
         ).content
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert struct.unpack(">II", png[16:24]) == (700, 500)
-    pdf = tmp_path / "parcoords.pdf"
+    assert (
+        _pdf_lines(
+            "pdfimages", _write(tmp_path, _post(client, "compare-parcoords", "pdf", body).content)
+        )
+        == []
+    )
+
+
+def _line_paths(svg: ET.Element) -> dict[str, int]:
+    """Lines per stroke colour: each scatter trace's path, one M (move) per polyline."""
+    lines: dict[str, int] = {}
+    for g in svg.iter(f"{SVG}g"):
+        if "scatter" not in g.attrib.get("class", "").split():
+            continue
+        for path in g.iter(f"{SVG}path"):
+            if "js-line" in path.attrib.get("class", ""):
+                stroke = re.search(r"stroke: ?(rgb\([^)]*\))", path.attrib["style"])
+                assert stroke, path.attrib["style"]
+                lines[stroke[1]] = lines.get(stroke[1], 0) + path.attrib["d"].count("M")
+    return lines
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+def test_parcoords_files_are_vector_lines_and_text(
+    client: TestClient, pair: list[int], tmp_path: Path, width: str
+) -> None:
+    """PDF and SVG draw the parallel coordinates with vector traces (go.Parcoords is WebGL,
+    an image in print): a polyline per configuration, tick labels and titles as text, the
+    brushed lines coloured over grey ones."""
+    body = {
+        "experiment_ids": pair,
+        "metric": "throughput_per_s",
+        "brush": {"workers": [[12, 20]]},
+        "width": width,
+    }
+    pdf = tmp_path / f"parcoords-{width}.pdf"
     pdf.write_bytes(_post(client, "compare-parcoords", "pdf", body).content)
-    # Axis titles and ticks are text (slanted in print: pdftotext splits them, the SVG has
-    # them whole); the WebGL lines are the only image.
-    assert _pdf_lines("pdffonts", pdf)
-    svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+    fonts = _pdf_lines("pdffonts", pdf)
+    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
+    assert _pdf_lines("pdfimages", pdf) == [], "vector: no raster image"
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True)
+    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
+    page_w, page_h = float(size.split()[2]), float(size.split()[4])
+    assert page_w == pytest.approx((3.5 if width == "column" else 7.16) * 72, abs=1.5)
+    # Every word lies on the page: no tick label or slanted title is cut at an edge.
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    words = list(
+        ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox)).iter(
+            "{http://www.w3.org/1999/xhtml}word"
+        )
+    )
+    assert {"8", "16"} <= {w.text for w in words}  # slanted titles: split, the SVG has them
+    for w in words:
+        assert float(w.attrib["xMin"]) >= 0 and float(w.attrib["yMin"]) >= 0, w.text
+        assert float(w.attrib["xMax"]) <= page_w and float(w.attrib["yMax"]) <= page_h, w.text
+
+    r = _post(client, "compare-parcoords", "svg", body)
+    (tmp_path / f"parcoords-{width}.svg").write_bytes(r.content)
+    svg = ET.fromstring(r.content)
+    assert not list(svg.iter(f"{SVG}image"))
     texts = {(t.text or "").strip() for t in svg.iter(f"{SVG}text")}
-    assert {"Worker threads", "Throughput (ops/s)", "16"} <= texts
-    assert len(list(svg.iter(f"{SVG}image"))) >= 1
+    assert {"Experiment", "Worker threads", "Throughput (ops/s)", "8", "16"} <= texts
+    # The report's type: 8 pt ticks, 9 pt axis titles.
+    sizes = {float(px) * 0.75 for px in re.findall(r"font-size: ?([\d.]+)px", r.text)}
+    assert {round(pt, 2) for pt in sizes} == {8.0, 9.0}, sorted(sizes)
+    meta = _post(client, "compare-parcoords", "json", body).json()["layout"]["meta"]
+    lines = _line_paths(svg)
+    black = lines.pop("rgb(0, 0, 0)")  # the axes and their tick marks
+    assert black >= len(meta["axes"])
+    # A polyline per drawn configuration; the 4 outside the brush (8 worker threads) grey.
+    assert sum(lines.values()) == meta["lines"] == 8
+    assert lines.pop("rgb(200, 200, 200)") == 4
+    assert sum(lines.values()) == 4 and len(lines) >= 1  # brushed: coloured by throughput
+    # The brushed interval is a box on its axis.
+    shapes = [
+        p
+        for p in svg.iter(f"{SVG}path")
+        if "fill: rgb(0, 0, 0); fill-opacity: 0.18" in p.attrib.get("style", "")
+    ]
+    assert len(shapes) == 1
 
 
 @pytest.mark.parametrize(
@@ -293,3 +372,15 @@ def test_compare_differences_table_csv_and_latex(
         "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
     )
     assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "brush", "x"]
+
+
+def test_parcoords_screen_file_has_a_colour_bar(client: TestClient, pair: list[int]) -> None:
+    """The screen style's file, as the page shows it: the colour bar of the lines, level
+    titles; still no image."""
+    body = {"experiment_ids": pair, "metric": "response_time_us", "style": "screen"}
+    svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+    assert not list(svg.iter(f"{SVG}image"))
+    bars = [g for g in svg.iter(f"{SVG}g") if "colorbar" in g.attrib.get("class", "").split()]
+    assert len(bars) == 1
+    titles = {(t.text or "").strip() for t in bars[0].iter(f"{SVG}text")}
+    assert "Response time (µs)" in titles

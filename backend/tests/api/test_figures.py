@@ -19,9 +19,6 @@ from backend.tests.utils.stored import model_throughput, stored_experiment
 
 API = "/api/v1/experiments"
 SVG = "{http://www.w3.org/2000/svg}"
-# Figures whose marks Plotly draws with WebGL (parallel coordinates): in a PDF or SVG the
-# marks are an image, the text and axes stay vector. Every other figure is vector throughout.
-RASTER_LINES = {n for n, f in FIGURES.items() if not f.vector}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -113,11 +110,8 @@ def test_read_figure_pdf_is_vector_at_column_width(
     assert fonts, "text must be text: pdffonts lists no font"
     assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
     assert not [f for f in fonts if "Type 3" in f], f"Type 3 fonts fail publishers' checks: {fonts}"
-    images = _pdf_tool("pdfimages", path)
-    if name in RASTER_LINES:
-        assert images, "WebGL lines: an image under the vector axes and text"
-    else:
-        assert images == [], "a vector PDF embeds no raster image"
+    # Parallel coordinates too: drawn with vector traces for files, not WebGL.
+    assert _pdf_tool("pdfimages", path) == [], "a vector PDF embeds no raster image"
     info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True)
     size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
     width_pt, height_pt = float(size.split()[2]), float(size.split()[4])
@@ -142,7 +136,7 @@ def test_read_figure_svg_has_text(client: TestClient, exp: dict[str, Any], name:
     assert float(root.attrib["width"]) == pytest.approx(7.16 * 96)
     texts = [t for t in root.iter(f"{SVG}text") if (t.text or "").strip()]
     assert texts
-    assert bool(list(root.iter(f"{SVG}image"))) == (name in RASTER_LINES)
+    assert not list(root.iter(f"{SVG}image"))
     # The report style's type: 8 pt text, 9 pt axis titles, 7.5 pt legends (96 px per inch).
     sizes = {float(px) * 0.75 for px in re.findall(r"font-size: ?([\d.]+)px", r.text)}
     assert sizes and all(7.5 <= pt <= 9.0 for pt in sizes), (name, sorted(sizes))

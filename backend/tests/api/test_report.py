@@ -22,7 +22,7 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"
-VECTOR = [n for n, f in FIGURES.items() if f.vector]  # the default report's figures
+REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -36,7 +36,7 @@ def test_read_report_defaults_to_every_item(client: TestClient) -> None:
     body = client.get(f"{API}/{exp['id']}/report").json()
     assert body["hypothesis"] == "" and body["hypothesis_before_runs"] is False
     names = {(i["kind"], i["name"]) for i in body["items"]}
-    assert names == {("figure", n) for n in VECTOR} | {("table", n) for n in TABLES}
+    assert names == {("figure", n) for n in REPORT_FIGURES} | {("table", n) for n in TABLES}
 
 
 def test_hypothesis_counts_as_before_the_runs_only_if_it_was(

@@ -3860,6 +3860,63 @@ export type MvaAtPublic = {
 };
 
 /**
+ * MvaFigureRequest
+ *
+ * The MVA calculator's figure: the network as /analysis/mva takes it, then the file's
+ * size and style (the figure draws exactly what that endpoint answers for the network).
+ */
+export type MvaFigureRequest = {
+    /**
+     * Width
+     *
+     * column (3.5 in), page (7.16 in) or inches; default column for files, none (responsive) for JSON
+     */
+    width?: string | null;
+    /**
+     * Height
+     *
+     * inches
+     */
+    height?: number | null;
+    /**
+     * Dpi
+     *
+     * PNG resolution
+     */
+    dpi?: number;
+    /**
+     * Style
+     *
+     * report (print: 8 pt serif) or screen (the UI's look)
+     */
+    style?: 'report' | 'screen';
+    /**
+     * Stations
+     *
+     * service centers of the closed network, in the order of the request path
+     */
+    stations: Array<StationIn>;
+    /**
+     * Population
+     *
+     * number of jobs (clients) N in the closed network
+     */
+    population: number;
+    /**
+     * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
+     */
+    think_time_s?: number;
+    /**
+     * Include Bounds
+     *
+     * also return asymptotic and balanced job bounds
+     */
+    include_bounds?: boolean;
+};
+
+/**
  * MvaPublic
  */
 export type MvaPublic = {
@@ -8106,6 +8163,36 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 };
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
+
+export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
+    body: MvaFigureRequest;
+    path: {
+        /**
+         * Fmt
+         *
+         * json (Plotly), pdf, svg or png
+         */
+        fmt: 'json' | 'pdf' | 'svg' | 'png';
+    };
+    query?: never;
+    url: '/api/v1/analysis/figures/mva-calculator.{fmt}';
+};
+
+export type PostApiV1AnalysisFiguresMvaCalculatorByFmtErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1AnalysisFiguresMvaCalculatorByFmtError = PostApiV1AnalysisFiguresMvaCalculatorByFmtErrors[keyof PostApiV1AnalysisFiguresMvaCalculatorByFmtErrors];
+
+export type PostApiV1AnalysisFiguresMvaCalculatorByFmtResponses = {
+    /**
+     * Successful Response
+     */
+    200: unknown;
+};
 
 export type GetApiV1ExperimentsByExperimentIdFiguresData = {
     body?: never;

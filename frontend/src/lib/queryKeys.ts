@@ -6,6 +6,7 @@ import type {
   DifferencesRequest,
   ExperimentCreate,
   HistogramMetric,
+  MvaFigureRequest,
   NetworkModelRequest,
   RequestType,
   RunStatus,
@@ -161,6 +162,8 @@ export const queryKeys = {
   models: {
     /** A solved network: a pure computation keyed by its whole request. */
     network: (body: NetworkModelRequest) => ["models", "network", body] as const,
+    /** A calculator's figure: a pure drawing of its whole request. */
+    figure: (name: string, body: MvaFigureRequest) => ["models", "figure", name, body] as const,
   },
   compare: {
     parameters: (sel: CompareSelection) => ["compare", "parameters", sel] as const,

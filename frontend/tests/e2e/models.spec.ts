@@ -16,6 +16,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
+interface Trace {
+  name: string;
+  x: number[];
+  y: number[];
+}
+
 async function quantity(table: string, label: string): Promise<string> {
   const cell = page.getByTestId(table).locator(`td[data-quantity="${label}"]`);
   return (await cell.textContent())?.trim() ?? "";
@@ -50,11 +56,38 @@ describe("models", () => {
   });
 
   it("solves the one-middleware MVA model: X = 2,940/s, memcached the bottleneck", async () => {
-    await page.getByTestId("calc-mva").getByRole("button", { name: "Solve" }).click();
+    const [served] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url().endsWith("/api/v1/analysis/figures/mva-calculator.json") && r.ok(),
+      ),
+      page.getByTestId("calc-mva").getByRole("button", { name: "Solve" }).click(),
+    ]);
     await page.getByTestId("result-mva").waitFor();
     expect(await page.getByTestId("mva-throughput").textContent()).toBe("2,940 /s");
     expect(await page.getByTestId("mva-bottleneck").textContent()).toBe("memcached");
-    await page.locator(".js-plotly-plot").waitFor();
+    // The figure is the server's: what is drawn is the JSON it answered, trace by trace.
+    const figure = page.getByTestId("figure-mva");
+    const plot = figure.locator(".js-plotly-plot");
+    await plot.waitFor();
+    const server = (await served.json()) as { data: Trace[] };
+    const drawn = await plot.evaluate((gd) =>
+      (gd as unknown as { data: Trace[] }).data.map((t) => ({ name: t.name, x: t.x, y: t.y })),
+    );
+    expect(drawn).toEqual(server.data.map((t) => ({ name: t.name, x: t.x, y: t.y })));
+    expect(drawn.map((t) => t.name)).toEqual([
+      "Throughput X(N)",
+      "Response time R(N)",
+      "Asymptotic bound on X",
+    ]);
+    expect(drawn[0]?.y.at(-1)).toBeCloseTo(2940, 1);
+    expect(await figure.locator(".ytitle").textContent()).toBe("Throughput (ops/s)");
+    expect(await figure.locator(".y2title").textContent()).toBe("Response time (µs)");
+    // The export buttons ask the server for the file at the chosen width.
+    const [posted] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith("/api/v1/analysis/figures/mva-calculator.pdf")),
+      figure.getByRole("button", { name: "PDF" }).click(),
+    ]);
+    expect((posted.postDataJSON() as { width: string }).width).toBe("column");
     await screenshot(page, "models");
   });
 

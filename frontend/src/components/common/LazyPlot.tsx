@@ -15,8 +15,6 @@ export interface LazyPlotProps {
   data: Data[];
   layout: Partial<Layout>;
   config?: Partial<Config>;
-  /** Called with the graph div once drawn; export needs it. */
-  onInitialized?: (graphDiv: HTMLElement) => void;
   height?: number;
   /** Called with the graph div after a restyle (e.g. brushing parallel coordinates). */
   onRestyle?: (graphDiv: HTMLElement) => void;
@@ -43,14 +41,7 @@ class PlotErrorBoundary extends Component<{ children: ReactNode }, { error: Erro
   }
 }
 
-export function LazyPlot({
-  data,
-  layout,
-  config,
-  onInitialized,
-  height = 380,
-  onRestyle,
-}: LazyPlotProps) {
+export function LazyPlot({ data, layout, config, height = 380, onRestyle }: LazyPlotProps) {
   const graphDiv = useRef<HTMLElement | null>(null);
   // One object per layout: a new one on every parent render would make react-plotly call
   // Plotly.react each time with the layout Plotly itself mutated (e.g. a zoomed range), which
@@ -65,13 +56,12 @@ export function LazyPlot({
           config={config}
           useResizeHandler
           style={{ width: "100%" }}
+          // The graph div, for onRestyle (react-plotly hands it over on each draw).
           onInitialized={(_fig, gd) => {
             graphDiv.current = gd;
-            onInitialized?.(gd);
           }}
           onUpdate={(_fig, gd) => {
             graphDiv.current = gd;
-            onInitialized?.(gd);
           }}
           onRestyle={() => {
             if (graphDiv.current) onRestyle?.(graphDiv.current);
@@ -80,26 +70,4 @@ export function LazyPlot({
       </Suspense>
     </PlotErrorBoundary>
   );
-}
-
-/** Formats the browser saves a drawn figure in (PDF and print sizes come from the server). */
-export type FigureFormat = "png" | "svg";
-export const FIGURE_FORMATS: readonly FigureFormat[] = ["png", "svg"];
-
-const EXPORT_WIDTH = 900;
-const EXPORT_HEIGHT = 500;
-
-/** Save a drawn figure as it is on screen, through Plotly's own exporter. */
-export async function downloadFigure(
-  graphDiv: HTMLElement,
-  format: FigureFormat,
-  filename: string,
-): Promise<void> {
-  const { default: Plotly } = await import("plotly.js-dist-min");
-  await Plotly.downloadImage(graphDiv, {
-    format,
-    filename,
-    width: EXPORT_WIDTH,
-    height: EXPORT_HEIGHT,
-  });
 }

@@ -2,7 +2,7 @@
 // them (WebGL, smooth at thousands of lines). Dragging along an axis brushes it: the intervals
 // go to the server, which resolves them for the difference table, curves and list.
 import type { Config } from "plotly.js";
-import { memo, useMemo, useRef } from "react";
+import { memo, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
@@ -32,7 +32,6 @@ export const ParallelCoordinates = memo(function ParallelCoordinates({
   brushed,
   onBrush,
 }: ParallelCoordinatesProps) {
-  const graphDiv = useRef<HTMLElement | null>(null);
   const { figure: fig, error } = useServerFigureQuery(figure);
   const meta = fig?.layout.meta;
   const keys = useMemo(() => meta?.axes ?? [], [meta]);
@@ -61,11 +60,7 @@ export const ParallelCoordinates = memo(function ParallelCoordinates({
             Clear brushing
           </button>
         )}
-        <FigureExportButtons
-          graphDiv={graphDiv}
-          filename="compare-parallel-coordinates"
-          server={exported}
-        />
+        <FigureExportButtons filename="compare-parallel-coordinates" server={exported} />
       </div>
       {error && !fig ? (
         <p className="hint" data-testid="figure-unavailable">
@@ -79,9 +74,6 @@ export const ParallelCoordinates = memo(function ParallelCoordinates({
           layout={layout}
           config={PLOT_CONFIG}
           height={420}
-          onInitialized={(gd) => {
-            graphDiv.current = gd;
-          }}
           onRestyle={(gd) => {
             const dims = (gd as unknown as DrawnParcoords).data[0]?.dimensions ?? [];
             onBrush(readBrush(dims, keys));

@@ -2,7 +2,7 @@
 // interactive (zoom, hover, legend toggles), with the export row: PDF/SVG/PNG of the same
 // figure at a printed width from the server, and the plotted numbers as CSV.
 import type { Config } from "plotly.js";
-import { memo, type ReactNode, useMemo, useRef } from "react";
+import { memo, type ReactNode, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
@@ -48,7 +48,6 @@ export const ServerPlot = memo(function ServerPlot({
   unavailable,
   footer,
 }: ServerPlotProps) {
-  const graphDiv = useRef<HTMLElement | null>(null);
   const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll, refreshOn);
   // Redraws of the same selection (polling, live seconds) keep the user's zoom and legend
   // picks: Plotly.react keeps UI state while uirevision stays the same.
@@ -65,7 +64,7 @@ export const ServerPlot = memo(function ServerPlot({
     <div className="card figure" data-testid={testId ?? `figure-${filename}`}>
       <div className="section-header">
         <h3>{title}</h3>
-        <FigureExportButtons graphDiv={graphDiv} filename={filename} table={csv} server={figure} />
+        <FigureExportButtons filename={filename} table={csv} server={figure} />
       </div>
       {controls && <div className="toolbar">{controls}</div>}
       {error && !fig ? (
@@ -76,15 +75,7 @@ export const ServerPlot = memo(function ServerPlot({
         <PendingBlock label="Loading figure" />
       ) : (
         <>
-          <LazyPlot
-            data={fig.data}
-            layout={layout}
-            config={PLOT_CONFIG}
-            height={height}
-            onInitialized={(gd) => {
-              graphDiv.current = gd;
-            }}
-          />
+          <LazyPlot data={fig.data} layout={layout} config={PLOT_CONFIG} height={height} />
           {footer?.(fig.layout.meta ?? {})}
         </>
       )}

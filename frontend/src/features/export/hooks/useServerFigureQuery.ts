@@ -30,6 +30,8 @@ async function fetchFigure(figure: AnyServerFigure): Promise<FigureJson> {
 }
 
 function figureKey(figure: AnyServerFigure | null) {
+  if (figure && "calculator" in figure)
+    return queryKeys.models.figure(figure.calculator, figure.body);
   if (figure && "body" in figure) return queryKeys.compare.figure(figure.name, figure.body);
   return queryKeys.experiments.figure(
     figure?.experimentId ?? 0,

@@ -27,6 +27,29 @@ describe("figureTable", () => {
       [16, null, null, 15, 0.25],
     ]);
   });
+  it("titles a line on the right-hand axis by that axis (its quantity and unit)", () => {
+    const table = figureTable({
+      data: [
+        { name: "Throughput X(N)", x: [1, 2], y: [480, 910] },
+        { name: "Response time R(N)", x: [1, 2], y: [2080, 2190], yaxis: "y2" },
+      ],
+      layout: {
+        xaxis: { title: { text: "Virtual clients N" } },
+        yaxis: { title: { text: "Throughput (ops/s)" } },
+        yaxis2: { title: { text: "Response time (µs)" } },
+      },
+    });
+    expect(table?.header).toEqual([
+      "Virtual clients N",
+      "Throughput X(N) throughput (ops/s)",
+      "Response time R(N) response time (µs)",
+    ]);
+    expect(table?.rows).toEqual([
+      [1, 480, 2080],
+      [2, 910, 2190],
+    ]);
+  });
+
   it("names a single unnamed line by the axis title", () => {
     const table = figureTable({
       data: [{ x: ["a"], y: [1] }],

@@ -13,11 +13,17 @@ interface TraceLike {
   /** Per point: a bound mark ("<", "≥") when the value is only a bound, else "". */
   text?: unknown;
   error_y?: { array?: unknown };
+  /** "y2": drawn against the right-hand axis (its own title and unit). */
+  yaxis?: string;
 }
 
 interface FigureLike {
   data: unknown[];
-  layout: { xaxis?: { title?: { text?: string } }; yaxis?: { title?: { text?: string } } };
+  layout: {
+    xaxis?: { title?: { text?: string } };
+    yaxis?: { title?: { text?: string } };
+    yaxis2?: { title?: { text?: string } };
+  };
 }
 
 type Cell = string | number | null;
@@ -40,16 +46,20 @@ export function figureTable(fig: FigureLike): SummaryTable | undefined {
   );
   if (lines.length === 0) return undefined;
   const xTitle = fig.layout.xaxis?.title?.text ?? "x";
-  const yTitle = fig.layout.yaxis?.title?.text ?? "y";
+  // "Throughput (ops/s)" -> "8 worker threads throughput (ops/s)" and "... throughput std (ops/s)".
+  const parts = (title: string) => {
+    const [, base = title, unit = ""] = /^(.*?)( \([^)]*\))?$/.exec(title) ?? [];
+    return { base, what: t0(base), unit };
+  };
+  const left = parts(fig.layout.yaxis?.title?.text ?? "y");
+  const right = parts(fig.layout.yaxis2?.title?.text ?? "y2");
   const xs: Cell[] = [];
   for (const t of lines) for (const x of cells(t.x)) if (!xs.includes(x)) xs.push(x);
-  // "Throughput (ops/s)" -> "8 worker threads throughput (ops/s)" and "... throughput std (ops/s)".
-  const [, base = yTitle, unit = ""] = /^(.*?)( \([^)]*\))?$/.exec(yTitle) ?? [];
-  const what = t0(base);
   const header = [xTitle];
   const columns: Map<Cell, Cell>[] = [];
   for (const t of lines) {
     const x = cells(t.x);
+    const { base, what, unit } = t.yaxis === "y2" ? right : left;
     const name = t.name ? `${t.name} ${what}` : base;
     header.push(`${name}${unit}`);
     const y = cells(t.y);

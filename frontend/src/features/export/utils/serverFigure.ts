@@ -1,7 +1,8 @@
 // Figures as the server draws them: PDF, SVG and PNG at a printed width (the report style),
 // from GET /experiments/{id}/figures/{name}.{format}, or for the compare page (a selection
-// with brushing) POST /compare/figures/{name}.{format}. The browser never builds a figure.
-import type { CompareFigureRequest } from "@/api";
+// with brushing) POST /compare/figures/{name}.{format}, or for a calculator of the Models page
+// (no experiment) POST /analysis/figures/{name}.{format}. The browser never builds a figure.
+import type { CompareFigureRequest, MvaFigureRequest } from "@/api";
 import { ApiError } from "@/lib/apiError";
 import { authHeaders, redirectToLogin } from "@/lib/auth";
 import { downloadBlob } from "./download";
@@ -31,11 +32,27 @@ export interface CompareFigure {
   body: CompareFigureRequest;
 }
 
-/** Either kind of server figure. */
-export type AnyServerFigure = ServerFigure | CompareFigure;
+/** A figure of a Models page calculator: the inputs as its solve endpoint takes them. */
+export interface CalculatorFigure {
+  calculator: "mva-calculator";
+  body: MvaFigureRequest;
+}
 
-function isCompareFigure(figure: AnyServerFigure): figure is CompareFigure {
+/** Any kind of server figure. */
+export type AnyServerFigure = ServerFigure | CompareFigure | CalculatorFigure;
+
+/** A figure whose selection travels in a POST body. */
+export type PostedFigure = CompareFigure | CalculatorFigure;
+
+function isPostedFigure(figure: AnyServerFigure): figure is PostedFigure {
   return "body" in figure;
+}
+
+/** The path of a posted figure in a format, without the body. */
+function postedFigurePath(figure: PostedFigure, format: FigureFileFormat | "json"): string {
+  return "calculator" in figure
+    ? `/api/v1/analysis/figures/${figure.calculator}.${format}`
+    : `/api/v1/compare/figures/${figure.name}.${format}`;
 }
 
 /** A path with the page's selection: lists repeat their key (pin=a=1&pin=b=2), empty values
@@ -71,10 +88,10 @@ export function figureRequest(
   format: FigureFileFormat | "json",
   extra: Partial<Pick<CompareFigureRequest, "width" | "style">> = {},
 ): { url: string; init: RequestInit } {
-  if (!isCompareFigure(figure))
+  if (!isPostedFigure(figure))
     return { url: figureUrl(figure, format, extra), init: { headers: authHeaders() } };
   return {
-    url: `/api/v1/compare/figures/${figure.name}.${format}`,
+    url: postedFigurePath(figure, format),
     init: {
       method: "POST",
       headers: { ...authHeaders(), "Content-Type": "application/json" },
@@ -85,8 +102,8 @@ export function figureRequest(
 
 /** One text per figure and selection (Plotly's uirevision: redraws of it keep the zoom). */
 export function figureRevision(figure: AnyServerFigure): string {
-  return isCompareFigure(figure)
-    ? JSON.stringify([figure.name, figure.body])
+  return isPostedFigure(figure)
+    ? JSON.stringify([postedFigurePath(figure, "json"), figure.body])
     : figureUrl(figure, "json");
 }
 

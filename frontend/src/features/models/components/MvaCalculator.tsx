@@ -1,54 +1,17 @@
 // Closed-network MVA: stations in, throughput and response time vs N (with bounds) out.
-import type { Config, Data } from "plotly.js";
-import { useMemo, useRef } from "react";
-import type { MvaPublic } from "@/api";
+import { useMemo } from "react";
 import { FieldError } from "@/components/common/FieldError";
-import { handleError } from "@/components/common/handleError";
-import { downloadFigure, FIGURE_FORMATS, LazyPlot } from "@/components/common/LazyPlot";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { ServerPlot } from "@/features/export/components/ServerPlot";
+import type { CalculatorFigure } from "@/features/export/utils/serverFigure";
 import { fieldErrors } from "@/lib/apiError";
-import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
+import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 import { useMvaInputs } from "../calculatorsUrlState";
 import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
 import { type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";
 import { splitErrors } from "../utils/quantities";
 import { NumberField } from "./NumberField";
 import { StationsEditor } from "./StationsEditor";
-
-const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
-
-function traces(result: MvaPublic): Data[] {
-  const n = result.populations;
-  const bounds = result.bounds;
-  const out: Data[] = [
-    {
-      type: "scatter",
-      mode: "lines+markers",
-      name: "throughput X(N)",
-      x: n,
-      y: result.throughput_per_s,
-    },
-    {
-      type: "scatter",
-      mode: "lines+markers",
-      name: "response time R(N)",
-      x: n,
-      y: result.response_time_s.map((r) => r * TIME_UNITS_PER_S),
-      yaxis: "y2",
-    },
-  ];
-  if (bounds) {
-    out.push({
-      type: "scatter",
-      mode: "lines",
-      name: "asymptotic bound on X",
-      x: n,
-      y: bounds.aba_throughput_upper,
-      line: { dash: "dot" },
-    });
-  }
-  return out;
-}
 
 export function MvaCalculator() {
   // Inputs live in the URL, so a solved network can be reloaded or sent as a link.
@@ -57,14 +20,18 @@ export function MvaCalculator() {
   const setPopulation = (v: number) => setInputs({ population: v });
   const setThinkUs = (v: number) => setInputs({ think: v });
   const mva = useSolveMvaMutation();
-  const graphDiv = useRef<HTMLElement | null>(null);
   const errors = fieldErrors(mva.error);
   const { byField, other } = splitErrors(
     Object.fromEntries(Object.entries(errors).filter(([k]) => !k.startsWith("stations."))),
     ["population", "think_time_s"],
   );
   const result = mva.error ? undefined : mva.data;
-  const data = useMemo(() => (result ? traces(result) : []), [result]);
+  // The figure of the network solved (not of the form as edited since): drawn by the server.
+  const solved = mva.variables;
+  const figure: CalculatorFigure | null = useMemo(
+    () => (solved ? { calculator: "mva-calculator", body: solved } : null),
+    [solved],
+  );
   const last = result ? result.populations.length - 1 : 0;
 
   return (
@@ -139,42 +106,7 @@ export function MvaCalculator() {
             <dt>bottleneck</dt>
             <dd data-testid="mva-bottleneck">{result.bottleneck}</dd>
           </dl>
-          <div className="section-header">
-            <h3>X and R vs N</h3>
-            <div className="actions">
-              {FIGURE_FORMATS.map((f) => (
-                <button
-                  key={f}
-                  type="button"
-                  onClick={() =>
-                    graphDiv.current &&
-                    downloadFigure(graphDiv.current, f, "mva").catch(handleError)
-                  }
-                >
-                  {f.toUpperCase()}
-                </button>
-              ))}
-            </div>
-          </div>
-          <LazyPlot
-            data={data}
-            config={PLOT_CONFIG}
-            onInitialized={(gd) => {
-              graphDiv.current = gd;
-            }}
-            layout={{
-              margin: { l: 70, r: 70, t: 20, b: 50 },
-              xaxis: { title: { text: "clients N" } },
-              yaxis: { title: { text: "throughput (ops/s)" }, rangemode: "tozero" },
-              yaxis2: {
-                title: { text: `response time (${TIME_UNIT})` },
-                overlaying: "y",
-                side: "right",
-                rangemode: "tozero",
-              },
-              legend: { orientation: "h", y: -0.2 },
-            }}
-          />
+          {figure && <ServerPlot title="X and R vs N" figure={figure} filename="mva" />}
           <table className="table compact" data-testid="mva-stations">
             <thead>
               <tr>

@@ -1,0 +1,162 @@
+"""The axes of the compare page's parallel coordinates, defined once for both drawings: the
+interactive go.Parcoords (the browser brushes it) and the vector drawing of PDF/SVG/PNG.
+
+Each axis is `backend.compare.brush`'s, the numbers brushing is resolved on, with its title,
+range, ticks (text levels numbered as the brush numbers them) and brushed intervals, so a
+brushed interval means the same on the screen, in the API and in an exported file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from backend.analysis.errors import AnalysisError
+from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
+from backend.compare.source import OVERVIEW_METRICS
+from backend.figures.labels import format_level, metric_title, parameter_title, with_unit
+from backend.results.metrics import METRIC_UNITS, MetricName
+from backend.schemas.compare import ConfigurationTablePublic
+
+MAX_TICKS = 12  # a numeric axis is ticked at its levels when it has at most this many
+METRIC_TICKS = 5  # about this many round ticks on a metric's axis
+NAME_CHARS = 18  # experiment names longer than this are shortened on their axis
+
+
+@dataclass(frozen=True)
+class ParcoordsData:
+    """The configuration table of the selection, the experiments' names, the colouring metric
+    and the brush to draw (constraint ranges)."""
+
+    table: ConfigurationTablePublic
+    names: dict[int, str]
+    order: list[int]
+    colour: MetricName
+    brush: Mapping[str, Sequence[Interval]]
+
+
+@dataclass(frozen=True)
+class DrawnAxis:
+    """One axis as both drawings show it: the values of the drawn lines, the range the axis
+    spans, its ticks and the brushed intervals (in the axis' numbers)."""
+
+    key: str
+    title: str
+    values: list[float]
+    range: tuple[float, float]
+    tickvals: list[float]
+    ticktext: list[str]
+    brush: list[Interval]
+
+
+@dataclass(frozen=True)
+class ParcoordsAxes:
+    """The axes in drawing order, the drawn configurations and what colours them."""
+
+    axes: list[DrawnAxis]
+    colour: DrawnAxis
+    brushed: list[bool]  # per drawn line: inside the brush (all true without one)
+    present: list[int]  # experiments with configurations, in the selection's order
+    count: int  # configurations in the table, drawn or not
+
+    @property
+    def lines(self) -> int:
+        return len(self.brushed)
+
+
+def parcoords_metrics(metric: MetricName) -> list[MetricName]:
+    """The metric axes: the overview metrics and the colouring one, each once."""
+    return list(dict.fromkeys([*OVERVIEW_METRICS, metric]))
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else f"{name[:8]}…{name[-8:]}"
+
+
+def axis_title(key: str) -> str:
+    """ "Experiment", "Worker threads", "Throughput (ops/s)"."""
+    if key == EXPERIMENT_AXIS:
+        return "Experiment"
+    if key in METRIC_UNITS:
+        what = metric_title(key)
+        return with_unit(what[:1].upper() + what[1:], METRIC_UNITS[key])
+    return parameter_title(key)
+
+
+def nice_ticks(lo: float, hi: float, count: int = METRIC_TICKS) -> list[float]:
+    """Round ticks (1, 2 or 5 times a power of ten apart) inside [lo, hi]."""
+    if not hi > lo:
+        return [lo]
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(lo / step - 1e-9)
+    return [round(k * step, 12) for k in range(first, math.floor(hi / step + 1e-9) + 1)]
+
+
+def tick_text(value: float, step: float) -> str:
+    """A metric tick: thousands as k ("12k") so a tick fits between narrow axes."""
+    if abs(value) >= 10_000 and step >= 1000:
+        return f"{value / 1000:g}k"
+    if step >= 1:
+        return f"{value:,.0f}"
+    return f"{value:.{max(0, -math.floor(math.log10(step)))}f}"
+
+
+def _span(values: Sequence[float]) -> tuple[float, float]:
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    return (lo, hi) if hi > lo else (lo - 1, hi + 1)  # one value: in the middle
+
+
+def _drawn(
+    axis: Axis,
+    rows: Sequence[int],
+    names: dict[int, str],
+    brush: Sequence[Interval],
+) -> DrawnAxis:
+    values = [axis.values[i] for i in rows]
+    if axis.levels is not None:
+        text = [
+            _short(names[v]) if axis.key == EXPERIMENT_AXIS else format_level(v)
+            for v in axis.levels
+        ]
+        ticks = [float(i) for i in range(len(text))]
+        span = (0.0, float(max(len(text) - 1, 1)))
+    else:
+        span = _span(values)
+        levels = sorted(set(values))
+        if axis.key not in METRIC_UNITS and len(levels) <= MAX_TICKS:
+            ticks, text = levels, [format_level(v) for v in levels]
+        else:
+            ticks = nice_ticks(*span)
+            step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+            text = [tick_text(v, step) for v in ticks]
+    return DrawnAxis(axis.key, axis_title(axis.key), values, span, ticks, text, list(brush))
+
+
+def parcoords_axes(data: ParcoordsData) -> ParcoordsAxes:
+    """The axes of the figure: experiment (when several), parameters, metrics; a line per
+    configuration with a value on every metric axis."""
+    table = data.table
+    present = [e for e in data.order if any(r.experiment_id == e for r in table.data)]
+    keys = [EXPERIMENT_AXIS] if len(present) > 1 else []
+    keys += [*table.parameters, *table.metrics]
+    if data.colour not in table.metrics:
+        raise AnalysisError("metric", "the colouring metric must be one of the table's metrics")
+    rows = [AxisRow(r.experiment_id, r.configuration_id, r.values, r.metrics) for r in table.data]
+    metrics: set[str] = set(table.metrics)
+    axes = [axis_of(k, rows, data.order, metrics) for k in keys]
+    by_key = {a.key: a for a in axes}
+    # A line needs a value on every axis: configurations without results are not drawn.
+    shown = [
+        i for i in range(len(rows)) if all(measured(by_key[m].values[i]) for m in table.metrics)
+    ]
+    drawn = [_drawn(a, shown, data.names, data.brush.get(a.key, ())) for a in axes]
+    return ParcoordsAxes(
+        axes=drawn,
+        colour=next(a for a in drawn if a.key == data.colour),
+        brushed=[table.data[i].brushed for i in shown],
+        present=present,
+        count=table.count,
+    )
