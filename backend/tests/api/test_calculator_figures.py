@@ -16,6 +16,7 @@ from backend.analysis.mva.bounds import bounds
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.network import Station, StationKind
 from backend.figures.render import renderer
+from backend.tests.utils.pdf import assert_vector_report_pdf
 
 URL = "/api/v1/analysis/figures/mva-calculator"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -83,28 +84,13 @@ def test_json_without_bounds_draws_no_bound(client: TestClient) -> None:
     assert [t["name"] for t in fig["data"]] == ["Throughput X(N)", "Response time R(N)"]
 
 
-def _pdf_lines(tool: str, path: Path) -> list[str]:
-    out = subprocess.run(
-        [tool, *(["-list"] if tool == "pdfimages" else []), str(path)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [line for line in out.splitlines()[2:] if line.strip()]
-
-
 def test_pdf_is_vector_at_column_width(client: TestClient, tmp_path: Path) -> None:
     r = _post(client, "pdf", BODY)
     assert r.headers["content-type"] == "application/pdf"
     assert 'filename="mva-calculator.pdf"' in r.headers["content-disposition"]
     path = tmp_path / "mva.pdf"
     path.write_bytes(r.content)
-    fonts = _pdf_lines("pdffonts", path)
-    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
-    assert _pdf_lines("pdfimages", path) == [], "vector: no raster image"
-    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True)
-    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
-    assert float(size.split()[2]) == pytest.approx(3.5 * 72, abs=1.5)
+    assert_vector_report_pdf(path, 3.5)
     text = subprocess.run(
         ["pdftotext", str(path), "-"], check=True, capture_output=True, text=True
     ).stdout

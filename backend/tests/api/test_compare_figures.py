@@ -16,6 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.figures.render import renderer
+from backend.tests.utils.pdf import (
+    assert_vector_report_pdf,
+    assert_words_on_page,
+    poppler_lines,
+)
 from backend.tests.utils.stored import stored_experiment
 
 URL = "/api/v1/compare/figures"
@@ -147,16 +152,6 @@ def _write(tmp_path: Path, content: bytes) -> Path:
     return path
 
 
-def _pdf_lines(tool: str, path: Path) -> list[str]:
-    out = subprocess.run(
-        [tool, *(["-list"] if tool == "pdfimages" else []), str(path)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [line for line in out.splitlines()[2:] if line.strip()]
-
-
 def test_compare_groups_pdf_is_vector_at_column_width(
     client: TestClient, pair: list[int], tmp_path: Path
 ) -> None:
@@ -166,12 +161,7 @@ def test_compare_groups_pdf_is_vector_at_column_width(
     assert 'filename="compare-compare-groups.pdf"' in r.headers["content-disposition"]
     path = tmp_path / "groups.pdf"
     path.write_bytes(r.content)
-    fonts = _pdf_lines("pdffonts", path)
-    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
-    assert _pdf_lines("pdfimages", path) == [], "vector: no raster image"
-    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True)
-    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
-    assert float(size.split()[2]) == pytest.approx(3.5 * 72, abs=1.5)
+    assert_vector_report_pdf(path, 3.5)
 
 
 def test_compare_figures_svg_and_png(client: TestClient, pair: list[int], tmp_path: Path) -> None:
@@ -187,12 +177,8 @@ def test_compare_figures_svg_and_png(client: TestClient, pair: list[int], tmp_pa
         ).content
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert struct.unpack(">II", png[16:24]) == (700, 500)
-    assert (
-        _pdf_lines(
-            "pdfimages", _write(tmp_path, _post(client, "compare-parcoords", "pdf", body).content)
-        )
-        == []
-    )
+    parcoords = _write(tmp_path, _post(client, "compare-parcoords", "pdf", body).content)
+    assert poppler_lines("pdfimages", parcoords) == []
 
 
 def _line_paths(svg: ET.Element) -> dict[str, int]:
@@ -224,26 +210,10 @@ def test_parcoords_files_are_vector_lines_and_text(
     }
     pdf = tmp_path / f"parcoords-{width}.pdf"
     pdf.write_bytes(_post(client, "compare-parcoords", "pdf", body).content)
-    fonts = _pdf_lines("pdffonts", pdf)
-    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
-    assert _pdf_lines("pdfimages", pdf) == [], "vector: no raster image"
-    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True)
-    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
-    page_w, page_h = float(size.split()[2]), float(size.split()[4])
-    assert page_w == pytest.approx((3.5 if width == "column" else 7.16) * 72, abs=1.5)
+    assert_vector_report_pdf(pdf, 3.5 if width == "column" else 7.16)
     # Every word lies on the page: no tick label or slanted title is cut at an edge.
-    bbox = subprocess.run(
-        ["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True, text=True
-    ).stdout
-    words = list(
-        ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox)).iter(
-            "{http://www.w3.org/1999/xhtml}word"
-        )
-    )
-    assert {"8", "16"} <= {w.text for w in words}  # slanted titles: split, the SVG has them
-    for w in words:
-        assert float(w.attrib["xMin"]) >= 0 and float(w.attrib["yMin"]) >= 0, w.text
-        assert float(w.attrib["xMax"]) <= page_w and float(w.attrib["yMax"]) <= page_h, w.text
+    words = assert_words_on_page(pdf)
+    assert {"8", "16"} <= set(words)  # slanted titles: split, the SVG has them
 
     r = _post(client, "compare-parcoords", "svg", body)
     (tmp_path / f"parcoords-{width}.svg").write_bytes(r.content)

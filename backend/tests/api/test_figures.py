@@ -4,7 +4,6 @@ import json
 import math
 import re
 import struct
-import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from backend.figures.catalog import FIGURES
 from backend.figures.render import renderer
+from backend.tests.utils.pdf import assert_vector_report_pdf, assert_words_on_page, poppler_lines
 from backend.tests.utils.stored import model_throughput, stored_experiment
 
 API = "/api/v1/experiments"
@@ -87,16 +87,6 @@ def test_figure_selection_series_and_pins(client: TestClient, exp: dict[str, Any
     assert [t["name"] for t in pct["data"]] == ["p50", "p99"]
 
 
-def _pdf_tool(tool: str, path: Path) -> list[str]:
-    out = subprocess.run(
-        [tool, *(["-list"] if tool == "pdfimages" else []), str(path)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [line for line in out.splitlines()[2:] if line.strip()]
-
-
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_read_figure_pdf_is_vector_at_column_width(
     client: TestClient, exp: dict[str, Any], name: str, tmp_path: Path
@@ -106,26 +96,11 @@ def test_read_figure_pdf_is_vector_at_column_width(
     assert f"-{name}.pdf" in r.headers["content-disposition"]
     path = tmp_path / f"{name}.pdf"
     path.write_bytes(r.content)
-    fonts = _pdf_tool("pdffonts", path)
-    assert fonts, "text must be text: pdffonts lists no font"
-    assert any("LiberationSerif" in f or "TimesNewRoman" in f for f in fonts), fonts
+    fonts = poppler_lines("pdffonts", path)
     assert not [f for f in fonts if "Type 3" in f], f"Type 3 fonts fail publishers' checks: {fonts}"
     # Parallel coordinates too: drawn with vector traces for files, not WebGL.
-    assert _pdf_tool("pdfimages", path) == [], "a vector PDF embeds no raster image"
-    info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True)
-    size = next(line for line in info.stdout.splitlines() if line.startswith("Page size"))
-    width_pt, height_pt = float(size.split()[2]), float(size.split()[4])
-    assert width_pt == pytest.approx(3.5 * 72, abs=1.5)
-    # Every word lies on the page: nothing (e.g. the x-axis title) is cut at an edge.
-    bbox = subprocess.run(
-        ["pdftotext", "-bbox", str(path), "-"], check=True, capture_output=True, text=True
-    ).stdout
-    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
-    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
-    assert words
-    for w in words:
-        assert float(w.attrib["xMin"]) >= 0 and float(w.attrib["yMin"]) >= 0, w.text
-        assert float(w.attrib["xMax"]) <= width_pt and float(w.attrib["yMax"]) <= height_pt, w.text
+    assert_vector_report_pdf(path, 3.5)
+    assert_words_on_page(path)
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
