@@ -148,7 +148,7 @@ describe("results view in the URL", () => {
   it("keeps the Models calculators' inputs in the URL", async () => {
     await page.goto(`${BASE_URL}/models`);
     await page.locator('input[name="mm1-arrival_rate_per_s"]').fill("12000");
-    await page.locator('input[name="mmm-servers"]').fill("6");
+    await page.locator('input[name="mmm-servers"]').fill("8");
     await page.locator('input[name="mva-population"]').fill("48");
     await page.locator('input[name="station-1-service"]').fill("500");
     // The last change reaches the URL last: wait for it.
