@@ -4,7 +4,6 @@ import csv
 import io
 import subprocess
 import zipfile
-from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from backend.figures.catalog import FIGURES
-from backend.figures.render import renderer
 from backend.report.latex import long_date
 from backend.tables.catalog import TABLES
 from backend.tests.api.test_tables import compile_latex
@@ -24,10 +22,7 @@ API = "/api/v1/experiments"
 REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_browser() -> Iterator[None]:
-    yield
-    renderer.close()
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 def test_read_bundle_compiles_with_pdflatex(

@@ -5,7 +5,6 @@ printed width, and a bad body is a 422 naming its field."""
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from fastapi.testclient import TestClient
 from backend.analysis.mva.bounds import bounds
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.network import Station, StationKind
-from backend.figures.render import renderer
 from backend.tests.utils.pdf import assert_vector_report_pdf
 
 URL = "/api/v1/analysis/figures/mva-calculator"
@@ -37,10 +35,7 @@ BODY: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_browser() -> Iterator[None]:
-    yield
-    renderer.close()
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 def _post(client: TestClient, fmt: str, body: dict[str, Any]) -> Any:

@@ -8,14 +8,12 @@ import re
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from backend.figures.render import renderer
 from backend.tests.utils.pdf import (
     assert_vector_report_pdf,
     assert_words_on_page,
@@ -27,10 +25,7 @@ URL = "/api/v1/compare/figures"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_browser() -> Iterator[None]:
-    yield
-    renderer.close()
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ import math
 import re
 import struct
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.figures.catalog import FIGURES
-from backend.figures.render import renderer
 from backend.tests.utils.pdf import assert_vector_report_pdf, assert_words_on_page, poppler_lines
 from backend.tests.utils.stored import model_throughput, stored_experiment
 
@@ -21,10 +19,7 @@ API = "/api/v1/experiments"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_browser() -> Iterator[None]:
-    yield
-    renderer.close()
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 @pytest.fixture(scope="module")

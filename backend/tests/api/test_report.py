@@ -3,7 +3,6 @@
 import io
 import subprocess
 import zipfile
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,7 +12,6 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from backend.figures.catalog import FIGURES
-from backend.figures.render import renderer
 from backend.models import Run
 from backend.models.base import utcnow
 from backend.tables.catalog import TABLES
@@ -25,10 +23,7 @@ API = "/api/v1/experiments"
 REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_browser() -> Iterator[None]:
-    yield
-    renderer.close()
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 def test_read_report_defaults_to_every_item(client: TestClient) -> None:
