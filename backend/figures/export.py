@@ -16,7 +16,7 @@ from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureOutput, FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
-from backend.figures.style import COLUMN_WIDTH_IN, STYLES, apply_style, default_height_in
+from backend.figures.style import STYLES, apply_style, default_height_in
 
 FigureFormat = Literal["json", "pdf", "svg", "png"]
 
@@ -53,8 +53,7 @@ def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> Expor
     if fmt == "json":
         fig = apply_style(fig, style, out.width_in(None), out.height)
         return ExportedFigure(fig.to_json().encode(), caption_of(fig))
-    width = out.width_in(COLUMN_WIDTH_IN)
-    assert width is not None
+    width = out.file_width_in()
     height = out.height or default_height_in(style, width)
     fig = apply_style(fig, style, width, height)
     return ExportedFigure(renderer.render(fig, fmt, width, height, out.dpi), caption_of(fig))

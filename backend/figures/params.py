@@ -74,6 +74,12 @@ class FigureOutput(BaseModel):
             return default
         return WIDTH_PRESETS.get(self.width) or float(self.width)
 
+    def file_width_in(self) -> float:
+        """The printed width of a file (PDF, SVG, PNG): column width unless asked."""
+        width = self.width_in(COLUMN_WIDTH_IN)
+        assert width is not None
+        return width
+
 
 class FigureQuery(Selection, FigureOutput):
     """Selection (as on the results page), then size and style of the output."""

@@ -19,6 +19,7 @@ from backend.figures.compare import as_query_error
 from backend.figures.labels import metric_title
 from backend.figures.params import FigureQuery
 from backend.figures.parcoords_axes import (
+    METRIC_TICKS,
     DrawnAxis,
     ParcoordsAxes,
     ParcoordsData,
@@ -48,13 +49,30 @@ def load_parcoords(session: Session, experiment_id: int, q: FigureQuery) -> Parc
     )
 
 
+# Titles slant down onto their axes, as in print: level ones overlap at 6-7 axes. From 27 deg
+# Plotly anchors a title at its end (centred, its left half dipped onto the range label).
+SCREEN_LABEL_ANGLE = 30
+
+
+def screen_ticks(axis: DrawnAxis) -> dict[str, Any]:
+    """The ticks of an axis on the screen. Plotly makes an axis with `tickvals` ordinal: a
+    dragged brush snaps to cover tick values. Right when the ticks are the axis' levels (a
+    drag then selects whole levels); wrong for round ticks between many levels or along a
+    metric (a drag from 20.5 to the top of 1..40 ticked 10, 20, 30, 40 became 28..40). Those
+    axes get Plotly's own ticks in the same format, and an unsnapped brush."""
+    if set(axis.tickvals) == set(axis.values):
+        return {"tickvals": axis.tickvals, "ticktext": axis.ticktext}
+    lo, hi = axis.range
+    thousands = max(abs(lo), abs(hi)) >= 10_000 and (hi - lo) / METRIC_TICKS >= 1000
+    return {"tickformat": "~s" if thousands else ",~r"}  # "12k" as tick_text writes it
+
+
 def _dimension(axis: DrawnAxis) -> dict[str, Any]:
     dim: dict[str, Any] = {
         "label": axis.title,
         "values": axis.values,
         "range": list(axis.range),
-        "tickvals": axis.tickvals,
-        "ticktext": axis.ticktext,
+        **screen_ticks(axis),
     }
     if axis.brush:
         b = axis.brush
@@ -78,7 +96,7 @@ def parcoords_caption(fig: go.Figure, data: ParcoordsData, pc: ParcoordsAxes) ->
 
 def _static(data: ParcoordsData, q: Any) -> go.Figure:
     pc = parcoords_axes(data)
-    return parcoords_caption(parcoords_print_figure(pc, q.style), data, pc)
+    return parcoords_caption(parcoords_print_figure(pc, q.style, q.file_width_in()), data, pc)
 
 
 @register("compare-parcoords", "Parallel coordinates (compare)", load_parcoords, static=_static)
@@ -94,14 +112,19 @@ def parcoords_figure(data: ParcoordsData, q: object) -> go.Figure:
                 "colorbar": {"title": {"text": pc.colour.title}},
             },
             dimensions=dims,
+            labelangle=SCREEN_LABEL_ANGLE,
         )
     )
     # The first axis' tick labels stand left of it: room for the longest (experiment names);
     # the first axis' title is centred on it; the last's, slanted in print, runs right of it;
     # the range labels under the axes need the bottom margin.
-    ticks = max((len(t) for t in dims[0]["ticktext"]), default=4) if dims else 4
+    ticks = max((len(t) for t in pc.axes[0].ticktext), default=4) if dims else 4
     first = len(dims[0]["label"]) if dims else 4
     last = len(dims[-1]["label"]) if dims else 4
-    left = max(20 + 8 * ticks, 4 * first)  # about 7.5 px per character of 12 px text
-    fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": 70, "b": 30})
+    longest = max((len(d["label"]) for d in dims), default=4)
+    # About 7 px per character of 12 px text; a title ending on its axis reaches cos(30 deg) x
+    # that to the left and sin(30 deg) x that up, clear of the range labels and the modebar.
+    left = max(20 + 8 * ticks, 6 * first + 10)
+    top = 45 + 4 * longest
+    fig.update_layout(margin={"l": left, "r": 10 + 5 * last, "t": top, "b": 30})
     return parcoords_caption(fig, data, pc)

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
 from backend.compare.source import OVERVIEW_METRICS
-from backend.figures.labels import format_level, metric_title, parameter_title, with_unit
+from backend.figures.labels import (
+    format_level,
+    metric_title,
+    parameter_title,
+    sentence_case,
+    with_unit,
+)
 from backend.results.metrics import METRIC_UNITS, MetricName
 from backend.schemas.compare import ConfigurationTablePublic
 
@@ -79,20 +85,34 @@ def axis_title(key: str) -> str:
     if key == EXPERIMENT_AXIS:
         return "Experiment"
     if key in METRIC_UNITS:
-        what = metric_title(key)
-        return with_unit(what[:1].upper() + what[1:], METRIC_UNITS[key])
+        return with_unit(sentence_case(metric_title(key)), METRIC_UNITS[key])
     return parameter_title(key)
+
+
+def nice_step(lo: float, hi: float, count: int = METRIC_TICKS) -> float:
+    """The tick step of [lo, hi]: 1, 2 or 5 times a power of ten, about count ticks."""
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
 def nice_ticks(lo: float, hi: float, count: int = METRIC_TICKS) -> list[float]:
     """Round ticks (1, 2 or 5 times a power of ten apart) inside [lo, hi]."""
     if not hi > lo:
         return [lo]
-    raw = (hi - lo) / count
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    step = nice_step(lo, hi, count)
     first = math.ceil(lo / step - 1e-9)
     return [round(k * step, 12) for k in range(first, math.floor(hi / step + 1e-9) + 1)]
+
+
+def nice_span(lo: float, hi: float, count: int = METRIC_TICKS) -> tuple[float, float]:
+    """[lo, hi] widened to the round ticks around it, so the axis' ends (which Plotly labels on
+    the screen) read 500 and 10.5k, not 533.333 and 10.0007k."""
+    step = nice_step(lo, hi, count)
+    return (
+        float(round(math.floor(lo / step + 1e-9) * step, 12)),
+        float(round(math.ceil(hi / step - 1e-9) * step, 12)),
+    )
 
 
 def tick_text(value: float, step: float) -> str:
@@ -129,6 +149,8 @@ def _drawn(
         if axis.key not in METRIC_UNITS and len(levels) <= MAX_TICKS:
             ticks, text = levels, [format_level(v) for v in levels]
         else:
+            if axis.key in METRIC_UNITS:
+                span = nice_span(*span)  # a parameter's ends are its own levels: kept
             ticks = nice_ticks(*span)
             step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
             text = [tick_text(v, step) for v in ticks]

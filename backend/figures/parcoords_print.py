@@ -5,11 +5,17 @@ Axis i stands at x = i, every value at its fraction of the axis' range (0 bottom
 lines are one Scatter per colour band of the colouring metric (None between lines: a few
 traces, not one per configuration, so 2,000 lines stay quick); lines outside the brush are
 grey under them, the brushed intervals shaded boxes on their axes. Ticks and titles are text.
+
+The layout is computed for the printed size (`_layout`): titles slant down onto their axes,
+so that the first ones run over the tick labels' margin and the last needs no room right of
+the figure, at an angle steep enough for the gap between axes; the screen style's colour bar
+lies under the plot, not beside it, where a column-wide figure has no width to spare.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,7 +23,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from backend.figures.parcoords_axes import DrawnAxis, ParcoordsAxes
-from backend.figures.style import PX_PER_PT, STYLES
+from backend.figures.style import PX_PER_IN, PX_PER_PT, STYLES, FigureStyle
 
 COLOURSCALE = "Viridis"  # the interactive figure's
 BANDS = 12  # colour steps of the lines: finer is not told apart in print
@@ -25,9 +31,15 @@ UNBRUSHED = "#c8c8c8"
 TICK_BACKGROUND = "rgba(255,255,255,0.8)"  # tick labels stay legible over the lines
 BRUSH_FILL = "rgba(0,0,0,0.18)"
 BRUSH_HALF = 0.08  # half the width of a brushed interval's box, in axis gaps
-TITLE_ANGLE = 25  # degrees; axis titles slant in files so that neighbours do not overlap
-# Width of a character in font sizes: the report's serif, the screen's wider sans-serif.
+# Axis titles slant down onto their axes, steeper where the axes stand closer, so that
+# neighbours never overlap (degrees).
+MIN_TITLE_ANGLE, MAX_TITLE_ANGLE = 25.0, 70.0
+TITLE_GAP_PX = 5.0  # clear space between neighbouring slanted titles' boxes
+# Width of a character in font sizes: the report's serif, the screen's wider sans-serif
+# (generous: a title's room is never too short).
 CHAR_EM = {"report": 0.5, "screen": 0.62}
+LINE_EM = 1.35  # height of a line of text (its box) in font sizes
+EDGE_PX = 4.0  # text keeps this far from the figure's edges
 
 
 def _fraction(axis: DrawnAxis, value: float) -> float:
@@ -92,9 +104,13 @@ def _axis_trace(pc: ParcoordsAxes, tick_len: float, width_px: float) -> go.Scatt
     )
 
 
-def _colourbar(pc: ParcoordsAxes, font_px: float) -> go.Scatter:
-    """An invisible point carrying the colour bar of the lines' colours."""
+def _colourbar(pc: ParcoordsAxes, font_px: float, length_px: float, step: int) -> go.Scatter:
+    """An invisible point carrying the colour bar of the lines' colours: horizontal, under
+    the plot, as long as the plot is wide with its title."""
     lo, hi = pc.colour.range
+    n = len(pc.colour.tickvals)
+    # Every step-th tick; where that leaves one, the two ends.
+    ticks = list(range(0, n, step)) if step < n - 1 else sorted({0, n - 1})
     marker = {
         "color": [lo],
         "cmin": lo,
@@ -102,27 +118,99 @@ def _colourbar(pc: ParcoordsAxes, font_px: float) -> go.Scatter:
         "colorscale": COLOURSCALE,
         "showscale": True,
         "colorbar": {
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 0,
+            "yref": "container",
+            "yanchor": "bottom",
+            "ypad": EDGE_PX,
+            "xpad": 0,
+            "lenmode": "pixels",
+            "len": length_px,
             "title": {"text": pc.colour.title, "side": "right", "font": {"size": font_px}},
             "thickness": 6 * PX_PER_PT,
             "outlinewidth": 0,
-            "tickvals": pc.colour.tickvals,
-            "ticktext": pc.colour.ticktext,
+            "tickvals": [pc.colour.tickvals[i] for i in ticks],
+            "ticktext": [pc.colour.ticktext[i] for i in ticks],
+            "tickangle": 0,
         },
     }
     return go.Scatter(x=[None], y=[None], mode="markers", marker=marker, showlegend=False)
 
 
-def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
-    """The vector drawing of the axes `pc` in a style (report: no colour bar, as the
-    interactive figure prints, the colouring metric has its axis; screen: a colour bar)."""
+@dataclass(frozen=True)
+class _Layout:
+    """Where the text goes at one printed size (pixels, degrees)."""
+
+    angle: float  # of the titles, clockwise: they run down onto their axes
+    margin: dict[str, float]
+    title_height: float  # a title's box
+    colourbar_length: float  # with its title (Plotly's bar is this less the title); 0: none
+    colourbar_step: int  # tick every this many of the axis' ticks, so that labels stay apart
+
+
+def _title_lift(font_px: float) -> float:
+    """How far a title's lower end stands above its axis' top: clear of the top tick label,
+    which is centred on the axis' end, left of it."""
+    return LINE_EM * font_px / 2 + 2
+
+
+def _layout(pc: ParcoordsAxes, style: FigureStyle, width_px: float) -> _Layout:
+    """Margins and title angle for a figure `width_px` wide.
+
+    A title ends at its axis' top and rises leftwards; neighbours are parallel strips `gap`
+    apart horizontally, so `gap * sin(angle)` apart across: the angle is the least (from
+    MIN_TITLE_ANGLE) that keeps a title's height and TITLE_GAP_PX between them. The left
+    margin holds the first axis' tick labels and every title's left end, the top one the
+    highest title, the bottom one the colour bar (screen). The gap depends on the left
+    margin, which depends on the angle: a few rounds settle them."""
+    em = CHAR_EM[style.name]
+    font_px = style.font_pt * PX_PER_PT
+    title_px = (style.font_pt + 1) * PX_PER_PT
+    h = LINE_EM * title_px
+    lengths = [len(a.title) * em * title_px for a in pc.axes] or [0.0]
+    first = max((len(t) for t in pc.axes[0].ticktext), default=1) if pc.axes else 1
+    ticks_px = first * em * font_px + 3 + EDGE_PX
+    report = style.name == "report"
+    angle, left = math.radians(MIN_TITLE_ANGLE), ticks_px
+    for _ in range(4):
+        right = h * math.sin(angle) + EDGE_PX
+        gap = max((width_px - left - right) / max(len(pc.axes) - 1, 1), 1.0)
+        steep = math.degrees(math.asin(min((h + TITLE_GAP_PX) / gap, 1.0)))
+        angle = math.radians(min(max(steep, MIN_TITLE_ANGLE), MAX_TITLE_ANGLE))
+        reach = [w * math.cos(angle) - i * gap for i, w in enumerate(lengths)]
+        left = max(ticks_px, max(reach) + EDGE_PX)
+    right = h * math.sin(angle) + EDGE_PX
+    # The colour bar's last tick label may stand out past its end by half its width.
+    label = max((len(t) for t in pc.colour.ticktext), default=1) * em * font_px
+    bar_len = width_px - left - right - label / 2 - len(pc.colour.title) * em * font_px
+    top = max(lengths) * math.sin(angle) + h * math.cos(angle) + _title_lift(font_px) + EDGE_PX
+    # The colour bar: its title beside it, its tick labels under it.
+    bar = 0.0 if report else 6 * PX_PER_PT + LINE_EM * font_px + 2 * EDGE_PX
+    return _Layout(
+        angle=math.degrees(angle),
+        margin={"l": left, "r": right, "t": top, "b": font_px / 2 + EDGE_PX + bar, "pad": 0},
+        title_height=h,
+        colourbar_length=0.0 if report else width_px - left - right - label / 2,
+        colourbar_step=max(1, math.ceil(len(pc.colour.tickvals) * 1.5 * label / max(bar_len, 1.0))),
+    )
+
+
+def parcoords_print_figure(pc: ParcoordsAxes, style_name: str, width_in: float) -> go.Figure:
+    """The vector drawing of the axes `pc` in a style at its printed width (report: no
+    colour bar, as the interactive figure prints, the colouring metric has its axis; screen:
+    a colour bar under the plot)."""
     style = STYLES[style_name]
     report = style.name == "report"
     font_px = style.font_pt * PX_PER_PT
     title_px = (style.font_pt + 1) * PX_PER_PT
+    lay = _layout(pc, style, width_in * PX_PER_IN)
     n = len(pc.axes)
     fig = go.Figure([*_line_traces(pc), _axis_trace(pc, 0.02, style.axis_line_pt * PX_PER_PT)])
     if not report:
-        fig.add_trace(_colourbar(pc, font_px))
+        fig.add_trace(_colourbar(pc, font_px, lay.colourbar_length, lay.colourbar_step))
+    slant = math.radians(lay.angle)
     notes: list[dict[str, Any]] = []
     for x, axis in enumerate(pc.axes):
         notes += [
@@ -137,15 +225,18 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
             }
             for v, t in zip(axis.tickvals, axis.ticktext, strict=True)
         ]
+        # Plotly anchors the rotated box: its right edge is the title's top right corner,
+        # shifted so that the end of the baseline stands over the axis.
         notes.append(
             {
                 "x": x,
                 "y": 1,
                 "text": axis.title,
-                "textangle": -TITLE_ANGLE,
-                "xanchor": "left",
+                "textangle": lay.angle,
+                "xanchor": "right",
                 "yanchor": "bottom",
-                "yshift": 4,
+                "xshift": lay.title_height * math.sin(slant),
+                "yshift": _title_lift(font_px),
                 "font": {"size": title_px},
             }
         )
@@ -165,21 +256,6 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str) -> go.Figure:
         annotations=[{"showarrow": False, "yanchor": "middle", **a} for a in notes],
         xaxis={"visible": False, "range": [-BRUSH_HALF, max(n - 1, 1) + BRUSH_HALF]},
         yaxis={"visible": False, "range": [-0.03, 1.03]},
-        margin=_margins(pc, font_px, title_px, CHAR_EM[style.name]),
+        margin={k: round(v) for k, v in lay.margin.items()},
     )
     return fig
-
-
-def _margins(pc: ParcoordsAxes, font_px: float, title_px: float, em: float) -> dict[str, Any]:
-    """Room for the first axis' tick labels (left), the slanted titles (top) and the last
-    title, which runs right of its axis (right); a few pixels keep text off the edge."""
-    ticks = max((len(t) for t in pc.axes[0].ticktext), default=1) if pc.axes else 1
-    titles = [len(a.title) * em * title_px for a in pc.axes] or [0.0]
-    angle = math.radians(TITLE_ANGLE)
-    return {
-        "l": round(ticks * em * font_px + 12),
-        "r": round(titles[-1] * math.cos(angle) + 6),
-        "t": round(max(titles) * math.sin(angle) + title_px * math.cos(angle) + 8),
-        "b": round(font_px / 2 + 4),
-        "pad": 0,
-    }

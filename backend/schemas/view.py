@@ -9,7 +9,7 @@ from backend.analysis.difference import BandKind
 from backend.compare.source import CompareMetric
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema
-from backend.schemas.compare import GROUP_BY_EXPERIMENT
+from backend.schemas.compare import GROUP_BY_EXPERIMENT, BrushRanges
 from backend.schemas.limits import INT32_MAX, DbId
 
 
@@ -31,6 +31,11 @@ class CompareViewState(RequestModel):
     window_start_s: float | None = Field(default=None, ge=0, le=INT32_MAX)
     window_end_s: float | None = Field(default=None, gt=0, le=INT32_MAX)
     only_differences: bool = False
+    brush: BrushRanges | None = Field(
+        default=None,
+        max_length=64,
+        description="the parallel coordinates' brush, as the compare endpoints take it",
+    )
 
 
 class ViewBase(Schema):

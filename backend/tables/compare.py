@@ -5,6 +5,8 @@ lays them out, with units in the headers, the confidence level in the group titl
 caption naming the experiments, the base and the metric.
 """
 
+from typing import Literal
+
 from backend.analysis.difference import Verdict
 from backend.figures.labels import (
     format_level,
@@ -12,6 +14,8 @@ from backend.figures.labels import (
     metric_title,
     parameter_title,
     printed_unit,
+    sentence_case,
+    with_unit,
 )
 from backend.schemas.compare import DifferencesPublic
 from backend.tables.table import Column, Table, latex_label
@@ -31,60 +35,82 @@ def _base_text(data: DifferencesPublic, names: dict[int, str]) -> str:
     return f"configuration {row.base_configuration_id} of {names[row.base_experiment_id]}"
 
 
-def _caption(data: DifferencesPublic, names: dict[int, str]) -> str:
+def _caption(data: DifferencesPublic, names: dict[int, str], bounds: bool = True) -> str:
+    """`bounds`: the table gives an interval as [low, high], else as a half-width (±)."""
     level = f"{100 * data.level:g}%"
     metrics = ", ".join(metric_title(m) for m in data.units)
     experiments = ", ".join(sorted({names.get(r.experiment_id, "?") for r in data.data}))
+    interval = "intervals [low, high] (relative: Fieller's)" if bounds else "intervals (±)"
     return (
-        f"{metrics.capitalize()} of {experiments or 'no experiment'} compared with "
+        f"{sentence_case(metrics)} of {experiments or 'no experiment'} compared with "
         f"{_base_text(data, names)}: means over repetitions; differences with {level} Welch t "
-        f"intervals [low, high] (relative: Fieller's); significant (Sig.) when the "
-        f"interval excludes zero."
+        f"{interval}; significant (Sig.) when the interval excludes zero."
     )
 
 
-def differences_latex_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
-    """What fits a page: a column per parameter, both means, the difference with its
-    interval, the relative difference and the verdict (the CSV has every number)."""
+TableWidth = Literal["column", "page"]
+
+
+def differences_latex_table(
+    data: DifferencesPublic, names: dict[int, str], width: TableWidth = "column"
+) -> Table:
+    """What fits a printed width. Page (a table* over both columns of a two-column paper):
+    a column per parameter, both means, the difference with its interval [low, high], the
+    relative difference and the verdict. Column (3.5 in): the base mean and the difference
+    with the half-width of its interval (Welch's is symmetric), headers stacked. The CSV
+    has every number."""
     one = len(data.units) == 1
     unit = printed_unit(next(iter(data.units.values()))) if one else None
     decimals = 0 if unit == "ops/s" else 1
     params = list(dict.fromkeys(p for r in data.data for p in r.values))
     several = len({r.experiment_id for r in data.data}) > 1
+    page = width == "page"
     rows = [
         [
             *([names.get(r.experiment_id, f"#{r.experiment_id}")] if several else []),
             *(format_level(r.values.get(p)) for p in params),
-            *([] if one else [metric_title(r.metric)]),
+            # Several metrics: the row's unit is only here (the number headers have none).
+            *([] if one else [with_unit(sentence_case(metric_title(r.metric)), r.unit)]),
             r.base.mean,
-            r.other.mean,
-            r.difference,
-            r.low,
-            r.high,
+            *([r.other.mean, r.difference, r.low, r.high] if page else [r.difference]),
+            *([] if page else [None if r.high is None else r.high - r.difference]),
             r.relative_percent,
             r.verdict == "significant",
         ]
         for r in data.data
     ]
-    # Short titles: the confidence level and what "Sig." means are in the caption.
+    # Short titles: the confidence level and what "Sig." and "±" mean are in the caption.
     means = f"Mean ({unit})" if unit else "Mean"
     diff = f"Difference ({unit})" if unit else "Difference"
-    return Table(
+    numbers = (
         [
-            *([Column("Experiment")] if several else []),
-            *(Column(parameter_title(p)) for p in params),
-            *([] if one else [Column("Metric")]),
             Column("base", None, decimals, means),
             Column("compared", None, decimals, means),
             Column("value", None, decimals, diff),
             Column("low", None, decimals, diff),
             Column("high", None, decimals, diff),
+        ]
+        if page
+        else [
+            Column("Base", unit, decimals),
+            Column("Diff.", unit, decimals),
+            Column("±", unit, decimals),
+        ]
+    )
+    return Table(
+        [
+            *([Column("Experiment")] if several else []),
+            *(Column(parameter_title(p)) for p in params),
+            *([] if one else [Column("Metric")]),
+            *numbers,
             Column("Rel.", "%", 1),
             Column("Sig."),
         ],
         rows,
-        _caption(data, names),
+        _caption(data, names, page),
         latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
+        wide=page,
+        narrow=not page,
     )
 
 

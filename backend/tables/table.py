@@ -3,8 +3,9 @@
 A `Table` is columns (title, unit, decimals, optional group) and rows of cells. LaTeX output
 is a booktabs table: grouped headers with \\cmidrule, units in the headers, numbers right-
 aligned with the same decimals per column (so the decimal points line up, no extra package),
-thousands separated by thin spaces, a caption and a \\label. CSV keeps full precision and
-puts the unit in each header ("throughput mean (ops/s)").
+thousands separated by thin spaces, a caption and a \\label; a narrow table (one column of a
+two-column paper) stacks its headers, a wide one is a table* over both columns. CSV keeps full
+precision and puts the unit in each header ("throughput mean (ops/s)").
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Cell = str | int | float | bool | None
+
+HEADER_LINE_CHARS = 11  # a narrow table's header lines: "Clients per", "thread", "(ops/s)"
+NARROW_TABCOLSEP = "4pt"  # between a narrow table's columns; LaTeX's default is 6pt
 
 _LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -65,6 +69,10 @@ class Table:
     caption: str
     label: str
     notes: list[str] = field(default_factory=list)
+    # Layout of the LaTeX float: `wide` spans both columns of a two-column paper (table*);
+    # `narrow` fits one column: headers stacked over lines, columns set closer.
+    wide: bool = False
+    narrow: bool = False
 
     def __post_init__(self) -> None:
         for row in self.rows:
@@ -106,7 +114,23 @@ def _latex_cell(value: Cell, column: Column) -> str:
     return escape_latex(str(value))
 
 
-def _header_rows(columns: list[Column]) -> list[str]:
+def _stacked(column: Column) -> str:
+    """A header over several lines (the unit on its own), in core LaTeX's \\shortstack."""
+    lines: list[str] = []
+    for word in column.title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= HEADER_LINE_CHARS:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    lines += [f"({column.unit})"] if column.unit else []
+    if len(lines) == 1:
+        return escape_latex(lines[0])
+    side = "r" if column.numeric else "l"
+    body = r"\\".join(escape_latex(x) for x in lines)
+    return rf"\shortstack[{side}]{{{body}}}"
+
+
+def _header_rows(columns: list[Column], narrow: bool = False) -> list[str]:
     """Group row (with \\cmidrule under each group) when any column has a group, then titles."""
     lines = []
     if any(c.group for c in columns):
@@ -124,12 +148,14 @@ def _header_rows(columns: list[Column]) -> list[str]:
             i = j + 1
         lines.append(" & ".join(cells) + r" \\")
         lines.append(" ".join(rules))
-    lines.append(" & ".join(escape_latex(c.header()) for c in columns) + r" \\")
+    titles = [_stacked(c) if narrow else escape_latex(c.header()) for c in columns]
+    lines.append(" & ".join(titles) + r" \\")
     return lines
 
 
 def to_latex(table: Table) -> str:
     """A floating booktabs table; needs \\usepackage{booktabs} (and nothing else)."""
+    env = "table*" if table.wide else "table"
     spec = "".join("r" if c.numeric else "l" for c in table.columns)
     body = [
         " & ".join(_latex_cell(v, c) for v, c in zip(row, table.columns, strict=True)) + r" \\"
@@ -138,20 +164,21 @@ def to_latex(table: Table) -> str:
     notes = [rf"\par\smallskip{{\footnotesize {escape_latex(n)}}}" for n in table.notes]
     return "\n".join(
         [
-            r"\begin{table}[htbp]",
+            rf"\begin{{{env}}}[htbp]",
             r"\centering",
             r"\small",
+            *([rf"\setlength{{\tabcolsep}}{{{NARROW_TABCOLSEP}}}"] if table.narrow else []),
             rf"\caption{{{escape_latex(table.caption)}}}",
             rf"\label{{{table.label}}}",
             rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
             r"\toprule",
-            *_header_rows(table.columns),
+            *_header_rows(table.columns, table.narrow),
             r"\midrule",
             *body,
             r"\bottomrule",
             r"\end{tabular}",
             *notes,
-            r"\end{table}",
+            rf"\end{{{env}}}",
             "",
         ]
     )

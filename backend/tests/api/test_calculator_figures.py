@@ -2,6 +2,7 @@
 the curves are the analysis module's MVA of the body's network, files are vector at the
 printed width, and a bad body is a 422 naming its field."""
 
+import re
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -56,7 +57,7 @@ def test_json_traces_are_the_analysis_modules_mva(client: TestClient) -> None:
     res = solve_mva(_engine_stations(), 24, 50e-6)
     aba = bounds(_engine_stations(), 24, 50e-6)
     traces = {t["name"]: t for t in fig["data"]}
-    assert list(traces) == ["Throughput X(N)", "Response time R(N)", "Asymptotic bound on X"]
+    assert list(traces) == ["X(N)", "R(N)", "Bound"]
     x, r, bound = traces.values()
     assert x["x"] == r["x"] == bound["x"] == list(range(1, 25))
     assert x["y"] == pytest.approx(list(res.throughput_per_s), rel=1e-12)
@@ -67,8 +68,8 @@ def test_json_traces_are_the_analysis_modules_mva(client: TestClient) -> None:
     assert round(x["y"][-1], 2) == 2940.00  # the published check at N = 24
     layout = fig["layout"]
     assert layout["xaxis"]["title"]["text"] == "Virtual clients N"
-    assert layout["yaxis"]["title"]["text"] == "Throughput (ops/s)"
-    assert layout["yaxis2"]["title"]["text"] == "Response time (µs)"
+    assert layout["yaxis"]["title"]["text"] == "Throughput X (ops/s)"
+    assert layout["yaxis2"]["title"]["text"] == "Response time R (µs)"
     assert "bottleneck: memcached" in layout["meta"]["caption"]
     assert "Z = 50 µs" in layout["meta"]["caption"]
     assert "width" not in layout  # responsive on screen
@@ -76,7 +77,7 @@ def test_json_traces_are_the_analysis_modules_mva(client: TestClient) -> None:
 
 def test_json_without_bounds_draws_no_bound(client: TestClient) -> None:
     fig = _post(client, "json", {**BODY, "include_bounds": False}).json()
-    assert [t["name"] for t in fig["data"]] == ["Throughput X(N)", "Response time R(N)"]
+    assert [t["name"] for t in fig["data"]] == ["X(N)", "R(N)"]
 
 
 def test_pdf_is_vector_at_column_width(client: TestClient, tmp_path: Path) -> None:
@@ -89,18 +90,40 @@ def test_pdf_is_vector_at_column_width(client: TestClient, tmp_path: Path) -> No
     text = subprocess.run(
         ["pdftotext", str(path), "-"], check=True, capture_output=True, text=True
     ).stdout
-    assert "Throughput (ops/s)" in text and "Response time (µs)" in text
+    assert "Throughput X (ops/s)" in text and "Response time R (µs)" in text
 
 
 def test_svg_at_page_width_and_png_size(client: TestClient) -> None:
     root = ET.fromstring(_post(client, "svg", {**BODY, "width": "page"}).content)
     assert float(root.attrib["width"]) == pytest.approx(7.16 * 96)
     texts = {(t.text or "").strip() for t in root.iter(f"{SVG}text")}
-    assert {"Virtual clients N", "Throughput (ops/s)", "Response time (µs)"} <= texts
+    assert {"Virtual clients N", "Throughput X (ops/s)", "Response time R (µs)"} <= texts
     assert not list(root.iter(f"{SVG}image"))
     png = _post(client, "png", {**BODY, "width": "column", "height": 2.5, "dpi": 200}).content
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png[16:24]) == (700, 500)
+
+
+def _translate(element: ET.Element) -> tuple[float, float]:
+    found = re.search(r"translate\(([-\d.]+),\s*([-\d.]+)\)", element.attrib.get("transform", ""))
+    assert found, element.attrib
+    return float(found[1]), float(found[2])
+
+
+@pytest.mark.parametrize("style", ["report", "screen"])
+@pytest.mark.parametrize("population", [3, 24, 200])
+def test_column_width_legend_is_one_row(client: TestClient, style: str, population: int) -> None:
+    """At column width the legend is one row above the plot, which keeps 65% or more of
+    the figure's height (the full names took three rows: the plot kept 55%)."""
+    body = {**BODY, "population": population, "style": style}
+    root = ET.fromstring(_post(client, "svg", body).content)
+    (legend,) = (g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "legend")
+    entries = [g for g in legend.iter(f"{SVG}g") if g.attrib.get("class") == "traces"]
+    assert len(entries) == 3
+    assert len({_translate(g)[1] for g in entries}) == 1, "one row"
+    clip = next(c for c in root.iter(f"{SVG}clipPath") if c.attrib["id"].endswith("xyplot"))
+    plot_height = float(clip[0].attrib["height"])
+    assert plot_height / float(root.attrib["height"]) >= 0.65
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from backend.tests.utils.pdf import (
     poppler_lines,
 )
 from backend.tests.utils.stored import stored_experiment
+from backend.tests.utils.svg import annotation_boxes, colourbar_box, overlap
 
 URL = "/api/v1/compare/figures"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -107,6 +108,13 @@ def test_parcoords_json_axes_ticks_and_brush(client: TestClient, pair: list[int]
     assert dims["Worker threads"]["ticktext"] == ["8", "16"]
     assert dims["Worker threads"]["constraintrange"] == [12, 20]
     assert "constraintrange" not in dims["Clients per thread"]
+    # Six level titles side by side overlap at the page's width: they slant down onto their
+    # axes (steep enough that Plotly ends them on the axis, not centred over its range label),
+    # and the margins hold the longest one's rise and the first one's reach to the left.
+    assert 27 <= trace["labelangle"] < 90
+    longest = max(len(label) for label in dims)
+    assert fig["layout"]["margin"]["t"] >= 3.5 * longest + 40
+    assert fig["layout"]["margin"]["l"] >= 6 * len("Experiment")
     assert trace["line"]["color"] == dims["Queue time (µs)"]["values"]
     assert trace["line"]["colorbar"]["title"]["text"] == "Queue time (µs)"
 
@@ -236,6 +244,42 @@ def test_parcoords_files_are_vector_lines_and_text(
     assert len(shapes) == 1
 
 
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("style", ["screen", "report"])
+def test_parcoords_file_text_does_not_overlap(
+    client: TestClient, pair: list[int], style: str, width: str
+) -> None:
+    """Six axes (experiment, two parameters, three metrics) at column and page width: no two
+    titles or tick labels overlap, nor any the screen style's colour bar (the titles slant
+    steeper where axes stand closer; at 3.5 in the screen style's titles ran into each other
+    and into the colour bar beside them)."""
+    body = {
+        "experiment_ids": pair,
+        "source": "middleware",
+        "metric": "queue_time_us",
+        "style": style,
+        "width": width,
+    }
+    svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+    boxes = annotation_boxes(svg)
+    titles = {"Experiment", "Clients per thread", "Worker threads", "Queue time (µs)"}
+    assert titles <= {b.text for b in boxes}
+    if style == "screen":
+        boxes.append(colourbar_box(svg))
+    clashes = [
+        (a.text, b.text) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b)
+    ]
+    assert clashes == []
+    # Inside the figure.
+    size = (float(svg.attrib["width"]), float(svg.attrib["height"]))
+    for box in boxes:
+        for corner in box.corners:
+            assert all(-0.5 <= v <= edge + 0.5 for v, edge in zip(corner, size, strict=True)), (
+                box.text,
+                corner,
+            )
+
+
 @pytest.mark.parametrize(
     ("name", "patch", "loc"),
     [
@@ -272,11 +316,34 @@ def test_compare_figure_not_found(client: TestClient, pair: list[int]) -> None:
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "fmt"]
 
 
+def _table_width_in(directory: Path, tex: str) -> float:
+    """The printed width of a LaTeX table (inches), compiled with pdflatex in a minimal
+    document: from the words under its caption (which ends "... excludes zero.")."""
+    from backend.tests.api.test_tables import MINIMAL, compile_latex
+
+    directory.mkdir()
+    (directory / "table.tex").write_text(tex)
+    (directory / "main.tex").write_text(MINIMAL)
+    done = compile_latex(directory)
+    assert done.returncode == 0, done.stdout[-3000:]
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(directory / "main.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
+    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
+    caption_end = next(float(w.attrib["yMax"]) for w in words if w.text == "zero.")
+    table = [w for w in words if float(w.attrib["yMin"]) > caption_end]
+    assert len(table) > 10, [w.text for w in table]
+    left = min(float(w.attrib["xMin"]) for w in table)
+    return (max(float(w.attrib["xMax"]) for w in table) - left) / 72
+
+
 def test_compare_differences_table_csv_and_latex(
     client: TestClient, pair: list[int], tmp_path: Path
 ) -> None:
-    from backend.tests.api.test_tables import MINIMAL, compile_latex
-
     body = {
         "experiment_ids": pair,
         "metrics": ["throughput_per_s"],
@@ -307,32 +374,31 @@ def test_compare_differences_table_csv_and_latex(
         )
         assert float(row[8]) == pytest.approx(d["difference"])
     tex = client.post("/api/v1/compare/tables/differences.tex", json=body).text
-    assert r"\label{tab:compare:throughput}" in tex and r"\cmidrule" in tex
+    assert r"\label{tab:compare:throughput}" in tex and r"\begin{table}" in tex
     assert "Throughput of" in tex and "compared with experiment" in tex
-    (tmp_path / "table.tex").write_text(tex)
-    (tmp_path / "main.tex").write_text(MINIMAL)
-    done = compile_latex(tmp_path)
-    assert done.returncode == 0, done.stdout[-3000:]
-    # It fits a page (about 5.6 in wide: the text width of a two-column paper, a table*):
-    # a column per parameter, both means, the difference with its interval.
-    assert "Worker threads & Clients per thread & base & compared & value & low & high" in tex
-    bbox = subprocess.run(
-        ["pdftotext", "-bbox", str(tmp_path / "main.pdf"), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
-    width = float(next(page.iter("{http://www.w3.org/1999/xhtml}page")).attrib["width"])
-    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
-    right = max(float(w.attrib["xMax"]) for w in words)
-    assert right <= width - 36, (right, width)
+    # The default fits a column: the base mean, the difference and its interval's half-width.
+    assert _table_width_in(tmp_path / "column", tex) <= 3.5
+    assert r"\shortstack[l]{Clients per\\thread}" in tex and "Rel." in tex
+    # The whole table, both means and the interval's bounds, is a table* over both columns.
+    page = client.post(
+        "/api/v1/compare/tables/differences.tex", params={"width": "page"}, json=body
+    ).text
+    assert r"\begin{table*}" in page and r"\end{table*}" in page and r"\cmidrule" in page
+    assert "Worker threads & Clients per thread & base & compared & value & low & high" in page
+    assert 3.5 < _table_width_in(tmp_path / "page", page) <= 7.16
     # Two metrics: each row names its metric and unit.
     two = client.post(
         "/api/v1/compare/tables/differences.csv", json={**body, "metrics": ["p50_us", "p99_us"]}
     )
     header = next(csv.reader(io.StringIO(two.text)))
     assert header[2:5] == ["Metric", "Unit", "Base n"]
+    two_tex = client.post(
+        "/api/v1/compare/tables/differences.tex",
+        json={**body, "metrics": ["throughput_per_s", "response_time_us"]},
+    ).text
+    # The number headers carry no unit then: each row's metric does.
+    assert "Throughput (ops/s) &" in two_tex, two_tex
+    assert "Response time (" in two_tex
     bad = client.post(
         "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
     )

@@ -147,3 +147,17 @@ def test_table_writer_formats() -> None:
     assert r"\begin{tabular}{@{}lr@{}}" in tex and "y & -- \\\\" in tex
     with pytest.raises(ValueError):
         Table([Column("A")], [["x", 1]], "Cap", "tab:t")
+
+
+def test_table_writer_narrow_and_wide() -> None:
+    """Narrow: headers stacked over lines of up to 11 characters, the unit on its own line,
+    columns set closer; wide: a table* over both columns of a two-column paper."""
+    columns = [Column("Clients per thread"), Column("Base", "ops/s", 0), Column("Sig.")]
+    rows: list[list[Any]] = [["1", 10050.0, True]]
+    narrow = to_latex(Table(columns, rows, "Cap", "tab:t", narrow=True))
+    header = r"\shortstack[l]{Clients per\\thread} & \shortstack[r]{Base\\(ops/s)} & Sig. \\"
+    assert header in narrow and r"\setlength{\tabcolsep}{4pt}" in narrow
+    assert narrow.startswith(r"\begin{table}[htbp]")
+    wide = to_latex(Table(columns, rows, "Cap", "tab:t", wide=True))
+    assert wide.startswith(r"\begin{table*}[htbp]") and wide.endswith("\\end{table*}\n")
+    assert r"Clients per thread & Base (ops/s) & Sig. \\" in wide and "tabcolsep" not in wide

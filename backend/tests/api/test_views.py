@@ -16,6 +16,7 @@ STATE = {
     "source": "middleware",
     "request_type": "get",
     "only_differences": True,
+    "brush": {"workers": [[19.8, 40.0]], "throughput_per_s": [[0.0, 500.0], [900.0, 1200.5]]},
 }
 
 
@@ -77,6 +78,10 @@ def test_bad_input_is_422_naming_the_field(client: TestClient) -> None:
     assert r.status_code == 422 and _loc(r) == [["body", "state", "experiment_ids", 0]]
     r = client.post(API, json={"name": random_name()})
     assert r.status_code == 422 and _loc(r) == [["body", "state"]]
+    r = client.post(
+        API, json={"name": random_name(), "state": {**STATE, "brush": {"workers": [[40, 20]]}}}
+    )
+    assert r.status_code == 422 and _loc(r)[0][:4] == ["body", "state", "brush", "workers"]
 
 
 def test_rename_onto_another_name_is_422(client: TestClient) -> None:

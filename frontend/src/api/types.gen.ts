@@ -549,6 +549,17 @@ export type CompareViewState = {
      * show only parameters whose values differ between the experiments
      */
     only_differences?: boolean;
+    /**
+     * Brush
+     *
+     * the parallel coordinates' brush, as the compare endpoints take it
+     */
+    brush?: {
+        [key: string]: Array<[
+            number,
+            number
+        ]>;
+    } | null;
 };
 
 /**
@@ -9118,7 +9129,14 @@ export type PostApiV1CompareTablesDifferencesByFmtData = {
          */
         fmt: 'csv' | 'tex';
     };
-    query?: never;
+    query?: {
+        /**
+         * Width
+         *
+         * tex: column fits one column of a two-column paper (3.5 in: base mean, difference ± interval); page is the full table as a table* over both
+         */
+        width?: 'column' | 'page';
+    };
     url: '/api/v1/compare/tables/differences.{fmt}';
 };
 

@@ -42,7 +42,16 @@ export async function launch({ loggedIn = true } = {}): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // From the top: a full-page shot keeps the scroll position, so a sticky panel would be
+  // drawn where the window was, halfway down the page, not where the page lays it out. The
+  // scroll is put back after: a spec may go on with mouse positions on screen.
+  const at = await page.evaluate(() => {
+    const was = [window.scrollX, window.scrollY] as const;
+    window.scrollTo(0, 0);
+    return was;
+  });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+  await page.evaluate(([x, y]) => window.scrollTo(x, y), at);
 }
 
 /** JSON from the real API, for setting up and checking state beside the UI. */

@@ -2,7 +2,7 @@
 // only in the number of middlewares; at 8 workers the second carries 50% more, at 16 workers
 // 0.1% (within the seeded +-1% repetition noise). The compare view must show just that parameter, call the
 // first difference significant and the second noise, draw grouped bands, and keep all of it
-// in the URL and in saved views.
+// in the URL and in saved views (the parallel coordinates' brush included).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Browser, Page, Request } from "playwright-core";
@@ -68,6 +68,18 @@ async function serverFigure(
     act(),
   ]);
   return (await response.json()) as { data: Record<string, unknown>[] };
+}
+
+/** The worker-threads axis' drawn brush (Plotly's constraintrange), null when none. */
+async function workersRange(): Promise<unknown> {
+  return page
+    .getByTestId("parcoords")
+    .locator(".js-plotly-plot")
+    .evaluate((gd) => {
+      type Dim = { label: string; constraintrange?: unknown };
+      const dims = (gd as unknown as { data: { dimensions: Dim[] }[] }).data[0]?.dimensions ?? [];
+      return dims.find((d) => d.label === "Worker threads")?.constraintrange ?? null;
+    });
 }
 
 async function verdicts(p: Page): Promise<Record<string, string>> {
@@ -157,11 +169,17 @@ describe("compare", () => {
         page.waitForEvent("download"),
         table.getByRole("button", { name: "LaTeX", exact: true }).click(),
       ]);
+      const [wide] = await Promise.all([
+        page.waitForEvent("download"),
+        table.getByRole("button", { name: "LaTeX, page width", exact: true }).click(),
+      ]);
       page.off("request", listen);
       expect(posted.map((r) => new URL(r.url()).pathname)).toEqual([
         "/api/v1/compare/tables/differences.csv",
         "/api/v1/compare/tables/differences.tex",
+        "/api/v1/compare/tables/differences.tex",
       ]);
+      expect(posted.map((r) => new URL(r.url()).search)).toEqual(["", "", "?width=page"]);
       expect(posted[0]?.postDataJSON()).toMatchObject({
         experiment_ids: [one.id, two.id],
         base_experiment_id: one.id,
@@ -176,6 +194,9 @@ describe("compare", () => {
       const latex = readFileSync(await tex.path(), "utf8");
       expect(latex).toContain("\\label{tab:compare:throughput}");
       expect(latex).toContain(`compared with experiment ${one.name}`);
+      expect(latex).toContain("\\begin{table}");
+      expect(wide.suggestedFilename()).toBe("compare-throughput-page.tex");
+      expect(readFileSync(await wide.path(), "utf8")).toContain("\\begin{table*}");
     },
     TEST_MS,
   );
@@ -329,6 +350,28 @@ describe("compare", () => {
         )
         .toEqual(["16 worker threads (12 runs)"]);
       await screenshot(page, "compare-brushed");
+      // The brush is URL state: a reload shows the same brushed count and the same brush.
+      const brushParam = new URL(page.url()).searchParams.get("brush");
+      expect(brushParam).toMatch(/^workers:[\d.]+_16$/);
+      const drawn = await workersRange();
+      await page.reload();
+      await expect.poll(() => hint.textContent(), POLL).toBe("4 of 8 configurations brushed");
+      expect(await workersRange()).toEqual(drawn);
+      await expect.poll(async () => Object.keys(await verdicts(page)).length, POLL).toBe(2);
+      // A saved view carries it too.
+      const viewName = `brushed ${stamp}`;
+      await page.getByLabel("view name").fill(viewName);
+      await page.getByRole("button", { name: "Save view" }).click();
+      const link = page.getByTestId("saved-views").getByRole("link", { name: viewName });
+      await link.waitFor();
+      await parcoords.getByRole("button", { name: "Clear brushing" }).click();
+      await expect
+        .poll(() => hint.textContent(), POLL)
+        .toBe("8 of 8 configurations (drag along an axis to filter)");
+      expect(new URL(page.url()).searchParams.has("brush")).toBe(false);
+      await link.click();
+      await expect.poll(() => hint.textContent(), POLL).toBe("4 of 8 configurations brushed");
+      expect(new URL(page.url()).searchParams.get("brush")).toBe(brushParam);
       await parcoords.getByRole("button", { name: "Clear brushing" }).click();
       await expect.poll(async () => Object.keys(await verdicts(page)).length, POLL).toBe(4);
     },

@@ -74,14 +74,10 @@ describe("models", () => {
       (gd as unknown as { data: Trace[] }).data.map((t) => ({ name: t.name, x: t.x, y: t.y })),
     );
     expect(drawn).toEqual(server.data.map((t) => ({ name: t.name, x: t.x, y: t.y })));
-    expect(drawn.map((t) => t.name)).toEqual([
-      "Throughput X(N)",
-      "Response time R(N)",
-      "Asymptotic bound on X",
-    ]);
+    expect(drawn.map((t) => t.name)).toEqual(["X(N)", "R(N)", "Bound"]);
     expect(drawn[0]?.y.at(-1)).toBeCloseTo(2940, 1);
-    expect(await figure.locator(".ytitle").textContent()).toBe("Throughput (ops/s)");
-    expect(await figure.locator(".y2title").textContent()).toBe("Response time (µs)");
+    expect(await figure.locator(".ytitle").textContent()).toBe("Throughput X (ops/s)");
+    expect(await figure.locator(".y2title").textContent()).toBe("Response time R (µs)");
     // The export buttons ask the server for the file at the chosen width.
     const [posted] = await Promise.all([
       page.waitForRequest((r) => r.url().endsWith("/api/v1/analysis/figures/mva-calculator.pdf")),

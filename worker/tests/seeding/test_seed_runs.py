@@ -7,7 +7,6 @@ expected figures come from the shape's definition, not from the seeder's own ari
 
 from __future__ import annotations
 
-import uuid
 from collections import defaultdict
 from typing import Any
 
@@ -15,8 +14,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.domain.grid import expand, normalize_factors, normalize_fixed
-from backend.domain.templates import Template
 from backend.models import (
     Configuration,
     Experiment,
@@ -28,6 +25,7 @@ from backend.models import (
     RunWindowHistogram,
 )
 from worker.scripts.seed_fixture_runs import seed_shaped
+from worker.tests.utils.experiments import create_experiment
 
 FIXED = {
     "servers": 3,
@@ -40,22 +38,16 @@ RUN_TIME_S, WARMUP_S, COOLDOWN_S = 20, 4, 4
 
 
 def _experiment(db: Session, factors: dict[str, list[Any]], fixed: dict[str, Any]) -> Experiment:
-    factors, fixed = normalize_factors(factors), normalize_fixed(fixed)
-    exp = Experiment(
-        name=f"seed-{uuid.uuid4().hex[:10]}",
-        description="",
-        template=Template.CUSTOM,
+    exp = create_experiment(
+        db,
         factors=factors,
         fixed=fixed,
         repetitions=3,
         run_time_s=RUN_TIME_S,
         warmup_s=WARMUP_S,
         cooldown_s=COOLDOWN_S,
+        name_prefix="seed",
     )
-    db.add(exp)
-    db.flush()
-    for i, values in enumerate(expand(factors, fixed)):
-        db.add(Configuration(experiment_id=exp.id, index=i, values=values))
     db.commit()
     return exp
 

@@ -14,7 +14,7 @@ from backend.domain.templates import Template
 from backend.models import Configuration, Experiment, Run, RunStatus
 
 
-def create_queued_experiment(
+def create_experiment(
     db: Session,
     *,
     factors: dict[str, list[Any]],
@@ -24,11 +24,12 @@ def create_queued_experiment(
     warmup_s: int = 1,
     cooldown_s: int = 1,
     testbed_id: int | None = None,
-) -> tuple[Experiment, list[int]]:
-    """An experiment with its configurations and queued runs; returns it and the run ids."""
+    name_prefix: str = "exec",
+) -> Experiment:
+    """An experiment with its configurations (flushed, not committed; no runs)."""
     factors, fixed = normalize_factors(factors), normalize_fixed(fixed)
     exp = Experiment(
-        name=f"exec-{uuid.uuid4().hex[:10]}",
+        name=f"{name_prefix}-{uuid.uuid4().hex[:10]}",
         description="",
         template=Template.CUSTOM,
         factors=factors,
@@ -44,6 +45,31 @@ def create_queued_experiment(
     for i, values in enumerate(expand(factors, fixed)):
         db.add(Configuration(experiment_id=exp.id, index=i, values=values))
     db.flush()
+    return exp
+
+
+def create_queued_experiment(
+    db: Session,
+    *,
+    factors: dict[str, list[Any]],
+    fixed: dict[str, Any],
+    repetitions: int = 1,
+    run_time_s: int = 5,
+    warmup_s: int = 1,
+    cooldown_s: int = 1,
+    testbed_id: int | None = None,
+) -> tuple[Experiment, list[int]]:
+    """An experiment with its configurations and queued runs; returns it and the run ids."""
+    exp = create_experiment(
+        db,
+        factors=factors,
+        fixed=fixed,
+        repetitions=repetitions,
+        run_time_s=run_time_s,
+        warmup_s=warmup_s,
+        cooldown_s=cooldown_s,
+        testbed_id=testbed_id,
+    )
     run_ids, _ = queue_runs(session=db, experiment=exp)
     db.commit()
     return exp, run_ids

@@ -55,7 +55,10 @@ export function LazyPlot({ data, layout, config, height = 380, onRestyle }: Lazy
           layout={fullLayout}
           config={config}
           useResizeHandler
-          style={{ width: "100%" }}
+          // The height on the element too: a resize (Plots.resize) deletes layout.height when
+          // no width is set and lets autosize take the element's height, which without this
+          // is 0; the figure then overflows its card over what follows it.
+          style={{ width: "100%", height }}
           // The graph div, for onRestyle (react-plotly hands it over on each draw).
           onInitialized={(_fig, gd) => {
             graphDiv.current = gd;

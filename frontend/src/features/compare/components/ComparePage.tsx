@@ -1,7 +1,7 @@
 // Compare: experiments (or configurations across them) against a base, with the parameters
 // that differ, statistically honest differences, grouped curves with bands, parallel
 // coordinates and saved views. Everything that decides the view lives in the URL.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { CompareSelection, ConfigurationsRequest, DifferencesRequest } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
@@ -44,21 +44,14 @@ export function ComparePage() {
   // the table is known.
   const offered = useMemo(() => offeredMetrics(served, state.source), [served, state.source]);
   const metric: CompareMetric | null = served ? effectiveMetric(state.metric, offered) : null;
-  // A brush holds intervals in one figure's axis numbers: it belongs to the selection and
-  // metric it was dragged on, and lapses when they change.
-  const scope = JSON.stringify([
-    state.experiments,
-    state.source,
-    state.requestType,
-    state.window,
-    metric,
-  ]);
-  const [brushed, setBrushed] = useState<{ scope: string; ranges: BrushRanges }>({
-    scope,
-    ranges: {},
-  });
-  const brush = useMemo(() => (brushed.scope === scope ? brushed.ranges : {}), [brushed, scope]);
-  const setBrush = useCallback((ranges: BrushRanges) => setBrushed({ scope, ranges }), [scope]);
+  // The brush is URL state (compareState: it lapses with the selection it was dragged on);
+  // by its text, so that an unchanged brush is the same object on every render.
+  const brushText = JSON.stringify(state.brush ?? {});
+  const brush = useMemo(() => JSON.parse(brushText) as BrushRanges, [brushText]);
+  const setBrush = useCallback(
+    (ranges: BrushRanges) => setState({ brush: Object.keys(ranges).length > 0 ? ranges : null }),
+    [setState],
+  );
   const brushBody = Object.keys(brush).length > 0 ? brush : null;
 
   const names = useMemo(
@@ -184,7 +177,6 @@ export function ComparePage() {
             selected={state.experiments}
             base={base}
             onChange={(selected, b) => {
-              setBrush({});
               setState({
                 experiments: selected,
                 base: b,

@@ -1,7 +1,7 @@
 // Differences against the base: mean ± std on both sides, absolute and relative difference with
 // Welch intervals over repetitions, and a significant / not distinguishable mark. Paged, so
 // thousands of configurations stay smooth; CSV and LaTeX of the whole table come from the
-// server (the same request).
+// server (the same request), LaTeX at column or page width.
 import { useMemo, useState } from "react";
 import type { DifferencesPublic, DifferencesRequest } from "@/api";
 import { handleError } from "@/components/common/handleError";
@@ -11,6 +11,7 @@ import { slug } from "@/features/export/utils/download";
 import {
   downloadDifferencesTable,
   type TableFileFormat,
+  type TableWidth,
 } from "@/features/export/utils/serverTable";
 import {
   experimentName,
@@ -53,9 +54,10 @@ export function DifferenceTable({
   if (skip > 0 && skip >= rows.length) setSkip(0);
 
   const [busy, setBusy] = useState(false);
-  const download = (format: TableFileFormat) => {
+  const download = (format: TableFileFormat, width: TableWidth = "column") => {
     setBusy(true);
-    downloadDifferencesTable(request, format, `compare-${slug(metricLabel)}`)
+    const name = `compare-${slug(metricLabel)}${width === "page" ? "-page" : ""}`;
+    downloadDifferencesTable(request, format, name, width)
       .catch(handleError)
       .finally(() => setBusy(false));
   };
@@ -70,8 +72,21 @@ export function DifferenceTable({
           <button type="button" disabled={busy} onClick={() => download("csv")}>
             CSV
           </button>
-          <button type="button" disabled={busy} onClick={() => download("tex")}>
+          <button
+            type="button"
+            disabled={busy}
+            title="One column (3.5 in): base mean, difference ± interval, relative difference"
+            onClick={() => download("tex")}
+          >
             LaTeX
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            title="Both columns (table*): both means, the interval's bounds"
+            onClick={() => download("tex", "page")}
+          >
+            LaTeX, page width
           </button>
         </div>
       </div>

@@ -27,6 +27,8 @@ describe("parallel coordinates brushing", () => {
       [4, 5],
     ]);
     expect(normalizeRange(undefined)).toEqual([]);
+    // A dragged end keeps 6 significant digits (it goes into the URL and to the server).
+    expect(normalizeRange([19.800000000000004, 12345.678912])).toEqual([[19.8, 12345.7]]);
   });
 
   it("keys the dragged ranges by the server's axis keys", () => {
@@ -47,6 +49,13 @@ describe("parallel coordinates brushing", () => {
         [150, 400],
       ],
     });
+  });
+
+  it("cuts a drag past an axis' end to the axis' range", () => {
+    const dims = [{}, { range: [1, 40], constraintrange: [20.1251, 42.4965] }];
+    expect(readBrush(dims, KEYS)).toEqual({ workers: [[20.1251, 40]] });
+    const beyond = [{}, { range: [1, 40], constraintrange: [[41, 42]] }];
+    expect(readBrush(beyond, KEYS)).toEqual({});
   });
 
   it("puts the page's brush back into the figure, dropping stale ranges", () => {

@@ -14,8 +14,10 @@ import {
   effectiveMetric,
   fromViewState,
   offeredMetrics,
+  parseAsBrush,
   serializeCompare,
   toViewState,
+  withBrushScope,
 } from "./compareState";
 
 const load = createLoader(compareParsers, { urlKeys: compareUrlKeys });
@@ -33,6 +35,13 @@ const FULL: CompareState = {
   requestType: "get",
   window: { start: 10, end: 70 },
   onlyDifferences: true,
+  brush: {
+    workers: [[19.8, 40]],
+    throughput_per_s: [
+      [-1.5, 500],
+      [900, 1.2e21],
+    ],
+  },
 };
 
 describe("compare URL state", () => {
@@ -40,7 +49,8 @@ describe("compare URL state", () => {
     const qs = serializeCompare(FULL);
     expect(qs).toBe(
       "?e=3,1&base=1&c=17,42&cbase=42&metric=response_time_us&x=clients_per_thread" +
-        "&group=workers&band=ci&source=middleware&type=get&window=10-70&diff=true",
+        "&group=workers&band=ci&source=middleware&type=get&window=10-70&diff=true" +
+        "&brush=throughput_per_s:-1.5_500,900_1.2e%2B21~workers:19.8_40",
     );
     expect(load(qs)).toEqual(FULL);
   });
@@ -61,6 +71,7 @@ describe("compare URL state", () => {
       requestType: "all",
       window: null,
       onlyDifferences: false,
+      brush: null,
     });
   });
 
@@ -75,6 +86,48 @@ describe("compare URL state", () => {
     ]);
   });
 
+  it("reads a brush back exactly and refuses malformed ones", () => {
+    const brush = {
+      a_b: [[0, 1]] as [number, number][],
+      c: [
+        [-3, -1],
+        [2.5, 4],
+      ] as [number, number][],
+    };
+    expect(parseAsBrush.parse(parseAsBrush.serialize(brush))).toEqual(brush);
+    for (const bad of [
+      "workers",
+      "workers:1",
+      "workers:2_1",
+      "workers:a_b",
+      ":1_2",
+      "w:1_2_3",
+      "w:_2",
+    ])
+      expect(parseAsBrush.parse(bad), bad).toBeNull();
+    expect(load("?brush=workers:2_1").brush).toBeNull();
+  });
+
+  it("drops the brush when the selection or metric it was dragged on changes", () => {
+    const s = load(serializeCompare(FULL));
+    expect(withBrushScope(s, { band: "se", group: "x" })).toEqual({ band: "se", group: "x" });
+    expect(withBrushScope(s, { source: "middleware", experiments: [3, 1] })).toEqual({
+      source: "middleware",
+      experiments: [3, 1],
+    });
+    for (const patch of [
+      { experiments: [3] },
+      { source: "client" as const },
+      { requestType: "all" as const },
+      { window: null },
+      { metric: "throughput_per_s" },
+    ])
+      expect(withBrushScope(s, patch)).toEqual({ ...patch, brush: null });
+    expect(withBrushScope(s, { metric: "p99_us", brush: { p99_us: [[1, 2]] } }).brush).toEqual({
+      p99_us: [[1, 2]],
+    });
+  });
+
   it("round-trips through a saved view's state", () => {
     expect(fromViewState(toViewState(FULL))).toEqual(FULL);
     expect(toViewState(FULL)).toMatchObject({
@@ -86,6 +139,7 @@ describe("compare URL state", () => {
       window_start_s: 10,
       window_end_s: 70,
       only_differences: true,
+      brush: FULL.brush,
     });
     // A view saved by an older client with fields missing opens with defaults.
     expect(fromViewState({ experiment_ids: [2] })).toEqual({ ...load(""), experiments: [2] });

@@ -2,6 +2,7 @@
 // how it is shown. A reload, back/forward or a pasted link reopens it exactly; a saved view is
 // the same state stored on the server (CompareViewState), converted both ways here.
 import {
+  createParser,
   createSerializer,
   parseAsBoolean,
   parseAsInteger,
@@ -18,6 +19,7 @@ import {
   REQUEST_TYPES,
   type SelectableRequestType,
 } from "@/lib/urlState/parsers";
+import type { BrushRanges } from "../components/ParallelCoordinates.utils";
 
 /** A metric of the results core's metric table (served at /metrics). */
 export type CompareMetric = NonNullable<CompareViewState["metric"]>;
@@ -25,6 +27,42 @@ export const DEFAULT_METRIC: CompareMetric = "throughput_per_s";
 export const BANDS = ["std", "se", "ci"] as const;
 /** The grouping by experiment; any other value of `group` is a parameter name. */
 export const GROUP_BY_EXPERIMENT = "experiment";
+
+// Axes are joined by "~", an axis key ends at its ":", intervals are joined by "," and an
+// interval's ends by "_" (ends may be negative or in e-notation; keys never contain ":").
+const AXIS_SEPARATOR = "~";
+const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+
+function serializeBrush(brush: BrushRanges): string {
+  return Object.entries(brush)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, ranges]) => `${key}:${ranges.map(([lo, hi]) => `${lo}_${hi}`).join(",")}`)
+    .join(AXIS_SEPARATOR);
+}
+
+/** The parallel coordinates' brush, intervals per axis key:
+ * `?brush=throughput_per_s:0_500,900_1200~workers:19.8_40`. */
+export const parseAsBrush = createParser<BrushRanges>({
+  parse(value) {
+    const out: BrushRanges = {};
+    for (const axis of value.split(AXIS_SEPARATOR)) {
+      const at = axis.indexOf(":");
+      if (at <= 0) return null;
+      const ranges: [number, number][] = [];
+      for (const interval of axis.slice(at + 1).split(",")) {
+        const ends = interval.split("_");
+        if (ends.length !== 2 || !ends.every((e) => NUMBER.test(e))) return null;
+        const [lo, hi] = ends.map(Number) as [number, number];
+        if (!(lo <= hi)) return null;
+        ranges.push([lo, hi]);
+      }
+      out[axis.slice(0, at)] = ranges;
+    }
+    return out;
+  },
+  serialize: serializeBrush,
+  eq: (a, b) => serializeBrush(a) === serializeBrush(b),
+});
 
 export const compareParsers = {
   experiments: parseAsIdList.withDefault([]),
@@ -40,6 +78,7 @@ export const compareParsers = {
   requestType: parseAsRequestType.withDefault("all"),
   window: parseAsWindow,
   onlyDifferences: parseAsBoolean.withDefault(false),
+  brush: parseAsBrush,
 };
 
 /** Short, readable query keys (source, type and window as on the results pages):
@@ -57,6 +96,7 @@ export const compareUrlKeys = {
   requestType: "type",
   window: "window",
   onlyDifferences: "diff",
+  brush: "brush",
 } as const;
 
 export interface CompareState {
@@ -73,6 +113,24 @@ export interface CompareState {
   requestType: SelectableRequestType;
   window: ResultWindow | null;
   onlyDifferences: boolean;
+  /** The parallel coordinates' brush (null: none); see withBrushScope. */
+  brush: BrushRanges | null;
+}
+
+/** What a brush was dragged on: its intervals are in that figure's axis numbers. */
+const BRUSH_SCOPE = ["experiments", "source", "requestType", "window", "metric"] as const;
+
+/** A change of the state, with the brush dropped when the change leaves the selection or
+ * metric it was dragged on (the one rule for every change of the page's state). */
+export function withBrushScope(
+  current: CompareState,
+  patch: Partial<CompareState>,
+): Partial<CompareState> {
+  if ("brush" in patch || current.brush === null) return patch;
+  const moved = BRUSH_SCOPE.some(
+    (k) => k in patch && JSON.stringify(patch[k]) !== JSON.stringify(current[k]),
+  );
+  return moved ? { ...patch, brush: null } : patch;
 }
 
 /** "?e=3,1&base=1..." for a state (defaults left out), for links and reopening saved views. */
@@ -93,6 +151,7 @@ export function toViewState(s: CompareState): CompareViewState {
     window_start_s: s.window?.start ?? null,
     window_end_s: s.window?.end ?? null,
     only_differences: s.onlyDifferences,
+    brush: s.brush,
   };
 }
 
@@ -119,6 +178,7 @@ export function fromViewState(v: CompareViewState): CompareState {
         ? { start: v.window_start_s, end: v.window_end_s }
         : null,
     onlyDifferences: v.only_differences ?? false,
+    brush: v.brush && Object.keys(v.brush).length > 0 ? v.brush : null,
   };
 }
 

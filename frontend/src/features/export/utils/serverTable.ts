@@ -43,13 +43,20 @@ export function downloadServerTable(
   return downloadFromServer(tableUrl(table, format), `${filename}.${format}`);
 }
 
+/** The printed width of the LaTeX difference table: one column (3.5 in), or a table* over
+ * both columns of a two-column paper with every number. */
+export type TableWidth = "column" | "page";
+
 /** POST /compare/tables/differences.{csv,tex} and save the answer as `<filename>.<format>`. */
 export async function downloadDifferencesTable(
   body: DifferencesRequest,
   format: TableFileFormat,
   filename: string,
+  width: TableWidth = "column",
 ): Promise<void> {
-  const response = await fetchOk(`/api/v1/compare/tables/differences.${format}`, {
+  const path = `/api/v1/compare/tables/differences.${format}`;
+  const url = width === "column" ? path : withParams(path, { width });
+  const response = await fetchOk(url, {
     method: "POST",
     headers: { ...authHeaders(), "Content-Type": "application/json" },
     body: JSON.stringify(body),
