@@ -46,6 +46,7 @@ os.environ["MCSCOPE_SSH_KNOWN_HOSTS"] = os.path.join(
     tempfile.mkdtemp(prefix="mcscope-known-hosts-"), "known_hosts"
 )
 
+from backend.tests.utils.broker import purge_session_keys  # noqa: E402
 from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
 
@@ -60,6 +61,16 @@ def database() -> Iterator[str]:
 
         engine.dispose()
         drop_database(_ADMIN_URL, TEST_DB)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def broker_state() -> Iterator[None]:
+    """Leave the shared Redis as this session found it: its queues, their bindings, its live
+    lists and the messages its killed workers left unacked."""
+    yield
+    from backend.core.config import settings
+
+    purge_session_keys(settings.REDIS_URL, _SUFFIX)
 
 
 @pytest.fixture()

@@ -7,7 +7,6 @@ workers recovering at once, or the late redelivery, change nothing twice.
 """
 
 import logging
-import os
 import shlex
 import socket
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from backend.core.config import settings
 from backend.models import Run, RunStatus
 from worker.drivers.errors import DriverError
 from worker.drivers.host import Host, HostSpec, program_name
+from worker.drivers.local_process import pid_running
 from worker.runs import lifecycle
 
 logger = logging.getLogger(__name__)
@@ -37,13 +37,7 @@ def _owner_dead(worker: str | None) -> bool:
     host, _, pid = worker.rpartition(":")
     if host != socket.gethostname() or not pid.isdigit():
         return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
+    return not pid_running(int(pid))
 
 
 def orphaned_runs(session: Session) -> list[Run]:

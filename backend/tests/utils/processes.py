@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from backend.core.config import REPO_ROOT
+from worker.drivers.local_process import pid_running
 
 
 class CeleryWorkerProcess:
@@ -91,9 +92,5 @@ class CeleryWorkerProcess:
 
 
 def pid_alive(pid: int) -> bool:
-    """A process of this machine (the local testbed) still runs."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+    """A process of this machine (the local testbed) still runs (a zombie does not)."""
+    return pid_running(pid)

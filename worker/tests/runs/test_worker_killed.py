@@ -1,6 +1,9 @@
 """Issue 5 acceptance: the worker is killed mid-experiment; a new worker finishes it and every
 run is stored exactly once, with the dead attempt's remote processes stopped."""
 
+import os
+import signal
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -14,6 +17,7 @@ from worker.tests.utils.experiments import all_final, in_load_phase, wait_for
 pytestmark = pytest.mark.integration
 
 
+@pytest.mark.timeout(600)  # above its two waits, so a timeout reports the runs' states and logs
 def test_worker_killed_mid_experiment_completes_once(
     client: TestClient, db: Session, local_sshd: None, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -52,12 +56,18 @@ def test_worker_killed_mid_experiment_completes_once(
     second.start()
     try:
         runs = wait_for(db, exp["id"], all_final, timeout_s=300)
+    except AssertionError as exc:
+        logs = f"first worker:\n{first.log()}\nsecond worker:\n{second.log()}"
+        raise AssertionError(f"{exc}\n{logs}") from None
     finally:
         second.stop()
+        stopped_by_test = [p for p in left_behind if pid_alive(p)]
+        for pid in stopped_by_test:  # a failed recovery must not leave them running
+            os.kill(pid, signal.SIGKILL)
     assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 4, [r.error for r in runs]
     rerun = next(r for r in runs if r.id == victim.id)
     assert rerun.attempt == 2
-    assert not any(pid_alive(p) for p in left_behind)
+    assert stopped_by_test == []  # recovery stopped them
     # Exactly one summary per run, source and request type; the same set for every run.
     counts = db.execute(
         select(RunSummary.run_id, RunSummary.source, RunSummary.request_type, func.count())
