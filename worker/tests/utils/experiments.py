@@ -3,7 +3,7 @@
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,31 +14,37 @@ from backend.domain.templates import Template
 from backend.models import Configuration, Experiment, Run, RunStatus
 
 
+class ExperimentSpec(TypedDict, total=False):
+    """The experiment's settings besides its grid; missing ones take create_experiment's."""
+
+    repetitions: int
+    run_time_s: int
+    warmup_s: int
+    cooldown_s: int
+    testbed_id: int | None
+    name_prefix: str
+
+
 def create_experiment(
     db: Session,
     *,
     factors: dict[str, list[Any]],
     fixed: dict[str, Any],
-    repetitions: int = 1,
-    run_time_s: int = 5,
-    warmup_s: int = 1,
-    cooldown_s: int = 1,
-    testbed_id: int | None = None,
-    name_prefix: str = "exec",
+    **spec: Unpack[ExperimentSpec],
 ) -> Experiment:
     """An experiment with its configurations (flushed, not committed; no runs)."""
     factors, fixed = normalize_factors(factors), normalize_fixed(fixed)
     exp = Experiment(
-        name=f"{name_prefix}-{uuid.uuid4().hex[:10]}",
+        name=f"{spec.get('name_prefix', 'exec')}-{uuid.uuid4().hex[:10]}",
         description="",
         template=Template.CUSTOM,
         factors=factors,
         fixed=fixed,
-        repetitions=repetitions,
-        run_time_s=run_time_s,
-        warmup_s=warmup_s,
-        cooldown_s=cooldown_s,
-        testbed_id=testbed_id,
+        repetitions=spec.get("repetitions", 1),
+        run_time_s=spec.get("run_time_s", 5),
+        warmup_s=spec.get("warmup_s", 1),
+        cooldown_s=spec.get("cooldown_s", 1),
+        testbed_id=spec.get("testbed_id"),
     )
     db.add(exp)
     db.flush()
@@ -53,23 +59,10 @@ def create_queued_experiment(
     *,
     factors: dict[str, list[Any]],
     fixed: dict[str, Any],
-    repetitions: int = 1,
-    run_time_s: int = 5,
-    warmup_s: int = 1,
-    cooldown_s: int = 1,
-    testbed_id: int | None = None,
+    **spec: Unpack[ExperimentSpec],
 ) -> tuple[Experiment, list[int]]:
     """An experiment with its configurations and queued runs; returns it and the run ids."""
-    exp = create_experiment(
-        db,
-        factors=factors,
-        fixed=fixed,
-        repetitions=repetitions,
-        run_time_s=run_time_s,
-        warmup_s=warmup_s,
-        cooldown_s=cooldown_s,
-        testbed_id=testbed_id,
-    )
+    exp = create_experiment(db, factors=factors, fixed=fixed, **spec)
     run_ids, _ = queue_runs(session=db, experiment=exp)
     db.commit()
     return exp, run_ids
