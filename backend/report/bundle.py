@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -139,7 +139,7 @@ def _add(
             raise AnalysisError("table", f"unknown table {item.name!r}")
         table = spec.make(session, exp, TableQuery(**sel.model_dump()))
         if item.caption:
-            table = type(table)(table.columns, table.rows, item.caption, table.label, table.notes)
+            table = replace(table, caption=item.caption)  # keeps its layout
         files[f"tables/{item.name}.tex"] = to_latex(table).encode()
         files[f"tables/{item.name}.csv"] = to_csv(table).encode()
         return TableItem(f"tables/{item.name}.tex", item.explanation)

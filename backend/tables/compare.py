@@ -17,8 +17,8 @@ from backend.figures.labels import (
     sentence_case,
     with_unit,
 )
-from backend.schemas.compare import DifferencesPublic
-from backend.tables.table import Column, Table, latex_label
+from backend.schemas.compare import DifferenceRowPublic, DifferencesPublic
+from backend.tables.table import Cell, Column, Number, Table, latex_label
 
 VERDICT_TEXT: dict[Verdict, str] = {
     "significant": "significant",
@@ -57,51 +57,59 @@ def differences_latex_table(
     """What fits a printed width. Page (a table* over both columns of a two-column paper):
     a column per parameter, both means, the difference with its interval [low, high], the
     relative difference and the verdict. Column (3.5 in): the base mean and the difference
-    with the half-width of its interval (Welch's is symmetric), headers stacked. The CSV
-    has every number."""
+    with the half-width of its interval (Welch's is symmetric), headers stacked. With several
+    metrics, the rows come per metric under a line naming it with its unit. The CSV has every
+    number."""
     one = len(data.units) == 1
     unit = printed_unit(next(iter(data.units.values()))) if one else None
-    decimals = 0 if unit == "ops/s" else 1
     params = list(dict.fromkeys(p for r in data.data for p in r.values))
     several = len({r.experiment_id for r in data.data}) > 1
     page = width == "page"
+    order = list(data.units)
+    ranked = sorted(data.data, key=lambda r: order.index(r.metric))  # stable: rows per metric
+
+    def in_unit(r: DifferenceRowPublic) -> list[Cell]:
+        """The row's numbers in its metric's unit, each with that unit's decimals."""
+        half = None if r.high is None else r.high - r.difference
+        values = [r.other.mean, r.difference, r.low, r.high] if page else [r.difference, half]
+        decimals = 0 if printed_unit(r.unit) == "ops/s" else 1
+        return [Number(v, decimals) for v in [r.base.mean, *values]]
+
     rows = [
         [
             *([names.get(r.experiment_id, f"#{r.experiment_id}")] if several else []),
             *(format_level(r.values.get(p)) for p in params),
-            # Several metrics: the row's unit is only here (the number headers have none).
-            *([] if one else [with_unit(sentence_case(metric_title(r.metric)), r.unit)]),
-            r.base.mean,
-            *([r.other.mean, r.difference, r.low, r.high] if page else [r.difference]),
-            *([] if page else [None if r.high is None else r.high - r.difference]),
+            *in_unit(r),
             r.relative_percent,
             r.verdict == "significant",
         ]
-        for r in data.data
+        for r in ranked
     ]
+    # Several metrics: each section's title names the metric and its unit (the number headers
+    # have none).
+    sections = [with_unit(sentence_case(metric_title(r.metric)), r.unit) for r in ranked]
     # Short titles: the confidence level and what "Sig." and "±" mean are in the caption.
     means = f"Mean ({unit})" if unit else "Mean"
     diff = f"Difference ({unit})" if unit else "Difference"
     numbers = (
         [
-            Column("base", None, decimals, means),
-            Column("compared", None, decimals, means),
-            Column("value", None, decimals, diff),
-            Column("low", None, decimals, diff),
-            Column("high", None, decimals, diff),
+            Column("base", None, 1, means),
+            Column("compared", None, 1, means),
+            Column("value", None, 1, diff),
+            Column("low", None, 1, diff),
+            Column("high", None, 1, diff),
         ]
         if page
         else [
-            Column("Base", unit, decimals),
-            Column("Diff.", unit, decimals),
-            Column("±", unit, decimals),
+            Column("Base", unit, 1),
+            Column("Diff.", unit, 1),
+            Column("±", unit, 1),
         ]
     )
     return Table(
         [
             *([Column("Experiment")] if several else []),
             *(Column(parameter_title(p)) for p in params),
-            *([] if one else [Column("Metric")]),
             *numbers,
             Column("Rel.", "%", 1),
             Column("Sig."),
@@ -111,6 +119,7 @@ def differences_latex_table(
         latex_label("tab", "compare", *(metric_title(m) for m in data.units)),
         wide=page,
         narrow=not page,
+        sections=[] if one else sections,
     )
 
 
@@ -122,7 +131,7 @@ def differences_table(data: DifferencesPublic, names: dict[int, str]) -> Table:
     level = f"{100 * data.level:g}% CI"
     one = len(data.units) == 1
     unit = printed_unit(next(iter(data.units.values()))) if one else None
-    rows = [
+    rows: list[list[Cell]] = [
         [
             names.get(r.experiment_id, f"#{r.experiment_id}"),
             levels_label(r.values),

@@ -17,7 +17,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-Cell = str | int | float | bool | None
+
+@dataclass(frozen=True)
+class Number:
+    """A number printed with its own decimals rather than its column's (rows of a column that
+    hold different metrics, e.g. ops/s without decimals, µs with one)."""
+
+    value: float | None
+    decimals: int
+
+
+Cell = str | int | float | bool | Number | None
 
 HEADER_LINE_CHARS = 11  # a narrow table's header lines: "Clients per", "thread", "(ops/s)"
 NARROW_TABCOLSEP = "4pt"  # between a narrow table's columns; LaTeX's default is 6pt
@@ -73,14 +83,21 @@ class Table:
     # `narrow` fits one column: headers stacked over lines, columns set closer.
     wide: bool = False
     narrow: bool = False
+    # LaTeX only: a title per row; where it changes, a line spanning the table names the rows
+    # that follow (e.g. each metric with its unit), instead of a column repeating it.
+    sections: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for row in self.rows:
             if len(row) != len(self.columns):
                 raise ValueError(f"row of {len(row)} cells for {len(self.columns)} columns")
+        if self.sections and len(self.sections) != len(self.rows):
+            raise ValueError(f"{len(self.sections)} section titles for {len(self.rows)} rows")
 
 
 def _csv_cell(value: Cell) -> Any:
+    if isinstance(value, Number):
+        value = value.value
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, bool):
@@ -105,6 +122,9 @@ def format_number(value: float, decimals: int) -> str:
 
 
 def _latex_cell(value: Cell, column: Column) -> str:
+    if isinstance(value, Number):
+        column = Column(column.title, column.unit, value.decimals)
+        value = value.value
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "--"
     if isinstance(value, bool):
@@ -153,14 +173,24 @@ def _header_rows(columns: list[Column], narrow: bool = False) -> list[str]:
     return lines
 
 
+def _body_rows(table: Table) -> list[str]:
+    """The rows, each section opened by its title across the table (space above, not a rule)."""
+    lines: list[str] = []
+    for i, row in enumerate(table.rows):
+        if table.sections and (i == 0 or table.sections[i] != table.sections[i - 1]):
+            title = escape_latex(table.sections[i])
+            span = rf"\multicolumn{{{len(table.columns)}}}{{@{{}}l@{{}}}}{{\textit{{{title}}}}} \\"
+            lines += [*([r"\addlinespace"] if i else []), span]
+        cells = (_latex_cell(v, c) for v, c in zip(row, table.columns, strict=True))
+        lines.append(" & ".join(cells) + r" \\")
+    return lines
+
+
 def to_latex(table: Table) -> str:
     """A floating booktabs table; needs \\usepackage{booktabs} (and nothing else)."""
     env = "table*" if table.wide else "table"
     spec = "".join("r" if c.numeric else "l" for c in table.columns)
-    body = [
-        " & ".join(_latex_cell(v, c) for v, c in zip(row, table.columns, strict=True)) + r" \\"
-        for row in table.rows
-    ]
+    body = _body_rows(table)
     notes = [rf"\par\smallskip{{\footnotesize {escape_latex(n)}}}" for n in table.notes]
     return "\n".join(
         [

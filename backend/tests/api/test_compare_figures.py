@@ -396,9 +396,25 @@ def test_compare_differences_table_csv_and_latex(
         "/api/v1/compare/tables/differences.tex",
         json={**body, "metrics": ["throughput_per_s", "response_time_us"]},
     ).text
-    # The number headers carry no unit then: each row's metric does.
-    assert "Throughput (ops/s) &" in two_tex, two_tex
-    assert "Response time (" in two_tex
+    # The number headers carry no unit then: the rows come per metric, under a line naming it
+    # with its unit, and the table still fits a column.
+    span = r"\multicolumn{7}{@{}l@{}}{\textit{%s}} \\"
+    through, response = span % "Throughput (ops/s)", span % r"Response time ($\mu$s)"
+    assert through in two_tex and response in two_tex, two_tex
+    lines = two_tex.splitlines()
+    first, second = lines.index(through), lines.index(response)
+    assert first < second and lines[second - 1] == r"\addlinespace"
+    assert second - first - 1 == len(diffs) + 1  # this metric's rows, then the space
+    assert len(lines) - second > len(diffs)
+    assert "Metric" not in two_tex
+    # Each metric's numbers have its unit's decimals: none for ops/s, one for µs.
+    base_through, base_response = (
+        lines[first + 1].split(" & ")[2],
+        lines[second + 1].split(" & ")[2],
+    )
+    assert "." not in base_through
+    assert "." in base_response, (base_through, base_response)
+    assert _table_width_in(tmp_path / "two-metrics", two_tex) <= 3.5
     bad = client.post(
         "/api/v1/compare/tables/differences.tex", json={**body, "brush": {"x": [[0, 1]]}}
     )
