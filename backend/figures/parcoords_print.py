@@ -22,6 +22,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
+from backend.analysis.errors import AnalysisError
+from backend.figures.params import MAX_WIDTH_IN
 from backend.figures.parcoords_axes import DrawnAxis, ParcoordsAxes
 from backend.figures.style import PX_PER_IN, PX_PER_PT, STYLES, FigureStyle
 
@@ -40,6 +42,9 @@ TITLE_GAP_PX = 5.0  # clear space between neighbouring slanted titles' boxes
 CHAR_EM = {"report": 0.5, "screen": 0.62}
 LINE_EM = 1.35  # height of a line of text (its box) in font sizes
 EDGE_PX = 4.0  # text keeps this far from the figure's edges
+# A tick label's right end stands this far left of its axis; so far apart stand the labels
+# of neighbouring axes when the longer ones reach the axis on their left, as they may.
+TICK_SHIFT_PX = 3.0
 
 
 def _fraction(axis: DrawnAxis, value: float) -> float:
@@ -148,6 +153,7 @@ class _Layout:
     title_height: float  # a title's box
     colourbar_length: float  # with its title (Plotly's bar is this less the title); 0: none
     colourbar_step: int  # tick every this many of the axis' ticks, so that labels stay apart
+    fits: bool  # each axis' tick labels fit between it and the axis on its left
 
 
 def _title_lift(font_px: float) -> float:
@@ -170,8 +176,8 @@ def _layout(pc: ParcoordsAxes, style: FigureStyle, width_px: float) -> _Layout:
     title_px = (style.font_pt + 1) * PX_PER_PT
     h = LINE_EM * title_px
     lengths = [len(a.title) * em * title_px for a in pc.axes] or [0.0]
-    first = max((len(t) for t in pc.axes[0].ticktext), default=1) if pc.axes else 1
-    ticks_px = first * em * font_px + 3 + EDGE_PX
+    widest = [max((len(t) for t in a.ticktext), default=1) * em * font_px for a in pc.axes]
+    ticks_px = (widest[0] if widest else em * font_px) + TICK_SHIFT_PX + EDGE_PX
     report = style.name == "report"
     angle, left = math.radians(MIN_TITLE_ANGLE), ticks_px
     for _ in range(4):
@@ -182,6 +188,7 @@ def _layout(pc: ParcoordsAxes, style: FigureStyle, width_px: float) -> _Layout:
         reach = [w * math.cos(angle) - i * gap for i, w in enumerate(lengths)]
         left = max(ticks_px, max(reach) + EDGE_PX)
     right = h * math.sin(angle) + EDGE_PX
+    gap = (width_px - left - right) / max(len(pc.axes) - 1, 1)
     # The colour bar's last tick label may stand out past its end by half its width.
     label = max((len(t) for t in pc.colour.ticktext), default=1) * em * font_px
     bar_len = width_px - left - right - label / 2 - len(pc.colour.title) * em * font_px
@@ -194,6 +201,23 @@ def _layout(pc: ParcoordsAxes, style: FigureStyle, width_px: float) -> _Layout:
         title_height=h,
         colourbar_length=0.0 if report else width_px - left - right - label / 2,
         colourbar_step=max(1, math.ceil(len(pc.colour.tickvals) * 1.5 * label / max(bar_len, 1.0))),
+        fits=max(widest[1:], default=0.0) + TICK_SHIFT_PX <= gap,
+    )
+
+
+def _checked_layout(pc: ParcoordsAxes, style: FigureStyle, width_in: float) -> _Layout:
+    """The layout at `width_in`; AnalysisError (naming `width` and the least width that
+    fits, to a tenth of an inch) where neighbouring axes' tick labels would run together."""
+    lay = _layout(pc, style, width_in * PX_PER_IN)
+    if lay.fits:
+        return lay
+    tenths = range(math.ceil(width_in * 10), round(MAX_WIDTH_IN * 10) + 1)
+    least = next((t / 10 for t in tenths if _layout(pc, style, t * PX_PER_IN / 10).fits), None)
+    advice = f"at least {least:g} in" if least else "fewer axes"
+    raise AnalysisError(
+        "width",
+        f"{width_in:g} in is too narrow for the tick labels of {len(pc.axes)} axes in the "
+        f"{style.name} style: {advice}",
     )
 
 
@@ -205,7 +229,7 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str, width_in: float) 
     report = style.name == "report"
     font_px = style.font_pt * PX_PER_PT
     title_px = (style.font_pt + 1) * PX_PER_PT
-    lay = _layout(pc, style, width_in * PX_PER_IN)
+    lay = _checked_layout(pc, style, width_in)
     n = len(pc.axes)
     fig = go.Figure([*_line_traces(pc), _axis_trace(pc, 0.02, style.axis_line_pt * PX_PER_PT)])
     if not report:
@@ -219,7 +243,7 @@ def parcoords_print_figure(pc: ParcoordsAxes, style_name: str, width_in: float) 
                 "y": _fraction(axis, v),
                 "text": t,
                 "xanchor": "right",
-                "xshift": -3,
+                "xshift": -TICK_SHIFT_PX,
                 "bgcolor": TICK_BACKGROUND,
                 "borderpad": 0,
             }

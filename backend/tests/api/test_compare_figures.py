@@ -244,6 +244,27 @@ def test_parcoords_files_are_vector_lines_and_text(
     assert len(shapes) == 1
 
 
+def _parcoords_text_clashes(svg: ET.Element, style: str) -> list[tuple[str, str]]:
+    """Pairs of titles or tick labels (and the screen style's colour bar) that overlap; every
+    box must also lie inside the figure."""
+    boxes = annotation_boxes(svg)
+    titles = {"Experiment", "Clients per thread", "Worker threads", "Queue time (µs)"}
+    assert titles <= {b.text for b in boxes}
+    if style == "screen":
+        boxes.append(colourbar_box(svg))
+    size = (float(svg.attrib["width"]), float(svg.attrib["height"]))
+    for box in boxes:
+        for corner in box.corners:
+            assert all(-0.5 <= v <= edge + 0.5 for v, edge in zip(corner, size, strict=True)), (
+                box.text,
+                corner,
+            )
+    return [(a.text, b.text) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b)]
+
+
+PARCOORDS_TEXT_BODY = {"source": "middleware", "metric": "queue_time_us"}
+
+
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("style", ["screen", "report"])
 def test_parcoords_file_text_does_not_overlap(
@@ -253,31 +274,35 @@ def test_parcoords_file_text_does_not_overlap(
     titles or tick labels overlap, nor any the screen style's colour bar (the titles slant
     steeper where axes stand closer; at 3.5 in the screen style's titles ran into each other
     and into the colour bar beside them)."""
-    body = {
-        "experiment_ids": pair,
-        "source": "middleware",
-        "metric": "queue_time_us",
-        "style": style,
-        "width": width,
-    }
+    body = {"experiment_ids": pair, **PARCOORDS_TEXT_BODY, "style": style, "width": width}
     svg = ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
-    boxes = annotation_boxes(svg)
-    titles = {"Experiment", "Clients per thread", "Worker threads", "Queue time (µs)"}
-    assert titles <= {b.text for b in boxes}
+    assert _parcoords_text_clashes(svg, style) == []
+
+
+@pytest.mark.parametrize("style", ["screen", "report"])
+def test_parcoords_too_narrow_names_the_least_width_that_fits(
+    client: TestClient, pair: list[int], style: str
+) -> None:
+    """At 2.5 in the screen style's tick labels of neighbouring axes ran together: a width
+    too narrow for them is refused, naming the least width that fits, and that width draws
+    apart."""
+    body = {"experiment_ids": pair, **PARCOORDS_TEXT_BODY, "style": style, "width": "2"}
+    r = client.post(f"{URL}/compare-parcoords.svg", json=body)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"] == ["body", "width"]
+    pattern = rf"too narrow for the tick labels of 6 axes in the {style} style: at least (\S+) in"
+    found = re.search(pattern, detail["msg"])
+    assert found, detail["msg"]
+    least = float(found.group(1))
+    assert 2 < least <= 3.5
+    fits = _post(client, "compare-parcoords", "svg", {**body, "width": str(least)})
+    assert _parcoords_text_clashes(ET.fromstring(fits.content), style) == []
+    below = client.post(f"{URL}/compare-parcoords.svg", json={**body, "width": f"{least - 0.1:g}"})
+    assert below.status_code == 422
     if style == "screen":
-        boxes.append(colourbar_box(svg))
-    clashes = [
-        (a.text, b.text) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a, b)
-    ]
-    assert clashes == []
-    # Inside the figure.
-    size = (float(svg.attrib["width"]), float(svg.attrib["height"]))
-    for box in boxes:
-        for corner in box.corners:
-            assert all(-0.5 <= v <= edge + 0.5 for v, edge in zip(corner, size, strict=True)), (
-                box.text,
-                corner,
-            )
+        narrow = client.post(f"{URL}/compare-parcoords.svg", json={**body, "width": "2.5"})
+        assert narrow.status_code == 422
 
 
 @pytest.mark.parametrize(
