@@ -113,8 +113,10 @@ def _series_looks(style: FigureStyle) -> list[dict[str, Any]]:
 def _parcoords(style: FigureStyle) -> go.Parcoords:
     """Parallel coordinates: the colour bar's text at the text size (Plotly draws its title
     larger) and a thin bar. In print, where a column is narrow, axis titles are slanted so
-    that they do not overlap, and the colour bar and the range labels at the axis ends are
-    left out: the colouring metric is an axis of its own, the ends are ticked."""
+    that they do not overlap, and the colour bar is left out: the colouring metric is an axis
+    of its own. Plotly's range labels over and under each axis are left out in both styles:
+    axes end on a level or a round number (parcoords_axes.nice_span), where they printed the
+    top tick's number a second time, just above it."""
     font = {"family": style.font_family, "size": _px(style.font_pt), "color": "black"}
     report = style.name == "report"
     return go.Parcoords(
@@ -122,7 +124,7 @@ def _parcoords(style: FigureStyle) -> go.Parcoords:
         labelside="top",
         labelfont={**font, "size": _px(style.font_pt + 1)},  # axis titles, as on other axes
         tickfont=font,
-        rangefont={**font, "color": "rgba(0,0,0,0)" if report else "black"},
+        rangefont={**font, "color": "rgba(0,0,0,0)"},
         line={
             "showscale": not report,
             "colorbar": {

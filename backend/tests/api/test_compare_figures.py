@@ -108,6 +108,9 @@ def test_parcoords_json_axes_ticks_and_brush(client: TestClient, pair: list[int]
     assert dims["Worker threads"]["ticktext"] == ["8", "16"]
     assert dims["Worker threads"]["constraintrange"] == [12, 20]
     assert "constraintrange" not in dims["Clients per thread"]
+    # No range labels: the axes end on ticked levels or round numbers, which they repeated.
+    (styled,) = fig["layout"]["template"]["data"]["parcoords"]
+    assert styled["rangefont"]["color"] == "rgba(0,0,0,0)"
     # Six level titles side by side overlap at the page's width: they slant down onto their
     # axes (steep enough that Plotly ends them on the axis, not centred over its range label),
     # and the margins hold the longest one's rise and the first one's reach to the left.
