@@ -12,6 +12,7 @@ import { formatDuration, formatNumber } from "@/features/experiments/utils/forma
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
+import { foldRepeatedLines } from "../utils/repeatedLines";
 import { RunConfiguration } from "./RunConfiguration";
 import { resultsHref } from "./RunConfiguration.utils";
 import { RunHosts } from "./RunHosts";
@@ -99,7 +100,18 @@ export function RunPage() {
         <section className="card">
           <h2>Error</h2>
           <pre className="error-text" data-testid="run-error">
-            {run.error}
+            {foldRepeatedLines(run.error).map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the lines never reorder
+              <span key={i}>
+                {i > 0 && "\n"}
+                {line.text}
+                {line.count > 1 && (
+                  <span className="repeat-count" title={`${line.count} identical lines`}>
+                    {` ×${line.count}`}
+                  </span>
+                )}
+              </span>
+            ))}
           </pre>
         </section>
       )}
