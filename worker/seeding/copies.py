@@ -40,7 +40,7 @@ def copy_runs(session: Session, pairs: Sequence[tuple[Configuration, int, int]])
             status=RunStatus.SUCCEEDED,
             attempt=1,
             started_at=templates[template].started_at,
-            finished_at=func.now(),
+            finished_at=templates[template].finished_at,
             hosts=templates[template].hosts,
             tool_versions=templates[template].tool_versions,
             commands=[],

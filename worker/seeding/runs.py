@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from backend.analysis.experiment import write_fraction
@@ -42,6 +43,7 @@ from worker.seeding.shape import (
 TOOL = "memtier"
 INSTANCE_STAGGER_S = 0.05  # instances start a few ms apart, each on its own clock
 MIDDLEWARE_LEAD_S = 2.6
+SEEDED_STOP_S = 1.5  # stopping processes and fetching outputs after the load ends
 LAST_SECOND_SHARE = 0.001  # middlewares start before the load generators (not on a second)
 
 
@@ -210,5 +212,9 @@ def seed_run(
     )
     if not store_results(session, run.id, 1, rows):
         raise SeedError(f"run {run.id} was not stored")
+    # store_results stamps now; the seeded run ended when its load did, seconds after it began.
+    ended = datetime.fromtimestamp(load_start + exp.run_time_s + SEEDED_STOP_S, UTC)
+    session.execute(update(Run).where(Run.id == run.id).values(finished_at=ended))
+    session.commit()
     middleware = _middleware_window_latencies(shape, exp) if plan.middlewares else Counter()
     return SeededRun(run.id, config.id, repetition, shape, recorded, middleware)

@@ -94,6 +94,10 @@ def test_every_run_is_stored_under_the_sources_the_worker_writes(
     runs = db.scalars(select(Run).where(Run.experiment_id == exp.id)).all()
     assert manifest["runs"] == len(runs) == 6 * 3
     assert {r.status for r in runs} == {RunStatus.SUCCEEDED}
+    # Each run lasted its run time (plus stopping), not until the seeding finished.
+    for r in runs:
+        assert r.started_at and r.finished_at
+        assert RUN_TIME_S < (r.finished_at - r.started_at).total_seconds() < RUN_TIME_S + 5
     sources = set(
         db.scalars(
             select(RunSummary.source).join(Run).where(Run.experiment_id == exp.id).distinct()
