@@ -23,14 +23,13 @@ from backend.figures.labels import (
     printed_unit,
     with_unit,
 )
-from backend.figures.lines import add_band
+from backend.figures.lines import add_band, factor_axis
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.figures.style import series_colour
 from backend.models import Experiment
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupsPublic, GroupsRequest
 
-MAX_LEVEL_TICKS = 12
 _BAND_TEXT = {"std": "mean ± std", "se": "mean ± standard error"}
 
 
@@ -123,16 +122,9 @@ def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
             )
         )
     what = metric_title(data.metric)
-    categorical = any(isinstance(_x_value(p.x), str) for g in data.data for p in g.points)
-    levels = sorted({p.x for g in data.data for p in g.points}) if not categorical else []
-    # A factor has no level 4.5: tick a numeric x at its measured levels when they are few.
-    ticks = {"tickvals": levels} if 0 < len(levels) <= MAX_LEVEL_TICKS else {}
+    xs = [_x_value(p.x) for g in data.data for p in g.points]
     fig.update_layout(
-        xaxis={
-            "title": {"text": parameter_title(data.x)},
-            "type": "category" if categorical else ("log" if q.log_x else "linear"),
-            **ticks,
-        },
+        xaxis=factor_axis(parameter_title(data.x), xs, q.log_x),
         yaxis={
             "title": {"text": with_unit(what[:1].upper() + what[1:], data.unit)},
             **({"type": "log"} if q.log_y else {"rangemode": "tozero"}),

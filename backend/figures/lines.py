@@ -7,7 +7,8 @@ pinned to one level (the first, unless `pin` names one), exactly as the results 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,49 @@ from backend.analysis.errors import AnalysisError
 from backend.figures.labels import format_level, level_label, parameter_title
 from backend.figures.params import FigureQuery, Spread
 from backend.figures.style import series_colour
+
+# A numeric factor axis is ticked at its measured levels (a factor has no level 4.5), each
+# one far enough from the previous tick for both labels and a character's space between them:
+# a character takes about this share of the axis in a column-wide figure (8 pt digits on a
+# 2.7 in axis; the page and the screen are wider).
+CHAR_AXIS_SHARE = 1 / 50
+
+
+def level_ticks(levels: Iterable[float], log: bool = False) -> list[float]:
+    """The levels to tick, from the lowest, each far enough from the one before; the highest
+    always (the end of the data), in place of a kept one too close to it."""
+    pos = sorted({v for v in levels if not log or v > 0})
+    if len(pos) < 2:
+        return pos
+    at = [math.log10(v) if log else v for v in pos]
+    chars = [len(f"{v:g}") for v in pos]
+    per_char = (at[-1] - at[0]) * CHAR_AXIS_SHARE
+
+    def clear(i: int, j: int) -> bool:
+        return at[j] - at[i] >= ((chars[i] + chars[j]) / 2 + 1) * per_char
+
+    kept = [0]
+    for i in range(1, len(pos)):
+        if clear(kept[-1], i):
+            kept.append(i)
+    if kept[-1] != len(pos) - 1:
+        # The highest is a whole span from the lowest: a kept level too close gives way to it.
+        kept = [*kept[:-1], len(pos) - 1] if len(kept) > 1 else [*kept, len(pos) - 1]
+    return [pos[i] for i in kept]
+
+
+def factor_axis(title: str, xs: Iterable[Any], log: bool = False) -> dict[str, Any]:
+    """The x axis of a factor: categories for text levels, else linear or log and ticked at
+    the levels (level_ticks)."""
+    values = list(xs)
+    if any(isinstance(v, str) for v in values):
+        return {"title": {"text": title}, "type": "category"}
+    ticks = level_ticks([v for v in values if v is not None], log)
+    return {
+        "title": {"text": title},
+        "type": "log" if log else "linear",
+        **({"tickvals": ticks} if ticks else {}),
+    }
 
 
 @dataclass(frozen=True)
@@ -219,12 +263,10 @@ def line_figure(
                 **(_coloured(i) if band else {}),
             )
         )
-    categorical = any(isinstance(v, str) for line in lines for v in line.x)
-    x_type = "category" if categorical else ("log" if log_x else "linear")
     y_axis: dict[str, Any] = {"title": {"text": y_title}}
     y_axis.update({"type": "log"} if log_y else {"rangemode": "tozero"})
     fig.update_layout(
-        xaxis={"title": {"text": x_title}, "type": x_type},
+        xaxis=factor_axis(x_title, (v for line in lines for v in line.x), log_x),
         yaxis=y_axis,
         showlegend=len(lines) > 1 or any(line.name for line in lines),
     )

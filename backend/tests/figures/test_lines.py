@@ -4,7 +4,7 @@ import pytest
 
 from backend.analysis.errors import AnalysisError
 from backend.figures.labels import level_label, source_label
-from backend.figures.lines import Point, select, shape_lines
+from backend.figures.lines import Point, factor_axis, level_ticks, select, shape_lines
 from backend.figures.params import FigureQuery
 
 POINTS = [
@@ -57,3 +57,22 @@ def test_source_labels_read_as_words() -> None:
     assert source_label("client:1") == "client instance 1"
     assert source_label("middleware:0") == "middleware 0"
     assert source_label("client") == "client"
+
+
+def test_a_numeric_factor_axis_is_ticked_at_its_levels() -> None:
+    # Clients per thread 1, 4, 8, 16, 32, 48: Plotly's own ticks were 10, 20, 30, 40.
+    axis = factor_axis("Clients per thread", [1, 4, 8, 16, 32, 48, 1, 4])
+    assert axis["tickvals"] == [1, 4, 8, 16, 32, 48] and axis["type"] == "linear"
+    assert factor_axis("Ratio", ["1:9", "1:1"]) == {"title": {"text": "Ratio"}, "type": "category"}
+
+
+def test_level_ticks_too_close_to_the_previous_one_are_left_out() -> None:
+    doubling = [1, 2, 4, 8, 16, 32, 64, 128]
+    # Linear: 2 and 4 lie within two characters' room (2/50 of the axis) of 1; 8 is clear.
+    assert level_ticks(doubling) == [1, 8, 16, 32, 64, 128]
+    # Log: they stand evenly apart, every one is ticked.
+    assert level_ticks(doubling, log=True) == doubling
+    # The highest level is always ticked, in place of a kept one too close to it.
+    assert level_ticks([0, 50, 97, 100]) == [0, 50, 100]
+    assert level_ticks([0, 100]) == [0, 100] and level_ticks([5]) == [5] and level_ticks([]) == []
+    assert level_ticks([0, 1, 10], log=True) == [1, 10]  # no 0 on a log axis
