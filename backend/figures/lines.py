@@ -6,6 +6,7 @@ pinned to one level (the first, unless `pin` names one), exactly as the results 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -26,9 +27,10 @@ from backend.figures.style import series_colour
 CHAR_AXIS_SHARE = 1 / 50
 
 
-def level_ticks(levels: Iterable[float], log: bool = False) -> list[float]:
+def level_ticks(levels: Iterable[float], log: bool = False) -> list[float] | None:
     """The levels to tick, from the lowest, each far enough from the one before; the highest
-    always (the end of the data), in place of a kept one too close to it."""
+    always (the end of the data), in place of a kept one too close to it. None where round
+    numbers read better: a regular grid (1, 2, ... 50) too dense to tick every level."""
     pos = sorted({v for v in levels if not log or v > 0})
     if len(pos) < 2:
         return pos
@@ -43,6 +45,11 @@ def level_ticks(levels: Iterable[float], log: bool = False) -> list[float]:
     for i in range(1, len(pos)):
         if clear(kept[-1], i):
             kept.append(i)
+    if len(kept) == len(pos):
+        return pos
+    steps = [b - a for a, b in itertools.pairwise(at)]
+    if max(steps) - min(steps) <= 1e-9 * (at[-1] - at[0]):
+        return None
     if kept[-1] != len(pos) - 1:
         # The highest is a whole span from the lowest: a kept level too close gives way to it.
         kept = [*kept[:-1], len(pos) - 1] if len(kept) > 1 else [*kept, len(pos) - 1]

@@ -76,3 +76,11 @@ def test_level_ticks_too_close_to_the_previous_one_are_left_out() -> None:
     assert level_ticks([0, 50, 97, 100]) == [0, 50, 100]
     assert level_ticks([0, 100]) == [0, 100] and level_ticks([5]) == [5] and level_ticks([]) == []
     assert level_ticks([0, 1, 10], log=True) == [1, 10]  # no 0 on a log axis
+    # A regular grid too dense to tick every level is read on Plotly's round numbers; one that
+    # fits keeps its levels.
+    assert level_ticks(range(1, 51)) is None
+    assert factor_axis("Clients per thread", range(1, 51)) == {
+        "title": {"text": "Clients per thread"},
+        "type": "linear",
+    }
+    assert level_ticks([8, 16, 24, 32]) == [8, 16, 24, 32]
