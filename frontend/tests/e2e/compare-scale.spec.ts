@@ -100,6 +100,10 @@ describe("compare at 2,000 configurations", () => {
     expect(scrolled.y + scrolled.height).toBeLessThanOrEqual(1000);
     await screenshot(page, "compare-2000-configurations");
     await expectPlotInsideCard(page);
+    // Fifty levels of a factor read as a range.
+    const parameters = await page.getByTestId("parameters-table").textContent();
+    expect(parameters).toContain("varied: 1–50");
+    expect(parameters).toContain("varied: 1–40");
     // Brush the worker-threads axis from its middle past its top: workers 20..40 (the brush
     // snaps to cover the level under its lower end).
     const axis = parcoords

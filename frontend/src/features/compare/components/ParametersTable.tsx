@@ -1,7 +1,7 @@
 // Fixed parameters, factors, testbed and tool versions of the compared experiments side by
 // side; "only differences" hides the rows on which they agree.
 import type { ParametersComparisonPublic } from "@/api";
-import { formatValue } from "@/features/experiments/utils/format";
+import { formatLevels, formatValue } from "@/features/experiments/utils/format";
 
 /** Props of ParametersTable. */
 export interface ParametersTableProps {
@@ -12,7 +12,7 @@ export interface ParametersTableProps {
 
 function cell(value: unknown, varied: boolean): string {
   if (value === null || value === undefined) return "–";
-  if (varied && Array.isArray(value)) return `varied: ${value.map(formatValue).join(", ")}`;
+  if (varied && Array.isArray(value)) return `varied: ${formatLevels(value)}`;
   return formatValue(value);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatNumber, runProgress } from "./format";
+import { formatDuration, formatLevels, formatNumber, runProgress } from "./format";
 
 describe("formatDuration", () => {
   it("reads as researchers write it", () => {
@@ -22,5 +22,19 @@ describe("formatNumber and runProgress", () => {
       done: 5,
       total: 9,
     });
+  });
+});
+
+describe("formatLevels", () => {
+  it("writes runs of three or more consecutive integers as a range", () => {
+    expect(formatLevels(Array.from({ length: 50 }, (_, i) => i + 1))).toBe("1–50");
+    expect(formatLevels([1, 2, 3, 8, 16])).toBe("1–3, 8, 16");
+    expect(formatLevels([1, 2, 4, 8])).toBe("1, 2, 4, 8");
+    expect(formatLevels([1, 4, 8, 16, 32, 48])).toBe("1, 4, 8, 16, 32, 48");
+  });
+
+  it("leaves text and fractional levels as they are", () => {
+    expect(formatLevels(["1:9", "1:1"])).toBe("1:9, 1:1");
+    expect(formatLevels([0.5, 1.5, 2.5, true])).toBe("0.5, 1.5, 2.5, true");
   });
 });

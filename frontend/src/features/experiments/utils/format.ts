@@ -25,6 +25,27 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A factor's levels in a line: runs of three or more consecutive integers as a range
+ * ("1–50" for fifty levels, "1–3, 8, 16"); other levels as formatValue writes them. */
+export function formatLevels(levels: unknown[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < levels.length) {
+    const start = levels[i];
+    let j = i;
+    while (
+      Number.isInteger(start) &&
+      Number.isInteger(levels[j + 1]) &&
+      (levels[j + 1] as number) === (levels[j] as number) + 1
+    )
+      j += 1;
+    if (j - i >= 2) parts.push(`${start}–${levels[j]}`);
+    else for (const v of levels.slice(i, j + 1)) parts.push(formatValue(v));
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
 /** Runs done over total, from the API's per-status counts. */
 export function runProgress(counts: Record<string, number>): { done: number; total: number } {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
