@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from backend.api.window import stored_experiment
 from backend.core.config import settings
 from backend.core.live import read_progress
+from backend.domain.window import window_of
 from backend.figures.distributions import time_series
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -100,6 +101,7 @@ def _instance(source: str, seconds: dict[int, Second]) -> InstanceSeriesPublic:
 def live_series(exp: Experiment, run: Run, events: list[dict[str, Any]]) -> RunSeriesPublic:
     """The run's series from its progress events: second t of each source is one element."""
     by_source = _seconds(events, run.id)
+    window = window_of(exp)
     combined = combine_per_second(
         [
             SourceSeries(
@@ -123,8 +125,8 @@ def live_series(exp: Experiment, run: Run, events: list[dict[str, Any]]) -> RunS
         source="client",
         request_type=RequestType.ALL,
         start_unix=None,
-        window_start_s=exp.warmup_s,
-        window_end_s=exp.run_time_s - exp.cooldown_s,
+        window_start_s=window.start_s,
+        window_end_s=window.end_s,
         window_stored=False,
         units=SERIES_UNITS,
         combined=CombinedSeriesPublic(

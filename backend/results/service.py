@@ -41,6 +41,7 @@ from backend.analysis.percentiles import (
 from backend.analysis.saturation import SaturationResult, saturation
 from backend.crud import results as crud
 from backend.domain.grid import effective_parameters
+from backend.domain.window import window_of
 from backend.models import Experiment, HistogramMetric, RequestType, RunSeries
 from backend.results.aggregate import (
     CombinedSecond,
@@ -523,6 +524,7 @@ def run_series(
     if t0 is None:
         t0 = clock_start(series_values(r) for r in rows)
     stored = crud.read_stored_window(session=session, run_id=run_id)
-    lo, hi = stored or (experiment.warmup_s, experiment.run_time_s - experiment.cooldown_s)
+    design = window_of(experiment)
+    lo, hi = stored or (design.start_s, design.end_s)
     combined = combine_per_second([series_values(r) for r in mine], t0 if t0 is not None else 0.0)
     return RunSeriesView(t0, lo, hi, stored is not None, combined, mine)

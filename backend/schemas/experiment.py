@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
+from backend.domain.window import WindowError, design_window
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import INT32_MAX, DbText
 
@@ -24,7 +25,10 @@ class ExperimentBase(BaseModel):
     repetitions: int = Field(default=3, ge=1, le=100)
     run_time_s: int = Field(default=90, ge=5, le=86_400, description="seconds per run")
     warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
-    cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
+    # validate_default: the window check on cooldown_s must run when only warmup_s is sent.
+    cooldown_s: int = Field(
+        default=10, ge=0, le=3_600, validate_default=True, description="seconds cut at the end"
+    )
     testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
 
     @field_validator("name")
@@ -35,6 +39,11 @@ class ExperimentBase(BaseModel):
             raise ValueError("must not be blank")
         return v
 
+
+class ExperimentRequest(ExperimentBase, RequestModel):
+    """A design sent by a client: checked as a whole. Served experiments are not re-checked,
+    so a row stored before a rule existed never fails a page."""
+
     # On cooldown_s (validated after run_time_s and warmup_s), so the 422 names a field the
     # form can mark, in the words the form uses.
     @field_validator("cooldown_s")
@@ -43,26 +52,42 @@ class ExperimentBase(BaseModel):
         run_time, warmup = info.data.get("run_time_s"), info.data.get("warmup_s")
         if run_time is None or warmup is None:
             return cooldown  # already reported at its own field
-        if warmup + cooldown >= run_time:
-            raise ValueError(
-                f"warm-up plus cool-down ({warmup + cooldown} s) must be shorter than the run "
-                f"time ({run_time} s), or nothing is left to measure"
-            )
+        design_window(run_time, warmup, cooldown)  # a WindowError is a ValueError: a 422
         return cooldown
 
 
-class ExperimentCreate(ExperimentBase, RequestModel):
+class ExperimentCreate(ExperimentRequest):
     """A new experiment's design."""
 
 
-class ExperimentUpdate(ExperimentBase, RequestModel):
+class ExperimentUpdate(ExperimentRequest):
     """A replacement design (only while the experiment has no runs)."""
+
+
+class StableWindowPublic(BaseModel):
+    """The measured seconds of each run, [start_s, end_s) after the load starts."""
+
+    start_s: int
+    end_s: int
+
+
+def served_window(run_time_s: int, warmup_s: int, cooldown_s: int) -> StableWindowPublic | None:
+    """The design's window as served; None for a stored design that leaves nothing to measure
+    (rows from before the rule was enforced on every field), so its pages still load."""
+    try:
+        w = design_window(run_time_s, warmup_s, cooldown_s)
+    except WindowError:
+        return None
+    return StableWindowPublic(start_s=w.start_s, end_s=w.end_s)
 
 
 class GridPreviewPublic(BaseModel):
     configurations: int
     runs: int
     estimated_seconds: int
+    stable_window: StableWindowPublic | None = Field(
+        default=None, description="the measured seconds of each run"
+    )
 
 
 class ExperimentPublic(ExperimentBase):

@@ -6,6 +6,7 @@ import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from backend.domain.window import window_of
 from worker.drivers.errors import ArchiveError, DriverError
 from worker.drivers.host import LOCAL_DISK_FULL, Host, HostSpec
 from worker.drivers.loadgen import LoadGenerator
@@ -59,7 +60,7 @@ def parse_outputs(
     """Result rows of every client and middleware from the archived files; a file that does
     not parse fails the run naming it (its raw files stay in the archive)."""
     exp = ctx.experiment
-    window = StableWindow(load_start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
+    window = StableWindow.after(load_start, window_of(exp))
     multiget = int(ctx.params["multiget_size"]) > 1
     starts: dict[str, float] = {}
     for st in ctx.started:  # a source's first start, as before

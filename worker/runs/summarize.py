@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backend.analysis.percentiles import percentiles_from_histogram, percentiles_from_samples
+from backend.domain.window import DesignWindow
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
@@ -42,6 +43,11 @@ class StableWindow:
     load_start_unix: float
     start_s: int
     end_s: int
+
+    @classmethod
+    def after(cls, load_start_unix: float, design: DesignWindow) -> "StableWindow":
+        """The design's window placed after the load generators started."""
+        return cls(load_start_unix, design.start_s, design.end_s)
 
     @property
     def start_unix(self) -> float:

@@ -33,6 +33,7 @@ from sqlalchemy import func, select
 
 from backend.core.db import SessionLocal
 from backend.domain.grid import effective_parameters
+from backend.domain.window import window_of
 from backend.models import Configuration, Experiment, Run, RunStatus
 from worker.drivers.registry import driver_for
 from worker.runs.store import store_results
@@ -63,7 +64,7 @@ def seed(experiment_id: int, output: Path, instances: int, tool: str = "memtier"
         exp = session.get(Experiment, experiment_id)
         if exp is None:
             raise SystemExit(f"no experiment {experiment_id}")
-        window = StableWindow(start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
+        window = StableWindow.after(start, window_of(exp))
         configs = session.scalars(
             select(Configuration).where(Configuration.experiment_id == experiment_id)
         ).all()

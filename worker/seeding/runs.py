@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from backend.analysis.experiment import write_fraction
 from backend.domain.grid import effective_parameters
 from backend.domain.load_generators import AUTO
+from backend.domain.window import window_of
 from backend.models import Configuration, Experiment, Run, RunStatus
 from worker.drivers.registry import driver_for
 from worker.runs.outputs import rows_from_archive
@@ -200,7 +201,7 @@ def seed_run(
     session.flush()
     archive = workdir / f"run-{run.id}"
     starts, recorded = _write_outputs(archive, plan, params, shape, exp, load_start)
-    window = StableWindow(load_start, exp.warmup_s, exp.run_time_s - exp.cooldown_s)
+    window = StableWindow.after(load_start, window_of(exp))
     driver = driver_for(TOOL)
     rows = rows_from_archive(
         archive,

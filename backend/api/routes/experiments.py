@@ -27,6 +27,7 @@ from backend.schemas.experiment import (
     ExperimentUpdate,
     GridPreviewPublic,
     GridPreviewWithPoints,
+    served_window,
 )
 from backend.schemas.limits import DbText, Skip
 
@@ -80,7 +81,10 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                     },
                     "status": crud.derive_status(runs[e.id]),
                     "run_counts": runs[e.id],
-                    "preview": GridPreviewPublic(**p.__dict__),
+                    "preview": GridPreviewPublic(
+                        **p.__dict__,
+                        stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
+                    ),
                 }
             )
         )
@@ -108,7 +112,11 @@ def preview_experiment(spec: ExperimentCreate) -> GridPreviewWithPoints:
     """Expand a design without saving it: counts, duration estimate and the first points."""
     design = _design(spec)
     p = preview(len(design.points), spec.repetitions, spec.run_time_s, settings.RUN_OVERHEAD_S)
-    return GridPreviewWithPoints(**p.__dict__, points=design.points[:200])
+    return GridPreviewWithPoints(
+        **p.__dict__,
+        stable_window=served_window(spec.run_time_s, spec.warmup_s, spec.cooldown_s),
+        points=design.points[:200],
+    )
 
 
 @router.post("", response_model=ExperimentPublic, status_code=status.HTTP_201_CREATED)

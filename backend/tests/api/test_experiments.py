@@ -24,7 +24,12 @@ def _count(db: Session, model: type) -> int:
 def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
     body = create_random_experiment(client)
     assert body["status"] == "draft"
-    assert body["preview"] == {"configurations": 4, "runs": 8, "estimated_seconds": 8 * (30 + 8)}
+    assert body["preview"] == {
+        "configurations": 4,
+        "runs": 8,
+        "estimated_seconds": 8 * (30 + 8),
+        "stable_window": {"start_s": 5, "end_s": 25},
+    }
     assert body["run_counts"]["queued"] == 0
     configs = db.scalars(
         select(Configuration)
@@ -106,6 +111,20 @@ def test_create_rejects_bad_input_without_writing(client: TestClient, db: Sessio
     assert (_count(db, Experiment), _count(db, Configuration)) == before
 
 
+def test_create_checks_the_window_with_defaults(client: TestClient, db: Session) -> None:
+    """Only warm-up sent: the default run time (90 s) and cool-down (10 s) are checked with it,
+    and nothing is stored."""
+    before = _count(db, Experiment)
+    payload = {
+        k: v for k, v in experiment_payload().items() if k not in ("run_time_s", "cooldown_s")
+    }
+    err = _error(client.post(API, json={**payload, "warmup_s": 304}))
+    assert err["loc"] == ["body", "cooldown_s"]
+    assert "(314 s) must be shorter than the run time (90 s)" in str(err["msg"])
+    assert _count(db, Experiment) == before
+    assert client.get(API).status_code == 200
+
+
 def test_create_duplicate_name(client: TestClient) -> None:
     body = create_random_experiment(client)
     err = _error(client.post(API, json=experiment_payload(name=body["name"])))
@@ -126,6 +145,30 @@ def test_preview_does_not_store(client: TestClient, db: Session) -> None:
     assert r.json()["configurations"] == 9 and r.json()["runs"] == 27
     assert r.json()["points"][4] == {"servers": 5, "replication": "half"}
     assert _count(db, Experiment) == before
+
+
+def test_preview_serves_the_window_of_the_design(client: TestClient) -> None:
+    r = client.post(
+        f"{API}/preview",
+        json=experiment_payload(run_time_s=60, warmup_s=12, cooldown_s=3),
+    )
+    assert r.status_code == 200
+    assert r.json()["stable_window"] == {"start_s": 12, "end_s": 57}
+
+
+def test_stored_design_without_a_window_still_lists(client: TestClient, db: Session) -> None:
+    """A row stored before every field was checked against the window (warm-up 304 s of a
+    90 s run) is served with no window instead of failing the list for everyone."""
+    body = create_random_experiment(client)
+    exp = db.get(Experiment, body["id"])
+    assert exp is not None
+    exp.warmup_s, exp.run_time_s, exp.cooldown_s = 304, 90, 0
+    db.commit()
+    listed = client.get(API, params={"q": body["name"]})
+    assert listed.status_code == 200
+    assert listed.json()["data"][0]["preview"]["stable_window"] is None
+    one = client.get(f"{API}/{body['id']}")
+    assert one.status_code == 200 and one.json()["preview"]["stable_window"] is None
 
 
 def test_list_filters_and_pages(client: TestClient) -> None:

@@ -2183,6 +2183,10 @@ export type GridPreviewPublic = {
      * estimated total duration of all runs, s (run time plus set-up)
      */
     estimated_seconds: number;
+    /**
+     * the measured seconds of each run
+     */
+    stable_window?: StableWindowPublic | null;
 };
 
 /**
@@ -2207,6 +2211,10 @@ export type GridPreviewWithPoints = {
      * estimated total duration of all runs, s (run time plus set-up)
      */
     estimated_seconds: number;
+    /**
+     * the measured seconds of each run
+     */
+    stable_window?: StableWindowPublic | null;
     /**
      * Points
      *
@@ -5225,6 +5233,22 @@ export type ServiceTimesIn = {
      * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
+};
+
+/**
+ * StableWindowPublic
+ *
+ * The measured seconds of each run, [start_s, end_s) after the load starts.
+ */
+export type StableWindowPublic = {
+    /**
+     * Start S
+     */
+    start_s: number;
+    /**
+     * End S
+     */
+    end_s: number;
 };
 
 /**

@@ -38,8 +38,14 @@ describe("editing and duplicating a design", () => {
       .poll(() => page.getByTestId("error-cooldown_s").textContent(), { timeout: 10_000 })
       .toContain("warm-up plus cool-down (95 s) must be shorter than the run time (90 s)");
     expect(await page.getByTestId("error-body").count()).toBe(0);
+    // No window is drawn for a design that has none (it read "10 s to -5 s").
+    expect(await page.getByTestId("window-hint").count()).toBe(0);
     await screenshot(page, "design-edit-cross-field");
     await page.locator('input[name="cooldown_s"]').fill("10");
+    // The server's window of the defaults (90 s runs, 10 s cut at each end).
+    await expect
+      .poll(() => page.getByTestId("window-hint").textContent(), { timeout: 10_000 })
+      .toBe("Measured window per run: 10 s to 80 s.");
 
     await page.reload();
     await page.getByTestId("draft-restored").waitFor();

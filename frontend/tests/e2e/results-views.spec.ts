@@ -130,8 +130,8 @@ describe("percentiles, histogram and time series", () => {
     const figure = page.getByTestId("figure-time-series");
     await figure.locator(".js-plotly-plot").waitFor();
     await expect.poll(() => figure.locator(".scatterlayer .trace").count()).toBe(2);
-    const { warmup_s: start = 0, run_time_s: runTime = 0, cooldown_s: cooldown = 0 } = exp;
-    const end = runTime - cooldown;
+    const runTime = exp.run_time_s ?? 0;
+    const { start_s: start, end_s: end } = exp.preview.stable_window ?? { start_s: 0, end_s: 0 };
     expect(await page.getByTestId("series-window").textContent()).toContain(
       `stable window ${start}–${end} s`,
     );

@@ -168,7 +168,12 @@ export function DesignPage({ mode }: DesignPageProps) {
             errors={errors}
             onChange={(fixed) => update({ fixed })}
           />
-          <RunSettings form={form} errors={errors} onChange={update} />
+          <RunSettings
+            form={form}
+            errors={errors}
+            onChange={update}
+            window={preview.error ? undefined : preview.preview?.stable_window}
+          />
           <FieldError message={errors[""]} testId="error-body" />
           <div className="actions">
             <button type="submit" className="primary" disabled={save.isPending || hasRuns}>

@@ -64,8 +64,9 @@ export function ExperimentPage() {
         <dd>{experiment.repetitions}</dd>
         <dt>Run window</dt>
         <dd>
-          {experiment.warmup_s}–{(experiment.run_time_s ?? 0) - (experiment.cooldown_s ?? 0)} s of{" "}
-          {experiment.run_time_s} s
+          {experiment.preview.stable_window
+            ? `${experiment.preview.stable_window.start_s}–${experiment.preview.stable_window.end_s} s of ${experiment.run_time_s} s`
+            : `nothing measured of ${experiment.run_time_s} s`}
         </dd>
         <dt>Estimated</dt>
         <dd>{formatDuration(experiment.preview.estimated_seconds)}</dd>

@@ -1,4 +1,6 @@
 // Repetitions and the run window: run time, warm-up and cool-down cut from each run.
+
+import type { StableWindowPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import type { DesignForm } from "../utils/designForm";
 
@@ -7,6 +9,8 @@ export interface RunSettingsProps {
   form: DesignForm;
   errors: Record<string, string>;
   onChange: (patch: Partial<DesignForm>) => void;
+  /** The server's window for the last valid design; undefined while it is invalid or loading. */
+  window: StableWindowPublic | null | undefined;
 }
 
 const FIELDS = [
@@ -16,7 +20,7 @@ const FIELDS = [
   { key: "cooldown_s", label: "Cool-down", unit: "s" },
 ] as const;
 
-export function RunSettings({ form, errors, onChange }: RunSettingsProps) {
+export function RunSettings({ form, errors, onChange, window }: RunSettingsProps) {
   return (
     <fieldset>
       <legend>Runs</legend>
@@ -41,9 +45,11 @@ export function RunSettings({ form, errors, onChange }: RunSettingsProps) {
           </div>
         ))}
       </div>
-      <p className="hint">
-        Measured window per run: {form.warmup_s} s to {form.run_time_s - form.cooldown_s} s.
-      </p>
+      {window && (
+        <p className="hint" data-testid="window-hint">
+          Measured window per run: {window.start_s} s to {window.end_s} s.
+        </p>
+      )}
     </fieldset>
   );
 }
