@@ -11,6 +11,8 @@ from typing import Any
 
 from backend.domain.load_generators import AUTO, LOAD_GENERATORS, load_generator_names
 from backend.domain.resources import (
+    KEY_MAXIMUM_MAX,
+    MAX_VALUE_B,
     MEMCACHED_MAX_CONNECTIONS,
     MIDDLEWARE_MAX_CONNECTIONS,
     memory_limit_mb,
@@ -173,7 +175,7 @@ PARAMETERS: dict[str, Parameter] = {
             "value size",
             "bytes",
             1,
-            1_048_576,
+            MAX_VALUE_B,
             label="value size (bytes)",
             legend="{v} B values",
         ),
@@ -184,7 +186,7 @@ PARAMETERS: dict[str, Parameter] = {
             "largest key index",
             "keys",
             1,
-            100_000_000,
+            KEY_MAXIMUM_MAX,
             label="key range (keys)",
             legend="{v} keys",
         ),

@@ -6,7 +6,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.domain.grid import MAX_LEVELS
-from backend.domain.resources import MEMCACHED_MAX_CONNECTIONS, MIDDLEWARE_MAX_CONNECTIONS
+from backend.domain.resources import (
+    KEY_MAXIMUM_MAX,
+    MAX_VALUE_B,
+    MEMCACHED_MAX_CONNECTIONS,
+    MIDDLEWARE_MAX_CONNECTIONS,
+)
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
 
 API = "/api/v1"
@@ -73,11 +78,21 @@ def test_memcached_memory_is_checked_against_value_size_and_key_maximum(
     client: TestClient,
 ) -> None:
     payload = experiment_payload(
-        fixed={"servers": 2, "value_size": 1_048_576, "key_maximum": 100_000_000}
+        fixed={"servers": 2, "value_size": MAX_VALUE_B, "key_maximum": KEY_MAXIMUM_MAX}
     )
     d = _detail(client.post(f"{API}/experiments/preview", json=payload))
     assert d["loc"] == ["body", "fixed", "key_maximum"]
     assert "value_size" in d["msg"] and "key_maximum" in d["msg"] and "MiB" in d["msg"]
+
+
+def test_value_size_is_bounded_by_memcached_item_size(client: TestClient) -> None:
+    """1 MiB values were accepted and every run failed at populate ("object too large")."""
+    payload = experiment_payload(fixed={"servers": 2, "value_size": 1_048_576})
+    d = _detail(client.post(f"{API}/experiments/preview", json=payload))
+    assert d["loc"] == ["body", "fixed", "value_size"]
+    assert str(MAX_VALUE_B) in d["msg"]
+    fits = experiment_payload(fixed={"servers": 1, "value_size": MAX_VALUE_B, "key_maximum": 100})
+    assert client.post(f"{API}/experiments/preview", json=fits).status_code == 200
 
 
 def test_direct_connections_are_checked_against_memcached(client: TestClient) -> None:

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from backend.domain.resources import KEY_MAXIMUM_MAX, LONGEST_KEY_B, MAX_VALUE_B
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.loadgen import LoadSpec
+from worker.drivers.memaslap import KEY_SIZE_B as MEMASLAP_KEY_SIZE_B
 from worker.drivers.memcached import MemcachedDriver, ask, flush_server, server_stats
 from worker.drivers.memtier import KEY_PREFIX, MemtierDriver
 from worker.runs.testbed import local_host
@@ -90,3 +92,40 @@ def test_populate_fails_naming_the_refusal(host: Host) -> None:
     finally:
         host.stop(proc.pid, grace_s=2)
         host.run(f"rm -rf {workdir}")
+
+
+def _store(port: int, key: str, size: int) -> bytes:
+    """One set of `size` bytes to the memcached on 127.0.0.1:port; its reply line."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(f"set {key} 0 0 {size}\r\n".encode() + b"x" * size + b"\r\n")
+        reply = b""
+        while not reply.endswith(b"\r\n"):
+            chunk = s.recv(256)
+            if not chunk:
+                break
+            reply += chunk
+    return reply.strip()
+
+
+def test_largest_value_size_fits_memcached_as_the_worker_starts_it(host: Host) -> None:
+    """The value_size parameter's maximum is the largest value memcached (started as a run
+    starts it) stores under the longest key a load generator sends; one byte more is refused,
+    so the limit is exact, not a guess."""
+    workdir = tempfile.mkdtemp(prefix="mcscope-itemsize-")
+    proc, port = _memcached(host, workdir, [])
+    longest_key = f"{KEY_PREFIX}{KEY_MAXIMUM_MAX}"
+    try:
+        assert len(longest_key) == LONGEST_KEY_B
+        assert _store(port, longest_key, MAX_VALUE_B) == b"STORED"
+        assert (
+            _store(port, longest_key, MAX_VALUE_B + 1) == b"SERVER_ERROR object too large for cache"
+        )
+    finally:
+        host.stop(proc.pid, grace_s=2)
+        host.run(f"rm -rf {workdir}")
+
+
+def test_longest_key_covers_both_load_generators() -> None:
+    assert LONGEST_KEY_B >= len(KEY_PREFIX) + len(str(KEY_MAXIMUM_MAX))
+    assert LONGEST_KEY_B >= MEMASLAP_KEY_SIZE_B
+    assert LONGEST_KEY_B == max(len(KEY_PREFIX) + len(str(KEY_MAXIMUM_MAX)), MEMASLAP_KEY_SIZE_B)
