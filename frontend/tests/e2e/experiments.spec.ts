@@ -62,7 +62,7 @@ describe("experiments", () => {
     await page.getByTestId("configurations-table").waitFor();
     expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
     await page.getByText("No runs").waitFor();
-    await page.getByText("No results yet").waitFor();
+    await page.getByText("Not started").waitFor();
     await screenshot(page, "experiment");
   });
 

@@ -64,7 +64,7 @@ describe("an experiment finishing under the user's eyes", () => {
       .poll(() => page.getByTestId("interactive-law").locator("tbody tr").count())
       .toBe(1);
     const progress = await page.getByTestId("experiment-progress").textContent();
-    expect(progress).toContain("3 of 12 runs finished");
+    expect(progress).toContain("3 of 12 runs ended");
     await screenshot(page, "finish-partial");
   });
 
@@ -95,9 +95,29 @@ describe("an experiment finishing under the user's eyes", () => {
       .poll(() => page.getByTestId("figure-time-series").locator("select[name=run] option").count())
       .toBe(12);
     expect(await page.getByTestId("experiment-progress").textContent()).toContain(
-      "12 of 12 runs finished",
+      "12 of 12 runs ended",
     );
     expect(navigations).toEqual([]);
     await screenshot(page, "finish-complete");
+  });
+});
+
+describe("an experiment whose runs all failed", () => {
+  it("says no run succeeded and why, not that results are coming", async () => {
+    const failed = await createSeeded(`failed-${Date.now()}`, [8], [1, 4]);
+    sql(
+      `UPDATE runs SET status = 'failed', error = 'memcached 127.0.0.1:11211 refused the connection'
+       WHERE experiment_id = ${failed.id}`,
+    );
+    await page.goto(`${BASE_URL}/experiments/${failed.id}`);
+    await page.getByText("No run succeeded").waitFor();
+    const total = (await api<RunsPublic>(`/experiments/${failed.id}/runs`)).count;
+    expect(total).toBeGreaterThan(1);
+    await page.getByText(`${total} runs failed: the runs table says why.`).waitFor();
+    expect(await page.getByText("No results yet").count()).toBe(0);
+    expect(await page.getByTestId("experiment-progress").textContent()).toContain(
+      `${total} of ${total} runs ended (${total} failed)`,
+    );
+    await screenshot(page, "results-all-failed");
   });
 });

@@ -98,7 +98,7 @@ export function ExperimentPage() {
             experimentId={id}
             name={experiment.name}
             poll={active}
-            finished={!active && done === total && total > 0}
+            runCounts={experiment.run_counts}
           />
         }
         models={<ExperimentModelsView experimentId={id} name={experiment.name} />}

@@ -16,9 +16,9 @@ export function ExperimentProgress({ counts, planned }: ExperimentProgressProps)
   const parts = ORDER.filter((s) => counts[s]).map((s) => `${counts[s]} ${s}`);
   return (
     <div className="card" data-testid="experiment-progress">
-      <progress className="progress-bar" max={total} value={ended} aria-label="Runs finished" />
+      <progress className="progress-bar" max={total} value={ended} aria-label="Runs ended" />
       <p className="hint">
-        {ended} of {total} runs finished
+        {ended} of {total} runs ended
         {parts.length > 0 ? ` (${parts.join(", ")})` : " (not started yet)"}
       </p>
     </div>

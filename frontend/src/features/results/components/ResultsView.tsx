@@ -14,6 +14,7 @@ import { fieldErrors } from "@/lib/apiError";
 import { windowQuery } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { useResultsViewState } from "../urlState";
+import { emptyResults } from "../utils/emptyResults";
 import { factorNames, levelsOf } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { FactorSelect } from "./FactorSelect";
@@ -30,11 +31,11 @@ export interface ResultsViewProps {
   experimentId: number;
   name: string;
   poll: boolean;
-  /** The experiment has finished (no run left to come): empty results are final. */
-  finished: boolean;
+  /** The experiment's runs by status: what an empty view says depends on them. */
+  runCounts: Record<string, number>;
 }
 
-export function ResultsView({ experimentId, name, poll, finished }: ResultsViewProps) {
+export function ResultsView({ experimentId, name, poll, runCounts }: ResultsViewProps) {
   const [view, setView] = useResultsViewState();
   const { source, type: requestType, window: cut } = view;
   const labels = useParameterLabels();
@@ -70,6 +71,7 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
     return out;
   }, [factors, x, line, pins, rows]);
   const measured = rows.some((r) => r.throughput_mean !== null);
+  const empty = emptyResults(runCounts, requestType);
   // The page's selection as the server's figure parameters: the server draws every figure.
   const figureParams = useMemo(
     () => ({
@@ -140,12 +142,8 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
         <PlotOptions />
       </div>
       {!measured ? (
-        <EmptyState title={finished ? emptyTitle(requestType) : "No results yet"}>
-          <p>
-            {finished
-              ? "Try another request type or source above."
-              : "Results appear here as runs finish."}
-          </p>
+        <EmptyState title={empty.title}>
+          <p>{empty.text}</p>
         </EmptyState>
       ) : (
         <>
@@ -219,11 +217,4 @@ export function ResultsView({ experimentId, name, poll, finished }: ResultsViewP
       )}
     </section>
   );
-}
-
-/** What an empty finished experiment means for the chosen request type. */
-function emptyTitle(requestType: string): string {
-  return requestType === "all"
-    ? "No measurements for this selection"
-    : `This experiment sent no ${requestType === "multiget" ? "multi-get" : requestType} requests`;
 }

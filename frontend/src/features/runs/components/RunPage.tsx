@@ -8,11 +8,12 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
-import { formatDuration, formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/features/experiments/utils/format";
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
 import { foldRepeatedLines } from "../utils/repeatedLines";
+import { runDuration, useNow } from "../utils/runDuration";
 import { RunConfiguration } from "./RunConfiguration";
 import { resultsHref } from "./RunConfiguration.utils";
 import { RunHosts } from "./RunHosts";
@@ -21,6 +22,7 @@ export function RunPage() {
   const runId = Number(useParams().runId);
   const { run, isLoading } = useGetRunQuery(runId);
   const download = useDownloadRunFilesMutation();
+  const now = useNow(run?.status === "running");
   // The run brings its own configuration; the experiment gives its name and fixed values
   // (cached from the experiment page when coming from there).
   const experimentId = run?.experiment_id ?? 0;
@@ -82,7 +84,7 @@ export function RunPage() {
         <dt>Started</dt>
         <dd>{run.started_at ? new Date(run.started_at).toLocaleString() : "not yet"}</dd>
         <dt>Duration</dt>
-        <dd>{duration(run)}</dd>
+        <dd>{runDuration(run, now)}</dd>
         <dt>Worker</dt>
         <dd>{run.worker ?? "–"}</dd>
       </dl>
@@ -176,12 +178,6 @@ export function RunPage() {
       </section>
     </section>
   );
-}
-
-function duration(run: RunPublic): string {
-  if (!run.started_at) return "–";
-  const end = run.finished_at ? new Date(run.finished_at) : new Date();
-  return formatDuration((end.getTime() - new Date(run.started_at).getTime()) / 1000);
 }
 
 /** Phase name -> seconds as the worker recorded them, in recorded order (older runs: none). */

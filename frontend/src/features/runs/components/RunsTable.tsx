@@ -2,7 +2,7 @@
 import { Link } from "react-router";
 import type { RunPublic } from "@/api";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { formatDuration } from "@/features/experiments/utils/format";
+import { runDuration, useNow } from "../utils/runDuration";
 
 /** Props of RunsTable. */
 export interface RunsTableProps {
@@ -10,13 +10,8 @@ export interface RunsTableProps {
   configurationIndex: (configurationId: number) => number | undefined;
 }
 
-function elapsed(run: RunPublic): string {
-  if (!run.started_at) return "–";
-  const end = run.finished_at ? new Date(run.finished_at) : new Date();
-  return formatDuration((end.getTime() - new Date(run.started_at).getTime()) / 1000);
-}
-
 export function RunsTable({ runs, configurationIndex }: RunsTableProps) {
+  const now = useNow(runs.some((r) => r.status === "running"));
   return (
     <table className="table compact" data-testid="runs-table">
       <thead>
@@ -44,7 +39,7 @@ export function RunsTable({ runs, configurationIndex }: RunsTableProps) {
             </td>
             <td>{r.attempt}</td>
             <td>{r.started_at ? new Date(r.started_at).toLocaleTimeString() : "–"}</td>
-            <td>{elapsed(r)}</td>
+            <td>{runDuration(r, now)}</td>
             <td className="error-cell">{r.error ?? ""}</td>
           </tr>
         ))}
