@@ -18,6 +18,7 @@ from backend.api.routes import (
     live,
     parameters,
     reports,
+    run_files,
     tables,
     testbeds,
     views,
@@ -30,6 +31,7 @@ protected.include_router(testbeds.router)
 protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)
 protected.include_router(experiment_runs.runs_router)
+protected.include_router(run_files.router)
 protected.include_router(analysis.router)
 protected.include_router(analysis_figures.router)
 protected.include_router(figures.router)

@@ -67,8 +67,8 @@ class ExperimentUpdate(ExperimentRequest):
 class StableWindowPublic(BaseModel):
     """The measured seconds of each run, [start_s, end_s) after the load starts."""
 
-    start_s: int
-    end_s: int
+    start_s: int = Field(description="first measured second after the load starts, s")
+    end_s: int = Field(description="end of the measured seconds (exclusive), s")
 
 
 def served_window(run_time_s: int, warmup_s: int, cooldown_s: int) -> StableWindowPublic | None:

@@ -4819,6 +4819,84 @@ export type RunDetailPublic = {
 };
 
 /**
+ * RunFilePagePublic
+ */
+export type RunFilePagePublic = {
+    /**
+     * Path
+     *
+     * path inside the run's archive
+     */
+    path: string;
+    /**
+     * Offset
+     *
+     * first byte of this page
+     */
+    offset: number;
+    /**
+     * Next Offset
+     *
+     * first byte of the next page; null at the end
+     */
+    next_offset: number | null;
+    /**
+     * Size Bytes
+     *
+     * file size, bytes
+     */
+    size_bytes: number;
+    /**
+     * Binary
+     *
+     * the page holds NUL bytes: download the file to read it
+     */
+    binary: boolean;
+    /**
+     * Text
+     *
+     * the page decoded as UTF-8 (invalid bytes replaced)
+     */
+    text: string;
+};
+
+/**
+ * RunFilePublic
+ */
+export type RunFilePublic = {
+    /**
+     * Path
+     *
+     * path inside the run's archive: attempt/host/file
+     */
+    path: string;
+    /**
+     * Size Bytes
+     *
+     * file size, bytes
+     */
+    size_bytes: number;
+};
+
+/**
+ * RunFilesPublic
+ */
+export type RunFilesPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunFilePublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * RunPublic
  */
 export type RunPublic = {
@@ -5243,10 +5321,14 @@ export type ServiceTimesIn = {
 export type StableWindowPublic = {
     /**
      * Start S
+     *
+     * first measured second after the load starts, s
      */
     start_s: number;
     /**
      * End S
+     *
+     * end of the measured seconds (exclusive), s
      */
     end_s: number;
 };
@@ -6996,6 +7078,128 @@ export type GetApiV1RunsByRunIdFilesResponses = {
 };
 
 export type GetApiV1RunsByRunIdFilesResponse = GetApiV1RunsByRunIdFilesResponses[keyof GetApiV1RunsByRunIdFilesResponses];
+
+export type GetApiV1RunsByRunIdFilesIndexData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query?: never;
+    url: '/api/v1/runs/{run_id}/files/index';
+};
+
+export type GetApiV1RunsByRunIdFilesIndexErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdFilesIndexError = GetApiV1RunsByRunIdFilesIndexErrors[keyof GetApiV1RunsByRunIdFilesIndexErrors];
+
+export type GetApiV1RunsByRunIdFilesIndexResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunFilesPublic;
+};
+
+export type GetApiV1RunsByRunIdFilesIndexResponse = GetApiV1RunsByRunIdFilesIndexResponses[keyof GetApiV1RunsByRunIdFilesIndexResponses];
+
+export type GetApiV1RunsByRunIdFilesTextData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query: {
+        /**
+         * Path
+         *
+         * path inside the run's archive
+         */
+        path: string;
+        /**
+         * Offset
+         *
+         * first byte to read
+         */
+        offset?: number;
+        /**
+         * Limit
+         *
+         * bytes to read at most
+         */
+        limit?: number;
+    };
+    url: '/api/v1/runs/{run_id}/files/text';
+};
+
+export type GetApiV1RunsByRunIdFilesTextErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdFilesTextError = GetApiV1RunsByRunIdFilesTextErrors[keyof GetApiV1RunsByRunIdFilesTextErrors];
+
+export type GetApiV1RunsByRunIdFilesTextResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunFilePagePublic;
+};
+
+export type GetApiV1RunsByRunIdFilesTextResponse = GetApiV1RunsByRunIdFilesTextResponses[keyof GetApiV1RunsByRunIdFilesTextResponses];
+
+export type GetApiV1RunsByRunIdFilesRawData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query: {
+        /**
+         * Path
+         *
+         * path inside the run's archive
+         */
+        path: string;
+    };
+    url: '/api/v1/runs/{run_id}/files/raw';
+};
+
+export type GetApiV1RunsByRunIdFilesRawErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdFilesRawError = GetApiV1RunsByRunIdFilesRawErrors[keyof GetApiV1RunsByRunIdFilesRawErrors];
+
+export type GetApiV1RunsByRunIdFilesRawResponses = {
+    /**
+     * the file
+     */
+    200: Blob | File;
+};
+
+export type GetApiV1RunsByRunIdFilesRawResponse = GetApiV1RunsByRunIdFilesRawResponses[keyof GetApiV1RunsByRunIdFilesRawResponses];
 
 export type PostApiV1AnalysisMm1Data = {
     body: Mm1Request;

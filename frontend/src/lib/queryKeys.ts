@@ -44,6 +44,9 @@ export const queryKeys = {
   parameters: () => ["parameters"] as const,
   metrics: () => ["metrics"] as const,
   run: (runId: number) => ["runs", runId] as const,
+  runFiles: (runId: number) => ["runs", runId, "files"] as const,
+  runFilePage: (runId: number, path: string, offset: number) =>
+    ["runs", runId, "files", path, offset] as const,
   testbeds: {
     all: () => ["testbeds"] as const,
     tools: (testbedId: number) => ["testbeds", testbedId, "tools"] as const,

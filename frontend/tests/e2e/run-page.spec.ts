@@ -104,6 +104,37 @@ describe("run page, testbeds and offline docs", () => {
     ]);
   });
 
+  it("reads the raw files in the page, a page at a time, and downloads one", async () => {
+    const files = page.getByTestId("run-files");
+    expect(await files.locator("tbody tr").allTextContents()).toEqual([
+      "attempt-1-e2e/client-0/memtier.json17 BDownload",
+      "attempt-1-e2e/client-0/memtier.log195.3 KiBDownload",
+    ]);
+    await files
+      .getByRole("button", { name: "attempt-1-e2e/client-0/memtier.json", exact: true })
+      .click();
+    await expect.poll(() => page.getByTestId("file-text").textContent()).toBe('{"ALL STATS": {}}');
+    await files
+      .getByRole("button", { name: "attempt-1-e2e/client-0/memtier.log", exact: true })
+      .click();
+    const range = page.getByTestId("file-page-range");
+    await expect.poll(() => range.textContent()).toBe("bytes 0–65,536 of 200,000");
+    expect((await page.getByTestId("file-text").textContent())?.length).toBe(65_536);
+    for (const to of ["131,072", "196,608", "200,000"]) {
+      await page.getByRole("button", { name: "Next page" }).click();
+      await expect.poll(() => range.textContent()).toContain(`–${to} of 200,000`);
+    }
+    expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Previous page" }).click();
+    await expect.poll(() => range.textContent()).toBe("bytes 131,072–196,608 of 200,000");
+    await screenshot(page, "run-page-raw-files");
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      files.getByRole("button", { name: "Download attempt-1-e2e/client-0/memtier.json" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe("memtier.json");
+  });
+
   it("says so in words when a run kept no raw files", async () => {
     await page.goto(`${BASE_URL}/runs/${bareRunId}`);
     await page.getByRole("button", { name: "Download raw files (zip)" }).click();
@@ -122,9 +153,10 @@ describe("run page, testbeds and offline docs", () => {
     expect(requested).toContain(`/api/v1/runs/${lastRun.id}`);
     expect(requested.filter((p) => p.endsWith("/configurations"))).toEqual([]);
     // The served legends, as server figures word a level.
-    expect(await card.getByTestId("run-factors").textContent()).toBe(
-      "8 worker threads · 1 client per thread",
-    );
+    // The served legends arrive with /parameters, which may land after the run itself.
+    await expect
+      .poll(() => card.getByTestId("run-factors").textContent())
+      .toBe("8 worker threads · 1 client per thread");
     const fixed = (await card.getByTestId("run-fixed").textContent()) ?? "";
     for (const value of ["3 servers", "2 middlewares", "SET:GET 1:0", "3 client machines"]) {
       expect(fixed).toContain(value);

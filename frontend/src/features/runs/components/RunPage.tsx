@@ -16,6 +16,7 @@ import { foldRepeatedLines } from "../utils/repeatedLines";
 import { runDuration, useNow } from "../utils/runDuration";
 import { RunConfiguration } from "./RunConfiguration";
 import { resultsHref } from "./RunConfiguration.utils";
+import { RunFiles } from "./RunFiles";
 import { RunHosts } from "./RunHosts";
 
 export function RunPage() {
@@ -158,6 +159,10 @@ export function RunPage() {
             </tbody>
           </table>
         )}
+      </section>
+      <section className="card">
+        <h2>Raw files</h2>
+        <RunFiles runId={run.id} live={run.status === "running"} />
       </section>
       <section className="card">
         <h2>Command lines</h2>
