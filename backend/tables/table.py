@@ -4,7 +4,8 @@ A `Table` is columns (title, unit, decimals, optional group) and rows of cells. 
 is a booktabs table: grouped headers with \\cmidrule, units in the headers, numbers right-
 aligned with the same decimals per column (so the decimal points line up, no extra package),
 thousands separated by thin spaces, a caption and a \\label; a narrow table (one column of a
-two-column paper) stacks its headers, a wide one is a table* over both columns. CSV keeps full
+two-column paper) stacks its headers; every table is measured by LaTeX itself and floated as
+a table* over both columns when it is wider than a column (see `to_latex`). CSV keeps full
 precision and puts the unit in each header ("throughput mean (ops/s)").
 """
 
@@ -186,29 +187,69 @@ def _body_rows(table: Table) -> list[str]:
     return lines
 
 
-def to_latex(table: Table) -> str:
-    """A floating booktabs table; needs \\usepackage{booktabs} (and nothing else)."""
-    env = "table*" if table.wide else "table"
+# The boxes a table is set in before its float is chosen (allocated once per document): as
+# given, and with its headers stacked and its columns closer (a narrow table is only that).
+_BOX = r"\mcscopetable"
+_STACKED = r"\mcscopetablestacked"
+
+
+def _tabular(table: Table, box: str, stacked: bool) -> list[str]:
+    """The tabular set into `box` (LR mode: its natural width, measured before floating)."""
     spec = "".join("r" if c.numeric else "l" for c in table.columns)
-    body = _body_rows(table)
+    return [
+        rf"\sbox{{{box}}}{{\small",
+        *([rf"\setlength{{\tabcolsep}}{{{NARROW_TABCOLSEP}}}"] if stacked else []),
+        rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
+        r"\toprule",
+        *_header_rows(table.columns, stacked),
+        r"\midrule",
+        *_body_rows(table),
+        r"\bottomrule",
+        r"\end{tabular}}",
+    ]
+
+
+def _if_wider(box: str, width: str, then: list[str], otherwise: list[str]) -> list[str]:
+    return [rf"\ifdim\wd{box}>{width}", *then, r"\else", *otherwise, r"\fi"]
+
+
+def to_latex(table: Table) -> str:
+    r"""A booktabs table that fits its page, whatever paper it is pasted into: LaTeX sets it in a
+    box as given and with stacked headers, measures both, and floats the first that fits:
+    as given in the column (`table`), stacked in the column, as given across both columns of a
+    two-column paper (`table*`), stacked across them; only a table wider than the text even
+    stacked is scaled down to the text width, so none runs off the page. `wide` skips the
+    column; `narrow` is stacked only. Needs \usepackage{booktabs} and \usepackage{graphicx}."""
     notes = [rf"\par\smallskip{{\footnotesize {escape_latex(n)}}}" for n in table.notes]
-    return "\n".join(
-        [
+
+    def float_(env: str, box: str, shrink_to: str | None = None) -> list[str]:
+        body = rf"\usebox{{{box}}}"
+        if shrink_to:
+            body = rf"\resizebox{{{shrink_to}}}{{!}}{{{body}}}"
+        return [
             rf"\begin{{{env}}}[htbp]",
             r"\centering",
             r"\small",
-            *([rf"\setlength{{\tabcolsep}}{{{NARROW_TABCOLSEP}}}"] if table.narrow else []),
             rf"\caption{{{escape_latex(table.caption)}}}",
             rf"\label{{{table.label}}}",
-            rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
-            r"\toprule",
-            *_header_rows(table.columns, table.narrow),
-            r"\midrule",
-            *body,
-            r"\bottomrule",
-            r"\end{tabular}",
+            body,
             *notes,
             rf"\end{{{env}}}",
+        ]
+
+    boxes = [_STACKED] if table.narrow else [_BOX, _STACKED]
+    # From the last resort up: each choice wraps the ones tried after it.
+    choice = float_("table*", boxes[-1], r"\textwidth")
+    for box in reversed(boxes):
+        choice = _if_wider(box, r"\textwidth", choice, float_("table*", box))
+    if not table.wide:
+        for box in reversed(boxes):
+            choice = _if_wider(box, r"\columnwidth", choice, float_("table", box))
+    return "\n".join(
+        [
+            *(rf"\ifdefined{b}\else\newsavebox{{{b}}}\fi" for b in boxes),
+            *(line for b in boxes for line in _tabular(table, b, stacked=b == _STACKED)),
+            *choice,
             "",
         ]
     )

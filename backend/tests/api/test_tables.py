@@ -2,7 +2,9 @@
 
 import csv
 import io
+import re
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from backend.tests.utils.stored import stored_experiment
 API = "/api/v1/experiments"
 MINIMAL = r"""\documentclass{article}
 \usepackage{booktabs}
+\usepackage{graphicx}
 \begin{document}
 \input{table}
 \end{document}
@@ -157,7 +160,75 @@ def test_table_writer_narrow_and_wide() -> None:
     narrow = to_latex(Table(columns, rows, "Cap", "tab:t", narrow=True))
     header = r"\shortstack[l]{Clients per\\thread} & \shortstack[r]{Base\\(ops/s)} & Sig. \\"
     assert header in narrow and r"\setlength{\tabcolsep}{4pt}" in narrow
-    assert narrow.startswith(r"\begin{table}[htbp]")
+    # Not wide: LaTeX picks table (fits the column) or table* (does not) when it has measured.
+    assert r"\ifdim\wd\mcscopetablestacked>\columnwidth" in narrow
+    assert r"\sbox{\mcscopetable}" not in narrow  # narrow: stacked only
+    assert r"\begin{table}[htbp]" in narrow and r"\begin{table*}[htbp]" in narrow
     wide = to_latex(Table(columns, rows, "Cap", "tab:t", wide=True))
-    assert wide.startswith(r"\begin{table*}[htbp]") and wide.endswith("\\end{table*}\n")
-    assert r"Clients per thread & Base (ops/s) & Sig. \\" in wide and "tabcolsep" not in wide
+    assert r"\begin{table*}[htbp]" in wide and r"\begin{table}" not in wide
+    assert wide.count(r"\begin{table*}[htbp]") == wide.count(r"\end{table*}") == 3
+    assert r"Clients per thread & Base (ops/s) & Sig. \\" in wide
+    # Stacked too, for a page too narrow for it as given.
+    assert r"\sbox{\mcscopetablestacked}" in wide and header in wide
+
+
+LAYOUTS = {
+    "one-column": r"\documentclass{article}",
+    "two-column": r"\documentclass[twocolumn]{article}",
+}
+FITTING = r"""%(documentclass)s
+\usepackage{booktabs}
+\usepackage{graphicx}
+\pagestyle{empty}
+\begin{document}
+\input{table}
+\ifdefined\mcscopetable\else\newsavebox{\mcscopetable}\fi
+\ifdefined\mcscopetablestacked\else\newsavebox{\mcscopetablestacked}\fi
+\typeout{MEASURED table=\the\wd\mcscopetable\space stacked=\the\wd\mcscopetablestacked\space column=\the\columnwidth\space text=\the\textwidth}
+\end{document}
+"""
+
+
+def _points(text: str) -> float:
+    return float(text.removesuffix("pt"))
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_every_table_fits_its_page(
+    client: TestClient, exp: dict[str, Any], name: str, layout: str, tmp_path: Path
+) -> None:
+    """Compiled in a one-column and a two-column paper, a table lies inside the column when it
+    fits one, else inside the text width (a table* in two columns), and never overflows."""
+    tex = client.get(f"{API}/{exp['id']}/tables/{name}.tex").text
+    (tmp_path / "table.tex").write_text(tex)
+    (tmp_path / "main.tex").write_text(FITTING % {"documentclass": LAYOUTS[layout]})
+    done = compile_latex(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    log = (tmp_path / "main.log").read_text(errors="replace")
+    assert "Overfull \\hbox" not in log, log[-3000:]
+    measured = re.search(r"MEASURED table=(\S+) stacked=(\S+) column=(\S+) text=(\S+)", log)
+    assert measured is not None
+    given, stacked, column, text = (_points(g) for g in measured.groups())
+    table = min(given, stacked) if stacked else given
+    # The printed words: their extent is what a reader sees on the page.
+    printed = _printed_extent_pt(tmp_path / "main.pdf")
+    if table <= column:
+        assert printed <= column + 0.5, (name, layout, printed, column)
+    else:
+        assert printed <= text + 0.5, (name, layout, printed, text)
+        if layout == "two-column":
+            assert printed > column  # across both columns, not squeezed into one
+
+
+def _printed_extent_pt(pdf: Path) -> float:
+    """Width (pt) from the leftmost to the rightmost word of the table's body, below its caption."""
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    page = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", bbox))
+    words = list(page.iter("{http://www.w3.org/1999/xhtml}word"))
+    caption = next(w for w in words if w.text and w.text.startswith("Table"))
+    below = [w for w in words if float(w.attrib["yMin"]) > float(caption.attrib["yMax"]) + 12]
+    assert below, [w.text for w in words]
+    return max(float(w.attrib["xMax"]) for w in below) - min(float(w.attrib["xMin"]) for w in below)
