@@ -1,8 +1,9 @@
 """Grouped curves: one mean line per group (an experiment or a parameter's level) over x.
 
 At each x, a group's point pools the repetitions of all its configurations there (other
-parameters averaged over, as experiment trackers group runs); the band is the pooled std,
-standard error or t confidence interval, chosen by the user.
+parameters averaged over, as experiment trackers group runs), and the group says which
+parameters it pooled and their levels, so nothing is averaged without the reader knowing; the
+band is the pooled std, standard error or t confidence interval, chosen by the user.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def group_curves(
     group_values: dict[Any, Any] = {}
     x_values: dict[str, Any] = {}
     configs: dict[Any, int] = {}
+    # Per group, every level each other parameter takes: more than one means it is pooled.
+    seen: dict[Any, dict[str, dict[str, Any]]] = {}
     for c in configurations:
         sample = c.samples.get(metric)
         if sample is None or (keep is not None and c.configuration_id not in keep):
@@ -63,6 +66,10 @@ def group_curves(
         x_values[_text(xv)] = xv
         cells.setdefault(key, {}).setdefault(_text(xv), []).append(sample)
         configs[key] = configs.get(key, 0) + 1
+        levels = seen.setdefault(key, {})
+        for name, value in params.items():
+            if name not in (x, group_by):
+                levels.setdefault(name, {})[_text(value)] = value
     if group_by == GROUP_BY_EXPERIMENT:
         keys = [d for d in designs if d in cells]
     else:
@@ -87,6 +94,11 @@ def group_curves(
                 runs=sum(p.n for p in points),
                 configurations=configs[key],
                 points=points,
+                pooled={
+                    name: sorted(values.values(), key=level_order)
+                    for name, values in seen[key].items()
+                    if len(values) > 1
+                },
             )
         )
     return out

@@ -17,6 +17,7 @@ from backend.analysis.errors import AnalysisError
 from backend.api.routes.compare import compare_groups
 from backend.figures.data import call_endpoint
 from backend.figures.labels import (
+    format_level,
     level_label,
     metric_title,
     parameter_title,
@@ -113,7 +114,8 @@ def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
                 # Nested ([n]) so that a table of the figure does not read run counts as a
                 # spread, as it reads a flat customdata.
                 customdata=[[p.n] for p in g.points],
-                name=f"{name} ({g.runs} runs)",
+                # A line that averages over other parameters says so in its legend entry.
+                name=f"{name} ({g.runs} runs{', pooled' if g.pooled else ''})",
                 mode="lines+markers",
                 legendgroup=f"s{i}",
                 line={"color": series_colour(i)},
@@ -135,7 +137,29 @@ def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
     return set_caption(
         fig,
         f"{what[:1].upper() + what[1:]} against {parameter_title(data.x).lower()} per "
-        f"{by.lower()}, repetitions pooled over the other parameters; band: {band}.",
+        f"{by.lower()}; {_pooling(data)}; band: {band}.",
+    )
+
+
+def pooled_levels(pooled: dict[str, list[Any]]) -> str:
+    """"worker threads 8, 32 and clients per thread 1, 4": what one group's points pool."""
+    parts = [
+        f"{parameter_title(name).lower()} {', '.join(format_level(v) for v in levels)}"
+        for name, levels in pooled.items()
+    ]
+    return " and ".join(parts)
+
+
+def _pooling(data: GroupsPublic) -> str:
+    """Say what each point averages over: nothing beyond repetitions, or which levels of which
+    parameters, per group when groups differ."""
+    texts = {g.label: pooled_levels(g.pooled) for g in data.data}
+    if not any(texts.values()):
+        return "each point is the repetitions of one configuration"
+    if len(set(texts.values())) == 1:
+        return f"each point pools the repetitions of {next(iter(texts.values()))}"
+    return "each point pools the repetitions of " + "; ".join(
+        f"{label}: {text or 'one configuration'}" for label, text in texts.items()
     )
 
 

@@ -164,6 +164,11 @@ class GroupPublic(Schema):
     runs: int
     configurations: int
     points: list[GroupPointPublic]
+    pooled: dict[str, list[Any]] = Field(
+        default_factory=dict,
+        description="parameters whose levels this group's points pool (name -> levels), "
+        "besides x and the grouping parameter; empty when each point is one configuration",
+    )
 
 
 class GroupsPublic(Schema):

@@ -49,7 +49,13 @@ def test_compare_groups_json_is_the_groups_endpoint(client: TestClient, pair: li
     groups = client.post("/api/v1/compare/groups", json=body).json()["data"]
     fig = _post(client, "compare-groups", "json", {**body, "style": "screen"}).json()
     lines = [t for t in fig["data"] if t.get("fill") != "toself"]
-    assert [t["name"] for t in lines] == [f"{g['label']} ({g['runs']} runs)" for g in groups]
+    # Grouped by experiment, each line averages over both worker counts, and says so.
+    assert [g["pooled"] for g in groups] == [{"workers": [8, 16]}] * 2
+    assert [t["name"] for t in lines] == [
+        f"{g['label']} ({g['runs']} runs, pooled)" for g in groups
+    ]
+    caption = fig["layout"]["meta"]["caption"]
+    assert "each point pools the repetitions of worker threads 8, 16" in caption
     for line, g in zip(lines, groups, strict=True):
         assert line["y"] == pytest.approx([p["mean"] for p in g["points"]])
         # Run counts travel nested, so a table of the figure does not take them for a spread.
@@ -66,6 +72,9 @@ def test_brush_narrows_the_grouped_curves(client: TestClient, pair: list[int]) -
     every = _post(client, "compare-groups", "json", body).json()
     names = [t["name"] for t in every["data"] if t.get("fill") != "toself"]
     assert names == ["8 worker threads (8 runs)", "16 worker threads (8 runs)"]
+    assert (
+        "each point is the repetitions of one configuration" in every["layout"]["meta"]["caption"]
+    )
     # Workers in [12, 20] and the second experiment only (its position on the axis is 1).
     brush = {"workers": [[12, 20]], "experiment": [[0.5, 1.5]]}
     cut = _post(client, "compare-groups", "json", {**body, "brush": brush}).json()

@@ -276,7 +276,10 @@ def test_compare_groups_figure_is_the_groups_endpoint(
     ).json()
     lines = [t for t in fig["data"] if t.get("fill") != "toself"]
     bands = [t for t in fig["data"] if t.get("fill") == "toself"]
-    assert [t["name"] for t in lines] == [f"{g['label']} ({g['runs']} runs)" for g in groups]
+    pooled = [", pooled" if g["pooled"] else "" for g in groups]
+    assert [t["name"] for t in lines] == [
+        f"{g['label']} ({g['runs']} runs{p})" for g, p in zip(groups, pooled, strict=True)
+    ]
     assert len(bands) == len(groups)
     for line, band, g in zip(lines, bands, groups, strict=True):
         assert line["y"] == pytest.approx([p["mean"] for p in g["points"]])

@@ -2295,6 +2295,14 @@ export type GroupPublic = {
      * measured points of the group, by client count
      */
     points: Array<GroupPointPublic>;
+    /**
+     * Pooled
+     *
+     * parameters whose levels this group's points pool (name -> levels), besides x and the grouping parameter; empty when each point is one configuration
+     */
+    pooled?: {
+        [key: string]: Array<unknown>;
+    };
 };
 
 /**

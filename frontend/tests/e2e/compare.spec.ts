@@ -218,7 +218,8 @@ describe("compare", () => {
         traces.filter((t) => t.fill !== "toself").map((t) => t.name);
       await expect
         .poll(async () => lines(await plotData("grouped-curves")), POLL)
-        .toEqual(["8 worker threads (12 runs)", "16 worker threads (12 runs)"]);
+        // Both experiments at each worker count: the lines pool their middleware counts.
+        .toEqual(["8 worker threads (12 runs, pooled)", "16 worker threads (12 runs, pooled)"]);
       // What is drawn is what the server sent: no figure is built in the browser.
       const drawn = await plotData("grouped-curves");
       expect(drawn.map((t) => t.y)).toEqual(served.data.map((t) => t.y));
@@ -291,7 +292,7 @@ describe("compare", () => {
         .trim()
         .split("\r\n");
       expect(rows[0]).toBe(
-        "Clients per thread,8 worker threads (12 runs) throughput (ops/s),16 worker threads (12 runs) throughput (ops/s)",
+        'Clients per thread,"8 worker threads (12 runs, pooled) throughput (ops/s)","16 worker threads (12 runs, pooled) throughput (ops/s)"',
       );
       expect(rows).toHaveLength(3);
     },
@@ -348,7 +349,7 @@ describe("compare", () => {
               .map((t) => t.name),
           POLL,
         )
-        .toEqual(["16 worker threads (12 runs)"]);
+        .toEqual(["16 worker threads (12 runs, pooled)"]);
       await screenshot(page, "compare-brushed");
       // The brush is URL state: a reload shows the same brushed count and the same brush.
       const brushParam = new URL(page.url()).searchParams.get("brush");
