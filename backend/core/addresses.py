@@ -24,8 +24,9 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 METADATA_NAMES = frozenset(
     {"metadata.google.internal", "metadata.goog", "metadata", "instance-data"}
 )
-# Concurrent look-ups when a registration names hosts by name.
-_RESOLVERS = 16
+# Look-ups of registrations' host names share these threads (a look-up cannot be cancelled,
+# so a silent resolver holds its thread until the resolver's own timeout; never more threads).
+_resolvers = ThreadPoolExecutor(max_workers=16, thread_name_prefix="resolve")
 
 
 class AddressRefused(ValueError):
@@ -93,15 +94,16 @@ def refused_names(names: list[str], timeout_s: float) -> dict[str, str]:
     time, is not refused here: the scanner checks it again before it connects."""
     if not names:
         return {}
-    pool = ThreadPoolExecutor(max_workers=min(_RESOLVERS, len(names)))
-    futures = {name: pool.submit(resolve, name, 22) for name in names}
-    pool.shutdown(wait=False)
+    futures = {name: _resolvers.submit(resolve, name, 22) for name in names}
     deadline = time.monotonic() + timeout_s
     refused: dict[str, str] = {}
     for name, future in futures.items():
         try:
             found = future.result(timeout=max(0.0, deadline - time.monotonic()))
-        except (OSError, UnicodeError, FutureTimeout):
+        except FutureTimeout:
+            future.cancel()  # still queued: no thread spent on it
+            continue
+        except (OSError, UnicodeError):
             continue
         for ip in found:
             try:
