@@ -4,6 +4,7 @@ with both fingerprints before any login, and the user re-pins after a rebuild.""
 
 import dataclasses
 import getpass
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from backend.core.host_keys import fingerprint
 from backend.models import HostRole, RunStatus
 from backend.tests.utils.experiment import random_name
 from backend.tests.utils.testbeds import wait_for_scans
-from worker.drivers.errors import TransientDriverError
+from worker.drivers.errors import AddressRefusedError, TransientDriverError
 from worker.drivers.host import Host
 from worker.drivers.host_keys import HostKeyMismatchError, HostKeyMissingError
 from worker.runs.testbed import load_testbed, local_host
@@ -224,3 +225,22 @@ def test_mismatch_is_not_transient(local_sshd: None) -> None:
     with pytest.raises(HostKeyMismatchError) as caught:
         _run(dataclasses.replace(local_host(), host_key=OTHER))
     assert not isinstance(caught.value, TransientDriverError)
+
+
+def test_a_refused_address_is_never_connected_to(
+    local_sshd: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host stored with a link-local address (before the address policy, with a given key)
+    fails at once, not retried, without even a name look-up."""
+    attempts: list[object] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        attempts.append(args)
+        raise OSError("no traffic in this test")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    spec = dataclasses.replace(local_host(), address="169.254.169.254", host_key=OTHER)
+    with pytest.raises(AddressRefusedError, match="not connected to: 169.254.169.254 is a link"):
+        _run(spec)
+    assert attempts == []
