@@ -249,7 +249,7 @@ def test_the_admin_token_is_rotated(
 
     def status(token: str) -> int:
         auth = {"Authorization": f"Bearer {token}"}
-        return client.get(f"{API}/experiments", headers=auth).status_code
+        return int(client.get(f"{API}/experiments", headers=auth).status_code)
 
     assert status(admin_token) == 200
     first = rotate()

@@ -6,6 +6,7 @@ in the background, bounded, and a failed read says the same whatever the port di
 connection goes to 127.0.0.1, to sockets the test opens.
 """
 
+import ipaddress
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,7 +100,7 @@ def test_a_name_resolving_to_link_local_is_422(
     monkeypatch.setattr(
         addresses,
         "resolve",
-        lambda name, port: [addresses.ipaddress.ip_address(a) for a in answers[name]],
+        lambda name, port: [ipaddress.ip_address(a) for a in answers[name]],
     )
     hosts = [_host("ok", "lab-ok", host_key=None), _host("meta", "lab-meta")]
     r = client.post(API, json={"name": random_name("tb"), "hosts": hosts})
@@ -115,7 +116,7 @@ def test_the_host_networks_are_a_setting(
     given = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
     body = {"name": random_name("tb"), "hosts": [_host("a", "10.9.8.7", host_key=given)]}
     assert client.post(API, json=body).status_code == 201
-    monkeypatch.setattr(settings, "HOST_NETWORKS", [addresses.ipaddress.ip_network("10.42.0.0/16")])
+    monkeypatch.setattr(settings, "HOST_NETWORKS", [ipaddress.ip_network("10.42.0.0/16")])
     r = client.post(API, json={**body, "name": random_name("tb")})
     assert r.status_code == 422 and "MCSCOPE_HOST_NETWORKS" in r.json()["detail"][0]["msg"]
 
