@@ -23,6 +23,7 @@ from backend.tests.utils.server import ApiServer
 from backend.tests.utils.testbeds import (
     chatty_listener,
     closed_port,
+    counting_listeners,
     silent_listeners,
     wait_for_scans,
 )
@@ -195,3 +196,25 @@ def test_an_unfinished_read_is_resumed_when_the_api_starts(
     scanner.resume()
     (host,) = wait_for_scans(client, r.json()["id"])
     assert host["scan_status"] == "failed"
+
+
+def test_reads_in_flight_are_bounded(
+    client: TestClient, key_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten silent hosts, at most two reads at a time (MCSCOPE_SSH_KEYSCAN_CONCURRENCY): the
+    listeners never see more than two connections open at once, and every host gets its read."""
+    from backend.core.host_scans import scanner
+
+    scanner.close()  # a new pool, sized by the setting below
+    monkeypatch.setattr(settings, "SSH_KEYSCAN_CONCURRENCY", 2)
+    monkeypatch.setattr(settings, "SSH_KEYSCAN_TIMEOUT_S", 0.5)
+    try:
+        with counting_listeners(10) as (ports, open_count):
+            hosts = [_host(f"h{p}", "127.0.0.1", p) for p in ports]
+            r = client.post(API, json={"name": random_name("tb"), "hosts": hosts})
+            assert r.status_code == 201, r.text
+            found = wait_for_scans(client, r.json()["id"])
+        assert {h["scan_status"] for h in found} == {"failed"}
+        assert open_count.total == 10 and open_count.most <= 2, vars(open_count)
+    finally:
+        scanner.close()

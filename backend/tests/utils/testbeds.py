@@ -2,6 +2,7 @@
 127.0.0.1 that answer no SSH (refused, silent, speaking something else)."""
 
 import contextlib
+import selectors
 import socket
 import threading
 import time
@@ -81,3 +82,71 @@ def chatty_listener() -> Iterator[int]:
         stop.set()
         thread.join(5)
         server.close()
+
+
+class OpenCount:
+    """Connections open at once on a set of listeners: now and at most."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.most = 0
+        self.total = 0
+
+
+@contextlib.contextmanager
+def counting_listeners(count: int) -> Iterator[tuple[list[int], OpenCount]]:
+    """Silent ports on 127.0.0.1 that accept every connection, never speak, and count how many
+    connections are open at once across all of them (until the peer closes)."""
+    listeners = []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        s.listen(64)
+        s.setblocking(False)
+        listeners.append(s)
+    stats = OpenCount()
+    stop = threading.Event()
+
+    def watch() -> None:
+        sel = selectors.DefaultSelector()
+        for s in listeners:
+            sel.register(s, selectors.EVENT_READ, "listener")
+        while not stop.is_set():
+            # Closes before accepts: a reader that closed one connection and opened the
+            # next has both pending here, and must not count as two at once.
+            ready = sorted(sel.select(timeout=0.1), key=lambda e: e[0].data == "listener")
+            for key, _ in ready:
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if key.data == "listener":
+                    conn, _ = sock.accept()
+                    conn.setblocking(False)
+                    sel.register(conn, selectors.EVENT_READ, "conn")
+                    stats.now += 1
+                    stats.total += 1
+                    stats.most = max(stats.most, stats.now)
+                    continue
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:  # the peer gave up: closed
+                    sel.unregister(sock)
+                    sock.close()
+                    stats.now -= 1
+        for key in list(sel.get_map().values()):
+            sock = key.fileobj
+            assert isinstance(sock, socket.socket)
+            if key.data == "conn":
+                sock.close()
+        sel.close()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield [int(s.getsockname()[1]) for s in listeners], stats
+    finally:
+        stop.set()
+        thread.join(5)
+        for s in listeners:
+            s.close()
