@@ -1,15 +1,19 @@
-"""Administration commands: `python -m backend.cli token create|list|revoke`.
+"""Administration commands: `python -m backend.cli token create|list|revoke|rotate-admin`.
 
 A token is printed once, at creation; only its digest is stored.
 """
 
 import argparse
 import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 
 from backend.core import tokens
+from backend.core.config import settings
 from backend.core.db import SessionLocal
+from backend.models import ApiToken
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,10 +23,49 @@ def _parser() -> argparse.ArgumentParser:
     actions = token.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="create a token and print it once")
     create.add_argument("name", help="who or what uses it (unique), e.g. alice or ci")
-    actions.add_parser("list", help="token names, creation dates, revoked or not")
+    expiry = create.add_mutually_exclusive_group()
+    expiry.add_argument(
+        "--expires-in-days",
+        type=float,
+        metavar="DAYS",
+        help=f"valid for DAYS days (default MCSCOPE_TOKEN_TTL_DAYS: {settings.TOKEN_TTL_DAYS})",
+    )
+    expiry.add_argument("--no-expiry", action="store_true", help="valid until revoked")
+    actions.add_parser("list", help="token names, creation dates, expiry, revoked or not")
     revoke = actions.add_parser("revoke", help="revoke a token by name")
     revoke.add_argument("name")
+    rotate = actions.add_parser(
+        "rotate-admin",
+        help="replace the admin token (MCSCOPE_ADMIN_TOKEN, var/admin-token): revoke it, "
+        "write a new one to the file and print it",
+    )
+    rotate.add_argument(
+        "--file",
+        type=Path,
+        default=settings.VAR_DIR / "admin-token",
+        help="where `make up` keeps the admin token (default: %(default)s)",
+    )
     return parser
+
+
+def _expiry(args: argparse.Namespace) -> datetime | None:
+    if args.no_expiry:
+        return None
+    if args.expires_in_days is None:
+        return tokens.default_expiry()
+    if not args.expires_in_days > 0:
+        raise SystemExit("error: --expires-in-days must be positive")
+    return datetime.now(UTC) + timedelta(days=args.expires_in_days)
+
+
+def _state(row: ApiToken) -> str:
+    if row.revoked_at is not None:
+        return f"revoked {row.revoked_at:%Y-%m-%d %H:%M}"
+    if row.expires_at is None:
+        return "active, no expiry"
+    if not tokens.active(row):
+        return f"expired {row.expires_at:%Y-%m-%d %H:%M}"
+    return f"active, expires {row.expires_at:%Y-%m-%d %H:%M}"
 
 
 def _check_name(name: str) -> str:
@@ -38,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.action == "create":
             name = _check_name(args.name)
             try:
-                token = tokens.create(session, name)
+                token = tokens.create(session, name, _expiry(args))
             except IntegrityError:
                 print(f"error: a token named {name!r} already exists", file=sys.stderr)
                 return 1
@@ -49,6 +92,16 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 0
+        if args.action == "rotate-admin":
+            token = tokens.rotate_admin(session, args.file)
+            print(token)
+            print(
+                f"admin token replaced and written to {args.file}; the old one is refused from "
+                "now on. A running API accepts the new one at once; where MCSCOPE_ADMIN_TOKEN "
+                "is set (Docker, .env), set it to the new token.",
+                file=sys.stderr,
+            )
+            return 0
         if args.action == "revoke":
             if not tokens.revoke(session, args.name):
                 print(f"error: no active token named {args.name!r}", file=sys.stderr)
@@ -56,8 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"token {args.name!r} revoked")
             return 0
         for row in tokens.listing(session):
-            state = f"revoked {row.revoked_at:%Y-%m-%d %H:%M}" if row.revoked_at else "active"
-            print(f"{row.name}\tcreated {row.created_at:%Y-%m-%d %H:%M}\t{state}")
+            print(f"{row.name}\tcreated {row.created_at:%Y-%m-%d %H:%M}\t{_state(row)}")
         return 0
 
 

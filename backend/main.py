@@ -18,6 +18,7 @@ from backend.api.openapi import install_described_openapi
 from backend.core.config import settings
 from backend.core.db import SessionLocal
 from backend.core.exposure import exposure_error
+from backend.core.host_scans import scanner
 from backend.docs import mount_docs
 from backend.figures.render import renderer
 from backend.ui import mount_ui
@@ -44,7 +45,10 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     # The figure renderer's browser (seconds to start) warms up beside the first requests.
     if settings.FIGURE_WARM_START:
         threading.Thread(target=renderer.warm_up, name="kaleido-warm-up", daemon=True).start()
+    # Host key reads a stopped API left under way (backend/core/host_scans.py).
+    scanner.resume()
     yield
+    scanner.close()
     renderer.close()
 
 

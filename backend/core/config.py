@@ -1,6 +1,7 @@
 """Application settings: one object, read from the environment (MCSCOPE_*)."""
 
 import shutil
+from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
@@ -68,6 +69,14 @@ class Settings(BaseSettings):
     STREAMS_PER_CLIENT: int = Field(default=8, ge=1)
     STREAMS_TOTAL: int = Field(default=64, ge=1)
     STREAM_MAX_S: float = Field(default=900.0, gt=0)
+    # How often an open stream re-checks its token: a revoked or expired token ends it.
+    STREAM_AUTH_CHECK_S: float = Field(default=5.0, gt=0)
+    # Days a token of `python -m backend.cli token create` is valid unless told otherwise;
+    # None (MCSCOPE_TOKEN_TTL_DAYS=): tokens never expire.
+    TOKEN_TTL_DAYS: float | None = Field(default=90.0, gt=0)
+    # Reverse proxies whose X-Forwarded-For names the client (backend/serve.py hands them to
+    # uvicorn). None by default: the socket peer is the client, so no header can spoof it.
+    TRUSTED_PROXIES: list[str] = []
 
     # --- Testbed hosts ---
     # Registered hosts' key_path must name a regular file under this folder, of at most
@@ -76,6 +85,20 @@ class Settings(BaseSettings):
     SSH_KEY_MAX_BYTES: int = Field(default=16_384, ge=1)
     # Reading a host's SSH key at registration or re-pin: connect and key-exchange timeout.
     SSH_KEYSCAN_TIMEOUT_S: float = Field(default=5.0, gt=0, le=60)
+    # Key reads run in the background, at most this many at once (backend/core/host_scans.py).
+    SSH_KEYSCAN_CONCURRENCY: int = Field(default=16, ge=1, le=256)
+    # Networks testbed host addresses may be in (a host name: every address it resolves to).
+    # Loopback (the local sshd, tests) and the private ranges by default; link-local, cloud
+    # metadata, unspecified and multicast addresses are refused whatever this says
+    # (backend/core/addresses.py).
+    HOST_NETWORKS: list[IPv4Network | IPv6Network] = [
+        IPv4Network("127.0.0.0/8"),
+        IPv6Network("::1/128"),
+        IPv4Network("10.0.0.0/8"),
+        IPv4Network("172.16.0.0/12"),
+        IPv4Network("192.168.0.0/16"),
+        IPv6Network("fc00::/7"),
+    ]
     # Where earlier versions pinned remote host keys at the worker's first contact (known_hosts
     # format); migration 0009 moves those keys onto their hosts. Not written any more.
     SSH_KNOWN_HOSTS: Path = REPO_ROOT / "var" / "known_hosts"
@@ -84,7 +107,7 @@ class Settings(BaseSettings):
     FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
     FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
 
-    @field_validator("ADMIN_TOKEN", mode="before")
+    @field_validator("ADMIN_TOKEN", "TOKEN_TTL_DAYS", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: object) -> object:
         # `MCSCOPE_ADMIN_TOKEN=` (docker compose without the variable) means "not set".

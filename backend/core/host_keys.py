@@ -7,11 +7,16 @@ it there after a host is rebuilt. The worker then accepts that key only (worker.
 
 import base64
 import binascii
+import logging
 import socket
+import time
 
 import paramiko
 
+from backend.core.addresses import AddressRefused, allowed_addresses
 from backend.core.config import settings
+
+logger = logging.getLogger(__name__)
 
 # Key types an OpenSSH host offers; anything else in a "given" key is a typo or no host key.
 KEY_TYPES = (
@@ -26,7 +31,7 @@ MAX_KEY_LINE = 4096
 
 
 class HostKeyScanError(Exception):
-    """The host's key could not be read (unreachable, not SSH, timed out)."""
+    """The host's key could not be read (unreachable, not SSH, timed out, address refused)."""
 
 
 def parse_public_key(line: str) -> paramiko.PKey:
@@ -62,21 +67,49 @@ def known_hosts_name(address: str, port: int) -> str:
 def scan_host_key(address: str, port: int, timeout_s: float | None = None) -> str:
     """The host key the host's SSH server offers, from a key exchange alone (no login), as a
     stored key line. The key type is negotiated with paramiko's preference, the same the
-    worker's connections use, so the worker is offered this very key."""
+    worker's connections use, so the worker is offered this very key.
+
+    The address is checked against the host address policy first (a name: each address it
+    resolves to now), and only a permitted address is connected to. The whole read takes at
+    most `timeout_s`. Every failure to read a key is one message, after the whole timeout,
+    whatever the port did (refused, silent, not SSH): the caller must not learn what listens
+    there."""
     timeout = settings.SSH_KEYSCAN_TIMEOUT_S if timeout_s is None else timeout_s
+    deadline = time.monotonic() + timeout
     where = f"{address}:{port}"
+    unreadable = HostKeyScanError(f"no SSH host key could be read from {where}")
     try:
-        sock = socket.create_connection((address, port), timeout=timeout)
-    except OSError as exc:
-        raise HostKeyScanError(f"cannot connect to {where}: {exc}") from exc
+        targets = allowed_addresses(address, port)
+    except AddressRefused as exc:
+        raise HostKeyScanError(f"not scanned: {exc}") from exc
+    except (OSError, UnicodeError) as exc:
+        logger.info("host key scan of %s: %s", where, exc)
+        targets = []
+    for ip in targets:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            return _key_exchange(str(ip), port, left)
+        except (paramiko.SSHException, OSError, EOFError) as exc:
+            # The cause stays in the server's log, for the operator.
+            logger.info("host key scan of %s (%s): %r", where, ip, exc)
+    # A failure is told no sooner than the timeout: a refused port would otherwise answer
+    # at once and a silent one after the timeout, which tells them apart as well as a message.
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    raise unreadable
+
+
+def _key_exchange(ip: str, port: int, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    sock = socket.create_connection((ip, port), timeout=timeout)
     transport = paramiko.Transport(sock)
-    transport.banner_timeout = timeout
-    transport.handshake_timeout = timeout
+    left = max(0.01, deadline - time.monotonic())
+    transport.banner_timeout = left
+    transport.handshake_timeout = left
     try:
-        transport.start_client(timeout=timeout)
+        transport.start_client(timeout=left)
         return key_line(transport.get_remote_server_key())
-    except (paramiko.SSHException, OSError, EOFError) as exc:
-        raise HostKeyScanError(f"no SSH key exchange with {where}: {exc or 'timed out'}") from exc
     finally:
         transport.close()
         sock.close()

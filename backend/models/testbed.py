@@ -50,5 +50,14 @@ class Host(Base):
     host_key_pinned_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), default=None
     )
+    # The background key read (backend/core/host_scans.py): "pinning" (registration: pin the
+    # key read), "scanning" (re-pin: read it for the user to confirm), "read" or "failed";
+    # None: never read (the key was given).
+    scan_status: Mapped[str | None] = mapped_column(String(16), default=None)
+    # Why the last read failed, in words that do not tell what listens on the port.
+    scan_error: Mapped[str | None] = mapped_column(String(500), default=None)
+    # The key the host offered at the last read, and when it was read.
+    scanned_key: Mapped[str | None] = mapped_column(String(4096), default=None)
+    scanned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
     testbed: Mapped[Testbed] = relationship(back_populates="hosts")

@@ -17,3 +17,5 @@ class ApiToken(TimestampMixin, Base):
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     # Revoked tokens stay (authentication remains configured); they no longer authenticate.
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # After this instant the token no longer authenticates; None: it never expires.
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
+from backend.core.addresses import check_literal
 from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_public_key
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
@@ -34,7 +35,14 @@ def check_address(value: str) -> str:
 class HostFields(BaseModel):
     name: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
     role: HostRole
-    address: str = Field(min_length=1, max_length=255, pattern=r"^[A-Za-z0-9.:-]+$")
+    address: str = Field(
+        min_length=1,
+        max_length=255,
+        pattern=r"^[A-Za-z0-9.:-]+$",
+        description="IP address or host name in MCSCOPE_HOST_NETWORKS (loopback and private "
+        "ranges by default; a name: every address it resolves to); link-local, cloud "
+        "metadata, unspecified and multicast addresses are refused",
+    )
     ssh_user: str = Field(min_length=1, max_length=64, pattern=r"^[a-z_][a-z0-9_-]*$")
     ssh_port: int = Field(default=22, ge=1, le=65_535)
     key_path: str = Field(
@@ -49,6 +57,7 @@ HOST_KEY_DOC = (
     "/etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only"
 )
 HostKeySource = Literal["scanned", "supplied", "known_hosts"]
+ScanStatus = Literal["pinning", "scanning", "read", "failed"]
 
 
 def check_host_key(value: str) -> str:
@@ -59,13 +68,16 @@ class HostCreate(HostFields, RequestModel):
     host_key: str | None = Field(
         default=None,
         max_length=MAX_KEY_LINE,
-        description=HOST_KEY_DOC + "; omitted: read from the host at registration",
+        description=HOST_KEY_DOC + "; omitted: read from the host in the background after "
+        "registration and pinned (see scan_status)",
     )
 
     @field_validator("address")
     @classmethod
     def _address(cls, value: str) -> str:
-        return check_address(value)
+        value = check_address(value)
+        check_literal(value)  # link-local, metadata, ...: refused without any traffic
+        return value
 
     @field_validator("host_key")
     @classmethod
@@ -82,10 +94,14 @@ class HostPublic(HostFields):
         "(supplied) or moved from the worker's earlier first-contact file (known_hosts)"
     )
     host_key_pinned_at: datetime | None = Field(description="when the key was pinned")
-    host_key_error: str | None = Field(
-        default=None,
-        description="why the key could not be read from the host just now (registration only)",
+    scan_status: ScanStatus | None = Field(
+        description="the background read of the host's key: pinning (registration: the key "
+        "read is pinned), scanning (re-pin: read for you to confirm), read, failed; null: "
+        "never read (the key was given)"
     )
+    scan_error: str | None = Field(description="why the last read failed (scan_status failed)")
+    scanned_key: str | None = Field(description="the key the host offered at the last read")
+    scanned_at: datetime | None = Field(description="when the last read ended")
 
     @computed_field(  # type: ignore[prop-decorator]
         description="fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host"
@@ -94,6 +110,20 @@ class HostPublic(HostFields):
     def host_key_fingerprint(self) -> str | None:
         return None if self.host_key is None else fingerprint(self.host_key)
 
+    @computed_field(  # type: ignore[prop-decorator]
+        description="fingerprint of the key the host offered at the last read"
+    )
+    @property
+    def scanned_key_fingerprint(self) -> str | None:
+        return None if self.scanned_key is None else fingerprint(self.scanned_key)
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="true when the key read last is the key pinned now"
+    )
+    @property
+    def scanned_matches_pinned(self) -> bool:
+        return self.scanned_key is not None and self.scanned_key == self.host_key
+
 
 class HostKeyPin(RequestModel):
     """Pin (or re-pin, after the host was rebuilt) a host's SSH key."""
@@ -101,28 +131,19 @@ class HostKeyPin(RequestModel):
     host_key: str | None = Field(
         default=None,
         max_length=MAX_KEY_LINE,
-        description=HOST_KEY_DOC + "; omitted: the key the host offers now",
+        description=HOST_KEY_DOC + "; omitted: the key the last scan read (scanned_key)",
     )
     expected_fingerprint: str | None = Field(
         default=None,
         max_length=200,
-        description="with host_key omitted: pin only if the host offers the key with this "
-        "SHA256 fingerprint (the one the user confirmed after a scan)",
+        description="with host_key omitted: pin the key the last scan read only if it has "
+        "this SHA256 fingerprint (the one the user confirmed)",
     )
 
     @field_validator("host_key")
     @classmethod
     def _host_key(cls, value: str | None) -> str | None:
         return None if value is None else check_host_key(value)
-
-
-class HostKeyScanPublic(BaseModel):
-    """The key a host offers now, not pinned: for the user to compare before re-pinning."""
-
-    host_id: int = Field(description="database id of the host")
-    host_key: str = Field(description="the key the host offers now, as an OpenSSH line")
-    host_key_fingerprint: str = Field(description="its fingerprint, 'type SHA256:...'")
-    matches_pinned: bool = Field(description="true when it is the key pinned now")
 
 
 class TestbedCreate(RequestModel):

@@ -52,7 +52,7 @@ export E2E_TOKEN MCSCOPE_ADMIN_TOKEN="$E2E_TOKEN"
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"
-(cd "$root" && exec "$root/.venv/bin/uvicorn" backend.main:app --host 127.0.0.1 --port "$port" \
+(cd "$root" && exec "$py" -m backend.serve --host 127.0.0.1 --port "$port" \
   --log-level warning) >"$log" 2>&1 &
 uvicorn_pid=$!
 

@@ -136,12 +136,17 @@ def build_testbed_payload(spec: LabSpec, ips: dict[str, str]) -> dict[str, Any]:
 
 
 def host_key_lines(body: dict[str, Any]) -> list[str]:
-    """The SSH host keys the API pinned at registration, one line per host, to compare with
-    each VM's own (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`); a host the API could
-    not read is named with the reason (pin it on the Testbeds page)."""
+    """The SSH host keys the API pinned, one line per host, to compare with each VM's own
+    (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`); a key still being read in the
+    background, or that could not be read, says so (pin it on the Testbeds page)."""
     lines = []
     for h in body["hosts"]:
-        pinned = h.get("host_key_fingerprint") or f"NOT PINNED: {h.get('host_key_error')}"
+        if h.get("host_key_fingerprint"):
+            pinned = h["host_key_fingerprint"]
+        elif h.get("scan_status") == "failed":
+            pinned = f"NOT PINNED: {h.get('scan_error')}"
+        else:
+            pinned = "being read: see the Testbeds page"
         lines.append(f"  {h['name']:<28} {h['address']:<15} {pinned}")
     return lines
 

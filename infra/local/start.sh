@@ -20,8 +20,10 @@ if pid_alive "$VAR/run/api.pid"; then
 else
   say "starting API on http://$API_HOST:$API_PORT"
   # The app checks the address it is exposed on (no auth beyond loopback: it refuses to start).
+  # backend.serve: uvicorn with X-Forwarded-For trusted only from MCSCOPE_TRUSTED_PROXIES and
+  # no query strings in the access log.
   export MCSCOPE_API_HOST="$API_HOST"
-  nohup "$VENV/bin/uvicorn" backend.main:app --host "$API_HOST" --port "$API_PORT" \
+  nohup "$PY" -m backend.serve --host "$API_HOST" --port "$API_PORT" \
     >>"$VAR/log/api.log" 2>&1 &
   echo $! >"$VAR/run/api.pid"
 fi

@@ -4,6 +4,7 @@ azure testbed, and GET /api/v1/testbeds shows them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,25 @@ def key_folder(keys: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None
     from backend.core.config import settings
 
     monkeypatch.setattr(settings, "SSH_KEY_DIR", keys[0].parent)
+
+
+@pytest.fixture(autouse=True)
+def no_key_reads(monkeypatch: pytest.MonkeyPatch, database: str) -> Iterator[None]:
+    """The fake VMs' addresses (10.42.1.x) exist nowhere: their keys are not read (no traffic
+    leaves this machine), and no later API start resumes reading them."""
+    from sqlalchemy import update
+
+    from backend.core.db import SessionLocal
+    from backend.core.host_scans import UNDER_WAY, scanner
+    from backend.models import Host
+
+    monkeypatch.setattr(scanner, "submit", lambda hosts: None)
+    yield
+    with SessionLocal() as session:
+        session.execute(
+            update(Host).where(Host.scan_status.in_(UNDER_WAY)).values(scan_status=None)
+        )
+        session.commit()
 
 
 def _spec(example_data: dict[str, Any], name: str) -> LabSpec:
@@ -129,11 +149,15 @@ def test_register_prints_each_pinned_key_or_why_not() -> None:
     body = {
         "hosts": [
             {"name": "lab-server-1", "address": "10.42.1.4",
-             "host_key_fingerprint": "ssh-ed25519 SHA256:abc", "host_key_error": None},
+             "host_key_fingerprint": "ssh-ed25519 SHA256:abc", "scan_status": "read"},
             {"name": "lab-client-1", "address": "10.42.1.5", "host_key_fingerprint": None,
-             "host_key_error": "cannot connect to 10.42.1.5:22: timed out"},
+             "scan_status": "failed",
+             "scan_error": "no SSH host key could be read from 10.42.1.5:22"},
+            {"name": "lab-client-2", "address": "10.42.1.6", "host_key_fingerprint": None,
+             "scan_status": "pinning"},
         ]
     }  # fmt: skip
-    server, client = host_key_lines(body)
+    server, client, later = host_key_lines(body)
     assert "lab-server-1" in server and server.endswith("ssh-ed25519 SHA256:abc")
-    assert "NOT PINNED: cannot connect to 10.42.1.5:22: timed out" in client
+    assert "NOT PINNED: no SSH host key could be read from 10.42.1.5:22" in client
+    assert later.endswith("being read: see the Testbeds page")

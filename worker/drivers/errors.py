@@ -13,6 +13,10 @@ class HostUnreachableError(TransientDriverError):
     pass
 
 
+class AddressRefusedError(DriverError):
+    """The host's address is one testbed hosts may not have: not connected to, not retried."""
+
+
 class CommandError(DriverError):
     """A remote command exited non-zero (or timed out)."""
 

@@ -18,10 +18,16 @@ from pathlib import Path
 import paramiko
 from fabric import Connection
 
+from backend.core.addresses import AddressRefused, check_literal
 from backend.core.config import settings
 from backend.core.host_keys import known_hosts_name
 from worker.drivers.archive import ArchiveError, extract_outputs
-from worker.drivers.errors import CommandError, HostUnreachableError, ProcessDiedError
+from worker.drivers.errors import (
+    AddressRefusedError,
+    CommandError,
+    HostUnreachableError,
+    ProcessDiedError,
+)
 from worker.drivers.host_keys import HostKeyMismatchError, mismatch_message, pin_host_keys
 from worker.drivers.shell import ShellGone, ShellSession, ShellTimeout
 
@@ -96,6 +102,12 @@ class Host:
 
     def _connection(self) -> Connection:
         if self._conn is None:
+            try:
+                # A host stored before the address policy (backend/core/addresses.py), or
+                # with a supplied key, is held to it here too (no DNS: the scanner checks names).
+                check_literal(self.spec.address)
+            except AddressRefused as exc:
+                raise AddressRefusedError(f"{self.label}: not connected to: {exc}") from exc
             conn = Connection(
                 host=self.spec.address,
                 user=self.spec.user,

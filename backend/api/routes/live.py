@@ -6,17 +6,22 @@ counts per status, so a progress bar can start right away; a comment line every 
 keeps proxies from closing the stream.
 The database is read once, before streaming, in a session closed before the first byte; the
 stream ends after STREAM_MAX_S (the browser's EventSource reconnects), and open streams are
-capped per client and in all (backend/api/streams.py).
+capped per client and in all (backend/api/streams.py). Every STREAM_AUTH_CHECK_S the stream
+checks its bearer token again: revoked or expired, the stream ends (and its reconnection is
+a 401).
 """
 
 import json
 import time
 from collections.abc import AsyncIterator
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
+from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy import func, select
 
+from backend.api.security import authenticate, bearer
 from backend.api.streams import SlotStreamingResponse, redis_client, slots
 from backend.core.config import settings
 from backend.core.db import SessionLocal
@@ -44,25 +49,48 @@ def _snapshot(experiment_id: int) -> dict[str, int] | None:
     return {s.value: int(n) for s, n in counts}
 
 
+def _still_authorized(credentials: HTTPAuthorizationCredentials | None) -> bool:
+    with SessionLocal() as session:
+        try:
+            authenticate(session, credentials)
+        except HTTPException:
+            return False
+    return True
+
+
 async def _relay(
-    experiment_id: int, snapshot: dict[str, int], max_events: int | None
+    experiment_id: int,
+    snapshot: dict[str, int],
+    max_events: int | None,
+    credentials: HTTPAuthorizationCredentials | None,
 ) -> AsyncIterator[str]:
     client = redis_client()
     pubsub = client.pubsub()
-    deadline = time.monotonic() + settings.STREAM_MAX_S
+    now = time.monotonic()
+    deadline = now + settings.STREAM_MAX_S
+    next_keepalive = now + KEEPALIVE_S
+    next_check = now + settings.STREAM_AUTH_CHECK_S
     try:
         await pubsub.subscribe(experiment_channel(experiment_id))
         yield _sse("snapshot", {"experiment_id": experiment_id, "runs": snapshot})
         sent = 0
         while max_events is None or sent < max_events:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= deadline:
                 return
+            if now >= next_check:
+                if not await run_in_threadpool(_still_authorized, credentials):
+                    yield _sse("unauthorized", {"detail": "token revoked or expired"})
+                    return
+                next_check = now + settings.STREAM_AUTH_CHECK_S
+            if now >= next_keepalive:
+                yield ": keepalive\n\n"
+                next_keepalive = now + KEEPALIVE_S
             message = await pubsub.get_message(
-                ignore_subscribe_messages=True, timeout=min(KEEPALIVE_S, left)
+                ignore_subscribe_messages=True,
+                timeout=max(0.0, min(next_keepalive, next_check, deadline) - now),
             )
             if message is None:
-                yield ": keepalive\n\n"
                 continue
             try:
                 payload = json.loads(message["data"])
@@ -79,6 +107,7 @@ async def _relay(
 async def stream_events(
     request: Request,
     experiment_id: int,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     max_events: int | None = Query(default=None, ge=1, le=100_000),
 ) -> SlotStreamingResponse:
     """Stream run state changes and live throughput of an experiment (text/event-stream)."""
@@ -87,7 +116,7 @@ async def stream_events(
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Experiment not found")
     release = slots.acquire(request.client.host if request.client else "unknown")
     return SlotStreamingResponse(
-        _relay(experiment_id, snapshot, max_events),
+        _relay(experiment_id, snapshot, max_events, credentials),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         release=release,

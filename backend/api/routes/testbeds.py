@@ -1,9 +1,8 @@
 """Testbeds and hosts."""
 
+import ipaddress
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Literal
 
 from fastapi import APIRouter, HTTPException, status
 from sqlalchemy import func, select
@@ -11,13 +10,15 @@ from sqlalchemy.exc import IntegrityError
 
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
-from backend.core.host_keys import HostKeyScanError, fingerprint, scan_host_key
+from backend.core.addresses import refused_names
+from backend.core.config import settings
+from backend.core.host_keys import fingerprint
+from backend.core.host_scans import PINNING, SCANNING, UNDER_WAY, scanner
 from backend.core.keys import KeyPathError, check_key_path
 from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
 from backend.schemas.testbed import (
     HostKeyPin,
-    HostKeyScanPublic,
     HostPublic,
     TestbedCreate,
     TestbedPublic,
@@ -48,19 +49,32 @@ def read_testbed_tools(session: SessionDep) -> TestbedToolsPublic:
 
 @router.post("", response_model=TestbedPublic, status_code=status.HTTP_201_CREATED)
 def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
-    """Register a testbed and its hosts (SSH key paths only, never keys)."""
+    """Register a testbed and its hosts (SSH key paths only, never keys). Hosts without a
+    given host_key are answered with scan_status "pinning": their keys are read and pinned in
+    the background (GET the testbed to see them)."""
     names = [h.name for h in body.hosts]
     dupes = sorted(n for n, k in Counter(names).items() if k > 1)
     if dupes:
         raise unprocessable(("hosts",), f"host names must be unique: {', '.join(dupes)}", names)
+    refused = refused_names(
+        sorted({h.address for h in body.hosts if not _is_ip(h.address)}),
+        settings.SSH_KEYSCAN_TIMEOUT_S,
+    )
     hosts = []
     for i, h in enumerate(body.hosts):
+        if h.address in refused:
+            raise unprocessable(("hosts", i, "address"), refused[h.address], h.address)
         try:
             key_path = check_key_path(h.key_path)
         except KeyPathError as e:
             raise unprocessable(("hosts", i, "key_path"), str(e), h.key_path) from e
         hosts.append(Host(**{**h.model_dump(), "key_path": key_path}))
-    errors = _pin_at_registration(hosts)
+    now = datetime.now(UTC)
+    for host in hosts:
+        if host.host_key is not None:
+            host.host_key_source, host.host_key_pinned_at = "supplied", now
+        else:
+            host.scan_status = PINNING
     testbed = Testbed(name=body.name, kind=body.kind, description=body.description, hosts=hosts)
     session.add(testbed)
     try:
@@ -70,41 +84,16 @@ def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
         raise unprocessable(
             ("name",), f"a testbed named {body.name!r} already exists", body.name
         ) from e
-    out = TestbedPublic.model_validate(testbed)
-    for host in out.hosts:
-        host.host_key_error = errors.get(host.name)
-    return out
+    scanner.submit(h for h in testbed.hosts if h.scan_status == PINNING)
+    return TestbedPublic.model_validate(testbed)
 
 
-def _scan(address: str, port: int) -> str | HostKeyScanError:
+def _is_ip(address: str) -> bool:
     try:
-        return scan_host_key(address, port)
-    except HostKeyScanError as exc:
-        return exc
-
-
-def _pin_at_registration(hosts: list[Host]) -> dict[str, str]:
-    """Pin each host's key: the given one, or the one it offers now (read in parallel, each
-    address once). A host that cannot be read is registered unpinned; {name: why}."""
-    now = datetime.now(UTC)
-    for h in hosts:
-        if h.host_key is not None:
-            h.host_key_source, h.host_key_pinned_at = "supplied", now
-    wanted = sorted({(h.address, h.ssh_port) for h in hosts if h.host_key is None})
-    if not wanted:
-        return {}
-    with ThreadPoolExecutor(max_workers=min(16, len(wanted))) as pool:
-        found = dict(zip(wanted, pool.map(lambda a: _scan(*a), wanted), strict=True))
-    errors = {}
-    for h in hosts:
-        if h.host_key is not None:
-            continue
-        key = found[(h.address, h.ssh_port)]
-        if isinstance(key, HostKeyScanError):
-            errors[h.name] = f"{key}; not pinned: pin it on the Testbeds page or give host_key"
-        else:
-            h.host_key, h.host_key_source, h.host_key_pinned_at = key, "scanned", now
-    return errors
+        ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return True
 
 
 def _host(session: SessionDep, testbed_id: int, host_id: int) -> Host:
@@ -114,29 +103,22 @@ def _host(session: SessionDep, testbed_id: int, host_id: int) -> Host:
     return host
 
 
-def _scan_or_422(host: Host, loc: tuple[str, ...], location: Literal["body", "path"]) -> str:
-    try:
-        return scan_host_key(host.address, host.ssh_port)
-    except HostKeyScanError as exc:
-        raise unprocessable(
-            loc,
-            f"cannot read the SSH host key of {host.name}: {exc}; give the key instead",
-            location=location,
-        ) from exc
-
-
-@router.get("/{testbed_id}/hosts/{host_id}/host-key/scan", response_model=HostKeyScanPublic)
-def scan_testbed_host_key(session: SessionDep, testbed_id: int, host_id: int) -> HostKeyScanPublic:
-    """Read the SSH key the host offers now (a key exchange, no login), without pinning it:
-    compare its fingerprint with the host's own (`ssh-keygen -lf` on the host) first."""
+@router.post(
+    "/{testbed_id}/hosts/{host_id}/host-key/scan",
+    response_model=HostPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+)
+def scan_testbed_host_key(session: SessionDep, testbed_id: int, host_id: int) -> HostPublic:
+    """Read the SSH key the host offers now (a key exchange, no login), in the background and
+    without pinning it: the host shows scan_status "scanning", then "read" with
+    scanned_key_fingerprint to compare with the host's own (`ssh-keygen -lf` on the host)
+    before pinning it, or "failed" with scan_error."""
     host = _host(session, testbed_id, host_id)
-    key = _scan_or_422(host, ("host_id",), "path")
-    return HostKeyScanPublic(
-        host_id=host.id,
-        host_key=key,
-        host_key_fingerprint=fingerprint(key),
-        matches_pinned=key == host.host_key,
-    )
+    if host.scan_status not in UNDER_WAY:
+        host.scan_status, host.scan_error = SCANNING, None
+        session.commit()
+        scanner.submit([host])
+    return HostPublic.model_validate(host)
 
 
 @router.put("/{testbed_id}/hosts/{host_id}/host-key", response_model=HostPublic)
@@ -144,18 +126,26 @@ def pin_testbed_host_key(
     session: SessionDep, testbed_id: int, host_id: int, body: HostKeyPin
 ) -> HostPublic:
     """Pin a host's SSH key (e.g. after the host was rebuilt): the given key, or the key the
-    host offers now, only if its fingerprint is the one confirmed (expected_fingerprint)."""
+    last scan read (POST .../host-key/scan), only if its fingerprint is the one confirmed
+    (expected_fingerprint)."""
     host = _host(session, testbed_id, host_id)
     if body.host_key is not None:
         key, source = body.host_key, "supplied"
     else:
-        key, source = _scan_or_422(host, ("host_key",), "body"), "scanned"
+        if host.scan_status in UNDER_WAY or host.scanned_key is None:
+            why = "is still being read" if host.scan_status in UNDER_WAY else "was not read"
+            raise unprocessable(
+                ("host_key",),
+                f"the key of {host.name} {why}: scan it and confirm its fingerprint, "
+                "or give the key",
+            )
+        key, source = host.scanned_key, "scanned"
         offered = fingerprint(key).split()[-1]
         wanted = (body.expected_fingerprint or "").split()
         if wanted and wanted[-1] != offered:
             raise unprocessable(
                 ("expected_fingerprint",),
-                f"{host.name} now offers {offered}, not the confirmed {wanted[-1]}: "
+                f"{host.name} offered {offered}, not the confirmed {wanted[-1]}: "
                 "nothing pinned; scan again and compare with the host",
                 body.expected_fingerprint,
             )

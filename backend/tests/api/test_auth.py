@@ -188,3 +188,75 @@ def test_make_up_generates_an_admin_token_once(
     other = tmp_path / "other"
     assert _cli("token", "create", "alice").returncode == 0
     assert _admin_token_sh(other) == "" and not other.exists()
+
+
+def test_an_expired_token_is_refused(client: TestClient, db: Session, no_tokens: None) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from backend.core import tokens
+
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    expired = tokens.create(db, "expired", expires_at=past)
+    valid = tokens.create(db, "valid", expires_at=datetime.now(UTC) + timedelta(days=1))
+    r = client.get(f"{API}/experiments", headers={"Authorization": f"Bearer {expired}"})
+    assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+    login = client.post(f"{API}/auth/login", headers={"Authorization": f"Bearer {expired}"})
+    assert login.status_code == 401
+    ok = client.get(f"{API}/experiments", headers={"Authorization": f"Bearer {valid}"})
+    assert ok.status_code == 200
+
+
+def test_cli_tokens_expire_by_default_and_on_request(db: Session, no_tokens: None) -> None:
+    assert _cli("token", "create", "default").returncode == 0
+    assert _cli("token", "create", "short", "--expires-in-days", "0.5").returncode == 0
+    assert _cli("token", "create", "forever", "--no-expiry").returncode == 0
+    rows = {r.name: r for r in db.query(ApiToken)}
+    ttl = settings.TOKEN_TTL_DAYS
+    assert ttl is not None
+    days = {
+        n: (r.expires_at - r.created_at).total_seconds() / 86400
+        for n, r in rows.items()
+        if r.expires_at is not None
+    }
+    assert set(days) == {"default", "short"} and rows["forever"].expires_at is None
+    assert abs(days["default"] - ttl) < 0.01 and abs(days["short"] - 0.5) < 0.01
+    listed = _cli("token", "list").stdout
+    assert "forever\t" in listed and "no expiry" in listed and "active, expires" in listed
+
+
+def test_the_admin_token_is_rotated(
+    client: TestClient, admin_token: str, tmp_path: Path, no_tokens: None
+) -> None:
+    """`token rotate-admin` revokes the environment's admin token (the running API refuses it
+    at once), writes a new one where `make up` keeps it and prints it; the new one works
+    without a restart, and rotating again retires it in turn."""
+    file = tmp_path / "var" / "admin-token"
+    file.parent.mkdir()
+    file.write_text(admin_token + "\n")
+
+    def rotate() -> str:
+        env = {**os.environ, "MCSCOPE_ADMIN_TOKEN": admin_token}
+        proc = subprocess.run(
+            [sys.executable, "-m", "backend.cli", "token", "rotate-admin", "--file", str(file)],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    def status(token: str) -> int:
+        auth = {"Authorization": f"Bearer {token}"}
+        return int(client.get(f"{API}/experiments", headers=auth).status_code)
+
+    assert status(admin_token) == 200
+    first = rotate()
+    assert first.startswith("mcs_") and first != admin_token
+    assert file.read_text().strip() == first and file.stat().st_mode & 0o777 == 0o600
+    assert status(admin_token) == 401
+    assert status(first) == 200
+    second = rotate()
+    assert status(first) == 401 and status(admin_token) == 401
+    assert status(second) == 200 and file.read_text().strip() == second

@@ -90,3 +90,84 @@ def test_streams_end_after_their_lifetime(server: ApiServer, experiment_id: int)
         with http.stream("GET", f"/api/v1/experiments/{experiment_id}/events") as r:
             lines = list(r.iter_lines())  # returns only because the server ends the stream
     assert any(line == "event: snapshot" for line in lines)
+
+
+@pytest.mark.parametrize("server", [{"MCSCOPE_STREAM_AUTH_CHECK_S": "0.5"}], indirect=True)
+def test_a_stream_ends_when_its_token_is_revoked(server: ApiServer, experiment_id: int) -> None:
+    from sqlalchemy import delete
+
+    from backend.core import tokens
+    from backend.core.db import SessionLocal
+    from backend.models import ApiToken
+
+    with SessionLocal() as session:
+        token = tokens.create(session, "viewer")
+    try:
+        auth = {"Authorization": f"Bearer {token}"}
+        url = f"/api/v1/experiments/{experiment_id}/events"
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            with http.stream("GET", url, headers=auth) as r:
+                assert r.status_code == 200
+                lines = r.iter_lines()
+                assert next(line for line in lines if line.startswith("event:")) == (
+                    "event: snapshot"
+                )
+                with SessionLocal() as session:
+                    assert tokens.revoke(session, "viewer")
+                # Returns only because the server ends the stream (else: read timeout).
+                rest = list(lines)
+            assert "event: unauthorized" in rest
+            assert http.get(url, headers=auth).status_code == 401
+    finally:
+        with SessionLocal() as session:
+            session.execute(delete(ApiToken))
+            session.commit()
+
+
+@pytest.mark.parametrize("server", [{"MCSCOPE_STREAMS_PER_CLIENT": "2"}], indirect=True)
+def test_a_spoofed_forwarded_for_does_not_make_another_client(
+    server: ApiServer, experiment_id: int
+) -> None:
+    url = f"/api/v1/experiments/{experiment_id}/events"
+    spoof = [{"X-Forwarded-For": f"10.0.0.{i}"} for i in (1, 2, 3)]
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        with (
+            http.stream("GET", url, headers=spoof[0]) as a,
+            http.stream("GET", url, headers=spoof[1]) as b,
+        ):
+            assert _first_event(a) == _first_event(b) == "snapshot"
+            with http.stream("GET", url, headers=spoof[2]) as third:
+                assert third.status_code == 429, "X-Forwarded-For made a new client"
+        _readers.clear()
+
+
+@pytest.mark.parametrize(
+    "server",
+    [{"MCSCOPE_STREAMS_PER_CLIENT": "1", "MCSCOPE_TRUSTED_PROXIES": '["127.0.0.1"]'}],
+    indirect=True,
+)
+def test_a_trusted_proxy_names_the_client(server: ApiServer, experiment_id: int) -> None:
+    url = f"/api/v1/experiments/{experiment_id}/events"
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        with http.stream("GET", url, headers={"X-Forwarded-For": "10.0.0.1"}) as a:
+            assert _first_event(a) == "snapshot"
+            with http.stream("GET", url, headers={"X-Forwarded-For": "10.0.0.2"}) as b:
+                assert b.status_code == 200 and _first_event(b) == "snapshot"
+            with http.stream("GET", url, headers={"X-Forwarded-For": "10.0.0.1"}) as again:
+                assert again.status_code == 429
+        _readers.clear()
+
+
+def test_the_access_log_has_no_query_strings(tmp_path: Path, database: str) -> None:
+    server = ApiServer(tmp_path, log_level="info").start()
+    try:
+        secret = "mcs_" + "s3cr3t" * 8
+        r = httpx.get(f"{server.url}/api/v1/experiments", params={"q": secret, "limit": 5})
+        assert r.status_code == 200
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    lines = [line for line in log.splitlines() if "GET /api/v1/experiments" in line]
+    assert lines, log[-2000:]
+    assert all('"GET /api/v1/experiments HTTP/1.1" 200' in line for line in lines), lines
+    assert secret not in log and "limit=" not in log

@@ -1,4 +1,5 @@
-"""A real API server (uvicorn) on a free loopback port, on this test session's database."""
+"""A real API server (uvicorn through backend.serve) on a free loopback port, on this test
+session's database."""
 
 import os
 import socket
@@ -19,16 +20,18 @@ def free_port() -> int:
 
 
 class ApiServer:
-    def __init__(self, log_dir: Path, **env: str) -> None:
+    def __init__(self, log_dir: Path, log_level: str = "warning", **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env}
         self.log_path = log_dir / f"uvicorn-{self.port}.log"
+        self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout_s: float = 60) -> "ApiServer":
-        cmd = [sys.executable, "-m", "uvicorn", "backend.main:app", "--host", "127.0.0.1"]
-        cmd += ["--port", str(self.port), "--log-level", "warning"]
+        # The way `make up` and docker-compose start it (backend/serve.py).
+        cmd = [sys.executable, "-m", "backend.serve", "--host", "127.0.0.1"]
+        cmd += ["--port", str(self.port), "--log-level", self.log_level]
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT

@@ -2616,7 +2616,7 @@ export type HostCreate = {
     /**
      * Address
      *
-     * host name or IP address reachable over SSH
+     * IP address or host name in MCSCOPE_HOST_NETWORKS (loopback and private ranges by default; a name: every address it resolves to); link-local, cloud metadata, unspecified and multicast addresses are refused
      */
     address: string;
     /**
@@ -2640,7 +2640,7 @@ export type HostCreate = {
     /**
      * Host Key
      *
-     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host at registration
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host in the background after registration and pinned (see scan_status)
      */
     host_key?: string | null;
 };
@@ -2654,47 +2654,15 @@ export type HostKeyPin = {
     /**
      * Host Key
      *
-     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: the key the host offers now
+     * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: the key the last scan read (scanned_key)
      */
     host_key?: string | null;
     /**
      * Expected Fingerprint
      *
-     * with host_key omitted: pin only if the host offers the key with this SHA256 fingerprint (the one the user confirmed after a scan)
+     * with host_key omitted: pin the key the last scan read only if it has this SHA256 fingerprint (the one the user confirmed)
      */
     expected_fingerprint?: string | null;
-};
-
-/**
- * HostKeyScanPublic
- *
- * The key a host offers now, not pinned: for the user to compare before re-pinning.
- */
-export type HostKeyScanPublic = {
-    /**
-     * Host Id
-     *
-     * database id of the host
-     */
-    host_id: number;
-    /**
-     * Host Key
-     *
-     * the key the host offers now, as an OpenSSH line
-     */
-    host_key: string;
-    /**
-     * Host Key Fingerprint
-     *
-     * its fingerprint, 'type SHA256:...'
-     */
-    host_key_fingerprint: string;
-    /**
-     * Matches Pinned
-     *
-     * true when it is the key pinned now
-     */
-    matches_pinned: boolean;
 };
 
 /**
@@ -2714,7 +2682,7 @@ export type HostPublic = {
     /**
      * Address
      *
-     * host name or IP address reachable over SSH
+     * IP address or host name in MCSCOPE_HOST_NETWORKS (loopback and private ranges by default; a name: every address it resolves to); link-local, cloud metadata, unspecified and multicast addresses are refused
      */
     address: string;
     /**
@@ -2760,17 +2728,47 @@ export type HostPublic = {
      */
     host_key_pinned_at: string | null;
     /**
-     * Host Key Error
+     * Scan Status
      *
-     * why the key could not be read from the host just now (registration only)
+     * the background read of the host's key: pinning (registration: the key read is pinned), scanning (re-pin: read for you to confirm), read, failed; null: never read (the key was given)
      */
-    host_key_error?: string | null;
+    scan_status: 'pinning' | 'scanning' | 'read' | 'failed' | null;
+    /**
+     * Scan Error
+     *
+     * why the last read failed (scan_status failed)
+     */
+    scan_error: string | null;
+    /**
+     * Scanned Key
+     *
+     * the key the host offered at the last read
+     */
+    scanned_key: string | null;
+    /**
+     * Scanned At
+     *
+     * when the last read ended
+     */
+    scanned_at: string | null;
     /**
      * Host Key Fingerprint
      *
      * fingerprint of the pinned key as `ssh-keygen -lf` prints it on the host
      */
     readonly host_key_fingerprint: string | null;
+    /**
+     * Scanned Key Fingerprint
+     *
+     * fingerprint of the key the host offered at the last read
+     */
+    readonly scanned_key_fingerprint: string | null;
+    /**
+     * Scanned Matches Pinned
+     *
+     * true when the key read last is the key pinned now
+     */
+    readonly scanned_matches_pinned: boolean;
 };
 
 /**
@@ -6146,7 +6144,7 @@ export type HostPublicWritable = {
     /**
      * Address
      *
-     * host name or IP address reachable over SSH
+     * IP address or host name in MCSCOPE_HOST_NETWORKS (loopback and private ranges by default; a name: every address it resolves to); link-local, cloud metadata, unspecified and multicast addresses are refused
      */
     address: string;
     /**
@@ -6192,11 +6190,29 @@ export type HostPublicWritable = {
      */
     host_key_pinned_at: string | null;
     /**
-     * Host Key Error
+     * Scan Status
      *
-     * why the key could not be read from the host just now (registration only)
+     * the background read of the host's key: pinning (registration: the key read is pinned), scanning (re-pin: read for you to confirm), read, failed; null: never read (the key was given)
      */
-    host_key_error?: string | null;
+    scan_status: 'pinning' | 'scanning' | 'read' | 'failed' | null;
+    /**
+     * Scan Error
+     *
+     * why the last read failed (scan_status failed)
+     */
+    scan_error: string | null;
+    /**
+     * Scanned Key
+     *
+     * the key the host offered at the last read
+     */
+    scanned_key: string | null;
+    /**
+     * Scanned At
+     *
+     * when the last read ended
+     */
+    scanned_at: string | null;
 };
 
 /**
@@ -6400,7 +6416,7 @@ export type GetApiV1TestbedsToolsResponses = {
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
 
-export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
+export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     body?: never;
     path: {
         /**
@@ -6420,23 +6436,23 @@ export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     url: '/api/v1/testbeds/{testbed_id}/hosts/{host_id}/host-key/scan';
 };
 
-export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors = {
+export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors = {
     /**
      * Validation Error
      */
     422: HttpValidationError;
 };
 
-export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanError = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors];
+export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanError = PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors[keyof PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors];
 
-export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses = {
+export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses = {
     /**
      * Successful Response
      */
-    200: HostKeyScanPublic;
+    202: HostPublic;
 };
 
-export type GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponse = GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses[keyof GetApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses];
+export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponse = PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses[keyof PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses];
 
 export type PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData = {
     body: HostKeyPin;

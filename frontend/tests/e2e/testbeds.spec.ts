@@ -1,7 +1,8 @@
 // End-to-end: SSH host keys on the Testbeds page. A host whose pinned key no longer matches
-// (as after a rebuild) is re-pinned: Re-pin reads the key a real sshd on 127.0.0.1 offers, the
-// page shows its fingerprint (compared here with `ssh-keygen -lf` of the host's key file), and
-// Pin this key stores it. A host never reached shows that it is not pinned.
+// (as after a rebuild) is re-pinned: Re-pin has the server read (in the background, the page
+// polls) the key a real sshd on 127.0.0.1 offers, the page shows its fingerprint (compared here
+// with `ssh-keygen -lf` of the host's key file), and Pin this key stores it. A host never
+// reached shows that it is not pinned, with the one message a failed read gives.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";

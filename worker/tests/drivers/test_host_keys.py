@@ -4,6 +4,7 @@ with both fingerprints before any login, and the user re-pins after a rebuild.""
 
 import dataclasses
 import getpass
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,8 @@ from backend.core.config import settings
 from backend.core.host_keys import fingerprint
 from backend.models import HostRole, RunStatus
 from backend.tests.utils.experiment import random_name
-from worker.drivers.errors import TransientDriverError
+from backend.tests.utils.testbeds import wait_for_scans
+from worker.drivers.errors import AddressRefusedError, TransientDriverError
 from worker.drivers.host import Host
 from worker.drivers.host_keys import HostKeyMismatchError, HostKeyMissingError
 from worker.runs.testbed import load_testbed, local_host
@@ -89,12 +91,15 @@ def test_registration_pins_the_key_the_host_offers(
 ) -> None:
     r = client.post(API, json={"name": random_name("tb"), "hosts": [_host_body("s1")]})
     assert r.status_code == 201, r.text
-    (host,) = r.json()["hosts"]
+    # The key is read in the background, not in the request.
+    assert r.json()["hosts"][0]["scan_status"] == "pinning"
+    (host,) = wait_for_scans(client, r.json()["id"])
     assert host["host_key"] == " ".join(_local_key().split()[:2])
     assert host["host_key_source"] == "scanned" and host["host_key_pinned_at"]
     assert host["host_key_fingerprint"] == fingerprint(_local_key())
     assert host["host_key_fingerprint"].startswith("ssh-ed25519 SHA256:")
-    assert host["host_key_error"] is None
+    assert host["scan_status"] == "read" and host["scan_error"] is None
+    assert host["scanned_matches_pinned"] is True
     assert logins == []  # reading the key is a key exchange, never a login
     # The page lists it too, and the worker connects with the pinned key.
     listed = client.get(f"{API}/{r.json()['id']}").json()["hosts"][0]
@@ -128,9 +133,10 @@ def test_an_unreachable_host_is_registered_unpinned_and_its_runs_fail(
         API, json={"name": random_name("tb"), "hosts": [_host_body("ghost", ssh_port=1)]}
     )
     assert r.status_code == 201, r.text
-    (host,) = r.json()["hosts"]
+    (host,) = wait_for_scans(client, r.json()["id"])
     assert host["host_key"] is None and host["host_key_fingerprint"] is None
-    assert "127.0.0.1:1" in host["host_key_error"] and "not pinned" in host["host_key_error"]
+    assert host["scan_status"] == "failed"
+    assert host["scan_error"] == "no SSH host key could be read from 127.0.0.1:1"
     (spec,) = load_testbed(db, r.json()["id"]).servers
     with pytest.raises(HostKeyMissingError, match="no SSH host key pinned"):
         _run(spec)
@@ -143,20 +149,25 @@ def test_repin_after_a_rebuild(client: TestClient, key_dir: Path) -> None:
     tb = client.post(API, json=body).json()
     host_id = tb["hosts"][0]["id"]
     url = f"{API}/{tb['id']}/hosts/{host_id}/host-key"
-    scan = client.get(f"{url}/scan")
-    assert scan.status_code == 200, scan.text
-    offered = scan.json()
-    assert offered["host_key_fingerprint"] == fingerprint(_local_key())
-    assert offered["matches_pinned"] is False
+    scan = client.post(f"{url}/scan")
+    assert scan.status_code == 202, scan.text
+    assert scan.json()["scan_status"] == "scanning"
+    (offered,) = wait_for_scans(client, tb["id"])
+    assert offered["scan_status"] == "read"
+    assert offered["scanned_key_fingerprint"] == fingerprint(_local_key())
+    assert offered["scanned_matches_pinned"] is False
+    assert offered["host_key"] == OTHER  # a re-pin scan pins nothing by itself
     # A confirmation of another fingerprint than the host offers pins nothing.
     wrong = fingerprint(OTHER).split()[-1]
     r = client.put(url, json={"expected_fingerprint": wrong})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "expected_fingerprint"]
     assert client.get(f"{API}/{tb['id']}").json()["hosts"][0]["host_key"] == OTHER
-    r = client.put(url, json={"expected_fingerprint": offered["host_key_fingerprint"]})
+    r = client.put(url, json={"expected_fingerprint": offered["scanned_key_fingerprint"]})
     assert r.status_code == 200, r.text
-    assert r.json()["host_key"] == offered["host_key"] and r.json()["host_key_source"] == "scanned"
-    assert client.get(f"{url}/scan").json()["matches_pinned"] is True
+    assert r.json()["host_key"] == offered["scanned_key"]
+    assert r.json()["host_key_source"] == "scanned"
+    assert client.post(f"{url}/scan").status_code == 202
+    assert wait_for_scans(client, tb["id"])[0]["scanned_matches_pinned"] is True
     # Or the key given by the user; unknown hosts are 404s.
     r = client.put(url, json={"host_key": OTHER})
     assert r.status_code == 200 and r.json()["host_key_source"] == "supplied"
@@ -167,9 +178,9 @@ def test_an_unreachable_host_cannot_be_scanned(client: TestClient, key_dir: Path
     body = {"name": random_name("tb"), "hosts": [_host_body("ghost", ssh_port=1)]}
     tb = client.post(API, json=body).json()
     url = f"{API}/{tb['id']}/hosts/{tb['hosts'][0]['id']}/host-key"
-    r = client.get(f"{url}/scan")
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "host_id"]
-    assert "127.0.0.1:1" in r.json()["detail"][0]["msg"]
+    assert client.post(f"{url}/scan").status_code == 202
+    (host,) = wait_for_scans(client, tb["id"])
+    assert host["scan_status"] == "failed" and "127.0.0.1:1" in host["scan_error"]
     r = client.put(url, json={})
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "host_key"]
 
@@ -214,3 +225,22 @@ def test_mismatch_is_not_transient(local_sshd: None) -> None:
     with pytest.raises(HostKeyMismatchError) as caught:
         _run(dataclasses.replace(local_host(), host_key=OTHER))
     assert not isinstance(caught.value, TransientDriverError)
+
+
+def test_a_refused_address_is_never_connected_to(
+    local_sshd: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host stored with a link-local address (before the address policy, with a given key)
+    fails at once, not retried, without even a name look-up."""
+    attempts: list[object] = []
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        attempts.append(args)
+        raise OSError("no traffic in this test")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    spec = dataclasses.replace(local_host(), address="169.254.169.254", host_key=OTHER)
+    with pytest.raises(AddressRefusedError, match="not connected to: 169.254.169.254 is a link"):
+        _run(spec)
+    assert attempts == []

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.models import Host, HostRole, RunStatus, Testbed, TestbedKind
+from backend.tests.utils.testbeds import wait_for_scans
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.drivers.netns import NetnsTestbed, netns_supported
@@ -62,7 +63,9 @@ def test_run_on_namespace_hosts(
         },
     )
     assert r.status_code == 201, r.text
-    pinned = {h["name"]: h["host_key_fingerprint"] for h in r.json()["hosts"]}
+    # Keys are read (and pinned) in the background.
+    hosts_read = wait_for_scans(client, r.json()["id"])
+    pinned = {h["name"]: h["host_key_fingerprint"] for h in hosts_read}
     assert all(fp and fp.startswith("ssh-ed25519 SHA256:") for fp in pinned.values()), pinned
     testbed = db.get(Testbed, r.json()["id"])
     assert testbed is not None

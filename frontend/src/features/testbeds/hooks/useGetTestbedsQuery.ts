@@ -1,7 +1,19 @@
-// Registered testbeds with their hosts, and the tools the newest runs found on each.
+// Registered testbeds with their hosts, and the tools the newest runs found on each. While a
+// host's SSH key is being read (in the background, after registration or Re-pin), the list is
+// polled until the read ends.
 import { useQuery } from "@tanstack/react-query";
-import { TestbedsService } from "@/api";
+import { type HostPublic, type TestbedsPublic, TestbedsService } from "@/api";
 import { queryKeys } from "@/lib/queryKeys";
+
+const POLL_MS = 1000;
+
+export function keyReadUnderWay(host: Pick<HostPublic, "scan_status">): boolean {
+  return host.scan_status === "pinning" || host.scan_status === "scanning";
+}
+
+function pollWhileReading(data: TestbedsPublic | undefined): number | false {
+  return data?.data.some((tb) => tb.hosts.some(keyReadUnderWay)) ? POLL_MS : false;
+}
 
 async function fetchTestbeds() {
   const { data } = await TestbedsService.readTestbeds({ throwOnError: true });
@@ -14,7 +26,11 @@ async function fetchTools() {
 }
 
 export function useGetTestbedsQuery() {
-  const query = useQuery({ queryKey: queryKeys.testbeds.all(), queryFn: fetchTestbeds });
+  const query = useQuery({
+    queryKey: queryKeys.testbeds.all(),
+    queryFn: fetchTestbeds,
+    refetchInterval: (q) => pollWhileReading(q.state.data),
+  });
   return { testbeds: query.data, isLoading: query.isLoading, error: query.error } as const;
 }
 

@@ -1,5 +1,6 @@
-// A host's SSH key: read what the host offers now (not pinned), then pin it once the user has
-// compared the fingerprint, sending that fingerprint so a key changed in between is refused.
+// A host's SSH key: ask the server to read what the host offers now (in the background, not
+// pinned; the testbeds query polls until the read ends), then pin it once the user has
+// compared the fingerprint, sending that fingerprint so another key is refused.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TestbedsService } from "@/api";
 import { queryKeys } from "@/lib/queryKeys";
@@ -7,6 +8,7 @@ import { queryKeys } from "@/lib/queryKeys";
 export type HostRef = { testbedId: number; hostId: number };
 
 export function useScanHostKeyMutation({ testbedId, hostId }: HostRef) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
       const { data } = await TestbedsService.scanTestbedHostKey({
@@ -15,6 +17,7 @@ export function useScanHostKeyMutation({ testbedId, hostId }: HostRef) {
       });
       return data;
     },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.testbeds.all() }),
   });
 }
 

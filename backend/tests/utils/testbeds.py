@@ -1,0 +1,152 @@
+"""Testbed helpers: wait for the background key reads of a testbed's hosts, and ports on
+127.0.0.1 that answer no SSH (refused, silent, speaking something else)."""
+
+import contextlib
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+
+class _Http(Protocol):
+    def get(self, url: str) -> Any: ...
+
+
+UNDER_WAY = ("pinning", "scanning")
+
+
+def wait_for_scans(http: _Http, testbed_id: int, timeout_s: float = 60) -> list[dict[str, Any]]:
+    """The testbed's hosts once no key read is under way (AssertionError after timeout_s)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        r = http.get(f"/api/v1/testbeds/{testbed_id}")
+        assert r.status_code == 200, r.text
+        hosts: list[dict[str, Any]] = r.json()["hosts"]
+        if not any(h["scan_status"] in UNDER_WAY for h in hosts):
+            return hosts
+        if time.monotonic() > deadline:
+            raise AssertionError(f"key reads still under way after {timeout_s} s: {hosts}")
+        time.sleep(0.1)
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (connections are refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def silent_listeners(count: int) -> Iterator[list[int]]:
+    """Ports on 127.0.0.1 that accept connections (in the kernel) and never say a word."""
+    socks = []
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            s.listen(64)
+            socks.append(s)
+        yield [int(s.getsockname()[1]) for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+@contextlib.contextmanager
+def chatty_listener() -> Iterator[int]:
+    """A port on 127.0.0.1 that answers every connection with an HTTP error and closes."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield int(server.getsockname()[1])
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+
+
+class OpenCount:
+    """Connections open at once on a set of listeners: now and at most."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.most = 0
+        self.total = 0
+
+
+@contextlib.contextmanager
+def counting_listeners(count: int) -> Iterator[tuple[list[int], OpenCount]]:
+    """Silent ports on 127.0.0.1 that accept every connection, never speak, and count how many
+    connections are open at once across all of them (until the peer closes)."""
+    listeners = []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        s.listen(64)
+        s.setblocking(False)
+        listeners.append(s)
+    stats = OpenCount()
+    stop = threading.Event()
+
+    def watch() -> None:
+        sel = selectors.DefaultSelector()
+        for s in listeners:
+            sel.register(s, selectors.EVENT_READ, "listener")
+        while not stop.is_set():
+            # Closes before accepts: a reader that closed one connection and opened the
+            # next has both pending here, and must not count as two at once.
+            ready = sorted(sel.select(timeout=0.1), key=lambda e: e[0].data == "listener")
+            for key, _ in ready:
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                if key.data == "listener":
+                    conn, _ = sock.accept()
+                    conn.setblocking(False)
+                    sel.register(conn, selectors.EVENT_READ, "conn")
+                    stats.now += 1
+                    stats.total += 1
+                    stats.most = max(stats.most, stats.now)
+                    continue
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:  # the peer gave up: closed
+                    sel.unregister(sock)
+                    sock.close()
+                    stats.now -= 1
+        for key in list(sel.get_map().values()):
+            sock = key.fileobj
+            assert isinstance(sock, socket.socket)
+            if key.data == "conn":
+                sock.close()
+        sel.close()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield [int(s.getsockname()[1]) for s in listeners], stats
+    finally:
+        stop.set()
+        thread.join(5)
+        for s in listeners:
+            s.close()
