@@ -18,7 +18,7 @@ from infra.azure import provision
 from infra.azure.arm import Arm, connect
 from infra.azure.cloud_init import new_host_key
 from infra.azure.lab import DEFAULT_API_URL, host_key_lines, load_hosts, register, save_lab
-from infra.azure.plan import build_plan, lab_tags, planned_vms
+from infra.azure.plan import TAG_EXPIRES, build_plan, lab_tags, planned_vms
 from infra.azure.quota import QuotaError, quota_lines
 from infra.azure.spec import LabSpec, load_spec
 
@@ -110,15 +110,15 @@ def _plan(spec: LabSpec, args: argparse.Namespace, connect_to: Connect) -> int:
         for q in quota_lines(arm, spec):
             short += not q.fits
             verdict = "ok" if q.fits else "NOT ENOUGH"
-            print(f"quota {q.family:<24} needs {q.needed:>3}, {q.used} of {q.limit} used: {verdict}")
+            print(
+                f"quota {q.family:<24} needs {q.needed:>3}, {q.used} of {q.limit} used: {verdict}"
+            )
     finally:
         arm.close()
     return 1 if short else 0
 
 
-def _dispatch(
-    args: argparse.Namespace, spec: LabSpec, workdir: Path, connect_to: Connect
-) -> int:
+def _dispatch(args: argparse.Namespace, spec: LabSpec, workdir: Path, connect_to: Connect) -> int:
     rg = spec.resource_group
     if args.command == "plan":
         return _plan(spec, args, connect_to)
@@ -135,7 +135,10 @@ def _dispatch(
         print("re-run with --yes", file=sys.stderr)
         return 2
     if not args.subscription:
-        print(f"error: no subscription: pass --subscription or set ${SUBSCRIPTION_ENV}", file=sys.stderr)
+        print(
+            f"error: no subscription: pass --subscription or set ${SUBSCRIPTION_ENV}",
+            file=sys.stderr,
+        )
         return 2
     arm = connect_to(args.subscription)
     try:
@@ -146,7 +149,7 @@ def _dispatch(
             path = save_lab(lab, workdir)
             for h in lab.hosts:
                 print(f"{h.name:<28} {h.private_ip:<15} {h.public_ip or '':<15} {h.host_key}")
-            print(f"expires {lab.tags['mcscope-expires']}; hosts recorded in {path}")
+            print(f"expires {lab.tags[TAG_EXPIRES]}; hosts recorded in {path}")
         elif args.command == "down":
             gone = provision.delete(arm, rg)
             print(f"deleted resource group {rg}" if gone else "nothing to delete")

@@ -45,9 +45,7 @@ def load_hosts(workdir: Path) -> list[LabHost]:
     if not path.is_file():
         raise LookupError(f"no lab recorded at {path}: run `up` first")
     data = json.loads(path.read_text())
-    return [
-        LabHost(**{**h, "role": Role(h["role"]) if h["role"] else None}) for h in data["hosts"]
-    ]
+    return [LabHost(**{**h, "role": Role(h["role"]) if h["role"] else None}) for h in data["hosts"]]
 
 
 def build_testbed_payload(spec: LabSpec, hosts: list[LabHost]) -> dict[str, Any]:

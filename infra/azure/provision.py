@@ -187,7 +187,7 @@ def status(arm: Arm, rg: str) -> list[VmStatus]:
     """The group's VMs with their power state (from each VM's instance view)."""
     out = []
     for vm in arm.compute.virtual_machines.list(rg):
-        view = arm.compute.virtual_machines.instance_view(rg, vm.name)
+        view = arm.compute.virtual_machines.instance_view(rg, str(vm.name))
         size = vm.hardware_profile.vm_size if vm.hardware_profile else ""
         role = (vm.tags or {}).get("mcscope-role", "")
         out.append(VmStatus(str(vm.name), _power_state(view), str(size), role))

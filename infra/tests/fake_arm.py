@@ -47,6 +47,19 @@ SKUS: dict[str, tuple[str, int]] = {
 }
 
 
+# The resource types the fake creates, by the lower-case form matched in paths.
+TYPES = {
+    t.lower(): t
+    for t in (
+        "Microsoft.Network/networkSecurityGroups",
+        "Microsoft.Network/virtualNetworks",
+        "Microsoft.Network/publicIPAddresses",
+        "Microsoft.Network/networkInterfaces",
+        "Microsoft.Compute/virtualMachines",
+    )
+}
+
+
 class FakeCredential:
     """A TokenCredential handing out the one token the fake accepts."""
 
@@ -410,13 +423,7 @@ class FakeArm:
         res = {
             "id": rid,
             "name": g["name"],
-            "type": {
-                "microsoft.network/networksecuritygroups": "Microsoft.Network/networkSecurityGroups",
-                "microsoft.network/virtualnetworks": "Microsoft.Network/virtualNetworks",
-                "microsoft.network/publicipaddresses": "Microsoft.Network/publicIPAddresses",
-                "microsoft.network/networkinterfaces": "Microsoft.Network/networkInterfaces",
-                "microsoft.compute/virtualmachines": "Microsoft.Compute/virtualMachines",
-            }.get(kind, g["type"]),
+            "type": TYPES.get(kind, g["type"]),
             "location": body["location"],
             "tags": body.get("tags") or {},
             "properties": dict(body.get("properties") or {}),
@@ -546,12 +553,10 @@ class _Handler(BaseHTTPRequestHandler):
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        headers: dict[str, str] = {}
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
-            status, headers, body = (
-                401,
-                {},
-                {"error": {"code": "AuthenticationFailed", "message": "no token"}},
-            )
+            status = 401
+            body: Any = {"error": {"code": "AuthenticationFailed", "message": "no token"}}
         else:
             status, headers, body = self.fake.handle(
                 self.command, url.path, query, json.loads(raw) if raw else None
