@@ -4,7 +4,8 @@
 # Overridable for extra instances (e.g. a network namespace host in tests):
 #   SSHD_DIR (state dir), SSHD_LISTEN (address), SSHD_PORT, SSHD_CLIENT_KEY (shared client key),
 #   SSHD_AUTHORIZED_KEYS (a file of public keys let in instead of SSHD_CLIENT_KEY's, e.g. the key a
-#   fake Azure VM was created with). A host key already in SSHD_DIR is kept, never regenerated.
+#   fake Azure VM was created with), SSHD_ALLOW_USERS (login names, default the current user).
+#   A host key already in SSHD_DIR is kept, never regenerated.
 # Without them, the app's own settings MCSCOPE_LOCAL_SSH_DIR / MCSCOPE_LOCAL_SSH_PORT apply, so the
 # worker and this sshd always agree.
 set -euo pipefail
@@ -47,7 +48,7 @@ PubkeyAuthentication yes
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
-AllowUsers $(id -un)
+AllowUsers ${SSHD_ALLOW_USERS:-$(id -un)}
 UsePAM no
 # The state dir lives under the repository, whose parents the strict check may reject.
 StrictModes no

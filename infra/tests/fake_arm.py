@@ -505,7 +505,12 @@ class FakeArm:
         os_profile = props["osProfile"]
         login = [k["keyData"] for k in os_profile["linuxConfiguration"]["ssh"]["publicKeys"]]
         self.hosts.create(
-            res["id"].lower(), conf["privateIPAddress"], prefix, os_profile["customData"], login
+            res["id"].lower(),
+            conf["privateIPAddress"],
+            prefix,
+            os_profile["customData"],
+            os_profile["adminUsername"],
+            login,
         )
         props["vmId"] = str(uuid.uuid4())
         # ARM never returns custom data.

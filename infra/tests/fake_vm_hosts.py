@@ -3,8 +3,9 @@ with the NIC's private address and an sshd that serves the host key from the VM'
 custom data and lets in the login key from its osProfile (what cloud-init and walinuxagent do
 on a real VM). Built from the worker tests' namespace pieces (worker/tests/drivers/netns.py).
 
-Logins: the namespace's sshd admits the user running the tests (root here), not the VM's
-adminUsername, since the fake creates no system users."""
+Logins: the VM's adminUsername is admitted without creating a system user: `ip netns exec`
+binds /etc/netns/<namespace>/passwd over /etc/passwd for the namespace's sshd, and that copy
+names the admin user with uid 0 (the tests run as root), home /root."""
 
 from __future__ import annotations
 
@@ -25,6 +26,14 @@ def host_key_from_custom_data(encoded: str) -> str:
     doc = yaml.safe_load(base64.b64decode(encoded).decode())
     key: str = doc["ssh_keys"]["ed25519_private"]
     return key
+
+
+def _passwd_with(admin_user: str) -> str:
+    system = Path("/etc/passwd").read_text()
+    kept = [ln for ln in system.splitlines() if not ln.startswith(f"{admin_user}:")]
+    # After root's line, so uid 0 still reads back as root (sshd.sh, ps); sshd finds the
+    # admin user by name.
+    return "\n".join([*kept, f"{admin_user}:x:0:0:fake Azure admin:/root:/bin/bash"]) + "\n"
 
 
 class VmHosts:
@@ -56,7 +65,13 @@ class VmHosts:
         return self._bridges[prefix]
 
     def create(
-        self, vm_id: str, address: str, prefix: str, custom_data: str, login_keys: list[str]
+        self,
+        vm_id: str,
+        address: str,
+        prefix: str,
+        custom_data: str,
+        admin_user: str,
+        login_keys: list[str],
     ) -> NetnsHost:
         """Boot the VM: namespace, address, host key, login keys, sshd."""
         self._count += 1
@@ -75,6 +90,8 @@ class VmHosts:
             state,
             prefixlen=ipaddress.ip_network(prefix).prefixlen,
             authorized_keys=authorized,
+            allow_users=admin_user,
+            etc_files={"passwd": _passwd_with(admin_user)},
         )
         self._hosts[vm_id] = host
         host.up(self._bridge(prefix))

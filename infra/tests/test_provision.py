@@ -25,14 +25,15 @@ NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 
 
 def ssh_run(host: LabHost, pinned: str, login_key: Path, command: str) -> str:
-    """Run `command` on the host the way the worker connects: only the pinned key accepted."""
+    """Run `command` on the host as the lab's admin user, the way the worker connects: only
+    the pinned key accepted."""
     client = paramiko.SSHClient()
     pin_host_keys(client, host.private_ip, host.name, pinned)
     try:
         client.connect(
             host.private_ip,
             22,
-            username="root",  # the fake's hosts admit the test's user (fake_vm_hosts)
+            username="mcscope",  # the spec's admin_user
             key_filename=str(login_key),
             timeout=10,
             banner_timeout=10,
@@ -99,7 +100,8 @@ def test_create_then_delete_a_small_lab(
     assert addresses == [str(net[4]), str(net[5]), str(net[6])]
     for h in lab.hosts:
         assert h.host_key.startswith("ssh-ed25519 ")
-        out = ssh_run(h, h.host_key, login_keys[0], "ip -4 -o addr show")
+        out = ssh_run(h, h.host_key, login_keys[0], "echo $USER; ip -4 -o addr show")
+        assert out.startswith("mcscope\n")  # logged in as the admin user
         assert f"inet {h.private_ip}/24" in out
     assert len({h.host_key for h in lab.hosts}) == 3
     # Another key than the generated one is refused before any login.

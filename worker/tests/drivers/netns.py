@@ -64,6 +64,14 @@ class NetnsHost:
     prefixlen: int = 24
     client_key: str = ""
     authorized_keys: Path | None = None
+    # Login names sshd admits (default: the current user) and files `ip netns exec` binds
+    # over /etc/<name> inside the namespace (e.g. a passwd naming another user for uid 0).
+    allow_users: str | None = None
+    etc_files: dict[str, str] | None = None
+
+    @property
+    def etc_dir(self) -> Path:
+        return Path("/etc/netns") / self.name
 
     def _env(self) -> dict[str, str]:
         env = os.environ | {
@@ -74,10 +82,15 @@ class NetnsHost:
         }
         if self.authorized_keys is not None:
             env["SSHD_AUTHORIZED_KEYS"] = str(self.authorized_keys)
+        if self.allow_users is not None:
+            env["SSHD_ALLOW_USERS"] = self.allow_users
         return env
 
     def up(self, bridge: Bridge) -> None:
         outer, inner = f"{self.name}o", f"{self.name}i"
+        for file, text in (self.etc_files or {}).items():
+            self.etc_dir.mkdir(parents=True, exist_ok=True)
+            (self.etc_dir / file).write_text(text)
         _sh("ip", "netns", "add", self.name)
         _sh("ip", "link", "add", outer, "type", "veth", "peer", "name", inner)
         _sh("ip", "link", "set", outer, "master", bridge.name, "up")
@@ -114,6 +127,8 @@ class NetnsHost:
         self.stop_sshd()
         subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=30)
         subprocess.run(["ip", "link", "del", f"{self.name}o"], capture_output=True, timeout=30)
+        if self.etc_files:
+            shutil.rmtree(self.etc_dir, ignore_errors=True)
 
 
 class NetnsTestbed:
