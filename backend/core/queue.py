@@ -17,6 +17,7 @@ from backend.core.config import settings
 EXECUTE_RUN_TASK = "mcscope.runs.execute"
 RECOVER_TASK = "mcscope.runs.recover"
 AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
+AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"

@@ -87,14 +87,21 @@ def login_keys(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture()
+def lab_name() -> str:
+    """The small lab's testbed name; modules that register it override this, since testbed
+    names are unique in the database a test session shares."""
+    return "az"
+
+
+@pytest.fixture()
 def small_lab(
-    example_data: dict[str, Any], fake_arm: FakeArm, login_keys: tuple[Path, Path]
+    example_data: dict[str, Any], fake_arm: FakeArm, login_keys: tuple[Path, Path], lab_name: str
 ) -> LabSpec:
     """One server, one middleware, one client, no jump host, on the fake's network."""
     net = str(fake_arm.hosts.allowed)
     data = {
         **example_data,
-        "name": "az",
+        "name": lab_name,
         "resource_group": "mcscope-az",
         "owner": "alice",
         "ssh_private_key_path": str(login_keys[0]),

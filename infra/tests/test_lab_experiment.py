@@ -39,6 +39,11 @@ FIXED = {
 }
 
 
+@pytest.fixture()
+def lab_name() -> str:
+    return "azrun"
+
+
 def _run_once(db: Session, testbed_id: int) -> tuple[RunStatus, str | None, dict[str, Any]]:
     """Queue a one-run experiment on the testbed and execute it as the Celery task would."""
     exp, (run_id,) = create_queued_experiment(
@@ -68,9 +73,9 @@ def test_experiment_on_an_azure_lab_then_teardown(
     body = register(small_lab, lab.hosts, client=client)
     roles = {h["name"]: h["role"] for h in body["hosts"]}
     assert roles == {
-        "az-server-1": "server",
-        "az-middleware-1": "middleware",
-        "az-client-1": "client",
+        "azrun-server-1": "server",
+        "azrun-middleware-1": "middleware",
+        "azrun-client-1": "client",
     }
 
     status, error, hosts = _run_once(db, body["id"])
@@ -85,13 +90,13 @@ def test_experiment_on_an_azure_lab_then_teardown(
     # The same VMs registered again with another key pinned for the server: the run fails
     # on that host before logging in.
     payload = build_testbed_payload(small_lab, lab.hosts)
-    payload["name"] = "az-tampered"
+    payload["name"] = "azrun-tampered"
     payload["hosts"][0]["host_key"] = new_host_key().public_line
     r = client.post("/api/v1/testbeds", json=payload)
     assert r.status_code == 201, r.text
     status, error, _ = _run_once(db, r.json()["id"])
     assert status == RunStatus.FAILED
-    assert error is not None and "host key changed" in error and "az-server-1" in error
+    assert error is not None and "host key changed" in error and "azrun-server-1" in error
 
     names = fake_arm.hosts.namespaces()
     assert provision.delete(arm, small_lab.resource_group)

@@ -31,6 +31,11 @@ def key_folder(keys: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(settings, "SSH_KEY_DIR", keys[0].parent)
 
 
+@pytest.fixture()
+def lab_name() -> str:
+    return "azcli"
+
+
 def _hosts(spec: LabSpec) -> list[LabHost]:
     """Hosts as `up` records them, without creating anything."""
     return [
@@ -72,14 +77,14 @@ def test_cli_up_status_stop_start_register_down(
     assert code == 0, out
     assert out.count("created  ") == 9
     hosts = load_hosts(work)
-    assert [h.name for h in hosts] == ["az-server-1", "az-middleware-1", "az-client-1"]
+    assert [h.name for h in hosts] == ["azcli-server-1", "azcli-middleware-1", "azcli-client-1"]
     assert all(h.host_key in out for h in hosts)
 
     code, out, _ = run("status")
     assert [ln.split()[:2] for ln in out.splitlines()] == [
-        ["az-client-1", "running"],
-        ["az-middleware-1", "running"],
-        ["az-server-1", "running"],
+        ["azcli-client-1", "running"],
+        ["azcli-middleware-1", "running"],
+        ["azcli-server-1", "running"],
     ]
     assert run("stop")[0] == 0
     assert {ln.split()[1] for ln in run("status")[1].splitlines()} == {"deallocated"}
