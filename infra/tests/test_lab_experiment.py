@@ -1,6 +1,7 @@
-"""The whole path on "Azure" hosts: a lab created through the engine against the fake ARM,
-registered through the real API with the host keys mcscope generated, a small experiment run
-on it over SSH by the worker's run code, then the lab deleted and nothing left in the fake.
+"""The whole path on "Azure" hosts: a lab created against the fake ARM (through the engine and
+the API as the command-line tool does, or by the worker's create_lab task), registered with
+the host keys mcscope generated, a small experiment run on it over SSH by the worker's run
+code, then the lab deleted and nothing left in the fake.
 A host whose pinned key differs from the one it was given fails its run before any login."""
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
-from backend.core.host_keys import fingerprint
-from backend.models import RunStatus
+from backend.core.host_keys import fingerprint, scan_host_key
+from backend.models import AzureLab, AzureLabStatus, RunStatus, Testbed
 from infra.azure import provision
-from infra.azure.arm import Arm
+from infra.azure.arm import Arm, connect
 from infra.azure.cloud_init import new_host_key
-from infra.azure.lab import build_testbed_payload, register
+from infra.azure.lab import register
 from infra.azure.spec import LabSpec
-from infra.tests.fake_arm import FakeArm, iter_namespaces
+from infra.tests.conftest import fake_options
+from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential, iter_namespaces
+from worker.azure.labs import create_lab
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
@@ -39,9 +42,16 @@ FIXED = {
 }
 
 
+@pytest.fixture(params=["api", "task"])
+def how(request: pytest.FixtureRequest) -> str:
+    """How the lab is made and registered: the engine then the API (the command-line path),
+    or the worker's create_lab task body (engine, then the testbed written by the worker)."""
+    return str(request.param)
+
+
 @pytest.fixture()
-def lab_name() -> str:
-    return "azrun"
+def lab_name(how: str) -> str:
+    return f"run{how}"
 
 
 def _run_once(db: Session, testbed_id: int) -> tuple[RunStatus, str | None, dict[str, Any]]:
@@ -60,7 +70,36 @@ def _run_once(db: Session, testbed_id: int) -> tuple[RunStatus, str | None, dict
     return run.status, run.error, dict(run.hosts or {})
 
 
+def _make_testbed(
+    how: str, db: Session, client: TestClient, arm: Arm, fake: FakeArm, spec: LabSpec
+) -> Testbed:
+    if how == "api":
+        lab = provision.create(arm, spec)
+        testbed_id = register(spec, lab.hosts, client=client)["id"]
+    else:
+        row = AzureLab(
+            name=spec.name,
+            spec=spec.model_dump(mode="json"),
+            resource_group=spec.resource_group,
+            status=AzureLabStatus.QUEUED.value,
+            progress=[],
+        )
+        db.add(row)
+        db.commit()
+        create_lab(
+            row.id, arm_for=lambda: connect(SUBSCRIPTION, FakeCredential(), fake_options(fake))
+        )
+        db.refresh(row)
+        assert row.status == AzureLabStatus.READY.value, row.error
+        testbed_id = row.testbed_id
+    testbed = db.get(Testbed, testbed_id)
+    assert testbed is not None
+    return testbed
+
+
 def test_experiment_on_an_azure_lab_then_teardown(
+    how: str,
+    lab_name: str,
     db: Session,
     client: TestClient,
     arm: Arm,
@@ -69,34 +108,47 @@ def test_experiment_on_an_azure_lab_then_teardown(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
-    lab = provision.create(arm, small_lab)
-    body = register(small_lab, lab.hosts, client=client)
-    roles = {h["name"]: h["role"] for h in body["hosts"]}
-    assert roles == {
-        "azrun-server-1": "server",
-        "azrun-middleware-1": "middleware",
-        "azrun-client-1": "client",
-    }
+    testbed = _make_testbed(how, db, client, arm, fake_arm, small_lab)
+    server, middleware, client_host = testbed.hosts
+    assert [(h.name, h.role.value) for h in testbed.hosts] == [
+        (f"{lab_name}-server-1", "server"),
+        (f"{lab_name}-middleware-1", "middleware"),
+        (f"{lab_name}-client-1", "client"),
+    ]
+    # Pinned before any connection: the keys mcscope generated, which the hosts serve.
+    for h in testbed.hosts:
+        assert h.host_key_source == "supplied"
+        assert h.host_key == scan_host_key(h.address, 22)
 
-    status, error, hosts = _run_once(db, body["id"])
+    status, error, hosts = _run_once(db, testbed.id)
     assert status == RunStatus.SUCCEEDED, error
-    server, client_host = lab.hosts[0], lab.hosts[2]
-    assert [s["address"] for s in hosts["server"]] == [server.private_ip]
-    # The keys the run met are the ones mcscope generated and put in each VM's cloud-init.
+    assert [s["address"] for s in hosts["server"]] == [server.address]
     assert hosts["ssh_host_keys"] == {
-        h.name: fingerprint(h.host_key) for h in (server, client_host)
+        h.name: fingerprint(h.host_key or "") for h in (server, client_host)
     }
 
     # The same VMs registered again with another key pinned for the server: the run fails
     # on that host before logging in.
-    payload = build_testbed_payload(small_lab, lab.hosts)
-    payload["name"] = "azrun-tampered"
-    payload["hosts"][0]["host_key"] = new_host_key().public_line
+    payload = {
+        "name": f"{lab_name}-tampered",
+        "kind": "azure",
+        "hosts": [
+            {
+                "name": h.name,
+                "role": h.role.value,
+                "address": h.address,
+                "ssh_user": h.ssh_user,
+                "key_path": h.key_path,
+                "host_key": new_host_key().public_line if h is server else h.host_key,
+            }
+            for h in testbed.hosts
+        ],
+    }
     r = client.post("/api/v1/testbeds", json=payload)
     assert r.status_code == 201, r.text
     status, error, _ = _run_once(db, r.json()["id"])
     assert status == RunStatus.FAILED
-    assert error is not None and "host key changed" in error and "azrun-server-1" in error
+    assert error is not None and "host key changed" in error and server.name in error
 
     names = fake_arm.hosts.namespaces()
     assert provision.delete(arm, small_lab.resource_group)
