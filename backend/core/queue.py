@@ -56,6 +56,17 @@ def enqueue_runs(run_ids: list[int]) -> None:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 
 
+def enqueue_azure_lab(lab_id: int) -> None:
+    """Send the creation task of one Azure lab. Call only after the lab is committed."""
+    try:
+        with producer.connection_for_write() as conn:
+            producer.send_task(
+                AZURE_CREATE_LAB_TASK, args=[lab_id], queue=MAINTENANCE_QUEUE, connection=conn
+            )
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
 def _where() -> str:
     return settings.REDIS_URL.split("@")[-1]
 
