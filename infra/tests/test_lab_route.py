@@ -127,6 +127,18 @@ def test_bad_values_name_the_field(
     assert _take_lab_messages() == []
 
 
+def test_a_public_key_that_is_none_names_key_path(
+    client: TestClient, body: dict[str, Any], login_keys: tuple[Path, Path]
+) -> None:
+    bad = login_keys[0].with_name("not_a_key")
+    bad.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    bad.with_suffix(".pub").write_text("hello\n")
+    r = client.post("/api/v1/azure-labs", json={**body, "key_path": bad.name})
+    assert r.status_code == 422, r.text
+    (item,) = r.json()["detail"]
+    assert item["loc"] == ["body", "key_path"] and "not an OpenSSH public key" in item["msg"]
+
+
 def test_unknown_lab_is_404(client: TestClient) -> None:
     r = client.get("/api/v1/azure-labs/999999")
     assert (r.status_code, r.json()["detail"]) == (404, "Azure lab not found")

@@ -20,7 +20,12 @@ router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
 NOT_FOUND = "Azure lab not found"
 # Where a LabSpec error lands in the request (LabSpec's own names on the left).
 _ROLE_FIELDS = {"server": "servers", "middleware": "middlewares", "client": "clients"}
-_SPEC_FIELDS = {"jump_host": "jump_host", "resource_group": "name"}
+_SPEC_FIELDS = {
+    "jump_host": "jump_host",
+    "resource_group": "name",
+    "ssh_public_key_path": "key_path",
+    "ssh_private_key_path": "key_path",
+}
 
 
 def _key(raw: str, field: str) -> str:
