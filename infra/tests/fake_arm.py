@@ -6,7 +6,11 @@ IPs, NICs, virtual machines (PUT 201 polled through Azure-AsyncOperation, deallo
 instanceView, list), compute resource SKUs and usages. Every VM becomes a real host
 (fake_vm_hosts). Faults are injected per request: 429 with Retry-After, 5xx, QuotaExceeded,
 SkuNotAvailable. HTTPS with a self-signed certificate, so the SDK's bearer-token policy runs
-exactly as against Azure."""
+exactly as against Azure.
+
+Past 400 lines on purpose: one handler per ARM resource type, all reading and writing one
+state under one lock (a NIC's address depends on the vnet, a VM's on its NIC, usages on the
+VMs); split by resource type they would each need the whole state anyway."""
 
 from __future__ import annotations
 
