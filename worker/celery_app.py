@@ -7,13 +7,15 @@ beat scheduler embedded (`-B`), which runs the periodic recovery while runs are 
 from celery import Celery
 
 from backend.core.config import settings
-from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, RUNS_QUEUE
+from backend.core.queue import AZURE_JANITOR_TASK, MAINTENANCE_QUEUE, RECOVER_TASK, RUNS_QUEUE
 
 # A run can last an hour (stability trace) plus set-up; an unacked task is redelivered only
 # after this, so it must exceed the longest run or a live run would be started twice.
 VISIBILITY_TIMEOUT_S = 6 * 3600
 
-app = Celery("mcscope", broker=settings.REDIS_URL, include=["worker.tasks.runs"])
+app = Celery(
+    "mcscope", broker=settings.REDIS_URL, include=["worker.tasks.runs", "worker.tasks.azure"]
+)
 app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,
@@ -28,6 +30,13 @@ app.conf.update(
             "task": RECOVER_TASK,
             "schedule": settings.RECOVERY_EVERY_S,
             "options": {"queue": MAINTENANCE_QUEUE, "expires": settings.RECOVERY_EVERY_S},
-        }
+        },
+        # Expired Azure testbeds: deleted even when nobody remembers them (no-op without
+        # MCSCOPE_AZURE_SUBSCRIPTION_ID).
+        "sweep-expired-azure-testbeds": {
+            "task": AZURE_JANITOR_TASK,
+            "schedule": settings.AZURE_JANITOR_EVERY_S,
+            "options": {"queue": MAINTENANCE_QUEUE, "expires": settings.AZURE_JANITOR_EVERY_S},
+        },
     },
 )

@@ -8,6 +8,7 @@ from backend.api.routes import (
     analysis,
     analysis_figures,
     auth,
+    azure_labs,
     compare,
     compare_figures,
     compare_tables,
@@ -28,6 +29,7 @@ from backend.api.security import Authenticated
 protected = APIRouter(dependencies=[Authenticated, Depends(check_path_ids)])
 protected.include_router(parameters.router)
 protected.include_router(testbeds.router)
+protected.include_router(azure_labs.router)
 protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)
 protected.include_router(experiment_runs.runs_router)

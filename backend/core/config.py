@@ -107,6 +107,14 @@ class Settings(BaseSettings):
     FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
     FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
 
+    # --- Azure testbeds (infra/azure) ---
+    # The subscription the worker's Azure tasks act in, signed in through DefaultAzureCredential
+    # (`az login`, a service principal's AZURE_* variables, or a managed identity). Unset: the
+    # Azure tasks do nothing.
+    AZURE_SUBSCRIPTION_ID: str | None = None
+    # How often the beat scheduler deletes expired Azure testbeds (their resource groups).
+    AZURE_JANITOR_EVERY_S: float = Field(default=300.0, gt=0)
+
     @field_validator("ADMIN_TOKEN", "TOKEN_TTL_DAYS", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: object) -> object:

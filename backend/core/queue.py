@@ -16,6 +16,8 @@ from backend.core.config import settings
 
 EXECUTE_RUN_TASK = "mcscope.runs.execute"
 RECOVER_TASK = "mcscope.runs.recover"
+AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
+AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -50,6 +52,17 @@ def enqueue_runs(run_ids: list[int]) -> None:
                 producer.send_task(
                     EXECUTE_RUN_TASK, args=[run_id], queue=RUNS_QUEUE, connection=conn
                 )
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_azure_lab(lab_id: int) -> None:
+    """Send the creation task of one Azure lab. Call only after the lab is committed."""
+    try:
+        with producer.connection_for_write() as conn:
+            producer.send_task(
+                AZURE_CREATE_LAB_TASK, args=[lab_id], queue=MAINTENANCE_QUEUE, connection=conn
+            )
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

@@ -142,7 +142,7 @@ def compare_groups_figure(data: GroupsPublic, q: AxisOptions) -> go.Figure:
 
 
 def pooled_levels(pooled: dict[str, list[Any]]) -> str:
-    """"worker threads 8, 32 and clients per thread 1, 4": what one group's points pool."""
+    """What one group's points pool: "worker threads 8, 32 and clients per thread 1, 4"."""
     parts = [
         f"{parameter_title(name).lower()} {', '.join(format_level(v) for v in levels)}"
         for name, levels in pooled.items()

@@ -1,5 +1,6 @@
 """All tables, importable from one place (Alembic reads Base.metadata from here)."""
 
+from backend.models.azure_lab import AzureLab, AzureLabStatus
 from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
@@ -13,6 +14,8 @@ from backend.models.view import SavedView
 
 __all__ = [
     "ApiToken",
+    "AzureLab",
+    "AzureLabStatus",
     "Base",
     "Configuration",
     "Experiment",

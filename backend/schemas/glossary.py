@@ -381,6 +381,7 @@ GLOSSARY: dict[str, str] = {
     "query.run_id": "id of the run",
     "query.testbed_id": "id of the testbed",
     "query.host_id": "id of the host",
+    "query.lab_id": "id of the Azure lab",
     "query.configuration_id": "id of the configuration (grid point)",
     "query.source": "client: the load generators' measurements; middleware: the middleware's",
     "query.request_type": "request type to read: all, set, get or multi-get",

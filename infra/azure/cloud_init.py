@@ -1,12 +1,17 @@
-"""cloud-init custom data per role: ship setup-host.sh inside the user data and run it once
-at first boot, so a VM comes up ready for its role without an SSH session."""
+"""cloud-init custom data per VM: the SSH host key mcscope generated for it (so the host is
+pinned before the first connection, never trusted on first use) and, for a role VM,
+setup-host.sh run once at first boot, so it comes up ready for its role without an SSH session."""
 
 from __future__ import annotations
 
 import base64
 import gzip
 import json
+from dataclasses import dataclass
 from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from infra.azure.spec import LabSpec, Role
 
@@ -14,7 +19,7 @@ SETUP_SCRIPT = Path(__file__).resolve().parents[1] / "hosts" / "setup-host.sh"
 REMOTE_SCRIPT = "/opt/mcscope/setup-host.sh"
 # setup-host.sh runs the memtier recipe found next to it.
 MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")
-# Azure rejects custom data above 64 KiB after az's base64 encoding (4/3 growth).
+# Azure rejects custom data above 64 KiB once base64-encoded (4/3 growth).
 MAX_CUSTOM_DATA = 64 * 1024 * 3 // 4
 
 
@@ -30,40 +35,60 @@ def _file(path: str, source: Path) -> dict[str, str]:
     }
 
 
-def render(spec: LabSpec, role: Role, script: Path = SETUP_SCRIPT) -> str:
-    """The #cloud-config document for one role (JSON is valid YAML, so no YAML writer)."""
-    env = ["env", "MCSCOPE_SETUP_CONFIRM=yes"]
-    if role is Role.MIDDLEWARE and spec.middleware_source is not None:
-        env += [
-            f"MIDDLEWARE_GIT_URL={spec.middleware_source.git_url}",
-            f"MIDDLEWARE_GIT_REF={spec.middleware_source.git_ref}",
-        ]
-    doc = {
-        "write_files": [
+@dataclass(frozen=True)
+class HostKey:
+    """An ed25519 SSH host key made by mcscope for one VM. The private half travels only in
+    the VM's custom data; the public line is what mcscope pins for the host."""
+
+    private_openssh: str
+    public_line: str  # "ssh-ed25519 AAAA...", the stored form of backend.core.host_keys
+
+
+def new_host_key() -> HostKey:
+    key = Ed25519PrivateKey.generate()
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.OpenSSH,
+        serialization.NoEncryption(),
+    ).decode()
+    public = key.public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
+    )
+    return HostKey(private, public.decode())
+
+
+def render(spec: LabSpec, role: Role | None, host_key: HostKey, script: Path = SETUP_SCRIPT) -> str:
+    """The #cloud-config document for one VM (JSON is valid YAML, so no YAML writer); `role`
+    None is the jump host, which gets its host key and no set-up."""
+    # cloud-init's ssh module: install this key, delete the image's, generate none of its own.
+    doc: dict[str, object] = {
+        "ssh_deletekeys": True,
+        "ssh_genkeytypes": [],
+        "ssh_keys": {
+            "ed25519_private": host_key.private_openssh,
+            "ed25519_public": host_key.public_line,
+        },
+    }
+    if role is not None:
+        env = ["env", "MCSCOPE_SETUP_CONFIRM=yes"]
+        if role is Role.MIDDLEWARE and spec.middleware_source is not None:
+            env += [
+                f"MIDDLEWARE_GIT_URL={spec.middleware_source.git_url}",
+                f"MIDDLEWARE_GIT_REF={spec.middleware_source.git_ref}",
+            ]
+        doc["write_files"] = [
             _file(REMOTE_SCRIPT, script),
             _file(REMOTE_SCRIPT.rsplit("/", 1)[0] + "/" + MEMTIER_RECIPE.name, MEMTIER_RECIPE),
-        ],
+        ]
         # runcmd lists run without a shell; output lands in /var/log/cloud-init-output.log.
-        "runcmd": [[*env, "bash", REMOTE_SCRIPT, role.value]],
-    }
+        doc["runcmd"] = [[*env, "bash", REMOTE_SCRIPT, role.value]]
     text = "#cloud-config\n" + json.dumps(doc, indent=1) + "\n"
     if len(text.encode()) > MAX_CUSTOM_DATA:
-        raise ValueError(f"custom data for {role.value} is {len(text)} bytes, above Azure's limit")
+        what = role.value if role else "the jump host"
+        raise ValueError(f"custom data for {what} is {len(text)} bytes, above Azure's limit")
     return text
 
 
-def custom_data_path(workdir: Path, role: Role) -> Path:
-    return workdir / f"cloud-init-{role.value}.yaml"
-
-
-def write_all(spec: LabSpec, workdir: Path) -> dict[Role, Path]:
-    """Write one custom-data file per role that has VMs; returns their paths."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    out: dict[Role, Path] = {}
-    for role, rs in spec.roles.items():
-        if rs.count == 0:
-            continue
-        path = custom_data_path(workdir, role)
-        path.write_text(render(spec, role))
-        out[role] = path
-    return out
+def custom_data(text: str) -> str:
+    """The VM body's osProfile.customData: the document base64-encoded, as ARM wants it."""
+    return base64.b64encode(text.encode()).decode("ascii")

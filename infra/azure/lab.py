@@ -1,25 +1,24 @@
-"""Lab operations behind the CLI: up (idempotent), down, status, and register (POST the
-VMs' private addresses to the mcscope API as an azure testbed)."""
+"""What `up` leaves for `register`: the lab's hosts with the host keys mcscope generated (a
+JSON file in the work folder), and the POST of those hosts to the mcscope API as an azure
+testbed, each with its key given, so it is pinned without ever being scanned."""
 
 from __future__ import annotations
 
-import logging
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from infra.azure.cloud_init import write_all
-from infra.azure.plan import build_plan, planned_vms
-from infra.azure.runner import CREATE_TIMEOUT_S, AzRunner
-from infra.azure.spec import LabSpec
-
-logger = logging.getLogger(__name__)
+from infra.azure.plan import planned_vms
+from infra.azure.provision import Lab, LabHost
+from infra.azure.spec import LabSpec, Role
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 ADMIN_TOKEN_FILE = Path(__file__).resolve().parents[2] / "var" / "admin-token"
+API_TIMEOUT_S = 30.0
 
 
 def _local_admin_token() -> str | None:
@@ -29,110 +28,52 @@ def _local_admin_token() -> str | None:
         return None
 
 
-API_TIMEOUT_S = 30.0
+def lab_file(workdir: Path) -> Path:
+    return workdir / "lab.json"
 
 
-@dataclass(frozen=True)
-class UpResult:
-    created: list[str]
-    skipped: list[str]
+def save_lab(lab: Lab, workdir: Path) -> Path:
+    """Write the created lab's hosts (public host keys only: no secret is in it)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = lab_file(workdir)
+    path.write_text(json.dumps(asdict(lab), indent=1, default=str))
+    return path
 
 
-def up(spec: LabSpec, runner: AzRunner, workdir: Path) -> UpResult:
-    """Create what is missing, in order; resources that `show` finds are left alone."""
-    write_all(spec, workdir)
-    created: list[str] = []
-    skipped: list[str] = []
-    for step in build_plan(spec, workdir):
-        label = f"{step.kind} {step.name}"
-        if runner.exists(step.show):
-            skipped.append(label)
-            continue
-        timeout = CREATE_TIMEOUT_S if step.kind == "vm" else None
-        runner.run(step.create, timeout_s=timeout)
-        created.append(label)
-        logger.info("azure.created", extra={"resource": label})
-    return UpResult(created, skipped)
+def load_hosts(workdir: Path) -> list[LabHost]:
+    path = lab_file(workdir)
+    if not path.is_file():
+        raise LookupError(f"no lab recorded at {path}: run `up` first")
+    data = json.loads(path.read_text())
+    return [LabHost(**{**h, "role": Role(h["role"]) if h["role"] else None}) for h in data["hosts"]]
 
 
-def down_args(spec: LabSpec) -> list[str]:
-    """Deleting the resource group removes every VM, disk, NIC, IP and network in it."""
-    return ["group", "delete", "--name", spec.resource_group, "--yes", "--no-wait"]
-
-
-def down(spec: LabSpec, runner: AzRunner) -> bool:
-    """Delete the lab's resource group; False if it did not exist."""
-    if not runner.exists(("group", "show", "--name", spec.resource_group)):
-        return False
-    runner.run(down_args(spec))
-    return True
-
-
-@dataclass(frozen=True)
-class VmStatus:
-    name: str
-    power_state: str
-    size: str
-    private_ip: str
-    public_ip: str
-
-
-def status(spec: LabSpec, runner: AzRunner) -> list[VmStatus]:
-    """The lab's VMs with their power state (`az vm list -d` adds powerState and IPs)."""
-    rows = runner.run(["vm", "list", "--resource-group", spec.resource_group, "--show-details"])
-    out = [
-        VmStatus(
-            name=str(r.get("name", "")),
-            power_state=str(r.get("powerState") or "unknown"),
-            size=str((r.get("hardwareProfile") or {}).get("vmSize", "")),
-            private_ip=str(r.get("privateIps") or ""),
-            public_ip=str(r.get("publicIps") or ""),
-        )
-        for r in rows or []
-    ]
-    return sorted(out, key=lambda s: s.name)
-
-
-def private_ips(spec: LabSpec, runner: AzRunner) -> dict[str, str]:
-    """VM name -> first private IP, from `az vm list-ip-addresses`."""
-    rows = runner.run(["vm", "list-ip-addresses", "--resource-group", spec.resource_group])
-    ips: dict[str, str] = {}
-    for row in rows or []:
-        vm = row.get("virtualMachine") or {}
-        addrs = (vm.get("network") or {}).get("privateIpAddresses") or []
-        if vm.get("name") and addrs:
-            ips[str(vm["name"])] = str(addrs[0])
-    return ips
-
-
-def build_testbed_payload(spec: LabSpec, ips: dict[str, str]) -> dict[str, Any]:
-    """The POST /api/v1/testbeds body: one host per role VM (the jump host is not one)."""
-    hosts = []
-    missing = []
-    for vm in planned_vms(spec):
-        if vm.role is None:
-            continue
-        if vm.name not in ips:
-            missing.append(vm.name)
-            continue
-        hosts.append(
-            {
-                "name": vm.name,
-                "role": vm.role.value,
-                "address": ips[vm.name],
-                "ssh_user": spec.admin_user,
-                "ssh_port": 22,
-                # The path only; the worker reads the key itself when it connects.
-                "key_path": spec.ssh_private_key_path,
-            }
-        )
+def build_testbed_payload(spec: LabSpec, hosts: list[LabHost]) -> dict[str, Any]:
+    """The POST /api/v1/testbeds body: one host per role VM (the jump host is not one), each
+    with the host key mcscope put in its cloud-init data."""
+    by_name = {h.name: h for h in hosts}
+    missing = [vm.name for vm in planned_vms(spec) if vm.role and vm.name not in by_name]
     if missing:
-        raise LookupError(f"no private IP for {', '.join(missing)}: run `up` first")
+        raise LookupError(f"no recorded host for {', '.join(missing)}: run `up` first")
+    payload_hosts = [
+        {
+            "name": vm.name,
+            "role": vm.role.value,
+            "address": by_name[vm.name].private_ip,
+            "ssh_user": spec.admin_user,
+            "ssh_port": 22,
+            # The path only; the worker reads the key itself when it connects.
+            "key_path": spec.ssh_private_key_path,
+            "host_key": by_name[vm.name].host_key,
+        }
+        for vm in planned_vms(spec)
+        if vm.role is not None
+    ]
     counts = ", ".join(f"{rs.count} {role.value}" for role, rs in spec.roles.items())
     description = spec.description or (
         f"Azure lab {spec.resource_group} in {spec.region}: {counts}"
     )
-    return {"name": spec.name, "kind": "azure", "description": description, "hosts": hosts}
+    return {"name": spec.name, "kind": "azure", "description": description, "hosts": payload_hosts}
 
 
 def host_key_lines(body: dict[str, Any]) -> list[str]:
@@ -153,12 +94,12 @@ def host_key_lines(body: dict[str, Any]) -> list[str]:
 
 def register(
     spec: LabSpec,
-    runner: AzRunner,
+    hosts: list[LabHost],
     api_url: str = DEFAULT_API_URL,
     client: httpx.Client | None = None,
 ) -> dict[str, Any]:
     """POST the lab as a testbed; `client` lets tests pass the app's TestClient."""
-    payload = build_testbed_payload(spec, private_ips(spec, runner))
+    payload = build_testbed_payload(spec, hosts)
     own = client is None
     # The API token (README: Security): MCSCOPE_TOKEN, or the admin token `make up` wrote.
     token = os.environ.get("MCSCOPE_TOKEN") or _local_admin_token()

@@ -1,5 +1,5 @@
-"""Typed topology spec of an Azure lab: every value that reaches an `az` command line is
-validated here first, so names with spaces, semicolons or quotes never get that far."""
+"""Typed topology spec of an Azure lab: every value that reaches an Azure request is validated
+here first, so names with spaces, semicolons or quotes never get that far."""
 
 from __future__ import annotations
 
@@ -22,10 +22,16 @@ VmPrefix = Annotated[
     str, Field(min_length=1, max_length=40, pattern=r"^[a-z](?:[a-z0-9-]*[a-z0-9])?$")
 ]
 Region = Annotated[str, Field(min_length=2, max_length=40, pattern=r"^[a-z][a-z0-9]*$")]
-# Marketplace URN (publisher:offer:sku:version) or an alias such as Ubuntu2404.
+# Marketplace URN publisher:offer:sku:version (the SDK takes no az aliases such as Ubuntu2404).
 Image = Annotated[
-    str, Field(min_length=2, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+    str,
+    Field(
+        max_length=200,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*:[A-Za-z0-9._-]+:[A-Za-z0-9._-]+:[A-Za-z0-9._-]+$",
+    ),
 ]
+# Who the resources are billed to in mcscope's eyes: goes into every resource's owner tag.
+Owner = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9._@-]+$")]
 AdminUser = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z_][a-z0-9_-]*$")]
 GitUrl = Annotated[str, Field(max_length=300, pattern=r"^https://[A-Za-z0-9._~/-]+$")]
 GitRef = Annotated[
@@ -49,6 +55,9 @@ RETIRED_SIZES: dict[str, str] = {
 
 # Cost guard: a typo such as 70 instead of 7 should not start 70 VMs.
 MAX_VMS = 24
+# Every testbed expires (its resource group carries the time); a week at most.
+DEFAULT_EXPIRY_HOURS = 4.0
+MAX_EXPIRY_HOURS = 168.0
 
 
 class Role(StrEnum):
@@ -173,6 +182,8 @@ class LabSpec(BaseModel):
     roles: dict[Role, RoleSpec]
     jump_host: JumpHostSpec = Field(default_factory=JumpHostSpec)
     middleware_source: MiddlewareSource | None = None
+    owner: Owner = "mcscope"
+    expires_in_hours: float = Field(default=DEFAULT_EXPIRY_HOURS, gt=0, le=MAX_EXPIRY_HOURS)
 
     @field_validator("ssh_public_key_path")
     @classmethod

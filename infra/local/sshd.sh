@@ -2,7 +2,10 @@
 # The local testbed's own sshd (never the system one): loopback only, key only, state in var/ssh/.
 # Usage: infra/local/sshd.sh start|stop|status   (idempotent; stopped by its PID file)
 # Overridable for extra instances (e.g. a network namespace host in tests):
-#   SSHD_DIR (state dir), SSHD_LISTEN (address), SSHD_PORT, SSHD_CLIENT_KEY (shared client key).
+#   SSHD_DIR (state dir), SSHD_LISTEN (address), SSHD_PORT, SSHD_CLIENT_KEY (shared client key),
+#   SSHD_AUTHORIZED_KEYS (a file of public keys let in instead of SSHD_CLIENT_KEY's, e.g. the key a
+#   fake Azure VM was created with), SSHD_ALLOW_USERS (login names, default the current user).
+#   A host key already in SSHD_DIR is kept, never regenerated.
 # Without them, the app's own settings MCSCOPE_LOCAL_SSH_DIR / MCSCOPE_LOCAL_SSH_PORT apply, so the
 # worker and this sshd always agree.
 set -euo pipefail
@@ -24,9 +27,13 @@ setup() {
     chmod 700 "$DIR"
     [[ -f "$DIR/ssh_host_ed25519_key" ]] ||
         ssh-keygen -q -t ed25519 -N '' -C mcscope-host -f "$DIR/ssh_host_ed25519_key"
-    [[ -f "$CLIENT_KEY" ]] ||
-        ssh-keygen -q -t ed25519 -N '' -C mcscope-client -f "$CLIENT_KEY"
-    cp "$CLIENT_KEY.pub" "$DIR/authorized_keys"
+    if [[ -n "${SSHD_AUTHORIZED_KEYS:-}" ]]; then
+        cp "$SSHD_AUTHORIZED_KEYS" "$DIR/authorized_keys"
+    else
+        [[ -f "$CLIENT_KEY" ]] ||
+            ssh-keygen -q -t ed25519 -N '' -C mcscope-client -f "$CLIENT_KEY"
+        cp "$CLIENT_KEY.pub" "$DIR/authorized_keys"
+    fi
     chmod 600 "$DIR/authorized_keys"
     # Privilege separation needs this directory; it exists when any sshd ran before.
     [[ "$(id -u)" != 0 ]] || mkdir -p /run/sshd
@@ -41,7 +48,7 @@ PubkeyAuthentication yes
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
-AllowUsers $(id -un)
+AllowUsers ${SSHD_ALLOW_USERS:-$(id -un)}
 UsePAM no
 # The state dir lives under the repository, whose parents the strict check may reject.
 StrictModes no

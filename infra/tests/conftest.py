@@ -1,59 +1,120 @@
-"""Fixtures for the infra suite: a fake `az` first on PATH (the only fake: Azure's API cannot
-be reached from here), SSH key files, and the example topology pointed at those keys."""
+"""Fixtures for the infra suite: the fake Azure Resource Manager (the only fake: Azure's API
+cannot be reached from here) with the SDK clients pointed at it, SSH key files, and the example
+topology pointed at those keys."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+import random
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from infra.azure.arm import Arm, ArmOptions, connect
+from infra.azure.spec import LabSpec
+from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
+from worker.tests.drivers.netns import netns_supported
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "infra" / "azure" / "examples" / "lab.json"
-FAKE_AZ = Path(__file__).with_name("fake_az.py")
 
 
-@dataclass
-class FakeAz:
-    """Handle on the fake az: its invocation log and its resource state."""
-
-    log: Path
-    state: Path
-
-    def calls(self) -> list[list[str]]:
-        if not self.log.exists():
-            return []
-        return [json.loads(line) for line in self.log.read_text().splitlines()]
-
-    def clear_log(self) -> None:
-        self.log.write_text("")
-
-    def vms(self) -> list[dict[str, Any]]:
-        if not self.state.exists():
-            return []
-        vms: list[dict[str, Any]] = json.loads(self.state.read_text())["vms"]
-        return vms
+def _free_network() -> ipaddress.IPv4Network:
+    """A /24 under 10.231.0.0/16 that no route on this machine overlaps: the only addresses
+    the fake Azure may give its VM hosts (other test sessions may hold other /24s)."""
+    out = subprocess.run(["ip", "-4", "route"], capture_output=True, text=True, timeout=30)
+    routes = []
+    for line in out.stdout.splitlines():
+        dest = line.split()[0]
+        if dest != "default":
+            routes.append(ipaddress.ip_network(dest, strict=False))
+    candidates = [ipaddress.IPv4Network(f"10.231.{n}.0/24") for n in range(100, 250)]
+    random.shuffle(candidates)
+    return next(c for c in candidates if not any(c.overlaps(r) for r in routes))
 
 
 @pytest.fixture()
-def fake_az(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeAz:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    az = bin_dir / "az"
-    # -S skips site-packages: the fake needs only the stdlib and starts faster.
-    az.write_text(f"#!{sys.executable} -S\n" + FAKE_AZ.read_text())
-    az.chmod(0o755)
-    fake = FakeAz(log=tmp_path / "az-calls.jsonl", state=tmp_path / "az-state.json")
-    monkeypatch.setenv("PATH", f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin")
-    monkeypatch.setenv("FAKE_AZ_LOG", str(fake.log))
-    monkeypatch.setenv("FAKE_AZ_STATE", str(fake.state))
-    monkeypatch.delenv("FAKE_AZ_LOGGED_OUT", raising=False)
-    monkeypatch.delenv("FAKE_AZ_SLEEP", raising=False)
-    return fake
+def fake_arm(tmp_path: Path) -> Iterator[FakeArm]:
+    """The fake Azure Resource Manager, its VMs namespace hosts; stopped (every host and
+    bridge removed) at the end."""
+    reason = netns_supported()
+    if reason:
+        pytest.fail(f"the fake Azure needs network namespaces: {reason}")
+    fake = FakeArm(tmp_path / "arm", _free_network())
+    fake.start()
+    try:
+        yield fake
+    finally:
+        fake.stop()
+
+
+def fake_options(fake: FakeArm) -> ArmOptions:
+    """The production clients pointed at the fake: short backoff and polling for the tests."""
+    return ArmOptions(
+        base_url=fake.base_url,
+        retry_total=3,
+        retry_backoff_factor=0.05,
+        retry_backoff_max=1,
+        polling_interval=0.05,
+        connection_verify=str(fake.cert),
+    )
+
+
+@pytest.fixture()
+def arm(fake_arm: FakeArm) -> Iterator[Arm]:
+    clients = connect(SUBSCRIPTION, FakeCredential(), fake_options(fake_arm))
+    try:
+        yield clients
+    finally:
+        clients.close()
+
+
+@pytest.fixture()
+def login_keys(tmp_path: Path) -> tuple[Path, Path]:
+    """A real client key pair (the fake's VM hosts let its public half in)."""
+    private = tmp_path / "login" / "id_ed25519"
+    private.parent.mkdir()
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(private)],
+        check=True,
+        timeout=30,
+    )
+    return private, private.with_suffix(".pub")
+
+
+@pytest.fixture()
+def lab_name() -> str:
+    """The small lab's testbed name; modules that register it override this, since testbed
+    names are unique in the database a test session shares."""
+    return "az"
+
+
+@pytest.fixture()
+def small_lab(
+    example_data: dict[str, Any], fake_arm: FakeArm, login_keys: tuple[Path, Path], lab_name: str
+) -> LabSpec:
+    """One server, one middleware, one client, no jump host, on the fake's network."""
+    net = str(fake_arm.hosts.allowed)
+    data = {
+        **example_data,
+        "name": lab_name,
+        "resource_group": "mcscope-az",
+        "owner": "alice",
+        "ssh_private_key_path": str(login_keys[0]),
+        "ssh_public_key_path": str(login_keys[1]),
+        "network": {**example_data["network"], "address_prefix": net, "subnet_prefix": net},
+        "roles": {
+            "server": {"count": 1, "size": "Standard_A1_v2"},
+            "middleware": {"count": 1, "size": "Standard_A2_v2"},
+            "client": {"count": 1, "size": "Standard_A2_v2"},
+        },
+        "jump_host": {"enabled": False},
+    }
+    return LabSpec.model_validate(data)
 
 
 @pytest.fixture()

@@ -1,4 +1,5 @@
-"""The plan for the example topology, and the cloud-init data each role VM boots with."""
+"""The plan for the example topology (ARM bodies in creation order), and the cloud-init data
+each VM boots with: its generated host key, and for a role VM the set-up script."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import base64
 import gzip
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +15,13 @@ import pytest
 import yaml
 
 from infra.azure.__main__ import main
-from infra.azure.cloud_init import MEMTIER_RECIPE, SETUP_SCRIPT, render
-from infra.azure.plan import build_plan
-from infra.azure.runner import command_line
+from infra.azure.cloud_init import MEMTIER_RECIPE, SETUP_SCRIPT, HostKey, new_host_key, render
+from infra.azure.plan import Kind, Resource, build_plan, lab_tags, planned_vms
 from infra.azure.spec import LabSpec, Role, load_spec
 
-
-def _opt(args: tuple[str, ...], name: str) -> str:
-    return args[args.index(name) + 1]
+SUB = "11111111-2222-4333-8444-555555555555"
+KEY = new_host_key()
+CREATED = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture()
@@ -28,81 +29,144 @@ def spec(example_data: dict[str, Any]) -> LabSpec:
     return LabSpec.model_validate(example_data)
 
 
-def test_plan_creates_network_then_one_vm_per_role_instance(spec: LabSpec, tmp_path: Path) -> None:
-    steps = build_plan(spec, tmp_path)
-    assert [(s.kind, s.name) for s in steps[:5]] == [
-        ("group", "mcscope-lab"),
-        ("nsg", "mcscope-nsg"),
-        ("nsg-rule", "allow-ssh"),
-        ("vnet", "mcscope-vnet"),
-        ("subnet", "experiments"),
+def _plan(spec: LabSpec) -> list[Resource]:
+    keys = {vm.name: KEY for vm in planned_vms(spec)}
+    return build_plan(spec, SUB, lab_tags(spec, CREATED), keys)
+
+
+def _vms(spec: LabSpec) -> dict[str, dict[str, Any]]:
+    return {r.name: r.body for r in _plan(spec) if r.kind is Kind.VM}
+
+
+def _cloud_config(body: dict[str, Any]) -> dict[str, Any]:
+    text = base64.b64decode(body["properties"]["osProfile"]["customData"]).decode()
+    assert text.startswith("#cloud-config\n")
+    doc: dict[str, Any] = yaml.safe_load(text)
+    return doc
+
+
+def test_plan_creates_network_then_nics_then_one_vm_per_role_instance(spec: LabSpec) -> None:
+    plan = _plan(spec)
+    assert [(r.kind, r.name) for r in plan[:4]] == [
+        (Kind.GROUP, "mcscope-lab"),
+        (Kind.NSG, "mcscope-nsg"),
+        (Kind.VNET, "mcscope-vnet"),
+        (Kind.PUBLIC_IP, "lab-jump-ip"),
     ]
-    vms = {s.name: s.create for s in steps if s.kind == "vm"}
-    assert list(vms) == [
+    names = [
         "lab-jump",
-        "lab-server-1",
-        "lab-server-2",
-        "lab-server-3",
+        *(f"lab-server-{i}" for i in (1, 2, 3)),
         "lab-middleware-1",
         "lab-middleware-2",
-        "lab-client-1",
-        "lab-client-2",
-        "lab-client-3",
+        *(f"lab-client-{i}" for i in (1, 2, 3)),
     ]
-    sizes = {n: _opt(c, "--size") for n, c in vms.items()}
-    assert sizes["lab-server-2"] == "Standard_A1_v2"
-    assert sizes["lab-middleware-1"] == "Standard_A8_v2"
-    assert sizes["lab-client-3"] == "Standard_A2_v2"
-    assert sizes["lab-jump"] == "Standard_B2s"
-    for _name, create in vms.items():
-        assert _opt(create, "--resource-group") == "mcscope-lab"
-        assert _opt(create, "--subnet") == "experiments"
-        assert _opt(create, "--ssh-key-values") == spec.ssh_public_key_path
-        assert _opt(create, "--admin-username") == "mcscope"
+    assert [r.name for r in plan if r.kind is Kind.NIC] == [f"{n}-nic" for n in names]
+    vms = _vms(spec)
+    assert list(vms) == names
+    assert [r.kind for r in plan][-9:] == [Kind.VM] * 9  # VMs last: their NICs exist by then
+    size = {n: b["properties"]["hardwareProfile"]["vmSize"] for n, b in vms.items()}
+    assert size["lab-server-2"] == "Standard_A1_v2"
+    assert size["lab-middleware-1"] == "Standard_A8_v2"
+    assert size["lab-client-3"] == "Standard_A2_v2"
+    assert size["lab-jump"] == "Standard_B2s"
+    login = Path(spec.ssh_public_key_path).read_text().strip()
+    for name, body in vms.items():
+        props = body["properties"]
+        nic = props["networkProfile"]["networkInterfaces"][0]["id"]
+        assert nic == (
+            f"/subscriptions/{SUB}/resourceGroups/mcscope-lab/providers/"
+            f"Microsoft.Network/networkInterfaces/{name}-nic"
+        )
+        os_profile = props["osProfile"]
+        assert os_profile["adminUsername"] == "mcscope"
+        assert os_profile["linuxConfiguration"]["disablePasswordAuthentication"] is True
+        assert os_profile["linuxConfiguration"]["ssh"]["publicKeys"] == [
+            {"path": "/home/mcscope/.ssh/authorized_keys", "keyData": login}
+        ]
+        assert props["storageProfile"]["imageReference"] == {
+            "publisher": "Canonical",
+            "offer": "ubuntu-24_04-lts",
+            "sku": "server",
+            "version": "latest",
+        }
+        # Disks and NICs go with the VM, so deleting a VM leaves nothing billed.
+        assert props["storageProfile"]["osDisk"]["deleteOption"] == "Delete"
 
 
-def test_nsg_allows_ssh_only_from_the_configured_source(spec: LabSpec, tmp_path: Path) -> None:
-    rule = next(s.create for s in build_plan(spec, tmp_path) if s.kind == "nsg-rule")
-    assert _opt(rule, "--source-address-prefixes") == "203.0.113.0/24"
-    assert _opt(rule, "--destination-port-ranges") == "22"
-    assert _opt(rule, "--access") == "Allow"
-    assert _opt(rule, "--direction") == "Inbound"
-    subnet = next(s.create for s in build_plan(spec, tmp_path) if s.kind == "subnet")
-    assert _opt(subnet, "--network-security-group") == "mcscope-nsg"
+def test_every_resource_is_tagged_with_owner_and_expiry(spec: LabSpec) -> None:
+    expected = {
+        "mcscope-testbed": "lab",
+        "mcscope-owner": "mcscope",
+        "mcscope-created": "2026-11-26T09:00:00+00:00",
+        "mcscope-expires": "2026-11-26T13:00:00+00:00",
+    }
+    for res in _plan(spec):
+        tags = res.body["tags"]
+        if res.kind is Kind.VM:
+            assert tags.pop("mcscope-role") in ("jump", "server", "middleware", "client")
+        assert tags == expected, res.name
 
 
-def test_only_the_jump_host_gets_a_public_ip(spec: LabSpec, tmp_path: Path) -> None:
-    vms = {s.name: s.create for s in build_plan(spec, tmp_path) if s.kind == "vm"}
-    public = {n for n, c in vms.items() if _opt(c, "--public-ip-address") != ""}
-    assert public == {"lab-jump"}
-    assert _opt(vms["lab-jump"], "--public-ip-address") == "lab-jump-ip"
+def test_nsg_allows_ssh_only_from_the_configured_source(spec: LabSpec) -> None:
+    plan = _plan(spec)
+    (rule,) = next(r for r in plan if r.kind is Kind.NSG).body["properties"]["securityRules"]
+    assert rule["properties"]["sourceAddressPrefix"] == "203.0.113.0/24"
+    assert rule["properties"]["destinationPortRange"] == "22"
+    assert rule["properties"]["access"] == "Allow"
+    assert rule["properties"]["direction"] == "Inbound"
+    (subnet,) = next(r for r in plan if r.kind is Kind.VNET).body["properties"]["subnets"]
+    assert subnet["properties"]["networkSecurityGroup"]["id"].endswith(
+        "/networkSecurityGroups/mcscope-nsg"
+    )
 
 
-def test_public_ip_where_configured_and_no_jump_host(
-    example_data: dict[str, Any], tmp_path: Path
-) -> None:
+def test_only_the_jump_host_gets_a_public_ip(spec: LabSpec) -> None:
+    plan = _plan(spec)
+    assert [r.name for r in plan if r.kind is Kind.PUBLIC_IP] == ["lab-jump-ip"]
+    nics = {r.name: r.body for r in plan if r.kind is Kind.NIC}
+    with_ip = {
+        n
+        for n, b in nics.items()
+        if "publicIPAddress" in b["properties"]["ipConfigurations"][0]["properties"]
+    }
+    assert with_ip == {"lab-jump-nic"}
+
+
+def test_public_ip_where_configured_and_no_jump_host(example_data: dict[str, Any]) -> None:
     example_data["roles"]["client"]["public_ip"] = True
     example_data["jump_host"]["enabled"] = False
     spec = LabSpec.model_validate(example_data)
-    vms = {s.name: s.create for s in build_plan(spec, tmp_path) if s.kind == "vm"}
-    assert "lab-jump" not in vms
-    public = {n for n, c in vms.items() if _opt(c, "--public-ip-address") != ""}
-    assert public == {"lab-client-1", "lab-client-2", "lab-client-3"}
+    assert "lab-jump" not in _vms(spec)
+    ips = [r.name for r in _plan(spec) if r.kind is Kind.PUBLIC_IP]
+    assert ips == ["lab-client-1-ip", "lab-client-2-ip", "lab-client-3-ip"]
 
 
-def test_each_role_vm_boots_setup_host_for_its_role(spec: LabSpec, tmp_path: Path) -> None:
-    vms = {s.name: s.create for s in build_plan(spec, tmp_path) if s.kind == "vm"}
-    assert "--custom-data" not in vms["lab-jump"]
-    for name, create in vms.items():
+def test_each_vm_boots_with_its_host_key_and_role_vms_set_up(spec: LabSpec) -> None:
+    for name, body in _vms(spec).items():
+        doc = _cloud_config(body)
+        # cloud-init installs mcscope's key and keeps none of the image's own.
+        assert doc["ssh_keys"] == {
+            "ed25519_private": KEY.private_openssh,
+            "ed25519_public": KEY.public_line,
+        }
+        assert doc["ssh_deletekeys"] is True and doc["ssh_genkeytypes"] == []
         if name == "lab-jump":
+            assert "runcmd" not in doc and "write_files" not in doc
             continue
         role = name.split("-")[1]
-        assert _opt(create, "--custom-data") == str(tmp_path / f"cloud-init-{role}.yaml")
+        assert doc["runcmd"][0][-2:] == ["/opt/mcscope/setup-host.sh", role]
+
+
+def test_host_keys_are_fresh_ed25519_pairs() -> None:
+    a, b = new_host_key(), new_host_key()
+    assert a.public_line != b.public_line
+    assert a.public_line.startswith("ssh-ed25519 AAAA")
+    assert a.private_openssh.startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
 
 
 @pytest.mark.parametrize("role", list(Role))
 def test_cloud_init_carries_the_script_and_runs_it(spec: LabSpec, role: Role) -> None:
-    text = render(spec, role)
+    text = render(spec, role, KEY)
     assert text.startswith("#cloud-config\n")
     doc = json.loads(text.split("\n", 1)[1])
     setup, recipe = doc["write_files"]
@@ -115,7 +179,7 @@ def test_cloud_init_carries_the_script_and_runs_it(spec: LabSpec, role: Role) ->
     assert doc["runcmd"] == [
         ["env", "MCSCOPE_SETUP_CONFIRM=yes", "bash", "/opt/mcscope/setup-host.sh", role.value]
     ]
-    assert render(spec, role) == text  # reproducible, so re-planning changes nothing
+    assert render(spec, role, KEY) == text  # the same key renders the same document
 
 
 def test_cloud_init_passes_the_middleware_git_source(example_data: dict[str, Any]) -> None:
@@ -124,32 +188,36 @@ def test_cloud_init_passes_the_middleware_git_source(example_data: dict[str, Any
         "git_ref": "v1",
     }
     spec = LabSpec.model_validate(example_data)
-    doc = json.loads(render(spec, Role.MIDDLEWARE).split("\n", 1)[1])
+    doc = json.loads(render(spec, Role.MIDDLEWARE, KEY).split("\n", 1)[1])
     assert "MIDDLEWARE_GIT_URL=https://example.org/mcscope.git" in doc["runcmd"][0]
     assert "MIDDLEWARE_GIT_REF=v1" in doc["runcmd"][0]
-    server = json.loads(render(spec, Role.SERVER).split("\n", 1)[1])
+    server = json.loads(render(spec, Role.SERVER, KEY).split("\n", 1)[1])
     assert not any("MIDDLEWARE_GIT" in a for a in server["runcmd"][0])
-
-
-def test_plan_command_prints_the_az_commands(
-    example_data: dict[str, Any],
-    write_spec: Callable[..., Path],
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    workdir = tmp_path / "work"
-    assert main(["plan", "--spec", str(write_spec(example_data)), "--workdir", str(workdir)]) == 0
-    lines = [ln for ln in capsys.readouterr().out.splitlines() if not ln.startswith("#")]
-    spec = LabSpec.model_validate(example_data)
-    assert lines == [command_line(s.create) for s in build_plan(spec, workdir)]
-    assert len(lines) == 5 + 1 + 3 + 2 + 3
-    assert not workdir.exists()  # plan changes nothing, not even local files
 
 
 def test_cloud_init_is_valid_yaml(spec: LabSpec) -> None:
     # cloud-init parses user data as YAML; the JSON body must read back identically.
-    text = render(spec, Role.CLIENT)
+    text = render(spec, Role.CLIENT, HostKey("-----BEGIN x-----\nabc\n", "ssh-ed25519 AAAA"))
     assert yaml.safe_load(text) == json.loads(text.split("\n", 1)[1])
+
+
+def test_plan_command_lists_resources_without_a_subscription(
+    example_data: dict[str, Any],
+    write_spec: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("AZURE_SUBSCRIPTION_ID", raising=False)
+
+    def no_azure(sub: str) -> Any:
+        raise AssertionError("plan without a subscription must not connect")
+
+    assert main(["plan", "--spec", str(write_spec(example_data))], connect_to=no_azure) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["resource", "group", "mcscope-lab"]
+    assert sum(1 for ln in lines if ln.startswith("virtual machine ")) == 9
+    assert any(ln.startswith("tags: mcscope-testbed=lab, mcscope-owner=mcscope") for ln in lines)
+    assert "set $AZURE_SUBSCRIPTION_ID to check the vCPU quota" in lines[-1]
 
 
 def test_yaml_spec_loads_like_json(

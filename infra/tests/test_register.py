@@ -1,10 +1,11 @@
-"""register: the VMs' private addresses go to the REAL API (TestClient on PostgreSQL) as an
-azure testbed, and GET /api/v1/testbeds shows them."""
+"""The command-line tool over the engine, against the fake ARM: up, status, stop/start, down;
+and register, which posts the hosts with the keys mcscope generated to the REAL API (TestClient
+on PostgreSQL), so they are pinned as given, never scanned."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from infra.azure.__main__ import main
-from infra.azure.lab import build_testbed_payload, host_key_lines, register, up
-from infra.azure.runner import AzRunner
-from infra.azure.spec import LabSpec
+from infra.azure.arm import Arm, connect
+from infra.azure.cloud_init import new_host_key
+from infra.azure.lab import build_testbed_payload, host_key_lines, load_hosts, register, save_lab
+from infra.azure.plan import planned_vms
+from infra.azure.provision import Lab, LabHost
+from infra.azure.spec import LabSpec, Role
+from infra.tests.conftest import fake_options
+from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 
 
 @pytest.fixture(autouse=True)
@@ -27,8 +33,8 @@ def key_folder(keys: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None
 
 @pytest.fixture(autouse=True)
 def no_key_reads(monkeypatch: pytest.MonkeyPatch, database: str) -> Iterator[None]:
-    """The fake VMs' addresses (10.42.1.x) exist nowhere: their keys are not read (no traffic
-    leaves this machine), and no later API start resumes reading them."""
+    """Hosts registered here carry their keys; should one not, the fake VMs' addresses
+    (10.42.1.x) exist nowhere, so no key read may start (no traffic leaves this machine)."""
     from sqlalchemy import update
 
     from backend.core.db import SessionLocal
@@ -44,103 +50,158 @@ def no_key_reads(monkeypatch: pytest.MonkeyPatch, database: str) -> Iterator[Non
         session.commit()
 
 
-def _spec(example_data: dict[str, Any], name: str) -> LabSpec:
-    # Testbed names are unique in the database the module's tests share.
-    return LabSpec.model_validate({**example_data, "name": name})
+@pytest.fixture()
+def lab_name() -> str:
+    return "azcli"
 
 
-def test_register_posts_every_role_host(
-    client: TestClient, example_data: dict[str, Any], fake_az: Any, tmp_path: Path
+def _hosts(spec: LabSpec) -> list[LabHost]:
+    """Hosts as `up` records them, without creating anything."""
+    return [
+        LabHost(vm.name, vm.role, vm.size, f"10.42.1.{i + 4}", None, new_host_key().public_line)
+        for i, vm in enumerate(planned_vms(spec))
+    ]
+
+
+@pytest.mark.integration
+def test_cli_up_status_stop_start_register_down(
+    client: TestClient,
+    fake_arm: FakeArm,
+    small_lab: LabSpec,
+    write_spec: Callable[[dict[str, Any]], Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    spec = _spec(example_data, "azlab")
-    up(spec, AzRunner(), tmp_path)
-    body = register(spec, AzRunner(), client=client)
-    assert body["kind"] == "azure"
+    from backend.core.config import settings
 
-    listed = client.get("/api/v1/testbeds")
-    assert listed.status_code == 200
-    tb = next(t for t in listed.json()["data"] if t["name"] == "azlab")
-    assert tb["kind"] == "azure"
-    assert tb["description"].startswith("Azure lab: 3 memcached servers")
-    ips = {v["name"]: v["ip"] for v in fake_az.vms()}
-    hosts = {h["name"]: h for h in tb["hosts"]}
-    assert sorted(hosts) == sorted(
-        [f"azlab-server-{i}" for i in (1, 2, 3)]
-        + ["azlab-middleware-1", "azlab-middleware-2"]
-        + [f"azlab-client-{i}" for i in (1, 2, 3)]
-    )  # the jump host is not an mcscope host
-    for name, h in hosts.items():
-        assert h["role"] == name.split("-")[1]
-        assert h["address"] == ips[name]
-        assert h["address"].startswith("10.42.1.")
-        assert h["ssh_user"] == "mcscope"
-        assert h["ssh_port"] == 22
-        assert h["key_path"] == spec.ssh_private_key_path
-    # Only the key's path travels; its contents never do.
-    assert "PRIVATE KEY" not in listed.text
-    calls = fake_az.calls()
-    assert [
-        "vm",
-        "list-ip-addresses",
-        "--resource-group",
-        "mcscope-lab",
-        "--output",
-        "json",
-    ] in calls
+    monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
+    path = str(write_spec(small_lab.model_dump(mode="json")))
+    work = tmp_path / "work"
+
+    def to_fake(sub: str) -> Arm:
+        assert sub == SUBSCRIPTION
+        return connect(sub, FakeCredential(), fake_options(fake_arm))
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main([*args, "--spec", path, "--subscription", SUBSCRIPTION], connect_to=to_fake)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = run("plan")
+    assert code == 0
+    assert "quota standardAv2Family        needs   5, 0 of 100 used: ok" in out
+
+    code, out, _ = run("up", "--workdir", str(work))
+    assert code == 0, out
+    assert out.count("created  ") == 9
+    hosts = load_hosts(work)
+    assert [h.name for h in hosts] == ["azcli-server-1", "azcli-middleware-1", "azcli-client-1"]
+    assert all(h.host_key in out for h in hosts)
+
+    code, out, _ = run("status")
+    assert [ln.split()[:2] for ln in out.splitlines()] == [
+        ["azcli-client-1", "running"],
+        ["azcli-middleware-1", "running"],
+        ["azcli-server-1", "running"],
+    ]
+    assert run("stop")[0] == 0
+    assert {ln.split()[1] for ln in run("status")[1].splitlines()} == {"deallocated"}
+    assert run("start")[0] == 0
+
+    # Registered with the generated keys: the API pins them as given.
+    body = register(small_lab, hosts, client=client)
+    assert body["kind"] == "azure"
+    for h, registered in zip(hosts, body["hosts"], strict=True):
+        assert registered["address"] == h.private_ip
+        assert registered["host_key"] == h.host_key
+        assert registered["host_key_source"] == "supplied"  # pinned as given, not scanned
+        assert registered["ssh_user"] == "mcscope"
+    assert "PRIVATE KEY" not in json.dumps(body)
+
+    code, out, err = run("down")
+    assert code == 2 and "re-run with --yes" in err
+    assert fake_arm.resource_ids() != []
+    code, out, _ = run("down", "--yes")
+    assert (code, out.strip()) == (0, "deleted resource group mcscope-az")
+    assert fake_arm.resource_ids() == []
+    code, out, err = run("status")
+    assert code == 1 and "ResourceGroupNotFound" in err
+
+
+def test_cli_up_reports_not_enough_quota(
+    fake_arm: FakeArm,
+    small_lab: LabSpec,
+    write_spec: Callable[[dict[str, Any]], Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake_arm.set_quota("cores", 3)
+    path = str(write_spec(small_lab.model_dump(mode="json")))
+    code = main(
+        ["up", "--spec", path, "--subscription", SUBSCRIPTION],
+        connect_to=lambda s: connect(s, FakeCredential(), fake_options(fake_arm)),
+    )
+    assert code == 1
+    assert capsys.readouterr().err == (
+        "error: not enough vCPU quota in westeurope: cores: needs 5 vCPUs, 0 of 3 in use (3 free)\n"
+    )
 
 
 def test_register_twice_is_refused_by_the_api(
-    client: TestClient, example_data: dict[str, Any], fake_az: Any, tmp_path: Path
+    client: TestClient, example_data: dict[str, Any]
 ) -> None:
-    spec = _spec(example_data, "azlab-twice")
-    up(spec, AzRunner(), tmp_path)
-    register(spec, AzRunner(), client=client)
+    spec = LabSpec.model_validate({**example_data, "name": "azlab-twice"})
+    register(spec, _hosts(spec), client=client)
     with pytest.raises(RuntimeError, match="422.*already exists"):
-        register(spec, AzRunner(), client=client)
+        register(spec, _hosts(spec), client=client)
     names = [t["name"] for t in client.get("/api/v1/testbeds").json()["data"]]
     assert names.count("azlab-twice") == 1
 
 
 def test_register_before_up_names_the_missing_vms(
-    client: TestClient, example_data: dict[str, Any], fake_az: Any
+    client: TestClient, example_data: dict[str, Any], tmp_path: Path
 ) -> None:
-    spec = _spec(example_data, "azlab-empty")
-    with pytest.raises(
-        LookupError, match="no private IP for azlab-empty-server-1, .*run `up` first"
-    ):
-        register(spec, AzRunner(), client=client)
+    spec = LabSpec.model_validate({**example_data, "name": "azlab-empty"})
+    with pytest.raises(LookupError, match="run `up` first"):
+        load_hosts(tmp_path)
+    with pytest.raises(LookupError, match="no recorded host for azlab-empty-server-1, .*up"):
+        register(spec, [], client=client)
     names = [t["name"] for t in client.get("/api/v1/testbeds").json()["data"]]
     assert "azlab-empty" not in names
 
 
 def test_payload_without_middleware(example_data: dict[str, Any]) -> None:
-    # The no-middleware baseline: servers and clients only.
+    # The no-middleware baseline: servers and clients only; the jump host is not a host.
     data = {
         **example_data,
         "description": "",
         "roles": {**example_data["roles"], "middleware": {"count": 0, "size": "Standard_A8_v2"}},
     }
     spec = LabSpec.model_validate(data)
-    ips = {f"lab-{r}-{i}": f"10.42.1.{i}" for r in ("server", "client") for i in (1, 2, 3)}
-    payload = build_testbed_payload(spec, ips)
+    payload = build_testbed_payload(spec, _hosts(spec))
     assert {h["role"] for h in payload["hosts"]} == {"server", "client"}
+    assert all(h["host_key"].startswith("ssh-ed25519 ") for h in payload["hosts"])
     assert payload["description"] == (
         "Azure lab mcscope-lab in westeurope: 3 server, 0 middleware, 3 client"
     )
+    assert Role.SERVER.value == payload["hosts"][0]["role"]
 
 
 def test_cli_register_reports_an_unreachable_api(
     example_data: dict[str, Any],
-    fake_az: Any,
+    write_spec: Callable[[dict[str, Any]], Path],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     spec = LabSpec.model_validate(example_data)
-    up(spec, AzRunner(), tmp_path)
-    path = tmp_path / "spec.json"
-    path.write_text(json.dumps(example_data))
+    hosts = _hosts(spec)
+    save_lab(Lab(spec.resource_group, spec.region, {}, [], hosts), tmp_path)
+    assert load_hosts(tmp_path) == hosts  # what `up` recorded is what `register` reads
+    path = str(write_spec(example_data))
     # Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
-    code = main(["register", "--spec", str(path), "--api-url", "http://127.0.0.1:9"])
+    code = main(
+        ["register", "--spec", path, "--workdir", str(tmp_path), "--api-url", "http://127.0.0.1:9"]
+    )
     assert code == 1
     assert capsys.readouterr().err.startswith("error: ")
 
@@ -154,10 +215,10 @@ def test_register_prints_each_pinned_key_or_why_not() -> None:
              "scan_status": "failed",
              "scan_error": "no SSH host key could be read from 10.42.1.5:22"},
             {"name": "lab-client-2", "address": "10.42.1.6", "host_key_fingerprint": None,
-             "scan_status": "pinning"},
+             "scan_status": "scanning", "scan_error": None},
         ]
     }  # fmt: skip
-    server, client, later = host_key_lines(body)
+    server, client, reading = host_key_lines(body)
     assert "lab-server-1" in server and server.endswith("ssh-ed25519 SHA256:abc")
     assert "NOT PINNED: no SSH host key could be read from 10.42.1.5:22" in client
-    assert later.endswith("being read: see the Testbeds page")
+    assert reading.endswith("being read: see the Testbeds page")

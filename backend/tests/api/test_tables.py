@@ -184,7 +184,7 @@ FITTING = r"""%(documentclass)s
 \input{table}
 \ifdefined\mcscopetable\else\newsavebox{\mcscopetable}\fi
 \ifdefined\mcscopetablestacked\else\newsavebox{\mcscopetablestacked}\fi
-\typeout{MEASURED table=\the\wd\mcscopetable\space stacked=\the\wd\mcscopetablestacked%
+\typeout{MEASURED table=\the\wd\mcscopetable\space stacked=\the\wd\mcscopetablestacked%%
 \space column=\the\columnwidth\space text=\the\textwidth}
 \end{document}
 """

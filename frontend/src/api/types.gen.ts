@@ -5,6 +5,172 @@ export type ClientOptions = {
 };
 
 /**
+ * AzureLabCreate
+ *
+ * A lab to create on Azure and register as a testbed once its VMs answer.
+ */
+export type AzureLabCreate = {
+    /**
+     * Name
+     *
+     * testbed name, prefix of every VM name; its resource group is mcscope-<name>
+     */
+    name: string;
+    /**
+     * Region
+     *
+     * Azure region, e.g. 'westeurope'
+     */
+    region: string;
+    /**
+     * memcached server VMs (at least one)
+     */
+    servers: AzureRoleRequest;
+    /**
+     * middleware VMs (0: no middleware)
+     */
+    middlewares: AzureRoleRequest;
+    /**
+     * load generator VMs (at least one)
+     */
+    clients: AzureRoleRequest;
+    /**
+     * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR); the public key beside it (<key_path>.pub) is the VMs' login key
+     */
+    key_path: string;
+    /**
+     * Ssh Source Cidr
+     *
+     * the only source network allowed to reach the VMs' SSH port
+     */
+    ssh_source_cidr: string;
+    /**
+     * Subnet Prefix
+     *
+     * the lab's subnet; VMs get its addresses from the fifth up
+     */
+    subnet_prefix?: string;
+    /**
+     * Jump Host
+     *
+     * add one VM with a public IP to reach the others through
+     */
+    jump_host?: boolean;
+    /**
+     * Expires In Hours
+     *
+     * hours until the lab is deleted, in h
+     */
+    expires_in_hours?: number;
+    /**
+     * Owner
+     *
+     * owner tag on every resource of the lab
+     */
+    owner?: string;
+};
+
+/**
+ * AzureLabPublic
+ */
+export type AzureLabPublic = {
+    /**
+     * Id
+     *
+     * database id of the lab
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * the testbed name it registers as
+     */
+    name: string;
+    /**
+     * Status
+     *
+     * queued, creating (a worker is on it), ready (registered as a testbed) or failed (nothing left on Azure; see error)
+     */
+    status: 'queued' | 'creating' | 'ready' | 'failed';
+    /**
+     * Progress
+     *
+     * resources created so far, in order
+     */
+    progress: Array<string>;
+    /**
+     * Error
+     *
+     * why the creation failed
+     */
+    error: string | null;
+    /**
+     * Resource Group
+     *
+     * the Azure resource group holding the lab
+     */
+    resource_group: string;
+    /**
+     * Expires At
+     *
+     * when the janitor deletes the lab
+     */
+    expires_at: string | null;
+    /**
+     * Testbed Id
+     *
+     * the testbed it was registered as, once ready
+     */
+    testbed_id: number | null;
+    /**
+     * Created At
+     *
+     * when the lab was requested
+     */
+    created_at: string;
+};
+
+/**
+ * AzureLabsPublic
+ */
+export type AzureLabsPublic = {
+    /**
+     * Data
+     *
+     * labs, newest first
+     */
+    data: Array<AzureLabPublic>;
+    /**
+     * Count
+     *
+     * number of labs
+     */
+    count: number;
+};
+
+/**
+ * AzureRoleRequest
+ *
+ * How many VMs of one role, and their size.
+ */
+export type AzureRoleRequest = {
+    /**
+     * Count
+     *
+     * number of VMs of this role
+     */
+    count: number;
+    /**
+     * Size
+     *
+     * Azure VM size, e.g. 'Standard_A2_v2'
+     */
+    size: string;
+};
+
+/**
  * BoundsPublic
  */
 export type BoundsPublic = {
@@ -6555,6 +6721,105 @@ export type GetApiV1TestbedsByTestbedIdResponses = {
 };
 
 export type GetApiV1TestbedsByTestbedIdResponse = GetApiV1TestbedsByTestbedIdResponses[keyof GetApiV1TestbedsByTestbedIdResponses];
+
+export type GetApiV1AzureLabsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Skip
+         *
+         * rows to skip (paging)
+         */
+        skip?: number;
+        /**
+         * Limit
+         *
+         * rows to return at most (paging)
+         */
+        limit?: number;
+    };
+    url: '/api/v1/azure-labs';
+};
+
+export type GetApiV1AzureLabsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AzureLabsError = GetApiV1AzureLabsErrors[keyof GetApiV1AzureLabsErrors];
+
+export type GetApiV1AzureLabsResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabsPublic;
+};
+
+export type GetApiV1AzureLabsResponse = GetApiV1AzureLabsResponses[keyof GetApiV1AzureLabsResponses];
+
+export type PostApiV1AzureLabsData = {
+    body: AzureLabCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs';
+};
+
+export type PostApiV1AzureLabsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1AzureLabsError = PostApiV1AzureLabsErrors[keyof PostApiV1AzureLabsErrors];
+
+export type PostApiV1AzureLabsResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type PostApiV1AzureLabsResponse = PostApiV1AzureLabsResponses[keyof PostApiV1AzureLabsResponses];
+
+export type GetApiV1AzureLabsByLabIdData = {
+    body?: never;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}';
+};
+
+export type GetApiV1AzureLabsByLabIdErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AzureLabsByLabIdError = GetApiV1AzureLabsByLabIdErrors[keyof GetApiV1AzureLabsByLabIdErrors];
+
+export type GetApiV1AzureLabsByLabIdResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabPublic;
+};
+
+export type GetApiV1AzureLabsByLabIdResponse = GetApiV1AzureLabsByLabIdResponses[keyof GetApiV1AzureLabsByLabIdResponses];
 
 export type PostApiV1ExperimentsPreviewData = {
     body: ExperimentCreate;

@@ -1,5 +1,8 @@
 """Throw-away "machines" for remote-testbed tests: network namespaces on a bridge, each with its
-own address and its own sshd (infra/local/sshd.sh with overrides), removed afterwards."""
+own address and its own sshd (infra/local/sshd.sh with overrides), removed afterwards.
+
+The pieces (Bridge, NetnsHost) are also what the fake Azure (infra/tests/fake_arm) turns each of
+its VMs into; NetnsTestbed is the fixed set of hosts the worker tests use."""
 
 import contextlib
 import os
@@ -34,10 +37,98 @@ def netns_supported() -> str | None:
 
 
 @dataclass
+class Bridge:
+    """A Linux bridge in the root namespace holding `gateway` (e.g. "10.231.77.1/24"): the
+    test's side of the hosts' network."""
+
+    name: str
+    gateway: str
+
+    def up(self) -> None:
+        _sh("ip", "link", "add", self.name, "type", "bridge")
+        _sh("ip", "addr", "add", self.gateway, "dev", self.name)
+        _sh("ip", "link", "set", self.name, "up")
+
+    def down(self) -> None:
+        subprocess.run(["ip", "link", "del", self.name], capture_output=True, timeout=30)
+
+
+@dataclass
 class NetnsHost:
+    """One namespace on a bridge with `address` and an sshd on port 22. `authorized_keys` (a
+    file) replaces the shared client key; a host key put in `state_dir` first is the one served."""
+
     name: str
     address: str
     state_dir: Path
+    prefixlen: int = 24
+    client_key: str = ""
+    authorized_keys: Path | None = None
+    # Login names sshd admits (default: the current user) and files `ip netns exec` binds
+    # over /etc/<name> inside the namespace (e.g. a passwd naming another user for uid 0).
+    allow_users: str | None = None
+    etc_files: dict[str, str] | None = None
+
+    @property
+    def etc_dir(self) -> Path:
+        return Path("/etc/netns") / self.name
+
+    def _env(self) -> dict[str, str]:
+        env = os.environ | {
+            "SSHD_DIR": str(self.state_dir),
+            "SSHD_LISTEN": self.address,
+            "SSHD_PORT": "22",
+            "SSHD_CLIENT_KEY": self.client_key,
+        }
+        if self.authorized_keys is not None:
+            env["SSHD_AUTHORIZED_KEYS"] = str(self.authorized_keys)
+        if self.allow_users is not None:
+            env["SSHD_ALLOW_USERS"] = self.allow_users
+        return env
+
+    def up(self, bridge: Bridge) -> None:
+        outer, inner = f"{self.name}o", f"{self.name}i"
+        for file, text in (self.etc_files or {}).items():
+            self.etc_dir.mkdir(parents=True, exist_ok=True)
+            (self.etc_dir / file).write_text(text)
+        _sh("ip", "netns", "add", self.name)
+        _sh("ip", "link", "add", outer, "type", "veth", "peer", "name", inner)
+        _sh("ip", "link", "set", outer, "master", bridge.name, "up")
+        _sh("ip", "link", "set", inner, "netns", self.name)
+        ns = ("ip", "netns", "exec", self.name)
+        _sh(*ns, "ip", "addr", "add", f"{self.address}/{self.prefixlen}", "dev", inner)
+        _sh(*ns, "ip", "link", "set", inner, "up")
+        _sh(*ns, "ip", "link", "set", "lo", "up")
+        self.start_sshd()
+
+    def start_sshd(self) -> None:
+        subprocess.run(
+            ["ip", "netns", "exec", self.name, "bash", str(SSHD), "start"],
+            env=self._env(),
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+
+    def stop_sshd(self) -> None:
+        subprocess.run(
+            ["bash", str(SSHD), "stop"], env=self._env(), capture_output=True, timeout=60
+        )
+        # The worker's kept SSH connections leave sshd sessions in the namespace; once it is
+        # deleted their connections can never close, so stop them by PID first.
+        pids = subprocess.run(
+            ["ip", "netns", "pids", self.name], capture_output=True, text=True, timeout=30
+        ).stdout.split()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+    def down(self) -> None:
+        self.stop_sshd()
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=30)
+        subprocess.run(["ip", "link", "del", f"{self.name}o"], capture_output=True, timeout=30)
+        if self.etc_files:
+            shutil.rmtree(self.etc_dir, ignore_errors=True)
 
 
 class NetnsTestbed:
@@ -45,56 +136,21 @@ class NetnsTestbed:
 
     def __init__(self, count: int, state_root: Path) -> None:
         tag = uuid.uuid4().hex[:4]
-        self.bridge = f"mcxbr{tag}"
+        self.bridge = Bridge(f"mcxbr{tag}", f"{SUBNET}.1/24")
+        self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
         self.hosts = [
-            NetnsHost(f"mcx{tag}{i}", f"{SUBNET}.{i + 2}", state_root / f"ns{i}")
+            NetnsHost(
+                f"mcx{tag}{i}", f"{SUBNET}.{i + 2}", state_root / f"ns{i}", client_key=self.key_path
+            )
             for i in range(count)
         ]
-        self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
-
-    def _env(self, host: NetnsHost) -> dict[str, str]:
-        return os.environ | {
-            "SSHD_DIR": str(host.state_dir),
-            "SSHD_LISTEN": host.address,
-            "SSHD_PORT": "22",
-            "SSHD_CLIENT_KEY": self.key_path,
-        }
 
     def up(self) -> None:
-        _sh("ip", "link", "add", self.bridge, "type", "bridge")
-        _sh("ip", "addr", "add", f"{SUBNET}.1/24", "dev", self.bridge)
-        _sh("ip", "link", "set", self.bridge, "up")
+        self.bridge.up()
         for h in self.hosts:
-            outer, inner = f"{h.name}o", f"{h.name}i"
-            _sh("ip", "netns", "add", h.name)
-            _sh("ip", "link", "add", outer, "type", "veth", "peer", "name", inner)
-            _sh("ip", "link", "set", outer, "master", self.bridge, "up")
-            _sh("ip", "link", "set", inner, "netns", h.name)
-            ns = ("ip", "netns", "exec", h.name)
-            _sh(*ns, "ip", "addr", "add", f"{h.address}/24", "dev", inner)
-            _sh(*ns, "ip", "link", "set", inner, "up")
-            _sh(*ns, "ip", "link", "set", "lo", "up")
-            subprocess.run(
-                [*ns, "bash", str(SSHD), "start"],
-                env=self._env(h),
-                check=True,
-                capture_output=True,
-                timeout=60,
-            )
+            h.up(self.bridge)
 
     def down(self) -> None:
         for h in self.hosts:
-            subprocess.run(
-                ["bash", str(SSHD), "stop"], env=self._env(h), capture_output=True, timeout=60
-            )
-            # The worker's kept SSH connections leave sshd sessions in the namespace; once it
-            # is deleted their connections can never close, so stop them by PID first.
-            pids = subprocess.run(
-                ["ip", "netns", "pids", h.name], capture_output=True, text=True, timeout=30
-            ).stdout.split()
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(int(pid), signal.SIGKILL)
-            subprocess.run(["ip", "netns", "del", h.name], capture_output=True, timeout=30)
-            subprocess.run(["ip", "link", "del", f"{h.name}o"], capture_output=True, timeout=30)
-        subprocess.run(["ip", "link", "del", self.bridge], capture_output=True, timeout=30)
+            h.down()
+        self.bridge.down()

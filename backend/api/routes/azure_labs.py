@@ -1,0 +1,136 @@
+"""Azure labs: queue a lab's creation (the worker creates it through the Azure SDK and
+registers it as a testbed), list labs, read one's state and progress."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, status
+from pydantic import ValidationError
+from sqlalchemy import func, select
+
+from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
+from backend.core.keys import KeyPathError, check_key_path
+from backend.core.queue import BrokerUnavailable, check_broker, enqueue_azure_lab
+from backend.models import AzureLab, AzureLabStatus, Testbed
+from backend.schemas.azure_lab import AzureLabCreate, AzureLabPublic, AzureLabsPublic
+from infra.azure.spec import LabSpec
+
+router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
+
+NOT_FOUND = "Azure lab not found"
+# Where a LabSpec error lands in the request (LabSpec's own names on the left).
+_ROLE_FIELDS = {"server": "servers", "middleware": "middlewares", "client": "clients"}
+_SPEC_FIELDS = {
+    "jump_host": "jump_host",
+    "resource_group": "name",
+    "ssh_public_key_path": "key_path",
+    "ssh_private_key_path": "key_path",
+}
+
+
+def _key(raw: str, field: str) -> str:
+    try:
+        return check_key_path(raw)
+    except KeyPathError as e:
+        raise unprocessable((field,), str(e), raw) from e
+
+
+def _request_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    if len(loc) >= 2 and loc[0] == "roles":
+        return (_ROLE_FIELDS.get(str(loc[1]), "servers"), *loc[2:])
+    if loc and loc[0] == "network":
+        return ("ssh_source_cidr" if "ssh_source_cidr" in loc else "subnet_prefix",)
+    if loc and loc[0] in _SPEC_FIELDS:
+        return (_SPEC_FIELDS[str(loc[0])],)
+    return loc[:1]  # the same name in both, or () for the whole body
+
+
+def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec:
+    """The engine's spec for a request; a value it refuses is a 422 naming the request field."""
+    data: dict[str, Any] = {
+        "name": body.name,
+        "resource_group": f"mcscope-{body.name}",
+        "region": body.region,
+        "owner": body.owner,
+        "expires_in_hours": body.expires_in_hours,
+        "ssh_private_key_path": private_key,
+        "ssh_public_key_path": public_key,
+        "network": {
+            "address_prefix": body.subnet_prefix,
+            "subnet_prefix": body.subnet_prefix,
+            "ssh_source_cidr": body.ssh_source_cidr,
+        },
+        "roles": {
+            "server": body.servers.model_dump(),
+            "middleware": body.middlewares.model_dump(),
+            "client": body.clients.model_dump(),
+        },
+        "jump_host": {"enabled": body.jump_host},
+    }
+    try:
+        return LabSpec.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise unprocessable(_request_loc(tuple(first["loc"])), first["msg"]) from e
+
+
+@router.post(
+    "",
+    response_model=AzureLabPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={503: {"description": "The message broker (Redis) is not reachable"}},
+)
+def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPublic:
+    """Queue the creation of an Azure lab; the worker registers it as a testbed when done."""
+    private = _key(body.key_path, "key_path")
+    public = _key(body.key_path + ".pub", "key_path")
+    spec = lab_spec(body, private, public)
+    if session.scalar(select(Testbed.id).where(Testbed.name == body.name)) is not None:
+        raise unprocessable(("name",), f"a testbed named {body.name!r} already exists", body.name)
+    try:
+        check_broker()  # before anything is committed: no lab queued without a message
+    except BrokerUnavailable as exc:
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot create: {exc}; nothing was queued"
+        ) from exc
+    lab = AzureLab(
+        name=body.name,
+        spec=spec.model_dump(mode="json"),
+        status=AzureLabStatus.QUEUED.value,
+        progress=[],
+        resource_group=spec.resource_group,
+    )
+    session.add(lab)
+    session.commit()
+    try:
+        enqueue_azure_lab(lab.id)
+    except BrokerUnavailable as exc:
+        lab.status, lab.error = AzureLabStatus.FAILED.value, str(exc)
+        session.commit()
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"{exc}; the lab was not created"
+        ) from exc
+    return AzureLabPublic.model_validate(lab)
+
+
+@router.get("", response_model=AzureLabsPublic)
+def read_azure_labs(
+    session: SessionDep,
+    skip: int = Query(default=0, ge=0),
+    limit: int = Query(default=100, ge=1, le=1000),
+) -> AzureLabsPublic:
+    """List Azure labs, newest first."""
+    rows = session.scalars(
+        select(AzureLab).order_by(AzureLab.id.desc()).offset(skip).limit(limit)
+    ).all()
+    count = session.scalar(select(func.count()).select_from(AzureLab)) or 0
+    return AzureLabsPublic(data=[AzureLabPublic.model_validate(r) for r in rows], count=count)
+
+
+@router.get("/{lab_id}", response_model=AzureLabPublic)
+def read_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
+    """Get one Azure lab: its state, progress and, once ready, its testbed."""
+    lab = session.get(AzureLab, lab_id)
+    if lab is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+    return AzureLabPublic.model_validate(lab)

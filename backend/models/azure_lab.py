@@ -1,0 +1,39 @@
+"""An Azure lab being created (or made) for a testbed: the durable record of a creation the
+worker's task carries out, so its state and progress outlive the task."""
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import DateTime, ForeignKey, String
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from backend.models.base import Base, TimestampMixin
+
+
+class AzureLabStatus(StrEnum):
+    QUEUED = "queued"  # row committed, task sent
+    CREATING = "creating"  # claimed by a worker
+    READY = "ready"  # created and registered as a testbed
+    FAILED = "failed"  # nothing left on Azure (the engine deleted its group); see error
+
+
+class AzureLab(TimestampMixin, Base):
+    __tablename__ = "azure_labs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The testbed name it registers as (not unique here: a failed lab's name may be tried
+    # again; the testbeds table keeps names unique).
+    name: Mapped[str] = mapped_column(String(100))
+    # The lab spec (infra.azure.spec.LabSpec) as JSON, validated again by the worker.
+    spec: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    status: Mapped[str] = mapped_column(String(16), default=AzureLabStatus.QUEUED.value)
+    # Resources created so far, in order ("virtual network mcscope-vnet").
+    progress: Mapped[list[str]] = mapped_column(JSONB, default=list)
+    error: Mapped[str | None] = mapped_column(String(4000), default=None)
+    resource_group: Mapped[str] = mapped_column(String(90))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    testbed_id: Mapped[int | None] = mapped_column(
+        ForeignKey("testbeds.id", ondelete="SET NULL"), default=None
+    )

@@ -1,0 +1,108 @@
+"""Azure lab schemas: the request that queues a lab's creation (a short form the route turns
+into infra.azure.spec.LabSpec, which validates it again) and the lab's state as served."""
+
+import ipaddress
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from backend.schemas.base import RequestModel
+
+AzureLabState = Literal["queued", "creating", "ready", "failed"]
+
+
+class AzureRoleRequest(RequestModel):
+    """How many VMs of one role, and their size."""
+
+    count: int = Field(ge=0, le=8, description="number of VMs of this role")
+    size: str = Field(
+        min_length=1, max_length=64, description="Azure VM size, e.g. 'Standard_A2_v2'"
+    )
+
+
+class AzureLabCreate(RequestModel):
+    """A lab to create on Azure and register as a testbed once its VMs answer."""
+
+    name: str = Field(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z](?:[a-z0-9-]*[a-z0-9])?$",
+        description="testbed name, prefix of every VM name; its resource group is mcscope-<name>",
+    )
+    region: str = Field(
+        min_length=2,
+        max_length=40,
+        pattern=r"^[a-z][a-z0-9]*$",
+        description="Azure region, e.g. 'westeurope'",
+    )
+    servers: AzureRoleRequest = Field(description="memcached server VMs (at least one)")
+    middlewares: AzureRoleRequest = Field(description="middleware VMs (0: no middleware)")
+    clients: AzureRoleRequest = Field(description="load generator VMs (at least one)")
+    key_path: str = Field(
+        min_length=1,
+        max_length=1024,
+        description="private key file under the key folder (MCSCOPE_SSH_KEY_DIR); the "
+        "public key beside it (<key_path>.pub) is the VMs' login key",
+    )
+    ssh_source_cidr: str = Field(
+        min_length=1,
+        max_length=50,
+        description="the only source network allowed to reach the VMs' SSH port",
+    )
+    subnet_prefix: str = Field(
+        default="10.42.1.0/24",
+        min_length=1,
+        max_length=50,
+        description="the lab's subnet; VMs get its addresses from the fifth up",
+    )
+    jump_host: bool = Field(
+        default=True, description="add one VM with a public IP to reach the others through"
+    )
+    expires_in_hours: float = Field(
+        default=4.0, gt=0, le=168, description="hours until the lab is deleted, in h"
+    )
+    owner: str = Field(
+        default="mcscope",
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9._@-]+$",
+        description="owner tag on every resource of the lab",
+    )
+
+    @field_validator("servers", "clients")
+    @classmethod
+    def _at_least_one(cls, value: AzureRoleRequest) -> AzureRoleRequest:
+        if value.count < 1:
+            raise ValueError("count must be at least 1")
+        return value
+
+    @field_validator("ssh_source_cidr", "subnet_prefix")
+    @classmethod
+    def _cidr(cls, value: str) -> str:
+        try:
+            return str(ipaddress.ip_network(value, strict=True))
+        except ValueError as e:
+            raise ValueError(f"not a CIDR block: {e}") from None
+
+
+class AzureLabPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int = Field(description="database id of the lab")
+    name: str = Field(description="the testbed name it registers as")
+    status: AzureLabState = Field(
+        description="queued, creating (a worker is on it), ready (registered as a testbed) "
+        "or failed (nothing left on Azure; see error)"
+    )
+    progress: list[str] = Field(description="resources created so far, in order")
+    error: str | None = Field(description="why the creation failed")
+    resource_group: str = Field(description="the Azure resource group holding the lab")
+    expires_at: datetime | None = Field(description="when the janitor deletes the lab")
+    testbed_id: int | None = Field(description="the testbed it was registered as, once ready")
+    created_at: datetime = Field(description="when the lab was requested")
+
+
+class AzureLabsPublic(BaseModel):
+    data: list[AzureLabPublic] = Field(description="labs, newest first")
+    count: int = Field(description="number of labs")

@@ -1,0 +1,210 @@
+"""Create, inspect, stop, start and delete a lab through the Azure SDK: the one engine behind
+the command-line tool (and, later, the worker's tasks).
+
+One resource group per lab, made by mcscope and tagged (plan.lab_tags); creation checks quota
+first, then creates in plan order, each long-running operation through its SDK poller. If
+anything fails after the group exists, the group is deleted before the error is raised, so a
+failed creation leaves nothing behind. A group without mcscope's tag is never deleted."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from azure.core.exceptions import AzureError, HttpResponseError
+from azure.mgmt.compute import models as compute_models
+from azure.mgmt.network import models as network_models
+from azure.mgmt.resource.resources import models as resource_models
+
+from infra.azure.arm import Arm
+from infra.azure.cloud_init import new_host_key
+from infra.azure.plan import TAG_TESTBED, Kind, Resource, build_plan, lab_tags, planned_vms
+from infra.azure.quota import QuotaLine, check_quota
+from infra.azure.spec import LabSpec, Role
+
+logger = logging.getLogger(__name__)
+
+
+class ProvisionError(RuntimeError):
+    """A lab could not be created (and what was made is gone) or could not be deleted."""
+
+
+@dataclass(frozen=True)
+class LabHost:
+    """One VM as mcscope registers it: the host key is the one mcscope generated for it."""
+
+    name: str
+    role: Role | None
+    size: str
+    private_ip: str
+    public_ip: str | None
+    host_key: str
+
+
+@dataclass(frozen=True)
+class Lab:
+    resource_group: str
+    region: str
+    tags: dict[str, str]
+    quota: list[QuotaLine]
+    hosts: list[LabHost]
+
+
+def describe(exc: BaseException) -> str:
+    """ARM's error code and message ("SkuNotAvailable: ..."), else the exception's text."""
+    if isinstance(exc, HttpResponseError) and exc.error is not None and exc.error.code:
+        return f"{exc.error.code}: {exc.error.message}"
+    return str(exc) or type(exc).__name__
+
+
+def _create_one(arm: Arm, rg: str, res: Resource) -> None:
+    if res.kind is Kind.GROUP:
+        arm.resource.resource_groups.create_or_update(rg, resource_models.ResourceGroup(res.body))
+    elif res.kind is Kind.NSG:
+        arm.network.network_security_groups.begin_create_or_update(
+            rg, res.name, network_models.NetworkSecurityGroup(res.body)
+        ).result()
+    elif res.kind is Kind.VNET:
+        arm.network.virtual_networks.begin_create_or_update(
+            rg, res.name, network_models.VirtualNetwork(res.body)
+        ).result()
+    elif res.kind is Kind.PUBLIC_IP:
+        arm.network.public_ip_addresses.begin_create_or_update(
+            rg, res.name, network_models.PublicIPAddress(res.body)
+        ).result()
+    elif res.kind is Kind.NIC:
+        arm.network.network_interfaces.begin_create_or_update(
+            rg, res.name, network_models.NetworkInterface(res.body)
+        ).result()
+    else:
+        arm.compute.virtual_machines.begin_create_or_update(
+            rg, res.name, compute_models.VirtualMachine(res.body)
+        ).result()
+
+
+def create(
+    arm: Arm,
+    spec: LabSpec,
+    *,
+    testbed_id: str | None = None,
+    now: datetime | None = None,
+    progress: Callable[[Resource], None] | None = None,
+) -> Lab:
+    """Create the lab; on any failure after its group exists, delete the group, then raise
+    ProvisionError naming the resource that failed and why."""
+    rg = spec.resource_group
+    quota = check_quota(arm, spec)
+    if arm.resource.resource_groups.check_existence(rg):
+        raise ProvisionError(f"resource group {rg} already exists: delete it or pick another name")
+    created = (now or datetime.now(UTC)).replace(microsecond=0)
+    tags = lab_tags(spec, created, testbed_id)
+    keys = {vm.name: new_host_key() for vm in planned_vms(spec)}
+    group_made = False
+    current: Resource | None = None
+    try:
+        for current in build_plan(spec, arm.subscription_id, tags, keys):
+            _create_one(arm, rg, current)
+            group_made = True
+            logger.info("azure.created", extra={"kind": current.kind.value, "name": current.name})
+            if progress is not None:
+                progress(current)
+        hosts = _hosts(arm, spec, {n: k.public_line for n, k in keys.items()})
+    except BaseException as exc:
+        what = f"{current.kind.value} {current.name}" if current else rg
+        if not group_made:
+            raise ProvisionError(f"creating {what} failed: {describe(exc)}") from exc
+        try:
+            _delete_group(arm, rg)
+        except AzureError as cleanup:
+            raise ProvisionError(
+                f"creating {what} failed: {describe(exc)}; deleting resource group {rg} failed "
+                f"too ({describe(cleanup)}): delete it by hand"
+            ) from exc
+        if not isinstance(exc, Exception):
+            raise  # Ctrl-C or exit: cleaned up, then passed on unchanged
+        raise ProvisionError(
+            f"creating {what} failed: {describe(exc)}; resource group {rg} was deleted"
+        ) from exc
+    return Lab(rg, spec.region, tags, quota, hosts)
+
+
+def _hosts(arm: Arm, spec: LabSpec, keys: dict[str, str]) -> list[LabHost]:
+    rg = spec.resource_group
+    out = []
+    for vm in planned_vms(spec):
+        nic = arm.network.network_interfaces.get(rg, vm.nic_name)
+        private_ip = nic.ip_configurations[0].private_ip_address
+        public_ip = None
+        if vm.public_ip:
+            public_ip = arm.network.public_ip_addresses.get(rg, vm.ip_name).ip_address
+        out.append(LabHost(vm.name, vm.role, vm.size, str(private_ip), public_ip, keys[vm.name]))
+    return out
+
+
+def _delete_group(arm: Arm, rg: str) -> None:
+    arm.resource.resource_groups.begin_delete(rg).result()
+    logger.info("azure.deleted", extra={"resource_group": rg})
+
+
+def group_tags(arm: Arm, rg: str) -> dict[str, str] | None:
+    """The group's tags; None when there is no such group."""
+    if not arm.resource.resource_groups.check_existence(rg):
+        return None
+    return dict(arm.resource.resource_groups.get(rg).tags or {})
+
+
+def delete(arm: Arm, rg: str) -> bool:
+    """Delete a lab's resource group and all in it; False if it does not exist. A group that
+    does not carry mcscope's tag is refused: mcscope deletes only what it made."""
+    tags = group_tags(arm, rg)
+    if tags is None:
+        return False
+    if TAG_TESTBED not in tags:
+        raise ProvisionError(f"resource group {rg} has no {TAG_TESTBED} tag: not made by mcscope")
+    _delete_group(arm, rg)
+    return True
+
+
+@dataclass(frozen=True)
+class VmStatus:
+    name: str
+    power_state: str
+    size: str
+    role: str
+
+
+def _power_state(view: Any) -> str:
+    for s in view.statuses or []:
+        if s.code and s.code.startswith("PowerState/"):
+            return str(s.code.split("/", 1)[1])
+    return "unknown"
+
+
+def status(arm: Arm, rg: str) -> list[VmStatus]:
+    """The group's VMs with their power state (from each VM's instance view)."""
+    out = []
+    for vm in arm.compute.virtual_machines.list(rg):
+        view = arm.compute.virtual_machines.instance_view(rg, str(vm.name))
+        size = vm.hardware_profile.vm_size if vm.hardware_profile else ""
+        role = (vm.tags or {}).get("mcscope-role", "")
+        out.append(VmStatus(str(vm.name), _power_state(view), str(size), role))
+    return sorted(out, key=lambda s: s.name)
+
+
+def deallocate(arm: Arm, rg: str) -> list[str]:
+    """Stop and deallocate every VM of the group (no compute billed; disks and IPs stay)."""
+    names = [str(vm.name) for vm in arm.compute.virtual_machines.list(rg)]
+    for name in names:
+        arm.compute.virtual_machines.begin_deallocate(rg, name).result()
+    return names
+
+
+def start(arm: Arm, rg: str) -> list[str]:
+    """Start every VM of the group again (same disks, host keys and private addresses)."""
+    names = [str(vm.name) for vm in arm.compute.virtual_machines.list(rg)]
+    for name in names:
+        arm.compute.virtual_machines.begin_start(rg, name).result()
+    return names

@@ -1,0 +1,125 @@
+"""Create an Azure lab recorded in the database and register it as a testbed.
+
+The task takes the lab's id, claims it (queued to creating, a conditional UPDATE), creates
+it through the engine (infra.azure.provision: quota first, tagged group, rollback on failure)
+while recording each created resource on the row, then registers its role VMs as the hosts of
+an azure testbed, each with the host key mcscope generated for it pinned as supplied. A lab
+that fails leaves nothing on Azure and says why on its row."""
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from azure.core.exceptions import AzureError
+from pydantic import ValidationError
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from backend.core.config import settings
+from backend.core.db import SessionLocal
+from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
+from infra.azure import provision
+from infra.azure.arm import Arm, connect
+from infra.azure.plan import Resource, expires_at
+from infra.azure.quota import QuotaError
+from infra.azure.spec import LabSpec
+
+logger = logging.getLogger(__name__)
+
+MAX_ERROR = 4000
+
+
+def connect_from_settings() -> Arm:
+    if not settings.AZURE_SUBSCRIPTION_ID:
+        raise RuntimeError("MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription")
+    return connect(settings.AZURE_SUBSCRIPTION_ID)
+
+
+def _claim(session: Session, lab_id: int) -> bool:
+    claimed = session.execute(
+        update(AzureLab)
+        .where(AzureLab.id == lab_id, AzureLab.status == AzureLabStatus.QUEUED.value)
+        .values(status=AzureLabStatus.CREATING.value)
+    ).rowcount  # type: ignore[attr-defined]
+    session.commit()
+    return bool(claimed)
+
+
+def _fail(session: Session, row: AzureLab, error: str) -> None:
+    row.status = AzureLabStatus.FAILED.value
+    row.error = error[:MAX_ERROR]
+    session.commit()
+    logger.warning("azure_lab.failed", extra={"lab_id": row.id, "error": row.error})
+
+
+def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
+    pinned_at = datetime.now(UTC)
+    testbed = Testbed(
+        name=spec.name,
+        kind=TestbedKind.AZURE,
+        description=spec.description or f"Azure lab {lab.resource_group} in {lab.region}",
+    )
+    testbed.hosts = [
+        Host(
+            name=h.name,
+            role=HostRole(h.role.value),
+            address=h.private_ip,
+            ssh_user=spec.admin_user,
+            ssh_port=22,
+            key_path=spec.ssh_private_key_path,
+            host_key=h.host_key,
+            host_key_source="supplied",
+            host_key_pinned_at=pinned_at,
+        )
+        for h in lab.hosts
+        if h.role is not None  # the jump host is not an mcscope host
+    ]
+    session.add(testbed)
+    session.flush()
+    return testbed
+
+
+def create_lab(lab_id: int, arm_for: Callable[[], Arm] = connect_from_settings) -> None:
+    """Carry out one lab's creation; a lab not queued (taken, done) is left alone."""
+    with SessionLocal() as session:
+        if not _claim(session, lab_id):
+            logger.info("azure_lab.not_queued", extra={"lab_id": lab_id})
+            return
+        row = session.get(AzureLab, lab_id)
+        assert row is not None  # claimed just now
+        try:
+            spec = LabSpec.model_validate(row.spec)
+        except ValidationError as exc:
+            _fail(session, row, f"invalid spec: {exc}")
+            return
+
+        def progress(res: Resource) -> None:
+            row.progress = [*row.progress, f"{res.kind.value} {res.name}"]
+            session.commit()
+
+        try:
+            arm = arm_for()
+        except (RuntimeError, AzureError) as exc:
+            _fail(session, row, str(exc))
+            return
+        try:
+            try:
+                lab = provision.create(arm, spec, progress=progress)
+            except (provision.ProvisionError, QuotaError, AzureError) as exc:
+                _fail(session, row, provision.describe(exc))
+                return
+            try:
+                testbed = _register(session, spec, lab)
+            except IntegrityError:
+                session.rollback()
+                provision.delete(arm, lab.resource_group)
+                _fail(session, row, f"a testbed named {spec.name!r} already exists; lab deleted")
+                return
+            row.status = AzureLabStatus.READY.value
+            row.testbed_id = testbed.id
+            row.expires_at = expires_at(lab.tags)
+            session.commit()
+            logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
+        finally:
+            arm.close()
