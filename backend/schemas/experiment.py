@@ -73,10 +73,7 @@ class ExperimentPublic(ExperimentBase):
     updated_at: datetime
     status: ExperimentStatus
     run_counts: dict[str, int]
-    runs_unsent: int = Field(
-        description="queued runs whose message Start's background task has not yet sent to "
-        "the worker queue (progress of a large start: counts down to 0)"
-    )
+    runs_unsent: int
     preview: GridPreviewPublic
 
 

@@ -43,12 +43,6 @@ class RunsPublic(BaseModel):
 
 
 class StartResult(BaseModel):
-    queued: int = Field(
-        description="runs this start queued: new, resumed (failed or cancelled) and re-sent "
-        "(queued runs whose message was lost or whose worker died)"
-    )
-    already_done: int = Field(description="runs that succeeded, run, or wait in the queue")
-    unsent: int = Field(
-        description="queued runs whose message a background task is still sending to the "
-        "worker queue; GET /experiments/{id} counts them down (runs_unsent) to 0"
-    )
+    queued: int
+    already_done: int
+    unsent: int
