@@ -1,6 +1,6 @@
 """Issue 30: Start of the largest allowed grid (20,000 runs) answers before the runs' messages
 are sent; a maintenance-queue task sends them in the background, and the experiment's
-`runs_unsent` counts down to 0. Cancel waits for nothing and cancels every run."""
+`runs_unsent` counts down to 0. Cancel cancels every run, also those not sent yet."""
 
 import json
 import time
@@ -80,5 +80,13 @@ def test_start_of_a_large_grid_sends_in_the_background(client: TestClient, tmp_p
 
         r = client.post(f"{API}/{exp['id']}/cancel")
         assert r.status_code == 200 and r.json() == {"cancelled": 20_000, "stopping": 0}
+        # Resume, and cancel while the background task has not sent the runs yet: every run is
+        # cancelled, sent or not, and nothing is left to send.
+        r = client.post(f"{API}/{exp['id']}/start")
+        assert r.status_code == 202 and r.json()["unsent"] > 0, r.text
+        r = client.post(f"{API}/{exp['id']}/cancel")
+        assert r.json() == {"cancelled": 20_000, "stopping": 0}
+        after = client.get(f"{API}/{exp['id']}").json()
+        assert after["run_counts"]["cancelled"] == 20_000 and after["runs_unsent"] == 0
     finally:
         _drop_messages(run_ids)

@@ -57,4 +57,4 @@ def test_cancel_stops_processes_and_start_resumes(
     assert run.status == RunStatus.SUCCEEDED, run.error
     assert run.attempt == 2
     r = client.post(f"/api/v1/experiments/{exp.id}/start")
-    assert r.json() == {"queued": 0, "already_done": 1}
+    assert r.json() == {"queued": 0, "already_done": 1, "unsent": 0}
