@@ -45,7 +45,7 @@ def test_stuck_runs_by_holder_deadline_and_queue(db: Session, runs: list[int]) -
     old = now - timedelta(seconds=settings.RESEND_AFTER_S + 60)
     lapsed = now - timedelta(seconds=settings.LEASE_GRACE_S + 60)
     soon = now + timedelta(seconds=100)
-    cases = {
+    cases: dict[str, tuple[dict[str, object], bool]] = {
         # name: (columns, expected stuck)
         "held here by a live process, due later": (
             {"held_by": f"{HERE}:{os.getpid()}", "due_at": soon},
