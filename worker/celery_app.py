@@ -1,7 +1,8 @@
 """The Celery application: Redis broker, late acks, one task at a time per worker process.
 
 Two consumers: the run worker (runs queue, concurrency 1) and the maintenance worker with the
-beat scheduler embedded (`-B`), which runs the periodic recovery while runs are going on.
+beat scheduler embedded (`-B`), which runs the periodic recovery and Start's background sender
+while runs are going on.
 """
 
 from celery import Celery

@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     RECOVERY_EVERY_S: float = Field(default=20.0, gt=0)
     # A queued run without a live message for this long is re-sent by recovery.
     RESEND_AFTER_S: float = Field(default=30.0, ge=0)
+    # A queued run's message held by a worker (waiting for a retry's countdown) counts as lost
+    # this long after it was due, even when that worker lives (another host's cannot be asked).
+    LEASE_GRACE_S: float = Field(default=30.0, ge=0)
     # Most memcached memory one server may need (key_maximum x value_size); None: half of
     # this machine's physical memory (the local testbed's host).
     MEMCACHED_MAX_MEMORY_MB: int | None = Field(default=None, ge=64)

@@ -1,9 +1,12 @@
 """Enqueueing work for the Celery worker by task name: the API imports no task code.
 
-Also what is needed so that no run stays queued without a message: a broker check before
-runs are committed (Start answers 503 when Redis is down), and the ids of runs that have a
-live message (waiting in the queue, or delivered and not yet acked), so the recovery task
-re-sends the others.
+A run's message carries (run id, dispatch number): a message whose number is not the run's
+current one is stale and dropped by the worker. Also what is needed so that no run stays
+queued without a message: a broker check before runs are committed (Start answers 503 when
+Redis is down), and the messages waiting in the runs queue. Messages a worker took and has
+not acked (running, or waiting for a retry's countdown) are not read here: a dead worker's
+stay unacked for the visibility timeout (hours), so liveness is judged by the worker that
+holds them (Run.held_by, backend.crud.dispatch), not by the broker.
 """
 
 import base64
@@ -18,6 +21,8 @@ EXECUTE_RUN_TASK = "mcscope.runs.execute"
 RECOVER_TASK = "mcscope.runs.recover"
 AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
 AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
+# Sends the messages of an experiment's queued runs (Start of a large grid, in the background).
+DISPATCH_TASK = "mcscope.experiments.dispatch"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -44,13 +49,13 @@ def check_broker() -> None:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 
 
-def enqueue_runs(run_ids: list[int]) -> None:
-    """Send one execute task per run. Call only after the runs are committed."""
+def enqueue_runs(messages: list[tuple[int, int]]) -> None:
+    """Send one execute task per (run id, dispatch). Call only after the runs are committed."""
     try:
         with producer.connection_for_write() as conn:
-            for run_id in run_ids:
+            for run_id, dispatch in messages:
                 producer.send_task(
-                    EXECUTE_RUN_TASK, args=[run_id], queue=RUNS_QUEUE, connection=conn
+                    EXECUTE_RUN_TASK, args=[run_id, dispatch], queue=RUNS_QUEUE, connection=conn
                 )
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
@@ -67,12 +72,21 @@ def enqueue_azure_lab(lab_id: int) -> None:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 
 
+def enqueue_dispatch(experiment_id: int) -> None:
+    """Ask the maintenance worker to send the experiment's unsent runs. After the commit."""
+    try:
+        producer.send_task(DISPATCH_TASK, args=[experiment_id], queue=MAINTENANCE_QUEUE)
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
 def _where() -> str:
     return settings.REDIS_URL.split("@")[-1]
 
 
-def _run_id(message: Any) -> int | None:
-    """The run id of a serialized execute-task message (kombu's Redis format), if it is one."""
+def _run_message(message: Any) -> tuple[int, int | None] | None:
+    """(run id, dispatch) of a serialized execute-task message (kombu's Redis format), if it is
+    one; dispatch None for a message of an earlier version (run id only)."""
     try:
         headers = message.get("headers") or {}
         if headers.get("task") != EXECUTE_RUN_TASK:
@@ -81,30 +95,18 @@ def _run_id(message: Any) -> int | None:
         if message.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
         args = json.loads(body)[0]
-        return int(args[0])
+        return int(args[0]), (int(args[1]) if len(args) > 1 else None)
     except (KeyError, IndexError, TypeError, ValueError):
         return None
 
 
-def pending_run_ids() -> set[int]:
-    """Runs with a live message: in the runs queue, or delivered to a worker and not acked
-    (reserved, running, or waiting for a retry's countdown). Raises BrokerUnavailable."""
-    ids: set[int] = set()
+def waiting_messages() -> set[tuple[int, int | None]]:
+    """(run id, dispatch) of every execute message waiting in the runs queue (not yet taken by
+    a worker). Raises BrokerUnavailable."""
     try:
         with producer.connection_for_write() as conn:
-            channel = conn.default_channel
-            client = channel.client
-            raw = list(client.lrange(RUNS_QUEUE, 0, -1))
-            # The unacked hash is shared by every queue of this Redis database: keep ours.
-            for value in client.hvals(channel.unacked_key):
-                message, _exchange, routing_key = json.loads(value)
-                if routing_key == RUNS_QUEUE:
-                    raw.append(message)
+            raw = list(conn.default_channel.client.lrange(RUNS_QUEUE, 0, -1))
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
-    for item in raw:
-        message = json.loads(item) if isinstance(item, (bytes, str)) else item
-        run_id = _run_id(message)
-        if run_id is not None:
-            ids.add(run_id)
-    return ids
+    found = (_run_message(json.loads(item)) for item in raw)
+    return {m for m in found if m is not None}

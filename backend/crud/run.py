@@ -3,7 +3,8 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, literal, literal_column, select, true, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from backend.models import Configuration, Experiment, Run, RunStatus
@@ -12,57 +13,69 @@ RESTARTABLE = (RunStatus.FAILED, RunStatus.CANCELLED)
 
 
 def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], int]:
-    """Create every missing run and re-queue failed or cancelled ones (resume).
+    """Create every missing run and re-queue failed or cancelled ones (resume), all unsent:
+    Start's sender sends them (backend.crud.dispatch). Two statements whatever the grid's size.
 
     Returns the ids now queued and how many runs had already succeeded or are in flight.
     """
-    existing = {
-        (r.configuration_id, r.repetition): r
-        for r in session.scalars(select(Run).where(Run.experiment_id == experiment.id))
-    }
-    configs = session.scalars(
-        select(Configuration)
-        .where(Configuration.experiment_id == experiment.id)
-        .order_by(Configuration.index)
-    ).all()
-    queued: list[Run] = []
-    untouched = 0
-    # Repetition-major order: every configuration gets its first repetition before any its
-    # second, so a partial experiment is already a complete (if noisier) picture.
-    for rep in range(experiment.repetitions):
-        for config in configs:
-            run = existing.get((config.id, rep))
-            if run is None:
-                run = Run(
-                    experiment_id=experiment.id,
-                    configuration_id=config.id,
-                    repetition=rep,
-                    status=RunStatus.QUEUED,
-                    hosts={},
-                    tool_versions={},
-                    commands=[],
-                )
-                session.add(run)
-                queued.append(run)
-            elif run.status in RESTARTABLE:
-                run.status = RunStatus.QUEUED
-                run.error = None
-                run.cancel_requested = False
-                run.started_at = None
-                run.finished_at = None
-                queued.append(run)
-            else:
-                untouched += 1
-    session.flush()
-    return [r.id for r in queued], untouched
-
-
-def queued_run_ids(session: Session, experiment_id: int) -> list[int]:
-    return list(
-        session.scalars(
-            select(Run.id).where(Run.experiment_id == experiment_id, Run.status == RunStatus.QUEUED)
+    rep = func.generate_series(0, experiment.repetitions - 1).table_valued("n").render_derived()
+    # Repetition-major order (ids ascend in it, and runs are sent by id): every configuration
+    # gets its first repetition before any its second, so a partial experiment is already a
+    # complete (if noisier) picture.
+    missing = (
+        select(
+            literal(experiment.id),
+            Configuration.id,
+            rep.c.n,
+            literal(RunStatus.QUEUED, Run.status.type),
+            literal(0),
+            literal(False),
+            literal_column("'{}'::jsonb"),
+            literal_column("'{}'::jsonb"),
+            literal_column("'[]'::jsonb"),
         )
+        .select_from(Configuration)
+        .join(rep, true())
+        .where(Configuration.experiment_id == experiment.id)
+        .order_by(rep.c.n, Configuration.index)
     )
+    columns = [
+        "experiment_id",
+        "configuration_id",
+        "repetition",
+        "status",
+        "attempt",
+        "cancel_requested",
+        "hosts",
+        "tool_versions",
+        "commands",
+    ]
+    created = session.scalars(
+        pg_insert(Run)
+        .from_select(columns, missing, include_defaults=False)
+        .on_conflict_do_nothing()
+        .returning(Run.id)
+    ).all()
+    resumed = session.scalars(
+        update(Run)
+        .where(Run.experiment_id == experiment.id, Run.status.in_(RESTARTABLE))
+        .values(
+            status=RunStatus.QUEUED,
+            error=None,
+            cancel_requested=False,
+            started_at=None,
+            finished_at=None,
+            sent_at=None,
+            held_by=None,
+            due_at=None,
+        )
+        .returning(Run.id)
+    ).all()
+    total = session.scalar(
+        select(func.count()).select_from(Run).where(Run.experiment_id == experiment.id)
+    )
+    queued = sorted([*created, *resumed])
+    return queued, int(total or 0) - len(queued)
 
 
 def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:

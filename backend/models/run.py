@@ -53,6 +53,16 @@ class Run(TimestampMixin, Base):
     # Refreshed by the executing worker every few seconds; a stale one means the worker died
     # and the run may be re-queued.
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The queue message of a queued run (README "Recovery"): `dispatch` numbers the message
+    # last sent for it (a message carrying another number is stale and dropped); `sent_at` is
+    # when it went to the broker (None: not sent yet, Start's background task sends it);
+    # `held_by` (host:pid) is the worker process that received it and `due_at` when that
+    # worker will run it (a countdown retry waits in the worker, unacked, until then).
+    # Recovery judges a queued run by these, never by the broker's unacked messages.
+    dispatch: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    held_by: Mapped[str | None] = mapped_column(String(255))
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Seconds per phase of the last attempt (preflight, start, populate, warmup, run, stop,
     # fetch, parse, store): where the wall time beyond the run time goes.
     phase_timings: Mapped[dict[str, float]] = mapped_column(

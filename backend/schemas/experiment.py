@@ -98,6 +98,7 @@ class ExperimentPublic(ExperimentBase):
     updated_at: datetime
     status: ExperimentStatus
     run_counts: dict[str, int]
+    runs_unsent: int
     preview: GridPreviewPublic
 
 

@@ -84,8 +84,14 @@ GLOSSARY: dict[str, str] = {
     "TestbedToolPublic.tool": "tool found on the testbed (memcached, memtier_benchmark, ...)",
     "TestbedToolPublic.version": "the version the tool reported",
     "TestbedToolPublic.seen_at": "when the run that found it ended, UTC",
-    "queued": "number of runs queued by this call",
-    "already_done": "number of runs already succeeded (not queued again)",
+    "queued": "number of runs queued by this call: new, resumed (failed or cancelled) and "
+    "re-sent (queued, but their message was lost or their worker died)",
+    "already_done": "number of runs not queued again: succeeded, running, or waiting in the "
+    "queue with a live message",
+    "unsent": "number of the queued runs whose message a background task is still sending to "
+    "the worker queue (GET /experiments/{id} counts them down as runs_unsent)",
+    "runs_unsent": "number of queued runs whose message Start's background task has not sent "
+    "yet (a large start's progress: counts down to 0)",
     "cancelled": "number of queued runs cancelled",
     "stopping": "number of running runs asked to stop",
     "database": "database reachable (True/False)",

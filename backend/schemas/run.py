@@ -45,3 +45,4 @@ class RunsPublic(BaseModel):
 class StartResult(BaseModel):
     queued: int
     already_done: int
+    unsent: int

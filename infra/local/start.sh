@@ -36,8 +36,8 @@ else
     -Q "$RUNS_QUEUE" -n "mcscope@%h" >>"$VAR/log/worker.log" 2>&1 &
   echo $! >"$VAR/run/worker.pid"
 fi
-# Celery beat (embedded, -B) with the maintenance queue's worker: periodic recovery runs
-# beside a long run, which occupies the run worker.
+# Celery beat (embedded, -B) with the maintenance queue's worker: periodic recovery and
+# Start's background sender run beside a long run, which occupies the run worker.
 if pid_alive "$VAR/run/beat.pid"; then
   say "beat already running (pid $(cat "$VAR/run/beat.pid"))"
 else

@@ -28,12 +28,17 @@ TRANSIENT_RETRY_S = 15.0
 MAX_ATTEMPTS = 3
 
 
-def execute_run(run_id: int) -> float | None:
-    """The body of the run task. A missing run returns quietly (deleted experiment)."""
+def execute_run(run_id: int, dispatch: int | None = None) -> float | None:
+    """The body of the run task for the run's message number `dispatch` (None: a message
+    without one). A missing run returns quietly (deleted experiment); so does a message that
+    is no longer the run's (re-sent by recovery or Start meanwhile): nothing retries it."""
     with SessionLocal() as session:
         run = session.get(Run, run_id)
         if run is None or run.status != RunStatus.QUEUED:
             logger.info("run.skipped", extra={"run_id": run_id})
+            return None
+        if dispatch is not None and run.dispatch != dispatch:
+            logger.info("run.stale_message", extra={"run_id": run_id, "dispatch": dispatch})
             return None
         experiment = session.get(Experiment, run.experiment_id)
         assert experiment is not None
@@ -42,7 +47,7 @@ def execute_run(run_id: int) -> float | None:
             if not lock.acquired:
                 logger.info("run.testbed_busy", extra={"run_id": run_id, "testbed": layout.name})
                 return BUSY_RETRY_S
-            attempt = lifecycle.claim_run(session, run_id)
+            attempt = lifecycle.claim_run(session, run_id, dispatch)
             if attempt is None:
                 return None
             session.refresh(run)

@@ -5,13 +5,13 @@ that lost its run (re-queued after it was presumed dead) can no longer touch it.
 """
 
 import logging
-import os
-import socket
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from backend.core.processes import process_identity
 from backend.models import Run, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -19,14 +19,39 @@ logger = logging.getLogger(__name__)
 
 def worker_identity() -> str:
     """host:pid of this process, so a worker on the same host can tell if the owner died."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return process_identity()
 
 
-def claim_run(session: Session, run_id: int) -> int | None:
-    """queued -> running. Returns the new attempt number, None when not claimed."""
+def _current(run_id: int, dispatch: int | None) -> Any:
+    """A queued run whose current message is `dispatch` (None: a message without a number)."""
+    cond = (Run.id == run_id) & (Run.status == RunStatus.QUEUED)
+    return cond if dispatch is None else cond & (Run.dispatch == dispatch)
+
+
+def hold(
+    session: Session, run_id: int, dispatch: int | None, holder: str, due: datetime | None
+) -> bool:
+    """Record that `holder` received the run's current message and will run it at `due`
+    (None: now), so recovery judges the message by that process (backend.crud.dispatch)."""
+    done = session.execute(
+        update(Run)
+        .where(_current(run_id, dispatch))
+        .values(
+            held_by=holder,
+            due_at=due if due is not None else func.now(),
+            sent_at=func.coalesce(Run.sent_at, func.now()),
+        )
+    ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
+    session.commit()
+    return bool(done)
+
+
+def claim_run(session: Session, run_id: int, dispatch: int | None = None) -> int | None:
+    """queued -> running, if `dispatch` is still the run's message (a stale one claims
+    nothing). Returns the new attempt number, None when not claimed."""
     attempt = session.execute(
         update(Run)
-        .where(Run.id == run_id, Run.status == RunStatus.QUEUED)
+        .where(_current(run_id, dispatch))
         .values(
             status=RunStatus.RUNNING,
             started_at=func.now(),
@@ -35,6 +60,8 @@ def claim_run(session: Session, run_id: int) -> int | None:
             error=None,
             attempt=Run.attempt + 1,
             worker=worker_identity(),
+            held_by=None,
+            due_at=None,
         )
         .returning(Run.attempt)
     ).scalar_one_or_none()
@@ -93,11 +120,20 @@ def finish_run(
 
 
 def requeue_run(session: Session, run_id: int, attempt: int, reason: str) -> bool:
-    """running -> queued (to be retried); the next claim increments the attempt."""
+    """running -> queued (to be retried); the next claim increments the attempt. The task
+    sends the retry's message next (same dispatch number): the run counts as sent."""
     done = session.execute(
         update(Run)
         .where((Run.id == run_id) & (Run.status == RunStatus.RUNNING) & (Run.attempt == attempt))
-        .values(status=RunStatus.QUEUED, error=reason, started_at=None, heartbeat_at=None)
+        .values(
+            status=RunStatus.QUEUED,
+            error=reason,
+            started_at=None,
+            heartbeat_at=None,
+            sent_at=func.now(),
+            held_by=None,
+            due_at=None,
+        )
     ).rowcount  # type: ignore[attr-defined]
     session.commit()
     logger.info("run.requeued", extra={"run_id": run_id, "reason": reason})

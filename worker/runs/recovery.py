@@ -1,14 +1,15 @@
-"""Recovering runs whose worker died: stop their leftover processes, re-queue, re-enqueue.
+"""Recovering runs whose worker died: stop their leftover processes, re-queue, re-send.
 
 Redis redelivers an unacked task only after the visibility timeout (hours), so a new worker
 looks for runs left `running` by a dead owner: same host and its PID gone, or a heartbeat
 older than STALE_AFTER_S. The re-queue is a conditional UPDATE on (status, attempt), so two
-workers recovering at once, or the late redelivery, change nothing twice.
+workers recovering at once, or the late redelivery, change nothing twice. Queued runs are
+judged by the worker process holding their message, not by the broker's unacked messages
+(backend.crud.dispatch): a killed worker's countdown retry is re-sent within a recovery period.
 """
 
 import logging
 import shlex
-import socket
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -17,10 +18,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
+from backend.core.processes import owner_dead
+from backend.crud.dispatch import Enqueue, Message, mark_sent, resend, send_unsent, stuck_runs
 from backend.models import Run, RunStatus
 from worker.drivers.errors import DriverError
 from worker.drivers.host import Host, HostSpec, program_name
-from worker.drivers.local_process import pid_running
 from worker.runs import lifecycle
 
 logger = logging.getLogger(__name__)
@@ -28,16 +30,6 @@ logger = logging.getLogger(__name__)
 # Generous: stopping a middleware and fetching outputs may pause the heartbeat for a while.
 STALE_AFTER_S = 120
 MAX_ATTEMPTS = 3
-
-
-def _owner_dead(worker: str | None) -> bool:
-    """True when the owner ran on this host and its process is gone."""
-    if not worker or ":" not in worker:
-        return False
-    host, _, pid = worker.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    return not pid_running(int(pid))
 
 
 def orphaned_runs(session: Session) -> list[Run]:
@@ -48,7 +40,7 @@ def orphaned_runs(session: Session) -> list[Run]:
             select(Run.id).where(Run.status == RunStatus.RUNNING, Run.heartbeat_at < stale)
         )
     )
-    return [r for r in running if r.id in stale_ids or _owner_dead(r.worker)]
+    return [r for r in running if r.id in stale_ids or owner_dead(r.worker)]
 
 
 def stop_leftovers(run: Run) -> None:
@@ -89,35 +81,28 @@ def stop_recorded(entries: list[dict[str, Any]], log: dict[str, Any]) -> None:
             host.close()
 
 
-def resend_unsent_runs(
+def resend_stuck_runs(
     session: Session,
-    pending: Callable[[], set[int]],
-    enqueue: Callable[[list[int]], None],
+    waiting: Callable[[], set[tuple[int, int | None]]],
+    enqueue: Enqueue,
 ) -> list[int]:
-    """Re-send queued runs that have no live message (lost while Redis was down or restarted).
+    """Re-send queued runs without a live message: lost with Redis, held by a dead worker or
+    past their lease; and send runs left unsent for RESEND_AFTER_S (their sender died).
+    Duplicates are harmless: a message whose number is not the run's is dropped."""
+    resent = resend(session, stuck_runs(session, waiting), enqueue)
+    unsent: list[int] = []
 
-    Only runs queued for at least RESEND_AFTER_S: the API sends right after its commit,
-    and a worker re-queues just before sending its retry. A duplicate message is harmless anyway:
-    the claim is a conditional UPDATE, so the second delivery finds the run not queued.
-    """
-    cutoff = func.now() - timedelta(seconds=settings.RESEND_AFTER_S)
-    queued = list(
-        session.scalars(
-            select(Run.id).where(Run.status == RunStatus.QUEUED, Run.updated_at < cutoff)
-        )
-    )
-    session.commit()
-    if not queued:
-        return []
-    live = pending()
-    unsent = [run_id for run_id in queued if run_id not in live]
-    if unsent:
-        logger.warning("recovery.resend", extra={"run_ids": unsent})
-        enqueue(unsent)
-    return unsent
+    def send(messages: list[Message]) -> None:
+        enqueue(messages)
+        unsent.extend(i for i, _ in messages)
+
+    send_unsent(session, send, older_than_s=settings.RESEND_AFTER_S)
+    if resent or unsent:
+        logger.warning("recovery.resend", extra={"run_ids": resent[:100], "unsent": len(unsent)})
+    return resent + unsent
 
 
-def recover_orphaned_runs(session: Session, enqueue: Callable[[list[int]], None]) -> list[int]:
+def recover_orphaned_runs(session: Session, enqueue: Enqueue) -> list[int]:
     """Re-queue (or fail, past MAX_ATTEMPTS) runs of dead workers; returns re-queued ids."""
     requeued: list[int] = []
     for run in orphaned_runs(session):
@@ -145,6 +130,8 @@ def recover_orphaned_runs(session: Session, enqueue: Callable[[list[int]], None]
         session.commit()
         if done:
             requeued.append(run.id)
-    if requeued:
-        enqueue(requeued)
+    # A new message number: the dead worker's unacked one, redelivered hours later, is stale.
+    messages = mark_sent(session, requeued)
+    if messages:
+        enqueue(messages)
     return requeued

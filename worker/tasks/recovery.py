@@ -1,7 +1,7 @@
 """Recovery as a Celery beat task (every RECOVERY_EVERY_S, on the maintenance queue), plus one
 pass when a worker starts: runs of dead workers are re-queued, queued runs whose message was
-lost (Redis down at Start, or restarted) are re-sent, memcached servers kept for a next run
-that never came are stopped."""
+lost (Redis down at Start, or restarted) or is held by a dead worker (a countdown retry) are
+re-sent, memcached servers kept for a next run that never came are stopped."""
 
 import logging
 import threading
@@ -10,9 +10,9 @@ from typing import Any
 from celery.signals import worker_process_init, worker_ready
 
 from backend.core.db import SessionLocal, engine
-from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, enqueue_runs, pending_run_ids
+from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, enqueue_runs, waiting_messages
 from worker.runs.kept import reap_idle
-from worker.runs.recovery import recover_orphaned_runs, resend_unsent_runs
+from worker.runs.recovery import recover_orphaned_runs, resend_stuck_runs
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ def recover_once() -> tuple[list[int], list[int]]:
     """One pass: (re-queued runs of dead workers, re-sent queued runs)."""
     with SessionLocal() as session:
         requeued = recover_orphaned_runs(session, enqueue_runs)
-        resent = resend_unsent_runs(session, pending_run_ids, enqueue_runs)
+        resent = resend_stuck_runs(session, waiting_messages, enqueue_runs)
         reap_idle(session)  # kept servers no run took (worker died between runs, cancel)
     if requeued or resent:
         logger.warning("recovery.done", extra={"requeued": requeued, "resent": resent})

@@ -3,7 +3,11 @@
 import logging
 from typing import Any
 
+from celery.signals import task_received
+
+from backend.core.db import SessionLocal
 from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE
+from worker.runs import lifecycle
 from worker.runs.execute import execute_run as _execute_run_impl
 from worker.tasks.base import instrumented_task
 
@@ -20,9 +24,9 @@ SOFT_TIME_LIMIT_S = 4 * 3600
 TIME_LIMIT_S = SOFT_TIME_LIMIT_S + 600
 
 
-def _execute_run(run_id: int) -> float | None:
+def _execute_run(run_id: int, dispatch: int | None = None) -> float | None:
     """Plain function tests call without a broker; returns a retry delay or None."""
-    return _execute_run_impl(run_id)
+    return _execute_run_impl(run_id, dispatch)
 
 
 def countdown(base_s: float, retries: int) -> float:
@@ -38,16 +42,39 @@ def countdown(base_s: float, retries: int) -> float:
     soft_time_limit=SOFT_TIME_LIMIT_S,
     time_limit=TIME_LIMIT_S,
 )
-def execute_run(self: Any, run_id: int) -> None:
-    retry_in = _execute_run(run_id)
+def execute_run(self: Any, run_id: int, dispatch: int | None = None) -> None:
+    retry_in = _execute_run(run_id, dispatch)
     if retry_in is None:
         return
     if self.request.retries >= MAX_TASK_RETRIES:
         logger.warning("run.retries_exhausted", extra={"run_id": run_id})
-        return  # still queued: the recovery task re-sends it
-    # A new message is sent; this one is acked. The run stays queued meanwhile.
+        return  # still queued: its lease lapses and the recovery task re-sends it
+    # A new message (same run and dispatch) is sent; this one is acked. The run stays queued;
+    # the worker that receives the retry records itself as its holder until the countdown ends.
     raise self.retry(countdown=countdown(retry_in, self.request.retries))
 
 
-# Imported for its beat task and start-up hook (recovery).
+def _on_received(request: Any, **_: Any) -> None:
+    """In the worker's main process, as it takes a run message (also a retry that will wait
+    for its countdown there, unacked): record it as the message's holder until it is due."""
+    if request.task_name != EXECUTE_RUN_TASK:
+        return
+    args = list(request.args or [])
+    try:
+        run_id = int(args[0])
+        dispatch = int(args[1]) if len(args) > 1 and args[1] is not None else None
+    except (IndexError, TypeError, ValueError):
+        return
+    try:
+        with SessionLocal() as session:
+            lifecycle.hold(session, run_id, dispatch, lifecycle.worker_identity(), request.eta)
+    except Exception:  # the database is away: the lease stays unrecorded, recovery re-sends
+        logger.exception("run.hold_failed", extra={"run_id": run_id})
+
+
+task_received.connect(_on_received)
+
+
+# Imported for their tasks: recovery (beat task, start-up hook) and Start's background sender.
+import worker.tasks.experiments  # noqa: E402, F401
 import worker.tasks.recovery  # noqa: E402, F401

@@ -7,9 +7,16 @@ from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
-from backend.core.queue import BrokerUnavailable, check_broker, enqueue_runs, pending_run_ids
+from backend.core.queue import (
+    BrokerUnavailable,
+    check_broker,
+    enqueue_dispatch,
+    enqueue_runs,
+    waiting_messages,
+)
 from backend.core.run_files import has_run_files, run_archive_dir
-from backend.crud.run import cancel_runs, list_runs, queue_runs, queued_run_ids
+from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
+from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import service
 from backend.results.metrics import SourceKind
@@ -35,36 +42,45 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
     return exp
 
 
+# Start sends this many messages itself; a larger grid's are sent by the maintenance worker.
+START_SENDS_INLINE = 200
+
+
 @router.post(
     "/{experiment_id}/start",
     response_model=StartResult,
+    status_code=status.HTTP_202_ACCEPTED,
     responses={503: {"description": "The message broker (Redis) is not reachable"}},
 )
 def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     """Queue every run not yet done; a second start resumes failed or cancelled runs and
-    re-sends queued runs whose message was lost (a Redis restart)."""
+    re-sends queued runs whose message was lost or whose worker died."""
     exp = _load(session, experiment_id)
     try:
         check_broker()  # before anything is committed: no run queued without a message
+        # Row lock: two concurrent starts (or a cancel) wait for each other.
+        session.refresh(exp, with_for_update=True)
+        run_ids, untouched = queue_runs(session=session, experiment=exp)
+        released = release(session, stuck_runs(session, waiting_messages, experiment_id=exp.id))
     except BrokerUnavailable as exc:
+        session.rollback()
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot start: {exc}; nothing was queued"
         ) from exc
-    # Row lock: two concurrent starts must not create the same runs twice.
-    session.refresh(exp, with_for_update=True)
-    run_ids, untouched = queue_runs(session=session, experiment=exp)
     session.commit()
+    queued = len(run_ids) + released
     try:
-        # The new runs, and queued ones whose message was lost (a Redis restart).
-        pending = pending_run_ids()
-        enqueue_runs([i for i in queued_run_ids(session, exp.id) if i not in pending])
+        send_unsent(session, enqueue_runs, experiment_id=exp.id, limit=START_SENDS_INLINE)
+        unsent = unsent_count(session, [exp.id])[exp.id]
+        if unsent:
+            enqueue_dispatch(exp.id)
     except BrokerUnavailable as exc:
         # Committed but not sent: the recovery task sends them once the broker is back.
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE,
-            f"{exc}; {len(run_ids)} run(s) are queued and will be sent when it is back",
+            f"{exc}; {queued} run(s) are queued and will be sent when it is back",
         ) from exc
-    return StartResult(queued=len(run_ids), already_done=untouched)
+    return StartResult(queued=queued, already_done=untouched - released, unsent=unsent)
 
 
 class CancelResult(BaseModel):
@@ -75,7 +91,9 @@ class CancelResult(BaseModel):
 @router.post("/{experiment_id}/cancel", response_model=CancelResult)
 def cancel_experiment(session: SessionDep, experiment_id: int) -> CancelResult:
     """Cancel queued runs and ask running ones to stop."""
-    _load(session, experiment_id)
+    exp = _load(session, experiment_id)
+    # After a start in progress has committed its runs (the same row lock), so none escapes.
+    session.refresh(exp, with_for_update=True)
     cancelled, stopping = cancel_runs(session=session, experiment_id=experiment_id)
     session.commit()
     return CancelResult(cancelled=cancelled, stopping=stopping)

@@ -11,6 +11,7 @@ from backend.api.errors import unprocessable
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
+from backend.crud.dispatch import unsent_count
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignError, check_design
 from backend.domain.grid import preview
@@ -67,6 +68,7 @@ def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None =
 def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
     ids = [e.id for e in experiments]
     runs = crud.run_counts(session=session, experiment_ids=ids)
+    unsent = unsent_count(session, ids)
     configs = crud.configuration_counts(session=session, experiment_ids=ids)
     out = []
     for e in experiments:
@@ -77,10 +79,11 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                     **{
                         k: getattr(e, k)
                         for k in ExperimentPublic.model_fields
-                        if k not in ("status", "run_counts", "preview")
+                        if k not in ("status", "run_counts", "runs_unsent", "preview")
                     },
                     "status": crud.derive_status(runs[e.id]),
                     "run_counts": runs[e.id],
+                    "runs_unsent": unsent[e.id],
                     "preview": GridPreviewPublic(
                         **p.__dict__,
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),

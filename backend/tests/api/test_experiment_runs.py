@@ -27,7 +27,11 @@ def test_cancel_then_resume(client: TestClient, db: Session) -> None:
     ids = [x["id"] for x in client.get(f"{API}/{exp['id']}/runs").json()["data"]]
     db.execute(update(Run).where(Run.id.in_(ids[:2])).values(status=RunStatus.SUCCEEDED))
     db.commit()
-    assert client.post(f"{API}/{exp['id']}/start").json() == {"queued": 6, "already_done": 2}
+    assert client.post(f"{API}/{exp['id']}/start").json() == {
+        "queued": 6,
+        "already_done": 2,
+        "unsent": 0,
+    }
     queued = client.get(f"{API}/{exp['id']}/runs", params={"status": "queued"}).json()
     assert queued["count"] == 6
     client.post(f"{API}/{exp['id']}/cancel")

@@ -27,7 +27,7 @@ def running(client: TestClient, db: Session) -> Iterator[tuple[int, int]]:
     exp = create_random_experiment(
         client, factors={"workers": [8, 16]}, repetitions=1, run_time_s=60
     )
-    assert client.post(f"{API}/{exp['id']}/start").status_code == 200
+    assert client.post(f"{API}/{exp['id']}/start").status_code == 202
     assert client.post(f"{API}/{exp['id']}/cancel").status_code == 200
     run_id = db.scalars(
         select(Run.id).where(Run.experiment_id == exp["id"]).order_by(Run.id)

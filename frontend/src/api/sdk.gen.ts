@@ -365,7 +365,7 @@ export class ExperimentRunsService {
      * Start Experiment
      *
      * Queue every run not yet done; a second start resumes failed or cancelled runs and
-     * re-sends queued runs whose message was lost (a Redis restart).
+     * re-sends queued runs whose message was lost or whose worker died.
      */
     public static startExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsByExperimentIdStartData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsByExperimentIdStartErrors, ThrowOnError>({

@@ -1874,6 +1874,12 @@ export type ExperimentPublic = {
         [key: string]: number;
     };
     /**
+     * Runs Unsent
+     *
+     * number of queued runs whose message Start's background task has not sent yet (a large start's progress: counts down to 0)
+     */
+    runs_unsent: number;
+    /**
      * grid size of the design: configurations, runs, estimated duration
      */
     preview: GridPreviewPublic;
@@ -5512,15 +5518,21 @@ export type StartResult = {
     /**
      * Queued
      *
-     * number of runs queued by this call
+     * number of runs queued by this call: new, resumed (failed or cancelled) and re-sent (queued, but their message was lost or their worker died)
      */
     queued: number;
     /**
      * Already Done
      *
-     * number of runs already succeeded (not queued again)
+     * number of runs not queued again: succeeded, running, or waiting in the queue with a live message
      */
     already_done: number;
+    /**
+     * Unsent
+     *
+     * number of the queued runs whose message a background task is still sending to the worker queue (GET /experiments/{id} counts them down as runs_unsent)
+     */
+    unsent: number;
 };
 
 /**
@@ -7112,7 +7124,7 @@ export type PostApiV1ExperimentsByExperimentIdStartResponses = {
     /**
      * Successful Response
      */
-    200: StartResult;
+    202: StartResult;
 };
 
 export type PostApiV1ExperimentsByExperimentIdStartResponse = PostApiV1ExperimentsByExperimentIdStartResponses[keyof PostApiV1ExperimentsByExperimentIdStartResponses];

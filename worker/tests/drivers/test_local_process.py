@@ -7,8 +7,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from backend.core.processes import owner_dead
 from worker.drivers.local_process import pid_running
-from worker.runs.recovery import _owner_dead
 
 
 def _state(pid: int) -> str:
@@ -26,7 +26,7 @@ def test_a_running_process_runs() -> None:
     proc = subprocess.Popen(["sleep", "30"])
     try:
         assert pid_running(proc.pid)
-        assert not _owner_dead(f"{socket.gethostname()}:{proc.pid}")
+        assert not owner_dead(f"{socket.gethostname()}:{proc.pid}")
     finally:
         proc.kill()
         proc.wait()
@@ -38,7 +38,7 @@ def test_a_zombie_is_gone_and_its_run_orphaned() -> None:
     try:
         _wait_for_state(proc.pid, "Z")  # exited; not reaped, since we have not waited
         assert not pid_running(proc.pid)
-        assert _owner_dead(f"{socket.gethostname()}:{proc.pid}")
+        assert owner_dead(f"{socket.gethostname()}:{proc.pid}")
     finally:
         proc.wait()
 
@@ -60,5 +60,5 @@ def test_a_command_name_with_a_parenthesis_and_state_letters(tmp_path: Path) -> 
 def test_another_hosts_worker_is_never_judged_here() -> None:
     proc = subprocess.Popen(["true"])
     proc.wait()
-    assert not _owner_dead(f"not-{socket.gethostname()}:{proc.pid}")
-    assert _owner_dead(f"{socket.gethostname()}:{proc.pid}")
+    assert not owner_dead(f"not-{socket.gethostname()}:{proc.pid}")
+    assert owner_dead(f"{socket.gethostname()}:{proc.pid}")

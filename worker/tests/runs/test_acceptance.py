@@ -43,7 +43,7 @@ def test_experiment_through_api_agrees_client_and_middleware(
         cooldown_s=1,
     )
     r = client.post(f"/api/v1/experiments/{exp['id']}/start")
-    assert r.status_code == 200, r.text
+    assert r.status_code == 202, r.text
     assert r.json()["queued"] == 8
     runs = wait_for(db, exp["id"], all_final, timeout_s=400)
     failed = [(r.id, r.error) for r in runs if r.status != RunStatus.SUCCEEDED]
@@ -79,7 +79,7 @@ def test_memcached_killed_mid_run_fails_that_run_only(
         warmup_s=1,
         cooldown_s=1,
     )
-    assert client.post(f"/api/v1/experiments/{exp['id']}/start").status_code == 200
+    assert client.post(f"/api/v1/experiments/{exp['id']}/start").status_code == 202
     victim = wait_for(db, exp["id"], lambda rs: in_load_phase(rs) is not None, timeout_s=120)
     run = in_load_phase(victim)
     assert run is not None

@@ -123,7 +123,7 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
 
         own_redis.start()
         r = client.post(f"{API}/{exp['id']}/start")
-        assert r.status_code == 200 and r.json()["queued"] == 4, r.text
+        assert r.status_code == 202 and r.json()["queued"] == 4, r.text
         # Restart Redis with the runs queued: the queue is gone with it.
         own_redis.stop()
         own_redis.start()

@@ -48,7 +48,7 @@ def test_cancel_stops_processes_and_start_resumes(
     assert (run.finished_at - run.started_at).total_seconds() < 30  # stopped, not run out
 
     r = client.post(f"/api/v1/experiments/{exp.id}/start")
-    assert r.status_code == 200 and r.json()["queued"] == 1
+    assert r.status_code == 202 and r.json()["queued"] == 1
     exp.run_time_s = 4
     db.merge(exp)
     db.commit()
@@ -57,4 +57,4 @@ def test_cancel_stops_processes_and_start_resumes(
     assert run.status == RunStatus.SUCCEEDED, run.error
     assert run.attempt == 2
     r = client.post(f"/api/v1/experiments/{exp.id}/start")
-    assert r.json() == {"queued": 0, "already_done": 1}
+    assert r.json() == {"queued": 0, "already_done": 1, "unsent": 0}

@@ -43,7 +43,7 @@ def test_memtier_experiment_through_api(
         cooldown_s=1,
     )
     r = client.post(f"/api/v1/experiments/{exp['id']}/start")
-    assert r.status_code == 200 and r.json()["queued"] == 4, r.text
+    assert r.status_code == 202 and r.json()["queued"] == 4, r.text
     runs = wait_for(db, exp["id"], all_final, timeout_s=400)
     assert [(r.status, r.error) for r in runs] == [(RunStatus.SUCCEEDED, None)] * 4
     for run in runs:

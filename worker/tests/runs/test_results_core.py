@@ -61,7 +61,7 @@ def experiment(
         cooldown_s=COOLDOWN_S,
     )
     r = client.post(f"/api/v1/experiments/{exp['id']}/start")
-    assert r.status_code == 200 and r.json()["queued"] == 4, r.text
+    assert r.status_code == 202 and r.json()["queued"] == 4, r.text
     with SessionLocal() as db:
         runs = wait_for(db, exp["id"], all_final, timeout_s=400)
         assert [(x.status, x.error) for x in runs] == [(RunStatus.SUCCEEDED, None)] * 4

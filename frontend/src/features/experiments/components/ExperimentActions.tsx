@@ -29,7 +29,10 @@ export function ExperimentActions({ experiment }: ExperimentActionsProps) {
         onClick={() =>
           start.mutate(undefined, {
             onSuccess: (r) =>
-              showSuccess(`Queued ${r.queued} runs (${r.already_done} already done)`),
+              showSuccess(
+                `Queued ${r.queued} runs (${r.already_done} already done)` +
+                  (r.unsent > 0 ? `; sending ${r.unsent} to the worker queue` : ""),
+              ),
             onError: handleError,
           })
         }

@@ -74,7 +74,11 @@ export function ExperimentPage() {
       {fixed.length > 0 && (
         <p className="hint">Fixed: {fixed.map(([k, v]) => labels.text(k, v)).join(", ")}</p>
       )}
-      <ExperimentProgress counts={experiment.run_counts} planned={experiment.preview.runs} />
+      <ExperimentProgress
+        counts={experiment.run_counts}
+        planned={experiment.preview.runs}
+        unsent={experiment.runs_unsent}
+      />
       <LiveProgress experimentId={id} active={active} />
       <section className="card">
         <div className="section-header">
