@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from backend.models import Run, RunStatus
+from backend.models import Run, RunAttempt, RunStatus
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +56,13 @@ def heartbeat(session: Session, run_id: int, attempt: int) -> bool | None:
         .values(heartbeat_at=func.now())
         .returning(Run.cancel_requested)
     ).scalar_one_or_none()
+    # The attempt's own heartbeat: it says the worker lives even once the run is no longer
+    # its own (worker.runs.attempts waits for such an attempt to end before the next run).
+    session.execute(
+        update(RunAttempt)
+        .where(RunAttempt.run_id == run_id, RunAttempt.attempt == attempt)
+        .values(heartbeat_at=func.clock_timestamp())
+    )
     session.commit()
     return cancel
 
