@@ -44,12 +44,13 @@ def sweep(
     host: Host,
     workdirs: list[str],
     recorded: list[tuple[int, int]],
-    exclude: set[int],
+    exclude: set[tuple[int, int | None]],
     grace_s: float,
 ) -> Swept:
     """Stop every process of these work directories and every recorded (pid, start ticks)
-    still the same process, except `exclude` (kept servers: the testbed's, not an attempt's):
-    SIGTERM, up to grace_s, SIGKILL, then wait until gone."""
+    still the same process, except `exclude` (kept servers: the testbed's, not an attempt's;
+    (pid, start ticks), or (pid, None) for any process with that PID): SIGTERM, up to
+    grace_s, SIGKILL, then wait until gone."""
     q = shlex.quote
     parts = [_STAT_FN, "C=''"]
     for workdir in workdirs:
@@ -58,18 +59,21 @@ def sweep(
         parts.append(
             f'r=$(cd {q(root or "/")} 2>/dev/null && pwd -P) && w="${{r%/}}/"{q(base)} && '
             "g=$(printf %s \"$w\" | sed 's/[][*?\\\\]/\\\\&/g') && "
-            "for f in $(find /proc -mindepth 2 -maxdepth 2 -name cwd "
+            "for f in $(find /proc/[0-9]*/cwd -maxdepth 0 "
             '\\( -lname "$g" -o -lname "$g (deleted)" \\) 2>/dev/null); do '
             'p=${f#/proc/}; p=${p%/cwd}; t=$(st "$p") && C="$C $p:$t"; done'
         )
     for pid, ticks in recorded:
         parts.append(f'live {int(pid)}:{int(ticks)} && C="$C {int(pid)}:{int(ticks)}"')
-    excluded = " ".join(str(int(p)) for p in sorted(exclude))
+    excluded = " ".join(
+        f"{int(p)}:{int(t)}" if t is not None else str(int(p))
+        for p, t in sorted(exclude, key=lambda x: (x[0], x[1] or 0))
+    )
     term_steps = max(1, int(grace_s / POLL_S))
     kill_steps = max(1, int(KILL_WAIT_S / POLL_S))
     parts += [
         f"X=' {excluded} '; K=''",
-        'for c in $C; do case "$X" in *" ${c%:*} "*) ;; *) K="$K $c";; esac; done',
+        'for c in $C; do case "$X" in *" $c "*|*" ${c%:*} "*) ;; *) K="$K $c";; esac; done',
         'echo "found $K"',
         'for c in $K; do live "$c" && kill -TERM "${c%:*}" 2>/dev/null; done',
         'wait_gone() { i=0; while [ $i -lt $1 ]; do L=""; '

@@ -63,11 +63,25 @@ class TestbedDisturbed(Exception):
 class _HostSweep:
     workdirs: list[str] = field(default_factory=list)
     recorded: list[tuple[int, int]] = field(default_factory=list)
-    exclude: set[int] = field(default_factory=set)
+    exclude: set[tuple[int, int | None]] = field(default_factory=set)
 
 
 def _host_key(spec: HostSpec) -> tuple[str, int]:
     return spec.address, spec.port
+
+
+def _exclude(
+    plan: dict[HostSpec, _HostSweep], kept: list[tuple[HostSpec, int, int | None]]
+) -> None:
+    """Leave kept servers running. With its start time, a kept server is left alone on every
+    host (hosts may share one machine's PIDs, as test namespaces do; the pair names one
+    process); without one (recorded before start times were), by PID on its own host only."""
+    for spec, pid, ticks in kept:
+        for other, p in plan.items():
+            if ticks is not None:
+                p.exclude.add((pid, ticks))
+            elif _host_key(other) == _host_key(spec):
+                p.exclude.add((pid, None))
 
 
 def _sweep_all(plan: dict[HostSpec, _HostSweep]) -> Swept:
@@ -104,29 +118,27 @@ def clear_testbed(session: Session, layout: TestbedLayout) -> int:
                 f"run {row.run_id} attempt {row.attempt} may still be running on testbed "
                 f"{layout.name} (worker {row.worker})"
             )
-    kept: dict[tuple[str, int], set[int]] = defaultdict(set)
+    kept: list[tuple[HostSpec, int, int | None]] = []
     for command in session.scalars(
         select(KeptServer.command).where(KeptServer.testbed_key == layout.lock_key)
     ):
         try:
-            kept[_host_key(spec_of(command))].add(int(command["pid"]))
+            ticks = command.get("start_ticks")
+            kept.append(
+                (spec_of(command), int(command["pid"]), int(ticks) if ticks is not None else None)
+            )
         except (KeyError, TypeError, ValueError):
             continue
-    plan: dict[HostSpec, _HostSweep] = {}
+    plan: dict[HostSpec, _HostSweep] = defaultdict(_HostSweep)
     for row, _ in rows:
         for entry in row.hosts:
-            spec = spec_of(entry)
-            plan.setdefault(spec, _HostSweep(exclude=kept[_host_key(spec)])).workdirs.append(
-                row.workdir
-            )
+            plan[spec_of(entry)].workdirs.append(row.workdir)
         commands = session.scalar(select(Run.commands).where(Run.id == row.run_id)) or []
         for c in commands:
-            if c.get("attempt") != row.attempt or c.get("start_ticks") is None:
-                continue
-            spec = spec_of(c)
-            entry_plan = plan.setdefault(spec, _HostSweep(exclude=kept[_host_key(spec)]))
-            entry_plan.recorded.append((int(c["pid"]), int(c["start_ticks"])))
+            if c.get("attempt") == row.attempt and c.get("start_ticks") is not None:
+                plan[spec_of(c)].recorded.append((int(c["pid"]), int(c["start_ticks"])))
     session.commit()
+    _exclude(plan, kept)
     try:
         swept = _sweep_all(plan)
     except DriverError as exc:
@@ -203,16 +215,17 @@ def end(ctx: RunContext) -> None:
     finished, and cleared when none is left. Never raises (it runs on every way out)."""
     if ctx.attempt_row is None:
         return
-    plan: dict[HostSpec, _HostSweep] = {
-        spec: _HostSweep(workdirs=[ctx.workdir]) for spec in ctx.layout.used(ctx.params)
-    }
+    plan: dict[HostSpec, _HostSweep] = defaultdict(_HostSweep)
+    for spec in ctx.layout.used(ctx.params):
+        plan[spec].workdirs.append(ctx.workdir)
+    kept: list[tuple[HostSpec, int, int | None]] = []
     for st in ctx.started:
-        spec = st.proc.host.spec
-        p = plan.setdefault(spec, _HostSweep())
+        spec, pid, ticks = st.proc.host.spec, st.proc.pid, st.proc.start_ticks
         if st.keep:
-            p.exclude.add(st.proc.pid)
-        elif st.proc.start_ticks is not None:
-            p.recorded.append((st.proc.pid, st.proc.start_ticks))
+            kept.append((spec, pid, ticks))
+        elif ticks is not None:
+            plan[spec].recorded.append((pid, ticks))
+    _exclude(plan, kept)
     cleared = False
     try:
         swept = _sweep_all(plan)

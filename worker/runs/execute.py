@@ -60,7 +60,8 @@ def execute_run(run_id: int) -> float | None:
                 try:
                     return _attempt(session, ex)
                 finally:
-                    attempts.end(ex)
+                    with ex.phase("stop"):
+                        attempts.end(ex)
                     lifecycle.save_phase_timings(session, run_id, attempt, ex.phase_timings())
 
 

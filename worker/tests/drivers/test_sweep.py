@@ -103,7 +103,14 @@ def test_sweep_stops_recorded_pids_only_while_they_are_the_same_process(
 def test_sweep_leaves_excluded_pids_running(host: Host, started: list[RemoteProcess]) -> None:
     attempt = _workdir()
     kept = _start(host, SLEEP, attempt, started)
+    kept_before = _start(host, SLEEP, attempt, started)  # recorded without a start time
     client = _start(host, SLEEP, attempt, started)
-    swept = sweep(host, [attempt], [], {kept.pid}, grace_s=0.5)
-    assert client.pid in swept.found and kept.pid not in swept.found
-    assert pid_alive(kept.pid) and not pid_alive(client.pid)
+    exclude = {(kept.pid, kept.start_ticks), (kept_before.pid, None)}
+    swept = sweep(host, [attempt], [], exclude, grace_s=0.5)
+    assert client.pid in swept.found
+    assert kept.pid not in swept.found and kept_before.pid not in swept.found
+    assert pid_alive(kept.pid) and pid_alive(kept_before.pid) and not pid_alive(client.pid)
+    # A kept server's PID with another start time is not that server: it is stopped.
+    assert kept.start_ticks is not None
+    swept = sweep(host, [attempt], [], {(kept.pid, kept.start_ticks + 1)}, grace_s=0.5)
+    assert kept.pid in swept.found and not pid_alive(kept.pid)

@@ -195,5 +195,6 @@ def test_killed_pool_process_never_shares_the_testbed(
     assert all(r.cleared_at is not None and r.finished_at is not None for r in rows)
     for earlier, later in zip(rows, rows[1:], strict=False):
         assert earlier.cleared_at is not None and earlier.cleared_at <= later.started_at
+        assert later.run_id is not None
         first = spans[(later.run_id, later.attempt)][0]
         assert earlier.cleared_at.timestamp() < first

@@ -85,7 +85,7 @@ def test_disturbed_run_is_not_stored_and_waits_for_the_intruder(
         assert not pid_alive(intruder_pid)
         (run,) = runs_of(db, exp.id)
         assert (run.status, run.attempt) == (RunStatus.SUCCEEDED, 2), run.error
-        assert db.scalar(select(func.count()).where(RunSummary.run_id == run_id)) > 0
+        assert (db.scalar(select(func.count()).where(RunSummary.run_id == run_id)) or 0) > 0
         db.expire_all()
         cleared = db.scalar(select(RunAttempt.cleared_at).where(RunAttempt.id == intruder.id))
         assert cleared is not None
