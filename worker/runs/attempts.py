@@ -14,7 +14,8 @@ against 13-15.4k after). So, holding the lock:
    directory and by recorded PID + start time, SIGTERM, SIGKILL, waited for), and it is
    cleared. Kept memcached servers (kept_servers rows) belong to the testbed, not to the
    attempt that started them: they are left to `kept.adopt`, which takes or stops them.
-2. `begin`, after the claim and before any process starts: this attempt's row.
+2. `begin`, after the claim: this attempt's row; `record_hosts`, before its first process
+   starts: the hosts it will start processes on.
 3. `check_undisturbed`, when the load has ended: an attempt of another run or attempt that was
    not cleared before this one began, or began since, may have had processes on the testbed
    during the load; the run's results are then not stored (TestbedDisturbed: the run is retried
@@ -177,13 +178,28 @@ def begin(ctx: RunContext) -> None:
             attempt=ctx.attempt,
             testbed_key=ctx.layout.lock_key,
             workdir=ctx.workdir,
-            hosts=[host_entry(s) for s in ctx.layout.used(ctx.params)],
+            hosts=[],
             worker=worker_identity(),
         )
         .returning(RunAttempt.id, RunAttempt.started_at)
     ).one()
     ctx.session.commit()
     ctx.attempt_row = (row_id, started)
+
+
+def record_hosts(ctx: RunContext, hosts: list[HostSpec]) -> None:
+    """Before the attempt starts a process: the hosts it will start them on (where its work
+    directory must be swept). An attempt that ends before (a host unreachable at preflight)
+    leaves nothing to sweep, so an unreachable host does not keep the testbed busy."""
+    if ctx.attempt_row is None:
+        return
+    ctx.session.execute(
+        update(RunAttempt)
+        .where(RunAttempt.id == ctx.attempt_row[0])
+        .values(hosts=[host_entry(s) for s in hosts])
+    )
+    ctx.session.commit()
+    ctx.attempt_hosts = list(hosts)
 
 
 def check_undisturbed(ctx: RunContext) -> None:
@@ -216,7 +232,7 @@ def end(ctx: RunContext) -> None:
     if ctx.attempt_row is None:
         return
     plan: dict[HostSpec, _HostSweep] = defaultdict(_HostSweep)
-    for spec in ctx.layout.used(ctx.params):
+    for spec in ctx.attempt_hosts:
         plan[spec].workdirs.append(ctx.workdir)
     kept: list[tuple[HostSpec, int, int | None]] = []
     for st in ctx.started:

@@ -68,6 +68,8 @@ class RunContext:
         self.kept_rows: list[int] = []
         # This attempt's run_attempts row and its start (worker.runs.attempts).
         self.attempt_row: tuple[int, datetime] | None = None
+        # The hosts it starts processes on, recorded on that row before the first start.
+        self.attempt_hosts: list[HostSpec] = []
         self.timings: dict[str, float] = {}
 
     @contextmanager

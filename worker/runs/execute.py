@@ -46,6 +46,7 @@ def execute_run(run_id: int) -> float | None:
                 attempts.clear_testbed(session, layout)
             except attempts.TestbedBusy as exc:
                 logger.warning("run.testbed_busy", extra={"run_id": run_id, "reason": str(exc)})
+                lifecycle.note_waiting(session, run_id, f"waiting: {exc}")
                 return BUSY_RETRY_S
             attempt = lifecycle.claim_run(session, run_id)
             if attempt is None:

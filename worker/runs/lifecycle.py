@@ -79,6 +79,14 @@ def append_command(session: Session, run_id: int, attempt: int, entry: dict[str,
     record(session, run_id, attempt, commands=[*commands, entry])
 
 
+def note_waiting(session: Session, run_id: int, reason: str) -> None:
+    """Say on a queued run why it does not start yet (shown with the run until it does)."""
+    session.execute(
+        update(Run).where(Run.id == run_id, Run.status == RunStatus.QUEUED).values(error=reason)
+    )
+    session.commit()
+
+
 def finish_run(
     session: Session,
     run_id: int,

@@ -70,6 +70,7 @@ class RunExecution(RunContext):
             try:
                 with self.phase("preflight"):
                     plan, loadgen = self.prepare()
+                    attempts.record_hosts(self, self.layout.used(self.params))
                 with self.phase("start"):
                     self.start_servers(plan)
                 with self.phase("populate"):

@@ -1,10 +1,13 @@
 """Issue 30, in one process with real processes on the local testbed: a run whose testbed had
 another attempt's process during its load is not stored (re-queued saying why); a run does not
 start while another attempt's worker may still be executing there (busy), and starts once that
-attempt is over, after stopping the process it left (by its work directory)."""
+attempt is over, after stopping the process it left (by its work directory); a dead worker's
+processes are stopped, the testbed's kept servers are not."""
 
 import os
 import signal
+import socket
+import subprocess
 import tempfile
 import threading
 
@@ -12,13 +15,14 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from backend.models import RunAttempt, RunStatus, RunSummary
+from backend.models import KeptServer, RunAttempt, RunStatus, RunSummary
 from backend.tests.utils.processes import pid_alive
 from worker.drivers.host import Host
-from worker.runs.context import host_entry
+from worker.runs import attempts
+from worker.runs.context import command_entry, host_entry
 from worker.runs.execute import BUSY_RETRY_S, TRANSIENT_RETRY_S
 from worker.runs.lifecycle import worker_identity
-from worker.runs.testbed import local_host
+from worker.runs.testbed import local_host, local_testbed
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import (
     LOCAL_FIXED,
@@ -73,6 +77,7 @@ def test_disturbed_run_is_not_stored_and_waits_for_the_intruder(
         assert pid_alive(intruder_pid)
         (run,) = runs_of(db, exp.id)
         assert (run.status, run.attempt) == (RunStatus.QUEUED, 1)
+        assert run.error is not None and run.error.startswith("waiting: run None attempt 1")
 
         # Its worker is done with it but left the process: the run stops it, then runs.
         db.execute(
@@ -94,3 +99,39 @@ def test_disturbed_run_is_not_stored_and_waits_for_the_intruder(
         host.close()
         if intruder_pid is not None and pid_alive(intruder_pid):
             os.kill(intruder_pid, signal.SIGKILL)
+
+
+def test_clear_testbed_stops_a_dead_workers_processes_but_not_kept_servers(
+    db: Session, local_sshd: None
+) -> None:
+    host = Host(local_host())
+    workdir = tempfile.mkdtemp(prefix="mcscope-dead-attempt-")
+    client = host.start(["sleep", "600"], workdir, "client-0")
+    server = host.start(["sleep", "600"], workdir, "server-0")  # kept for the next run
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a worker process that has died (and been reaped)
+    row = RunAttempt(
+        run_id=None,
+        attempt=1,
+        testbed_key=0,
+        workdir=workdir,
+        hosts=[host_entry(local_host())],
+        worker=f"{socket.gethostname()}:{dead.pid}",
+    )
+    kept = KeptServer(testbed_key=0, identity="x", command=command_entry("server", "s", server))
+    db.add_all([row, kept])
+    db.commit()
+    try:
+        assert attempts.clear_testbed(db, local_testbed()) == 1
+        assert not pid_alive(client.pid)
+        assert pid_alive(server.pid)
+        db.expire_all()
+        assert row.cleared_at is not None and row.finished_at is not None
+        assert attempts.clear_testbed(db, local_testbed()) == 0  # nothing left to clear
+    finally:
+        db.delete(kept)
+        db.commit()
+        host.close()
+        for pid in (client.pid, server.pid):
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
