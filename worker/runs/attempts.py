@@ -136,8 +136,12 @@ def clear_testbed(session: Session, layout: TestbedLayout) -> int:
             plan[spec_of(entry)].workdirs.append(row.workdir)
         commands = session.scalar(select(Run.commands).where(Run.id == row.run_id)) or []
         for c in commands:
-            if c.get("attempt") == row.attempt and c.get("start_ticks") is not None:
+            if c.get("attempt") != row.attempt or c.get("start_ticks") is None:
+                continue
+            try:
                 plan[spec_of(c)].recorded.append((int(c["pid"]), int(c["start_ticks"])))
+            except (KeyError, TypeError, ValueError):  # its work directory is still swept
+                continue
     session.commit()
     _exclude(plan, kept)
     try:
@@ -170,7 +174,7 @@ def clear_testbed(session: Session, layout: TestbedLayout) -> int:
 
 
 def begin(ctx: RunContext) -> None:
-    """This attempt's row, before it starts any process (its work directory on every host)."""
+    """This attempt's row (its hosts come with `record_hosts`, before its first process)."""
     row_id, started = ctx.session.execute(
         insert(RunAttempt)
         .values(
