@@ -8,6 +8,7 @@ from backend.models.kept_server import KeptServer
 from backend.models.report import Report
 from backend.models.results import RunHistogram, RunSeries, RunSummary, RunWindowHistogram
 from backend.models.run import Run
+from backend.models.run_attempt import RunAttempt
 from backend.models.testbed import Host, Testbed
 from backend.models.token import ApiToken
 from backend.models.view import SavedView
@@ -26,6 +27,7 @@ __all__ = [
     "Report",
     "RequestType",
     "Run",
+    "RunAttempt",
     "RunHistogram",
     "RunWindowHistogram",
     "RunSeries",

@@ -64,6 +64,9 @@ class RemoteProcess:
     pid: int
     start_unix: float
     argv: list[str] = field(default_factory=list)
+    # Kernel start time (clock ticks since boot, /proc/<pid>/stat field 22): with the PID, it
+    # names this process only, so a PID reused later is never taken for it (worker.drivers.sweep).
+    start_ticks: int | None = None
 
     def path(self, suffix: str) -> str:
         return f"{self.workdir}/{self.name}.{suffix}"
@@ -200,11 +203,15 @@ class Host:
             f"cd {q(workdir)} || exit 1; rm -f {q(base + '.pid')} {q(base + '.rc')}; "
             f"nohup sh -c {q(script)} > /dev/null 2>&1 < /dev/null & "
             f"for i in $(seq 200); do [ -s {q(base + '.pid')} ] && break; sleep 0.02; done; "
-            f"cat {q(base + '.pid')} {q(base + '.start')}"
+            f"cat {q(base + '.pid')} {q(base + '.start')}; "
+            # The start time of the PID (gone already if the tool failed at once).
+            f"{{ read -r p < {q(base + '.pid')} && read -r s < /proc/$p/stat && "
+            's=${s##*") "} && set -- $s && echo ${20}; } 2>/dev/null; true'
         ).split()
         if len(out) < 2:
             raise ProcessDiedError(f"{self.label}: {name} did not start: {shlex.join(argv)}")
-        return RemoteProcess(self, name, workdir, int(out[0]), float(out[1]), argv)
+        ticks = int(out[2]) if len(out) > 2 and out[2].isdigit() else None
+        return RemoteProcess(self, name, workdir, int(out[0]), float(out[1]), argv, ticks)
 
     def alive(self, pid: int) -> bool:
         return self.run(f"kill -0 {int(pid)} 2>/dev/null && echo y || echo n").strip() == "y"

@@ -6,6 +6,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -65,6 +66,10 @@ class RunContext:
         self.server_identity: dict[int, str] = {}
         # kept_servers rows this run wrote for the next run (deleted again if it fails).
         self.kept_rows: list[int] = []
+        # This attempt's run_attempts row and its start (worker.runs.attempts).
+        self.attempt_row: tuple[int, datetime] | None = None
+        # The hosts it starts processes on, recorded on that row before the first start.
+        self.attempt_hosts: list[HostSpec] = []
         self.timings: dict[str, float] = {}
 
     @contextmanager
@@ -100,7 +105,8 @@ class RunContext:
         """Remember a started (or adopted, `kept`) process and record its command on the run,
         so that cleanup and recovery stop it."""
         self.started.append(Started(role, source, proc, time.time(), wake=wake))
-        entry = command_entry(role, source, proc) | ({"kept": True} if kept else {})
+        entry = command_entry(role, source, proc) | {"attempt": self.attempt}
+        entry |= {"kept": True} if kept else {}
         lifecycle.append_command(self.session, self.run_id, self.attempt, entry)
 
     def wait_exit(self, proc: RemoteProcess, timeout_s: float, what: str) -> None:
@@ -118,10 +124,22 @@ class RunContext:
 
 def command_entry(role: str, source: str, proc: RemoteProcess) -> dict[str, Any]:
     """A started process as Run.commands records it: enough to reach its host and stop it."""
-    spec = proc.host.spec
     return {
         "role": role,
         "source": source,
+        **host_entry(proc.host.spec),
+        "command": shlex.join(proc.argv),
+        "argv": proc.argv,
+        "pid": proc.pid,
+        "started_unix": proc.start_unix,
+        "start_ticks": proc.start_ticks,
+        "workdir": proc.workdir,
+    }
+
+
+def host_entry(spec: HostSpec) -> dict[str, Any]:
+    """A host as recorded in Run.commands and RunAttempt.hosts (read back by recovery.spec_of)."""
+    return {
         "host": spec.name,
         "address": spec.address,
         "ssh_user": spec.user,
@@ -129,9 +147,4 @@ def command_entry(role: str, source: str, proc: RemoteProcess) -> dict[str, Any]
         "key_path": spec.key_path,
         # Recovery connects with it: no host is connected to without its pinned key.
         "host_key": spec.host_key,
-        "command": shlex.join(proc.argv),
-        "argv": proc.argv,
-        "pid": proc.pid,
-        "started_unix": proc.start_unix,
-        "workdir": proc.workdir,
     }

@@ -14,7 +14,7 @@ from backend.models import Experiment, Run, RunStatus
 from worker.drivers.errors import DriverError, TransientDriverError
 from worker.live import publish
 from worker.parsers import ParseError
-from worker.runs import lifecycle
+from worker.runs import attempts, lifecycle
 from worker.runs.heartbeat import Heartbeat, LockLost, RunCancelled, RunLost
 from worker.runs.lock import testbed_lock
 from worker.runs.pipeline import RunExecution
@@ -47,6 +47,12 @@ def execute_run(run_id: int, dispatch: int | None = None) -> float | None:
             if not lock.acquired:
                 logger.info("run.testbed_busy", extra={"run_id": run_id, "testbed": layout.name})
                 return BUSY_RETRY_S
+            try:  # the lock is not enough: earlier attempts' processes must be gone
+                attempts.clear_testbed(session, layout)
+            except attempts.TestbedBusy as exc:
+                logger.warning("run.testbed_busy", extra={"run_id": run_id, "reason": str(exc)})
+                lifecycle.note_waiting(session, run_id, f"waiting: {exc}")
+                return BUSY_RETRY_S
             attempt = lifecycle.claim_run(session, run_id, dispatch)
             if attempt is None:
                 return None
@@ -56,9 +62,12 @@ def execute_run(run_id: int, dispatch: int | None = None) -> float | None:
             # The heartbeat beats from the claim to the final state, through stop/fetch/parse.
             with Heartbeat(run_id, attempt, lock) as heartbeat:
                 ex = RunExecution(session, run, experiment, layout, attempt, heartbeat)
+                attempts.begin(ex)
                 try:
                     return _attempt(session, ex)
                 finally:
+                    with ex.phase("stop"):
+                        attempts.end(ex)
                     lifecycle.save_phase_timings(session, run_id, attempt, ex.phase_timings())
 
 
@@ -87,7 +96,7 @@ def _attempt(session: Session, ex: RunExecution) -> float | None:
     except RunCancelled:
         _finish(ex, RunStatus.CANCELLED, "cancelled by request; raw files kept")
         return None
-    except (TransientDriverError, LockLost) as exc:
+    except (TransientDriverError, LockLost, attempts.TestbedDisturbed) as exc:
         return _retry_or_fail(session, ex, str(exc))
     except SoftTimeLimitExceeded:
         session.rollback()

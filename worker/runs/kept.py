@@ -113,8 +113,15 @@ def _running(ctx: RunContext, entry: dict[str, Any]) -> RemoteProcess | None:
         return None
     if args != " ".join(argv):
         return None
+    ticks = entry.get("start_ticks")
     return RemoteProcess(
-        host, str(entry["name"]), str(entry["workdir"]), pid, float(entry["started_unix"]), argv
+        host,
+        str(entry["name"]),
+        str(entry["workdir"]),
+        pid,
+        float(entry["started_unix"]),
+        argv,
+        int(ticks) if ticks is not None else None,
     )
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.core.processes import process_identity
-from backend.models import Run, RunStatus
+from backend.models import Run, RunAttempt, RunStatus
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +83,13 @@ def heartbeat(session: Session, run_id: int, attempt: int) -> bool | None:
         .values(heartbeat_at=func.now())
         .returning(Run.cancel_requested)
     ).scalar_one_or_none()
+    # The attempt's own heartbeat: it says the worker lives even once the run is no longer
+    # its own (worker.runs.attempts waits for such an attempt to end before the next run).
+    session.execute(
+        update(RunAttempt)
+        .where(RunAttempt.run_id == run_id, RunAttempt.attempt == attempt)
+        .values(heartbeat_at=func.clock_timestamp())
+    )
     session.commit()
     return cancel
 
@@ -97,6 +104,14 @@ def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
 def append_command(session: Session, run_id: int, attempt: int, entry: dict[str, Any]) -> None:
     commands = session.scalar(select(Run.commands).where(Run.id == run_id)) or []
     record(session, run_id, attempt, commands=[*commands, entry])
+
+
+def note_waiting(session: Session, run_id: int, reason: str) -> None:
+    """Say on a queued run why it does not start yet (shown with the run until it does)."""
+    session.execute(
+        update(Run).where(Run.id == run_id, Run.status == RunStatus.QUEUED).values(error=reason)
+    )
+    session.commit()
 
 
 def finish_run(

@@ -1,14 +1,15 @@
 """The run pipeline: preflight, start servers, populate, middlewares, load generators, watch,
 stop by PID, fetch every output, parse, and store in one transaction.
 
-Raises DriverError / ParseError (the run fails with that message), RunCancelled, RunLost or
-LockLost; whatever happens, every process it started is stopped and raw files are archived
-(or, when archiving fails, kept on the host). The wall time of each phase is recorded on the
-run (Run.phase_timings). The steps live in their own modules: prepare, start, stop, outputs.
+Raises DriverError / ParseError (the run fails with that message), RunCancelled, RunLost,
+LockLost or TestbedDisturbed; whatever happens, every process it started is stopped and raw
+files are archived (or, when archiving fails, kept on the host). The wall time of each phase
+is recorded on the run (Run.phase_timings). The steps live in their own modules: prepare,
+start, stop, outputs, attempts.
 """
 
 from worker.drivers.loadgen import LoadGenerator
-from worker.runs import kept, outputs, start
+from worker.runs import attempts, kept, outputs, start
 from worker.runs.context import RunContext
 from worker.runs.plan import RunPlan
 from worker.runs.prepare import prepare
@@ -69,6 +70,7 @@ class RunExecution(RunContext):
             try:
                 with self.phase("preflight"):
                     plan, loadgen = self.prepare()
+                    attempts.record_hosts(self, self.layout.used(self.params))
                 with self.phase("start"):
                     self.start_servers(plan)
                 with self.phase("populate"):
@@ -79,6 +81,7 @@ class RunExecution(RunContext):
                     load_start = self.start_clients(plan, loadgen)
                 with self.phase("run"):
                     watch(self.started, self.experiment, self.run_id, loadgen, self.check)
+                attempts.check_undisturbed(self)  # the load is over: was the testbed its own?
                 # Of the load phase, the warm-up is the part results leave out.
                 warmup = min(float(self.experiment.warmup_s), self.timings["run"])
                 self.timings["warmup"], self.timings["run"] = warmup, self.timings["run"] - warmup

@@ -25,11 +25,6 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
     testbed are taken over (their ports planned) or stopped (worker.runs.kept)."""
     ctx.record(artifact_dir=str(ctx.archive_root))
     lay, p = ctx.layout, ctx.params
-    used = (
-        list(lay.servers[: p["servers"]])
-        + list(lay.middlewares[: p["middlewares"]])
-        + list(lay.clients[: p["client_machines"]])
-    )
     roles = {
         "server": set(lay.servers[: p["servers"]]),
         "middleware": set(lay.middlewares[: p["middlewares"]]),
@@ -49,7 +44,7 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
         return facts, found
 
     # Two round trips per host, all hosts at once.
-    specs = list(dict.fromkeys(used))
+    specs = lay.used(p)
     looked = dict(zip(specs, on_each(specs, look), strict=True))
     facts = {s: f for s, (f, _) in looked.items()}
     found = {ctx.host(s): v for s, (_, v) in looked.items()}

@@ -2,6 +2,7 @@
 
 import getpass
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -28,6 +29,18 @@ class TestbedLayout:
     clients: tuple[HostSpec, ...]
     middleware_binary: str | None  # None: look it up on the host's PATH
     workroot: str
+
+    def used(self, params: dict[str, Any]) -> list[HostSpec]:
+        """The hosts a run with these parameters uses, once each, in role order."""
+        return list(
+            dict.fromkeys(
+                [
+                    *self.servers[: params["servers"]],
+                    *self.middlewares[: params["middlewares"]],
+                    *self.clients[: params["client_machines"]],
+                ]
+            )
+        )
 
 
 def local_host() -> HostSpec:
