@@ -9,6 +9,7 @@ from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.queue import BrokerUnavailable, check_broker, enqueue_runs, pending_run_ids
 from backend.core.run_files import has_run_files, run_archive_dir
+from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, queued_run_ids
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import service
@@ -184,10 +185,11 @@ def read_run(session: SessionDep, run_id: int) -> RunDetailPublic:
     run = session.get(Run, run_id)
     if run is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    fixed = session.get_one(Experiment, run.experiment_id).fixed
+    exp = session.get_one(Experiment, run.experiment_id)
+    (config,) = in_factor_order([run.configuration], list(exp.factors))
     return RunDetailPublic(
         **RunPublic.model_validate(run).model_dump(),
-        configuration=ConfigurationPublic.of(run.configuration, fixed),
+        configuration=ConfigurationPublic.of(config, exp.fixed),
     )
 
 
