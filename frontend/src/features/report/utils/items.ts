@@ -101,11 +101,9 @@ export function selectionOf(params: Record<string, unknown>): Record<string, unk
   );
 }
 
-/** The view an item shows, in a line: "View: x = workers, series = clients_per_thread". */
+/** The view an item shows, in a line: "View: x = workers; series = clients_per_thread". */
 export function selectionText(item: ReportItem): string {
   const entries = Object.entries(item.selection ?? {});
-  if (item.selection === null || item.selection === undefined)
-    return "View: the page's defaults (added before views were stored).";
   if (entries.length === 0) return "View: the page's defaults.";
   const text = entries
     .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.join(", ") : String(v)}`)
