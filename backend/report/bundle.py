@@ -166,7 +166,9 @@ def _table(session: Session, exp: Experiment, sel: Selection, item: PlanItem) ->
         spec = TABLES.get(item.name)
         if spec is None:
             raise AnalysisError("table", f"unknown table {item.name!r}")
-        q = TableQuery.model_validate(item.selection if item.selection is not None else sel.model_dump())
+        q = TableQuery.model_validate(
+            item.selection if item.selection is not None else sel.model_dump()
+        )
         table = spec.make(session, exp, q)
     return replace(table, caption=item.caption) if item.caption else table  # keeps its layout
 
@@ -176,7 +178,9 @@ def _figure(session: Session, exp: Experiment, sel: Selection, item: PlanItem) -
     if item.origin == "compare":
         body = CompareFigureRequest.model_validate(item.selection or {})
         return render_figure(compare_figure(session, item.name, body, "pdf"), "pdf", body)
-    q = FigureQuery.model_validate(item.selection if item.selection is not None else sel.model_dump())
+    q = FigureQuery.model_validate(
+        item.selection if item.selection is not None else sel.model_dump()
+    )
     try:
         return export_figure(session, exp.id, item.name, "pdf", q)
     except KeyError as err:

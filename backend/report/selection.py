@@ -52,7 +52,9 @@ def checked_items(items: list[ReportItem]) -> list[ReportItem]:
     out = []
     for i, item in enumerate(items):
         if not known_item(item):
-            raise unprocessable(("items", i, "name"), f"no {item.kind} named {item.name!r}", item.name)
+            raise unprocessable(
+                ("items", i, "name"), f"no {item.kind} named {item.name!r}", item.name
+            )
         try:
             selection = checked_selection(item)
         except ValidationError as err:

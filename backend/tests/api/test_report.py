@@ -198,8 +198,9 @@ def test_report_items_keep_the_view_they_were_added_from(
     assert main.index(
         "Throughput against worker threads, one line per clients per thread (middleware side"
     ) in range(first, second)
-    assert "Throughput against clients per thread, one line per worker threads (client side" in (
-        main[second:]
+    assert (
+        "Throughput against clients per thread, one line per worker threads (client side"
+        in main[second:]
     )
     assert "(middleware side" in (tmp_path / "tables/summary.tex").read_text()
     assert compile_latex(tmp_path).returncode == 0
