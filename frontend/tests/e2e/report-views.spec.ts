@@ -72,6 +72,7 @@ describe("report items are views", () => {
     await page.getByTestId(figureId).locator(".js-plotly-plot").waitFor();
     await page.getByTestId(figureId).getByTestId("add-to-report").click();
     await page.getByText("Added to the report").waitFor();
+    await screenshot(page, "report-view-added");
     const item = await lastItem();
     expect(item).toMatchObject({ kind: "figure", name: "throughput", origin: "experiment" });
     expect(item.selection).toMatchObject({

@@ -70,11 +70,13 @@ export const ServerPlot = memo(function ServerPlot({
     <div className="card figure" data-testid={testId ?? `figure-${filename}`}>
       <div className="section-header">
         <h3>{title}</h3>
-        <div className="actions">
-          <FigureExportButtons filename={filename} table={csv} server={figure} />
-          {target && <AddToReport experimentId={target.experimentId} view={target.view} />}
-        </div>
+        <FigureExportButtons filename={filename} table={csv} server={figure} />
       </div>
+      {target && (
+        <div className="actions report-actions">
+          <AddToReport experimentId={target.experimentId} view={target.view} />
+        </div>
+      )}
       {controls && <div className="toolbar">{controls}</div>}
       {error && !fig ? (
         <p className="hint" data-testid="figure-unavailable">
