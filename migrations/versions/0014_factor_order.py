@@ -5,8 +5,8 @@ Existing rows get the order their grid was expanded in: configurations are numbe
 row-major order of the factors as given, so the factor that changes least often between
 consecutive configurations came first.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0012 (on merge: the head of main, 0013_host_scans_token_expiry)
 Create Date: 2026-11-26 12:10:00
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0013"
+revision: str = "0014"
 down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
