@@ -162,7 +162,9 @@ def relative_rows(
     rows = []
     for c in configs:
         ref = bases.get(others(c))
-        y, x = mean_of(data, c.id), mean_of(data, ref.id) if ref else None
+        if ref is None or ref.id == c.id:  # a base case against itself says nothing
+            continue
+        y, x = mean_of(data, c.id), mean_of(data, ref.id)
         if y is None or x is None:
             continue
         require(x != 0, "base", "the base case value is zero: relative difference undefined")

@@ -14,9 +14,12 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy import Select, TextClause, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
+from backend.domain.grid import in_order
 from backend.models import (
     Configuration,
+    Experiment,
     HistogramMetric,
     RequestType,
     Run,
@@ -63,13 +66,23 @@ class RunRef:
 
 
 def read_configurations(*, session: Session, experiment_id: int) -> list[Configuration]:
-    """The experiment's grid points in index order."""
+    """The experiment's grid points in index order, values in its factor order."""
     stmt = (
         select(Configuration)
         .where(Configuration.experiment_id == experiment_id)
         .order_by(Configuration.index)
     )
-    return list(session.scalars(stmt))
+    exp = session.get(Experiment, experiment_id)
+    return in_factor_order(list(session.scalars(stmt)), list(exp.factors) if exp else [])
+
+
+def in_factor_order(configs: list[Configuration], order: list[str]) -> list[Configuration]:
+    """The rows with their values' keys in the experiment's factor order (PostgreSQL sorts
+    JSONB keys; the first factor is the default x of every view). Set as loaded, so nothing
+    is written back."""
+    for c in configs:
+        set_committed_value(c, "values", in_order(c.values, order))
+    return configs
 
 
 def _succeeded(experiment_id: int) -> list[object]:

@@ -41,6 +41,13 @@ def normalize_factors(factors: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return out
 
 
+def in_order(values: dict[str, Any], order: list[str]) -> dict[str, Any]:
+    """`values` with the keys of `order` first, in that order (a factor order, or a stored
+    configuration's values, whose JSONB keys PostgreSQL sorts), then any others as stored."""
+    first = {k: values[k] for k in order if k in values}
+    return {**first, **{k: v for k, v in values.items() if k not in first}}
+
+
 def normalize_fixed(fixed: dict[str, Any]) -> dict[str, Any]:
     return {name: coerce(name, value) for name, value in fixed.items()}
 

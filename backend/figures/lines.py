@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
-from backend.figures.labels import format_level, level_label, parameter_title
+from backend.figures.labels import format_level, level_label, parameter_label, parameter_title
 from backend.figures.params import FigureQuery, Spread
 from backend.figures.style import series_colour
 
@@ -182,6 +182,13 @@ def _axis_value(value: Any) -> Any:
         if isinstance(value, int | float) and not isinstance(value, bool)
         else str(format_level(value))
     )
+
+
+def axes_text(sel: Selection) -> str:
+    """ "clients per thread, one line per worker threads" for captions: what x and the lines
+    are, from the figure's own selection, so a caption never contradicts its axes."""
+    x = parameter_label(sel.x)
+    return f"{x}, one line per {parameter_label(sel.series)}" if sel.series else x
 
 
 def pinned_text(sel: Selection) -> str:

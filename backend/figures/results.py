@@ -13,7 +13,15 @@ from backend.figures.labels import (
     percentile_label,
     with_unit,
 )
-from backend.figures.lines import Line, Point, line_figure, pinned_text, select, shape_lines
+from backend.figures.lines import (
+    Line,
+    Point,
+    axes_text,
+    line_figure,
+    pinned_text,
+    select,
+    shape_lines,
+)
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s
@@ -36,8 +44,9 @@ def _metric_figure(
         log_y=q.log_y,
         hover_unit=unit,
     )
-    caption = f"{what} ({data.source} side, {data.request_type.value} requests), mean and "
-    caption += "standard deviation over repetitions"
+    caption = f"{what} against {axes_text(sel)} ({data.source} side, "
+    caption += f"{data.request_type.value} requests), mean and standard deviation over "
+    caption += "repetitions"
     pinned = pinned_text(sel)
     return set_caption(fig, f"{caption}, {pinned}." if pinned else f"{caption}.")
 
@@ -110,7 +119,8 @@ def percentiles(data: s.ExperimentPercentilesPublic, q: FigureQuery) -> go.Figur
                 hovertemplate=f"{parameter_title(sel.x)} %{{x}}: %{{text}} %{{y:.4~g}} "
                 f"{MICROSECONDS}<extra>%{{fullData.name}}</extra>",
             )
-    caption = f"Response-time percentiles ({data.source} side) from the merged histograms"
+    caption = f"Response-time percentiles against {axes_text(sel)} ({data.source} side) "
+    caption += "from the merged histograms"
     if data.span == "whole_run":
         caption += f" ({data.span_label})"
     if any(any(b) for b in bounds):

@@ -2,10 +2,11 @@
 
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from backend.domain.grid import in_order
 from backend.domain.templates import Template
 from backend.models.base import Base, TimestampMixin
 from backend.models.enums import template_enum
@@ -18,8 +19,13 @@ class Experiment(TimestampMixin, Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     description: Mapped[str] = mapped_column(String(10_000), default="")
     template: Mapped[Template] = mapped_column(template_enum, index=True)
-    # factor name -> ordered list of levels; fixed: parameter name -> value.
-    factors: Mapped[dict[str, list[Any]]] = mapped_column(JSONB)
+    # factor name -> ordered list of levels, in `factor_order` (JSONB reorders object keys,
+    # so the user's order is stored beside them); read and write both through `factors`.
+    factor_levels: Mapped[dict[str, list[Any]]] = mapped_column("factors", JSONB)
+    factor_order: Mapped[list[str]] = mapped_column(
+        JSONB, default=list, server_default=text("'[]'::jsonb")
+    )
+    # fixed: parameter name -> value.
     fixed: Mapped[dict[str, Any]] = mapped_column(JSONB)
     repetitions: Mapped[int] = mapped_column(Integer)
     run_time_s: Mapped[int] = mapped_column(Integer)
@@ -28,6 +34,16 @@ class Experiment(TimestampMixin, Base):
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="RESTRICT"), index=True
     )
+
+    @property
+    def factors(self) -> dict[str, list[Any]]:
+        """Factor -> levels in the user's order (the first factor is the default x axis)."""
+        return in_order(self.factor_levels or {}, self.factor_order or [])
+
+    @factors.setter
+    def factors(self, value: dict[str, list[Any]]) -> None:
+        self.factor_levels = dict(value)
+        self.factor_order = list(value)
 
     configurations: Mapped[list["Configuration"]] = relationship(
         back_populates="experiment",

@@ -9,11 +9,9 @@ import zipfile
 from io import BytesIO
 from pathlib import Path
 
-from backend.figures.catalog import FIGURES
 from backend.models import Experiment, Report
 from backend.report.bundle import PlanItem, ReportPlan, default_plan
 from backend.schemas.report import ReportItem
-from backend.tables.catalog import TABLES
 
 PDFLATEX_TIMEOUT_S = 120
 
@@ -27,16 +25,12 @@ class TexFailed(RuntimeError):
 
 
 def default_items(exp: Experiment) -> list[ReportItem]:
-    """A new report lists every figure and table in the bundle's order."""
+    """A new report lists every figure and table the design supports, in the bundle's order."""
     return [
         ReportItem(kind=i.kind, name=i.name)
         for _, items in default_plan(exp).sections
         for i in items
     ]
-
-
-def unknown_item(item: ReportItem) -> bool:
-    return item.name not in (FIGURES if item.kind == "figure" else TABLES)
 
 
 def hypothesis_note(report: Report, before_runs: bool) -> str:

@@ -12,31 +12,41 @@ import io
 import zipfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import HTTPException
 from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
+from backend.api.routes.compare import compare_differences
+from backend.crud.compare import read_experiment_names
 from backend.figures.catalog import figures_in_order
-from backend.figures.export import export_figure, slug
+from backend.figures.compare_page import compare_figure
+from backend.figures.export import ExportedFigure, export_figure, render_figure, slug
 from backend.figures.params import FigureQuery, Selection
 from backend.models import Experiment
 from backend.report.latex import FigureItem, Paragraph, Section, TableItem, main_tex
 from backend.report.raw import runs_table
+from backend.report.support import DesignFacts, supported
+from backend.schemas.compare import CompareFigureRequest, DifferencesRequest
 from backend.tables.catalog import TABLES, ExperimentInfo, TableQuery
-from backend.tables.table import latex_label, to_csv, to_latex
+from backend.tables.compare import differences_latex_table, differences_table
+from backend.tables.table import Table, latex_label, to_csv, to_latex
 
 
 @dataclass(frozen=True)
 class PlanItem:
-    """A figure or table in the report, with an optional caption and explanation."""
+    """A figure or table in the report, with an optional caption and explanation, and the
+    view it was added from (its page and selection; None: the bundle's selection)."""
 
     kind: Literal["figure", "table"]
     name: str
     caption: str | None = None
     explanation: str = ""
+    origin: Literal["experiment", "compare"] = "experiment"
+    selection: dict[str, Any] | None = None
 
 
 @dataclass
@@ -55,7 +65,18 @@ _RESULTS = ("throughput", "response-time", "percentiles", "histogram", "time-ser
 
 
 def default_plan(exp: Experiment) -> ReportPlan:
-    """Every table and figure of the product, grouped as a lab report is."""
+    """Every table and figure the design supports, grouped as a lab report is."""
+    design = DesignFacts.of(exp)
+    plan = _every_item(exp)
+    plan.sections = [
+        (title, [i for i in items if supported(i.kind, i.name, design)])
+        for title, items in plan.sections
+    ]
+    return plan
+
+
+def _every_item(exp: Experiment) -> ReportPlan:
+    """Every table and figure of the product, in the bundle's order."""
     figures = [f.name for f in figures_in_order()]
     results = [PlanItem("figure", n) for n in figures if n in _RESULTS]
     results.insert(2, PlanItem("table", "summary"))
@@ -78,7 +99,7 @@ def default_plan(exp: Experiment) -> ReportPlan:
 
 
 def _reason(err: Exception) -> str:
-    if isinstance(err, RequestValidationError):
+    if isinstance(err, RequestValidationError | ValidationError):
         return "; ".join(str(e.get("msg", "")) for e in err.errors())
     if isinstance(err, HTTPException):
         return str(err.detail)
@@ -102,7 +123,7 @@ def build_bundle(
         for item in items:
             try:
                 section.items.append(_add(session, exp, info, sel, item, files))
-            except (AnalysisError, HTTPException, RequestValidationError) as err:
+            except (AnalysisError, HTTPException, RequestValidationError, ValidationError) as err:
                 left_out.append(f"{item.kind} {item.name}: {_reason(err)}")
         sections.append(section)
     if plan.notes:
@@ -124,6 +145,48 @@ def build_bundle(
     return out.getvalue()
 
 
+def _stem(files: dict[str, bytes], folder: str, name: str) -> str:
+    """`folder/name`, or `folder/name-2` ... when the report holds that item twice (two
+    views of one figure)."""
+    stem, n = f"{folder}/{name}", 1
+    while any(p.startswith(stem + ".") for p in files):
+        n += 1
+        stem = f"{folder}/{name}-{n}"
+    return stem
+
+
+def _table(session: Session, exp: Experiment, sel: Selection, item: PlanItem) -> Table:
+    """The item's table for its own selection (the bundle's when it has none)."""
+    if item.origin == "compare":
+        body = DifferencesRequest.model_validate(item.selection or {})
+        data = compare_differences(session=session, body=body)
+        names = read_experiment_names(session=session, ids=body.experiment_ids)
+        table = differences_latex_table(data, names, "column")
+    else:
+        spec = TABLES.get(item.name)
+        if spec is None:
+            raise AnalysisError("table", f"unknown table {item.name!r}")
+        q = TableQuery.model_validate(
+            item.selection if item.selection is not None else sel.model_dump()
+        )
+        table = spec.make(session, exp, q)
+    return replace(table, caption=item.caption) if item.caption else table  # keeps its layout
+
+
+def _figure(session: Session, exp: Experiment, sel: Selection, item: PlanItem) -> ExportedFigure:
+    """The item's figure as PDF (column width) for its own selection (else the bundle's)."""
+    if item.origin == "compare":
+        body = CompareFigureRequest.model_validate(item.selection or {})
+        return render_figure(compare_figure(session, item.name, body, "pdf"), "pdf", body)
+    q = FigureQuery.model_validate(
+        item.selection if item.selection is not None else sel.model_dump()
+    )
+    try:
+        return export_figure(session, exp.id, item.name, "pdf", q)
+    except KeyError as err:
+        raise AnalysisError("figure", f"unknown figure {item.name!r}") from err
+
+
 def _add(
     session: Session,
     exp: Experiment,
@@ -134,25 +197,22 @@ def _add(
 ) -> FigureItem | TableItem:
     """Render one item into `files` and return how main.tex refers to it."""
     if item.kind == "table":
-        spec = TABLES.get(item.name)
-        if spec is None:
-            raise AnalysisError("table", f"unknown table {item.name!r}")
-        table = spec.make(session, exp, TableQuery(**sel.model_dump()))
-        if item.caption:
-            table = replace(table, caption=item.caption)  # keeps its layout
-        files[f"tables/{item.name}.tex"] = to_latex(table).encode()
-        files[f"tables/{item.name}.csv"] = to_csv(table).encode()
-        return TableItem(f"tables/{item.name}.tex", item.explanation)
-    q = FigureQuery(**sel.model_dump())
-    try:
-        out = export_figure(session, exp.id, item.name, "pdf", q)
-    except KeyError as err:
-        raise AnalysisError("figure", f"unknown figure {item.name!r}") from err
-    path = f"figures/{item.name}.pdf"
-    files[path] = out.content
+        table = _table(session, exp, sel, item)
+        stem = _stem(files, "tables", item.name)
+        files[f"{stem}.tex"] = to_latex(table).encode()
+        csv = table
+        if item.origin == "compare":  # the CSV has every number, the .tex what fits
+            body = DifferencesRequest.model_validate(item.selection or {})
+            names = read_experiment_names(session=session, ids=body.experiment_ids)
+            csv = differences_table(compare_differences(session=session, body=body), names)
+        files[f"{stem}.csv"] = to_csv(csv).encode()
+        return TableItem(f"{stem}.tex", item.explanation)
+    out = _figure(session, exp, sel, item)
+    stem = _stem(files, "figures", item.name)
+    files[f"{stem}.pdf"] = out.content
     return FigureItem(
-        path,
+        f"{stem}.pdf",
         item.caption or out.caption,
-        latex_label("fig", slug(info.name), item.name),
+        latex_label("fig", slug(info.name), stem.removeprefix("figures/")),
         item.explanation,
     )

@@ -1,7 +1,7 @@
 """The report of an experiment as the API reads and writes it."""
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,16 @@ class ReportItem(BaseModel):
     )
     explanation: str = Field(
         default="", max_length=20_000, description="text printed after the item"
+    )
+    origin: Literal["experiment", "compare"] = Field(
+        default="experiment",
+        description="the page it comes from: experiment (GET /experiments/{id}/figures or "
+        "tables/{name}) or compare (POST /compare/figures or tables/{name})",
+    )
+    selection: dict[str, Any] | None = Field(
+        default=None,
+        description="the view it was added from: that endpoint's query (experiment) or body "
+        "(compare) as the page sent it, checked against it; null: the defaults",
     )
 
 

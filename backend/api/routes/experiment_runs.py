@@ -16,6 +16,7 @@ from backend.core.queue import (
 )
 from backend.core.run_files import has_run_files, run_archive_dir
 from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
+from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import service
@@ -202,10 +203,11 @@ def read_run(session: SessionDep, run_id: int) -> RunDetailPublic:
     run = session.get(Run, run_id)
     if run is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    fixed = session.get_one(Experiment, run.experiment_id).fixed
+    exp = session.get_one(Experiment, run.experiment_id)
+    (config,) = in_factor_order([run.configuration], list(exp.factors))
     return RunDetailPublic(
         **RunPublic.model_validate(run).model_dump(),
-        configuration=ConfigurationPublic.of(run.configuration, fixed),
+        configuration=ConfigurationPublic.of(config, exp.fixed),
     )
 
 

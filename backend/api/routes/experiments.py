@@ -12,6 +12,7 @@ from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.dispatch import unsent_count
+from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignError, check_design
 from backend.domain.grid import preview
@@ -204,5 +205,6 @@ def duplicate_experiment(
 def read_configurations(session: SessionDep, experiment_id: int) -> ConfigurationsPublic:
     """The expanded grid, with every point's effective parameters."""
     exp = _load(session, experiment_id)
-    data = [ConfigurationPublic.of(c, exp.fixed) for c in exp.configurations]
+    configs = in_factor_order(list(exp.configurations), list(exp.factors))
+    data = [ConfigurationPublic.of(c, exp.fixed) for c in configs]
     return ConfigurationsPublic(data=data, count=len(data))

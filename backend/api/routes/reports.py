@@ -6,7 +6,6 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.api.routes.analysis.common import analysis_errors
 from backend.crud.report import (
     first_run_started,
@@ -24,9 +23,9 @@ from backend.report.builder import (
     compile_bundle,
     default_items,
     report_plan,
-    unknown_item,
 )
 from backend.report.bundle import build_bundle
+from backend.report.selection import checked_items
 from backend.schemas.report import ReportItem, ReportPublic, ReportUpdate
 
 router = APIRouter(prefix="/experiments", tags=["reports"])
@@ -97,11 +96,8 @@ def update_experiment_report(
 ) -> ReportPublic:
     """Write the hypothesis (timestamped when its text changes), notes and chosen items."""
     exp = _load(session, experiment_id)
-    for i, item in enumerate(body.items or []):
-        if unknown_item(item):
-            raise unprocessable(
-                ("items", i, "name"), f"no {item.kind} named {item.name!r}", item.name
-            )
+    if body.items is not None:
+        body = body.model_copy(update={"items": checked_items(body.items)})
     update_report(session=session, experiment=exp, update=body, default_items=default_items(exp))
     session.commit()
     return _public(session, exp)

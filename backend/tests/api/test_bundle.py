@@ -73,14 +73,15 @@ def test_read_bundle_compiles_with_pdflatex(
     ).stdout.splitlines()[2:]
     assert images == []
     runs = list(csv.reader(io.StringIO((tmp_path / "data/runs.csv").read_text())))
-    assert runs[0][:4] == ["Configuration", "Worker threads", "Clients per thread", "Repetition"]
+    # Factor columns in the order the design gave them (clients per thread, then workers).
+    assert runs[0][:4] == ["Configuration", "Clients per thread", "Worker threads", "Repetition"]
     assert len(runs) == 1 + 4 * 2 * 2  # configurations x repetitions x (client, middleware)
 
 
 def test_read_bundle_names_what_it_left_out(
     client: TestClient, db: Session, tmp_path: Path
 ) -> None:
-    # Three worker levels: no 2^k design, so no factorial table or figures; the rest is there.
+    # Three worker levels: no 2^k design, so the default bundle plans no factorial item.
     exp = stored_experiment(
         client, db, factors={"clients_per_thread": [1, 4], "workers": [8, 16, 32]}
     )
@@ -91,8 +92,15 @@ def test_read_bundle_names_what_it_left_out(
         zf.extractall(tmp_path)
     assert "figures/throughput.pdf" in names and "figures/factorial-effects.pdf" not in names
     main = (tmp_path / "main.tex").read_text()
-    assert "Not included" in main and "figure factorial-effects" in main
+    assert "factorial" not in main and "Not included" not in main
     assert compile_latex(tmp_path).returncode == 0
+    # A factorial the user asks for anyway is left out and named, with the reason.
+    items = [{"kind": "figure", "name": "throughput"}, {"kind": "figure", "name": "qq"}]
+    assert client.put(f"{API}/{exp['id']}/report", json={"items": items}).status_code == 200
+    r = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        main = zf.read("main.tex").decode()
+    assert "Not included" in main and "figure qq" in main and "two-level factors" in main
 
 
 def test_long_date_is_the_same_in_every_locale() -> None:

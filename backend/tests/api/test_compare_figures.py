@@ -421,7 +421,8 @@ def test_compare_differences_table_csv_and_latex(
         "/api/v1/compare/tables/differences.tex", params={"width": "page"}, json=body
     ).text
     assert r"\begin{table*}" in page and r"\end{table*}" in page and r"\cmidrule" in page
-    assert "Worker threads & Clients per thread & base & compared & value & low & high" in page
+    # Parameters in the base design's factor order (clients per thread, then workers).
+    assert "Clients per thread & Worker threads & base & compared & value & low & high" in page
     assert 3.5 < _table_width_in(tmp_path / "page", page) <= 7.16
     # Two metrics: each row names its metric and unit.
     two = client.post(

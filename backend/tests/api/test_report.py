@@ -112,3 +112,117 @@ def test_report_bundle_and_pdf_follow_the_users_plan(
     monkeypatch.setattr("backend.report.builder.shutil.which", lambda _: None)
     r = client.get(f"{API}/{exp['id']}/report.pdf")
     assert r.status_code == 503 and "No TeX engine (pdflatex)" in r.json()["detail"]
+
+
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    import csv
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_default_report_of_a_3x2_design_holds_what_it_can(client: TestClient, db: Session) -> None:
+    exp = stored_experiment(
+        client, db, factors={"clients_per_thread": [1, 2, 4], "workers": [8, 16]}
+    )
+    items = client.get(f"{API}/{exp['id']}/report").json()["items"]
+    names = {i["name"] for i in items}
+    assert {"throughput", "summary", "differences"} <= names
+    factorial = {"factorial", "factorial-effects", "allocation-of-variation", "residuals"}
+    assert not names & (factorial | {"qq", "half-normal", "main-effects", "interactions"})
+    # The differences table compares each configuration with its base twin, never with itself.
+    r = client.get(f"{API}/{exp['id']}/tables/differences.csv")
+    assert r.status_code == 200, r.text
+    rows = _csv_rows(r.text)
+    assert len(rows) == 4  # clients per thread 2 and 4, at 8 and 16 workers
+    assert all(row["Clients per thread"] != "1" for row in rows)
+
+
+def test_default_report_without_a_middleware_has_no_middleware_items(client: TestClient) -> None:
+    exp = create_random_experiment(
+        client, fixed={"servers": 1, "middlewares": 0, "ratio": "0:1", "value_size": 128}
+    )
+    names = {i["name"] for i in client.get(f"{API}/{exp['id']}/report").json()["items"]}
+    assert "throughput" in names
+    assert not names & {"breakdown", "queue-models", "model-throughput", "model-comparison"}
+
+
+def test_report_items_keep_the_view_they_were_added_from(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    exp = stored_experiment(client, db, name="Report views")
+    view = {
+        "x": "workers",
+        "series": "clients_per_thread",
+        "source": "middleware",
+        "band": "band",
+        "width": "page",  # the bundle's size, not the item's: dropped
+    }
+    items = [
+        {"kind": "figure", "name": "throughput", "selection": view},
+        {"kind": "figure", "name": "throughput"},  # an old item: today's defaults
+        {"kind": "table", "name": "summary", "selection": {"source": "middleware"}},
+        {
+            "kind": "figure",
+            "name": "compare-groups",
+            "origin": "compare",
+            "selection": {"experiment_ids": [exp["id"]], "x": "workers", "group_by": "workers"},
+        },
+        {
+            "kind": "table",
+            "name": "differences",
+            "origin": "compare",
+            "selection": {"experiment_ids": [exp["id"]]},
+        },
+    ]
+    r = client.put(f"{API}/{exp['id']}/report", json={"items": items})
+    assert r.status_code == 200, r.text
+    stored = client.get(f"{API}/{exp['id']}/report").json()["items"]
+    assert stored[0]["selection"] == {
+        "x": "workers",
+        "series": "clients_per_thread",
+        "source": "middleware",
+        "band": "band",
+    }
+    assert stored[1]["selection"] is None and stored[3]["origin"] == "compare"
+    r = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    assert r.status_code == 200, r.text
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        names = set(zf.namelist())
+        zf.extractall(tmp_path)
+    assert {"figures/throughput.pdf", "figures/throughput-2.pdf"} <= names
+    assert {"figures/compare-groups.pdf", "tables/differences.tex"} <= names
+    main = (tmp_path / "main.tex").read_text()
+    assert "Not included" not in main
+    # Each caption is built from its item's own selection: it says what the axes are.
+    first, second = main.index("figures/throughput.pdf"), main.index("figures/throughput-2.pdf")
+    assert main.index(
+        "Throughput against worker threads, one line per clients per thread (middleware side"
+    ) in range(first, second)
+    assert (
+        "Throughput against clients per thread, one line per worker threads (client side"
+        in main[second:]
+    )
+    assert "(middleware side" in (tmp_path / "tables/summary.tex").read_text()
+    assert compile_latex(tmp_path).returncode == 0
+
+
+def test_report_item_selection_is_checked_against_its_query(client: TestClient) -> None:
+    exp = create_random_experiment(client)
+    cases = [
+        ({"kind": "figure", "name": "throughput", "selection": {"band": "wavy"}}, "band"),
+        ({"kind": "figure", "name": "throughput", "selection": {"colour": "red"}}, "colour"),
+        ({"kind": "table", "name": "summary", "selection": {"x": "workers"}}, "x"),
+        (
+            {"kind": "figure", "name": "compare-groups", "origin": "compare", "selection": {}},
+            "experiment_ids",
+        ),
+    ]
+    for item, field in cases:
+        r = client.put(f"{API}/{exp['id']}/report", json={"items": [item]})
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"][0]["loc"] == ["body", "items", 0, "selection", field]
+    r = client.put(
+        f"{API}/{exp['id']}/report",
+        json={"items": [{"kind": "figure", "name": "throughput", "origin": "compare"}]},
+    )
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "items", 0, "name"]

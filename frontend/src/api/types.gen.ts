@@ -4771,6 +4771,20 @@ export type ReportItem = {
      * text printed after the item
      */
     explanation?: string;
+    /**
+     * Origin
+     *
+     * the page it comes from: experiment (GET /experiments/{id}/figures or tables/{name}) or compare (POST /compare/figures or tables/{name})
+     */
+    origin?: 'experiment' | 'compare';
+    /**
+     * Selection
+     *
+     * the view it was added from: that endpoint's query (experiment) or body (compare) as the page sent it, checked against it; null: the defaults
+     */
+    selection?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 /**

@@ -76,4 +76,38 @@ describe("editing and duplicating a design", () => {
     const original = await api<ExperimentPublic>(`/experiments/${exp.id}`);
     expect(original.factors).toEqual({ workers: [8, 16, 32] });
   });
+
+  it("keeps the factors in the order given: form, saved design and reloads", async () => {
+    // The template lists clients per thread, then ratio (PostgreSQL's JSONB sorts them the
+    // other way round: shorter keys first).
+    const order = ["clients_per_thread", "ratio"];
+    const factorInputs = async () =>
+      (await page
+        .getByTestId("factor-editor")
+        .locator('input[name^="factor-"]')
+        .evaluateAll((inputs) =>
+          inputs.map((i) => (i as HTMLInputElement).name.replace("factor-", "")),
+        )) as string[];
+    await page.goto(`${BASE_URL}/experiments/new`);
+    await page.locator('select[name="template"]').selectOption("baseline_no_middleware");
+    await expect.poll(factorInputs).toEqual(order);
+    await page.locator('input[name="name"]').fill(`${NAME} order`);
+    await page.getByRole("button", { name: "Create experiment" }).click();
+    await page.waitForURL(/\/experiments\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split("/").pop());
+    const headers = page.getByTestId("configurations-table").locator("thead th");
+    await headers.first().waitFor();
+    expect(await headers.allTextContents()).toEqual(["#", "Clients per thread", "SET:GET ratio"]);
+    const saved = await api<ExperimentPublic>(`/experiments/${id}`);
+    expect(Object.keys(saved.factors ?? {})).toEqual(order);
+    const configs = await api<ConfigurationsPublic>(`/experiments/${id}/configurations`);
+    expect(Object.keys(configs.data[0]?.values ?? {})).toEqual(order);
+    await page.reload();
+    await headers.first().waitFor();
+    expect(await headers.allTextContents()).toEqual(["#", "Clients per thread", "SET:GET ratio"]);
+    await page.getByRole("link", { name: "Edit design" }).click();
+    await page.getByRole("heading", { name: `Edit ${NAME} order` }).waitFor();
+    await expect.poll(factorInputs).toEqual(order);
+    await screenshot(page, "design-factor-order");
+  });
 });

@@ -36,7 +36,8 @@ async function itemHeadings(): Promise<string[]> {
 
 async function addItem(label: string): Promise<void> {
   await page.locator('select[name="add-item"]').selectOption({ label });
-  await page.getByRole("button", { name: "Add to report" }).click();
+  // The picker's button (every figure and table of the page has an "Add to report" of its own).
+  await page.getByTestId("report-add").getByRole("button", { name: "Add to report" }).click();
 }
 
 describe("report builder", () => {

@@ -13,6 +13,8 @@ import {
   type TableFileFormat,
   type TableWidth,
 } from "@/features/export/utils/serverTable";
+import { AddToReport } from "@/features/report/components/AddToReport";
+import { differencesTarget } from "@/features/report/utils/views";
 import {
   experimentName,
   intervalText,
@@ -54,6 +56,7 @@ export function DifferenceTable({
   if (skip > 0 && skip >= rows.length) setSkip(0);
 
   const [busy, setBusy] = useState(false);
+  const target = useMemo(() => differencesTarget(request), [request]);
   const download = (format: TableFileFormat, width: TableWidth = "column") => {
     setBusy(true);
     const name = `compare-${slug(metricLabel)}${width === "page" ? "-page" : ""}`;
@@ -88,6 +91,7 @@ export function DifferenceTable({
           >
             LaTeX, page width
           </button>
+          {target && <AddToReport experimentId={target.experimentId} view={target.view} />}
         </div>
       </div>
       <p className="hint">

@@ -8,6 +8,8 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
 import { useServerFigureQuery } from "@/features/export/hooks/useServerFigureQuery";
 import type { CompareFigure } from "@/features/export/utils/serverFigure";
+import { AddToReport } from "@/features/report/components/AddToReport";
+import { figureTarget } from "@/features/report/utils/views";
 import { type BrushRanges, readBrush, withBrush } from "./ParallelCoordinates.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };
@@ -46,6 +48,7 @@ export const ParallelCoordinates = memo(function ParallelCoordinates({
     () => ({ ...figure, body: { ...figure.body, brush: ranges } }),
     [figure, ranges],
   );
+  const target = useMemo(() => figureTarget(exported), [exported]);
   return (
     <div className="card figure" data-testid="parcoords">
       <div className="section-header">
@@ -61,6 +64,7 @@ export const ParallelCoordinates = memo(function ParallelCoordinates({
           </button>
         )}
         <FigureExportButtons filename="compare-parallel-coordinates" server={exported} />
+        {target && <AddToReport experimentId={target.experimentId} view={target.view} />}
       </div>
       {error && !fig ? (
         <p className="hint" data-testid="figure-unavailable">

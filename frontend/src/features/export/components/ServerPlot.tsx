@@ -5,6 +5,8 @@ import type { Config } from "plotly.js";
 import { memo, type ReactNode, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { AddToReport } from "@/features/report/components/AddToReport";
+import { figureTarget } from "@/features/report/utils/views";
 import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
 import { figureTable } from "../utils/figureTable";
 import { type AnyServerFigure, figureRevision } from "../utils/serverFigure";
@@ -33,6 +35,8 @@ export interface ServerPlotProps {
   unavailable?: ReactNode;
   /** Shown under the figure once drawn, from what the server says beside it (layout.meta). */
   footer?: (meta: NonNullable<FigureJson["layout"]["meta"]>) => ReactNode;
+  /** Offer "Add to report" (default): off for figures no report holds (a live run's). */
+  reportable?: boolean;
 }
 
 export const ServerPlot = memo(function ServerPlot({
@@ -47,6 +51,7 @@ export const ServerPlot = memo(function ServerPlot({
   refreshOn,
   unavailable,
   footer,
+  reportable = true,
 }: ServerPlotProps) {
   const { figure: fig, isLoading, error } = useServerFigureQuery(figure, poll, refreshOn);
   // Redraws of the same selection (polling, live seconds) keep the user's zoom and legend
@@ -60,12 +65,18 @@ export const ServerPlot = memo(function ServerPlot({
     return { ...structuredClone(rest), uirevision };
   }, [fig, uirevision]);
   const csv = useMemo(() => table ?? (fig ? figureTable(fig) : undefined), [table, fig]);
+  const target = useMemo(() => (reportable ? figureTarget(figure) : null), [reportable, figure]);
   return (
     <div className="card figure" data-testid={testId ?? `figure-${filename}`}>
       <div className="section-header">
         <h3>{title}</h3>
         <FigureExportButtons filename={filename} table={csv} server={figure} />
       </div>
+      {target && (
+        <div className="actions report-actions">
+          <AddToReport experimentId={target.experimentId} view={target.view} />
+        </div>
+      )}
       {controls && <div className="toolbar">{controls}</div>}
       {error && !fig ? (
         <p className="hint" data-testid="figure-unavailable">

@@ -1,6 +1,8 @@
 // CSV and LaTeX downloads of a table, written by the server (the one definition of each
 // table: booktabs, units in the headers, a caption and a \label derived from the experiment).
 import { handleError } from "@/components/common/handleError";
+import { AddToReport } from "@/features/report/components/AddToReport";
+import { tableTarget } from "@/features/report/utils/views";
 import { downloadServerTable, type ServerTable, TABLE_FILE_FORMATS } from "../utils/serverTable";
 
 /** Props of TableExportButtons. */
@@ -13,6 +15,7 @@ export interface TableExportButtonsProps {
 }
 
 export function TableExportButtons({ table, filename, testId }: TableExportButtonsProps) {
+  const target = tableTarget(table);
   return (
     <div className="actions" data-testid={testId ?? "table-exports"}>
       {TABLE_FILE_FORMATS.map((f) => (
@@ -24,6 +27,7 @@ export function TableExportButtons({ table, filename, testId }: TableExportButto
           {f.label}
         </button>
       ))}
+      <AddToReport experimentId={target.experimentId} view={target.view} />
     </div>
   );
 }

@@ -1,22 +1,27 @@
 // The report's figures and tables in order, each with caption and explanation, move and remove.
 import type { ReportItem } from "@/api";
 import { itemTitle, moveItem, type ReportChoice, removeItem, updateItem } from "../utils/items";
+import { ReportItemPreview } from "./ReportItemPreview";
 
 /** Props of ReportItemList. */
 export interface ReportItemListProps {
   items: ReportItem[];
   choices: ReportChoice[];
   onChange: (items: ReportItem[]) => void;
+  /** The experiment whose figures the items draw. */
+  experimentId: number;
 }
 
-export function ReportItemList({ items, choices, onChange }: ReportItemListProps) {
+export function ReportItemList({ items, choices, onChange, experimentId }: ReportItemListProps) {
   if (items.length === 0) return <p className="hint">No figures or tables in the report.</p>;
   return (
     <ol className="report-items" data-testid="report-items">
       {items.map((item, i) => {
         const title = itemTitle(item, choices);
         return (
-          <li key={`${item.kind}:${item.name}`} className="report-item" data-testid="report-item">
+          // Index keys: one figure may be in the report twice, as two views.
+          // biome-ignore lint/suspicious/noArrayIndexKey: items have no id; order is their identity
+          <li key={i} className="report-item" data-testid="report-item">
             <div className="actions">
               <strong>
                 {item.kind === "figure" ? "Figure" : "Table"}: {title}
@@ -45,6 +50,7 @@ export function ReportItemList({ items, choices, onChange }: ReportItemListProps
                 Remove
               </button>
             </div>
+            <ReportItemPreview item={item} experimentId={experimentId} />
             <label className="report-field">
               Caption
               <input

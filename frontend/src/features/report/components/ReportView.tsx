@@ -91,7 +91,12 @@ function ReportForm({ report, choices, experimentId, name }: ReportFormProps) {
         />
       </label>
       <h3>Figures and tables</h3>
-      <ReportItemList items={items} choices={choices} onChange={edit(setItems)} />
+      <ReportItemList
+        items={items}
+        choices={choices}
+        onChange={edit(setItems)}
+        experimentId={experimentId}
+      />
       <AddItemPicker items={items} choices={choices} onChange={edit(setItems)} />
       <div className="actions">
         <button type="button" className="primary" disabled={save.isPending} onClick={onSave}>

@@ -63,3 +63,50 @@ export function availableChoices(
 export function itemTitle(item: ReportItem, choices: readonly ReportChoice[]): string {
   return choices.find((c) => c.kind === item.kind && c.name === item.name)?.title ?? item.name;
 }
+
+/** A view of a page as a report item: the figure or table, its page and its selection (the
+ * query, or the compare page's body, the page sends the server for it). */
+export interface ReportView {
+  kind: ReportItem["kind"];
+  name: string;
+  origin: NonNullable<ReportItem["origin"]>;
+  selection: Record<string, unknown>;
+}
+
+/** Whether an item is of the view's figure or table (of the same page). */
+export function isItemOf(item: ReportItem, view: ReportView): boolean {
+  return (
+    item.kind === view.kind &&
+    item.name === view.name &&
+    (item.origin ?? "experiment") === view.origin
+  );
+}
+
+/** The list with the view appended as a new item (no caption: the generated one). */
+export function addView(items: readonly ReportItem[], view: ReportView): ReportItem[] {
+  return [...items, { ...view, caption: null, explanation: "" }];
+}
+
+/** The list with the last item of the view's figure or table showing this view instead
+ * (caption and explanation kept); unchanged when there is none. */
+export function updateView(items: readonly ReportItem[], view: ReportView): ReportItem[] {
+  const last = items.findLastIndex((item) => isItemOf(item, view));
+  return items.map((item, i) => (i === last ? { ...item, selection: view.selection } : item));
+}
+
+/** A page's query parameters as a stored selection: unset values left out. */
+export function selectionOf(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== ""),
+  );
+}
+
+/** The view an item shows, in a line: "View: x = workers; series = clients_per_thread". */
+export function selectionText(item: ReportItem): string {
+  const entries = Object.entries(item.selection ?? {});
+  if (entries.length === 0) return "View: the page's defaults.";
+  const text = entries
+    .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.join(", ") : String(v)}`)
+    .join("; ");
+  return `View: ${text}${item.origin === "compare" ? " (compare page)" : ""}.`;
+}

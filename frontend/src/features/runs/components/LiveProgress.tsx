@@ -61,6 +61,7 @@ export function LiveProgress({ experimentId, active }: LiveProgressProps) {
               testId={`live-figure-${p.runId}`}
               height={300}
               refreshOn={p.elapsedS}
+              reportable={false}
             />
           ))}
         </>

@@ -1,0 +1,55 @@
+// A report item as it will print: the server's figure for the item's stored selection (the
+// one the bundle renders), or for a table the view its numbers come from.
+import type { Config } from "plotly.js";
+import { memo, useMemo } from "react";
+import type { ReportItem } from "@/api";
+import { LazyPlot } from "@/components/common/LazyPlot";
+import { PendingBlock } from "@/components/common/PendingBlock";
+import { useServerFigureQuery } from "@/features/export/hooks/useServerFigureQuery";
+import { selectionText } from "../utils/items";
+import { itemFigure } from "../utils/views";
+
+const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true, staticPlot: true };
+
+/** Props of ReportItemPreview. */
+export interface ReportItemPreviewProps {
+  item: ReportItem;
+  experimentId: number;
+}
+
+export const ReportItemPreview = memo(function ReportItemPreview({
+  item,
+  experimentId,
+}: ReportItemPreviewProps) {
+  const figure = useMemo(() => itemFigure(item, experimentId), [item, experimentId]);
+  const { figure: fig, error } = useServerFigureQuery(figure);
+  const layout = useMemo(() => {
+    if (!fig) return {};
+    const { meta: _meta, width: _w, height: _h, ...rest } = fig.layout;
+    return structuredClone(rest);
+  }, [fig]);
+  return (
+    <div className="report-preview">
+      <p className="hint" data-testid="report-item-view">
+        {selectionText(item)}
+      </p>
+      {figure &&
+        (error && !fig ? (
+          <p className="hint" data-testid="figure-unavailable">
+            Left out of the bundle: {error.message}
+          </p>
+        ) : !fig ? (
+          <PendingBlock label="Loading figure" />
+        ) : (
+          <div data-testid="report-item-figure">
+            <LazyPlot data={fig.data} layout={layout} config={PLOT_CONFIG} height={260} />
+            {fig.layout.meta?.caption && (
+              <p className="hint" data-testid="report-item-caption">
+                {item.caption || fig.layout.meta.caption}
+              </p>
+            )}
+          </div>
+        ))}
+    </div>
+  );
+});
