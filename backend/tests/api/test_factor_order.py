@@ -53,7 +53,7 @@ def test_first_factor_is_the_default_x_of_figures_and_tables(
 
 
 def _migration() -> object:
-    path = Path(__file__).parents[3] / "migrations/versions/0014_factor_order.py"
+    path = Path(__file__).parents[3] / "migrations/versions/0017_factor_order.py"
     spec = importlib.util.spec_from_file_location("factor_order_migration", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
