@@ -3,7 +3,8 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
@@ -14,6 +15,8 @@ ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", 
 
 
 class ExperimentBase(BaseModel):
+    """A design as requests give it: every field bounded, and the fields checked together."""
+
     name: DbText = Field(min_length=1, max_length=200)
     description: DbText = Field(default="", max_length=10_000)
     template: Template = Template.CUSTOM
@@ -35,20 +38,44 @@ class ExperimentBase(BaseModel):
             raise ValueError("must not be blank")
         return v
 
-    # On cooldown_s (validated after run_time_s and warmup_s), so the 422 names a field the
-    # form can mark, in the words the form uses.
-    @field_validator("cooldown_s")
-    @classmethod
-    def window_fits_run(cls, cooldown: int, info: ValidationInfo) -> int:
-        run_time, warmup = info.data.get("run_time_s"), info.data.get("warmup_s")
-        if run_time is None or warmup is None:
-            return cooldown  # already reported at its own field
-        if warmup + cooldown >= run_time:
-            raise ValueError(
-                f"warm-up plus cool-down ({warmup + cooldown} s) must be shorter than the run "
-                f"time ({run_time} s), or nothing is left to measure"
+    # On the whole model, after every field: a field left out takes its default, and the
+    # default takes part in the check too (a warm-up of 304 s alone against the default 90 s
+    # run time is refused, not stored).
+    @model_validator(mode="after")
+    def window_fits_run(self) -> "ExperimentBase":
+        problem = window_problem(self.run_time_s, self.warmup_s, self.cooldown_s)
+        if problem is not None:
+            field = _window_field(self.model_fields_set)
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError("value_error", problem),
+                        loc=(field,),
+                        input=getattr(self, field),
+                    )
+                ],
             )
-        return cooldown
+        return self
+
+
+def window_problem(run_time_s: int, warmup_s: int, cooldown_s: int) -> str | None:
+    """Why warm-up and cool-down leave nothing of the run to measure, or None."""
+    if warmup_s + cooldown_s < run_time_s:
+        return None
+    return (
+        f"warm-up plus cool-down ({warmup_s + cooldown_s} s) must be shorter than the run "
+        f"time ({run_time_s} s), or nothing is left to measure"
+    )
+
+
+def _window_field(sent: set[str]) -> str:
+    # The field the 422 names: the last of the form's order the request gave, so the form
+    # marks the value the user just typed (cool-down, then warm-up, then run time).
+    for name in ("cooldown_s", "warmup_s", "run_time_s"):
+        if name in sent:
+            return name
+    return "warmup_s"
 
 
 class ExperimentCreate(ExperimentBase, RequestModel):
@@ -65,10 +92,23 @@ class GridPreviewPublic(BaseModel):
     estimated_seconds: int
 
 
-class ExperimentPublic(ExperimentBase):
+class ExperimentPublic(BaseModel):
+    """A stored experiment as served: the stored design as it is, without the request bounds,
+    so one row that breaks a rule (stored before the rule, or by hand) never fails a list."""
+
     model_config = ConfigDict(from_attributes=True)
 
     id: int
+    name: str
+    description: str
+    template: Template
+    factors: dict[str, list[Any]] = Field(default_factory=dict)
+    fixed: dict[str, Any] = Field(default_factory=dict)
+    repetitions: int
+    run_time_s: int = Field(description="seconds per run")
+    warmup_s: int = Field(description="seconds cut at the start")
+    cooldown_s: int = Field(description="seconds cut at the end")
+    testbed_id: int | None
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus
