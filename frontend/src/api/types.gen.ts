@@ -349,6 +349,18 @@ export type CompareFigureRequest = {
      */
     style?: 'report' | 'screen';
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -364,18 +376,6 @@ export type CompareFigureRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -438,6 +438,18 @@ export type CompareFigureRequest = {
  */
 export type CompareSelection = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -453,18 +465,6 @@ export type CompareSelection = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
 };
 
 /**
@@ -941,6 +941,18 @@ export type ConfigurationsPublic = {
  */
 export type ConfigurationsRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -956,18 +968,6 @@ export type ConfigurationsRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -1145,6 +1145,18 @@ export type DifferencesPublic = {
  */
 export type DifferencesRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -1160,18 +1172,6 @@ export type DifferencesRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -1611,8 +1611,17 @@ export type ExperimentPercentilesPublic = {
 
 /**
  * ExperimentPublic
+ *
+ * A stored experiment as served: the stored design as it is, without the request bounds,
+ * so one row that breaks a rule (stored before the rule, or by hand) never fails a list.
  */
 export type ExperimentPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
     /**
      * Name
      *
@@ -1624,11 +1633,11 @@ export type ExperimentPublic = {
      *
      * free text
      */
-    description?: string;
+    description: string;
     /**
      * catalogue entry the design started from (DOMAIN.md section 2), or custom
      */
-    template?: Template;
+    template: Template;
     /**
      * Factors
      *
@@ -1650,37 +1659,31 @@ export type ExperimentPublic = {
      *
      * repetitions (runs) per configuration
      */
-    repetitions?: number;
+    repetitions: number;
     /**
      * Run Time S
      *
      * seconds per run
      */
-    run_time_s?: number;
+    run_time_s: number;
     /**
      * Warmup S
      *
      * seconds cut at the start
      */
-    warmup_s?: number;
+    warmup_s: number;
     /**
      * Cooldown S
      *
      * seconds cut at the end
      */
-    cooldown_s?: number;
+    cooldown_s: number;
     /**
      * Testbed Id
      *
      * id of the testbed the runs use (None: the local testbed)
      */
-    testbed_id?: number | null;
-    /**
-     * Id
-     *
-     * database id
-     */
-    id: number;
+    testbed_id: number | null;
     /**
      * Created At
      *
@@ -2344,6 +2347,18 @@ export type GroupsPublic = {
  */
 export type GroupsRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -2359,18 +2374,6 @@ export type GroupsRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -8285,6 +8288,18 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         style?: 'report' | 'screen';
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8294,18 +8309,6 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -8532,6 +8535,18 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8541,18 +8556,6 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -8639,6 +8642,18 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8648,18 +8663,6 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -8788,6 +8791,18 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8797,18 +8812,6 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -8873,6 +8876,18 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8882,18 +8897,6 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
