@@ -32,6 +32,7 @@ from backend.schemas.experiment import (
     GridPreviewWithPoints,
 )
 from backend.schemas.limits import DbText, Skip
+from backend.schemas.served import served
 
 router = APIRouter(prefix="/experiments", tags=["experiments"])
 logger = logging.getLogger(__name__)
@@ -81,28 +82,19 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                 "experiment.invalid_design", extra={"experiment_id": e.id, "problem": problem}
             )
         out.append(
-            _served(
-                e.id,
+            served(
+                ExperimentPublic,
                 {
                     **stored,
                     "status": crud.derive_status(runs[e.id]),
                     "run_counts": runs[e.id],
                     "preview": GridPreviewPublic(**p.__dict__),
                 },
+                what="experiment",
+                row_id=e.id,
             )
         )
     return out
-
-
-def _served(experiment_id: int, row: dict[str, Any]) -> ExperimentPublic:
-    """The row as served; a stored field that cannot be (a JSON design column of the wrong
-    shape) is left out, which serves its default, and logged, so the row is still listed."""
-    try:
-        return ExperimentPublic.model_validate(row)
-    except ValidationError as err:
-        bad = sorted({str(e["loc"][0]) for e in err.errors()})
-        logger.error("experiment.unservable", extra={"experiment_id": experiment_id, "fields": bad})
-        return ExperimentPublic.model_validate({k: v for k, v in row.items() if k not in bad})
 
 
 def design_problem(exp: Experiment) -> str | None:

@@ -18,7 +18,7 @@ import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import not_a_server_error, response_schema_conformance
 from sqlalchemy import select
 
 from backend.core.db import SessionLocal
@@ -137,6 +137,6 @@ def test_api_fuzz(case: Any, fuzz_server: ApiServer, seeded_ids: dict[str, int])
     case.call_and_validate(
         base_url=fuzz_server.url,
         headers={"Authorization": f"Bearer {TOKEN}"},
-        checks=[not_a_server_error, four_xx_is_json_naming_the_field],
+        checks=[not_a_server_error, response_schema_conformance, four_xx_is_json_naming_the_field],
         timeout=60,
     )
