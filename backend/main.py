@@ -7,14 +7,17 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from backend.api.errors import validation_error_content
 from backend.api.guards import BodyLimit, SameOriginWrites
 from backend.api.main import api_router
 from backend.api.openapi import install_described_openapi
+from backend.api.well_formed import WellFormedInput
 from backend.core.config import settings
 from backend.core.db import SessionLocal
 from backend.core.exposure import exposure_error
@@ -61,13 +64,22 @@ app = FastAPI(
     docs_url=None,
     generate_unique_id_function=custom_generate_unique_id,
 )
-# Outermost last: host check, then body cap and origin check, then CORS.
+# Outermost last: host check, then body cap and origin check, then CORS, then the rule on
+# every value (inside CORS, so an allowed UI origin can read its 422).
+app.add_middleware(WellFormedInput)
 app.add_middleware(
     CORSMiddleware, allow_origins=settings.CORS_ORIGINS, allow_methods=["*"], allow_headers=["*"]
 )
 app.add_middleware(SameOriginWrites, allowed_origins=settings.CORS_ORIGINS)
 app.add_middleware(BodyLimit, max_bytes=settings.MAX_BODY_BYTES)
 app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.ALLOWED_HOSTS)
+
+
+@app.exception_handler(RequestValidationError)
+async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    # FastAPI's own handler echoes each input as is: NaN from a query (or an echoed value that
+    # is not JSON) would fail to serialise and turn the 422 into a 500.
+    return JSONResponse(status_code=422, content=validation_error_content(exc))
 
 
 @app.exception_handler(ArithmeticError)

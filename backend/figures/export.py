@@ -4,6 +4,7 @@ The API's figure endpoints and the report bundle both call `export_figure`, so a
 the bundle is byte for byte what the endpoint gives for the same parameters.
 """
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -12,6 +13,7 @@ import plotly.graph_objects as go
 from fastapi import Response
 from sqlalchemy.orm import Session
 
+from backend.analysis.errors import AnalysisError
 from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureOutput, FigureQuery
 from backend.figures.registry import caption_of
@@ -19,6 +21,9 @@ from backend.figures.render import renderer
 from backend.figures.style import STYLES, apply_style, default_height_in
 
 FigureFormat = Literal["json", "pdf", "svg", "png"]
+# Chrome, which kaleido draws with, draws no canvas side above 16384 px: beyond it kaleido
+# answers a few bytes instead of a PNG (20 x 20 in at 1200 dpi gave a 3-byte "PNG").
+MAX_PNG_SIDE_PX = 16_384
 
 
 class UnknownFigure(KeyError):
@@ -46,6 +51,19 @@ def attachment(content: bytes, media_type: str, experiment_name: str, suffix: st
     )
 
 
+def check_png_size(width_in: float, height_in: float, dpi: int) -> None:
+    """A PNG the browser can draw, or an AnalysisError naming `dpi` with the largest that fits."""
+    for side, inches in (("width", width_in), ("height", height_in)):
+        px = round(inches * dpi)
+        if px > MAX_PNG_SIDE_PX:
+            raise AnalysisError(
+                "dpi",
+                f"{dpi} dpi makes the {inches:g} in {side} {px} px; a PNG side is at most "
+                f"{MAX_PNG_SIDE_PX} px, so at most {math.floor(MAX_PNG_SIDE_PX / inches)} dpi "
+                "at this size",
+            )
+
+
 def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> ExportedFigure:
     """A built figure styled and sized: JSON (responsive unless a width is asked) or a
     PDF/SVG/PNG at its printed size (column width unless asked)."""
@@ -55,6 +73,8 @@ def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> Expor
         return ExportedFigure(fig.to_json().encode(), caption_of(fig))
     width = out.file_width_in()
     height = out.height or default_height_in(style, width)
+    if fmt == "png":
+        check_png_size(width, height, out.dpi)
     fig = apply_style(fig, style, width, height)
     return ExportedFigure(renderer.render(fig, fmt, width, height, out.dpi), caption_of(fig))
 

@@ -13,7 +13,8 @@ from backend.analysis.errors import AnalysisError
 from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName
-from backend.schemas.limits import Confidence, TCritical
+from backend.schemas.limits import Confidence, Seconds, TCritical, Utilization
+from backend.schemas.window import RecutWindow
 
 SourceKind = Literal["client", "middleware"]
 Spread = Literal["bars", "band", "none"]
@@ -23,15 +24,13 @@ WIDTH_PRESETS = {"column": COLUMN_WIDTH_IN, "page": PAGE_WIDTH_IN}
 MIN_WIDTH_IN, MAX_WIDTH_IN = 1.0, 20.0
 
 
-class Selection(BaseModel):
+class Selection(RecutWindow):
     """What the numbers are: the results page's source, request type, window and analysis."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     source: SourceKind = "client"
     request_type: RequestType = RequestType.ALL
-    window_start_s: int | None = Field(default=None, ge=0)
-    window_end_s: int | None = Field(default=None, ge=1)
     metric: MetricName = "throughput_per_s"
     factors: str | None = Field(default=None, description="factorial: comma-separated factors")
     confidence: Confidence = 0.90
@@ -43,6 +42,8 @@ class Selection(BaseModel):
 
 class FigureOutput(BaseModel):
     """Printed size and style of a figure file (the JSON for the UI is responsive)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
 
     width: str | None = Field(
         default=None,
@@ -102,7 +103,7 @@ class FigureQuery(Selection, FigureOutput):
     run_id: int | None = Field(
         default=None, description="time series: the run (default: the first succeeded)"
     )
-    think_time_s: float | None = Field(default=None, ge=0)
+    think_time_s: Seconds | None = None
     band: Spread = Field(
         default="bars",
         description="spread over repetitions around each mean: error bars, a filled band "
@@ -116,10 +117,8 @@ class FigureQuery(Selection, FigureOutput):
         description="model figures: the group of configurations differing only in clients "
         "(index, as on the Models tab)",
     )
-    server_utilization: float | None = Field(
+    server_utilization: Utilization | None = Field(
         default=None,
-        gt=0,
-        le=1,
         description="model figures: measured utilization of each memcached server (0..1]",
     )
     what_if: list[str] = Field(

@@ -25,6 +25,9 @@ from backend.figures.style import PX_PER_IN
 logger = logging.getLogger(__name__)
 
 StaticFormat = Literal["pdf", "svg", "png"]
+# How each file begins (an SVG after its XML prologue, if any).
+_MAGIC = {"pdf": b"%PDF-", "png": b"\x89PNG\r\n\x1a\n", "svg": b"<svg"}
+_MAGIC_WITHIN = 512
 MEDIA_TYPES: dict[str, str] = {
     "pdf": "application/pdf",
     "svg": "image/svg+xml",
@@ -122,7 +125,11 @@ class FigureRenderer:
         except Exception as err:
             self.close()  # a broken browser is restarted by the next call
             raise RenderError(f"rendering failed: {err}") from err
-        return bytes(out)
+        content = bytes(out)
+        if _MAGIC[fmt] not in content[:_MAGIC_WITHIN]:
+            # A canvas the browser refused comes back as a few bytes, not as an error.
+            raise RenderError(f"rendering failed: the browser gave no {fmt} ({len(content)} bytes)")
+        return content
 
     def close(self) -> None:
         """Close the browser and stop the loop (idempotent)."""

@@ -21,7 +21,12 @@ class NoTexEngine(RuntimeError):
 
 
 class TexFailed(RuntimeError):
-    """pdflatex ran and failed; the message ends with its log."""
+    """pdflatex ran and failed; `log` is the end of its output (for the server log only: it
+    lists the server's paths)."""
+
+    def __init__(self, log: str) -> None:
+        super().__init__("pdflatex failed")
+        self.log = log
 
 
 def default_items(exp: Experiment) -> list[ReportItem]:
@@ -74,5 +79,5 @@ def compile_bundle(bundle: bytes) -> bytes:
         )
         pdf = Path(tmp) / "main.pdf"
         if done.returncode != 0 or not pdf.is_file():
-            raise TexFailed("pdflatex failed: " + done.stdout[-2000:])
+            raise TexFailed(done.stdout[-4000:])
         return pdf.read_bytes()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from backend.tables.table import escape_latex
+from backend.tables.latex_text import escape_latex
 
 PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage[T1]{fontenc}
@@ -53,12 +53,16 @@ class Section:
     items: list[Item] = field(default_factory=list)
 
 
+def _explanation(text: str) -> list[str]:
+    return [escape_latex(text, paragraphs=True), ""] if text else [""]
+
+
 def _item(item: Item) -> list[str]:
     if isinstance(item, Paragraph):
-        return [escape_latex(item.text), ""]
+        return [escape_latex(item.text, paragraphs=True), ""]
     if isinstance(item, TableItem):
         lines = [rf"\input{{{item.path.removesuffix('.tex')}}}"]
-        return lines + ([escape_latex(item.explanation), ""] if item.explanation else [""])
+        return lines + _explanation(item.explanation)
     lines = [
         r"\begin{figure}[htbp]",
         r"\centering",
@@ -68,7 +72,7 @@ def _item(item: Item) -> list[str]:
         rf"\label{{{item.label}}}",
         r"\end{figure}",
     ]
-    return lines + ([escape_latex(item.explanation), ""] if item.explanation else [""])
+    return lines + _explanation(item.explanation)
 
 
 _MONTHS = (

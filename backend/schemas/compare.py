@@ -3,35 +3,26 @@
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from backend.analysis.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
 from backend.figures.params import FigureOutput
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema
-from backend.schemas.limits import INT32_MAX, Confidence, DbId
+from backend.schemas.limits import Confidence, DbId
+from backend.schemas.window import RecutWindow
 
 GROUP_BY_EXPERIMENT = "experiment"
 """The group_by value that groups by experiment instead of by a parameter."""
 
 
-class CompareSelection(RequestModel):
+class CompareSelection(RecutWindow, RequestModel):
     """Which experiments, and which measurements of them (source, request type, window)."""
 
     experiment_ids: list[DbId] = Field(min_length=1, max_length=50)
     source: Literal["client", "middleware"] = "client"
     request_type: RequestType = RequestType.ALL
-    window_start_s: int | None = Field(
-        default=None, ge=0, le=INT32_MAX, description="re-cut window start, s on the run's clock"
-    )
-    window_end_s: int | None = Field(
-        default=None,
-        ge=1,
-        le=INT32_MAX,
-        validate_default=True,
-        description="re-cut window end (exclusive), s on the run's clock",
-    )
 
     @field_validator("experiment_ids")
     @classmethod
@@ -39,22 +30,6 @@ class CompareSelection(RequestModel):
         if len(set(v)) != len(v):
             raise ValueError("each experiment may appear once")
         return v
-
-    @field_validator("window_end_s")
-    @classmethod
-    def window_complete(cls, v: int | None, info: ValidationInfo) -> int | None:
-        start = info.data.get("window_start_s")
-        if (start is None) != (v is None):
-            raise ValueError("give both window_start_s and window_end_s, or neither")
-        if start is not None and v is not None and v <= start:
-            raise ValueError("must be greater than window_start_s")
-        return v
-
-    @property
-    def window(self) -> tuple[int, int] | None:
-        if self.window_start_s is None or self.window_end_s is None:
-            return None
-        return self.window_start_s, self.window_end_s
 
 
 def _interval(v: tuple[float, float]) -> tuple[float, float]:

@@ -3,7 +3,8 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
@@ -15,6 +16,8 @@ ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", 
 
 
 class ExperimentBase(BaseModel):
+    """A design as requests give it: every field bounded, and the fields checked together."""
+
     name: DbText = Field(min_length=1, max_length=200)
     description: DbText = Field(default="", max_length=10_000)
     template: Template = Template.CUSTOM
@@ -25,10 +28,7 @@ class ExperimentBase(BaseModel):
     repetitions: int = Field(default=3, ge=1, le=100)
     run_time_s: int = Field(default=90, ge=5, le=86_400, description="seconds per run")
     warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
-    # validate_default: the window check on cooldown_s must run when only warmup_s is sent.
-    cooldown_s: int = Field(
-        default=10, ge=0, le=3_600, validate_default=True, description="seconds cut at the end"
-    )
+    cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
     testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
 
     @field_validator("name")
@@ -39,28 +39,42 @@ class ExperimentBase(BaseModel):
             raise ValueError("must not be blank")
         return v
 
+    # On the whole model, after every field: a field left out takes its default, and the
+    # default takes part in the check too (a warm-up of 304 s alone against the default 90 s
+    # run time is refused, not stored).
+    @model_validator(mode="after")
+    def window_fits_run(self) -> "ExperimentBase":
+        try:
+            design_window(self.run_time_s, self.warmup_s, self.cooldown_s)
+        except WindowError as problem:
+            field = _window_field(self.model_fields_set)
+            raise ValidationError.from_exception_data(
+                type(self).__name__,
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError("value_error", str(problem)),
+                        loc=(field,),
+                        input=getattr(self, field),
+                    )
+                ],
+            ) from None
+        return self
 
-class ExperimentRequest(ExperimentBase, RequestModel):
-    """A design sent by a client: checked as a whole. Served experiments are not re-checked,
-    so a row stored before a rule existed never fails a page."""
 
-    # On cooldown_s (validated after run_time_s and warmup_s), so the 422 names a field the
-    # form can mark, in the words the form uses.
-    @field_validator("cooldown_s")
-    @classmethod
-    def window_fits_run(cls, cooldown: int, info: ValidationInfo) -> int:
-        run_time, warmup = info.data.get("run_time_s"), info.data.get("warmup_s")
-        if run_time is None or warmup is None:
-            return cooldown  # already reported at its own field
-        design_window(run_time, warmup, cooldown)  # a WindowError is a ValueError: a 422
-        return cooldown
+def _window_field(sent: set[str]) -> str:
+    # The field the 422 names: the last of the form's order the request gave, so the form
+    # marks the value the user just typed (cool-down, then warm-up, then run time).
+    for name in ("cooldown_s", "warmup_s", "run_time_s"):
+        if name in sent:
+            return name
+    return "warmup_s"
 
 
-class ExperimentCreate(ExperimentRequest):
+class ExperimentCreate(ExperimentBase, RequestModel):
     """A new experiment's design."""
 
 
-class ExperimentUpdate(ExperimentRequest):
+class ExperimentUpdate(ExperimentBase, RequestModel):
     """A replacement design (only while the experiment has no runs)."""
 
 
@@ -90,10 +104,23 @@ class GridPreviewPublic(BaseModel):
     )
 
 
-class ExperimentPublic(ExperimentBase):
+class ExperimentPublic(BaseModel):
+    """A stored experiment as served: the stored design as it is, without the request bounds,
+    so one row that breaks a rule (stored before the rule, or by hand) never fails a list."""
+
     model_config = ConfigDict(from_attributes=True)
 
     id: int
+    name: str
+    description: str
+    template: Template
+    factors: dict[str, list[Any]] = Field(default_factory=dict)
+    fixed: dict[str, Any] = Field(default_factory=dict)
+    repetitions: int
+    run_time_s: int = Field(description="seconds per run")
+    warmup_s: int = Field(description="seconds cut at the start")
+    cooldown_s: int = Field(description="seconds cut at the end")
+    testbed_id: int | None
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

@@ -22,15 +22,29 @@ Skip = Annotated[int, Query(ge=0, le=INT32_MAX, description="rows to skip")]
 DbId = Annotated[int, Field(ge=1, le=INT32_MAX)]
 
 
-def _no_nul(value: str) -> str:
-    # PostgreSQL text cannot hold NUL; refuse it here, at the field, not as a 500 on insert.
-    if "\x00" in value:
-        raise ValueError("must not contain NUL characters")
+def text_problem(text: str) -> tuple[str, str] | None:
+    """(error type, message) when `text` is no storable Unicode, else None: PostgreSQL text
+    cannot hold NUL, and a lone UTF-16 surrogate (a legal JSON escape, "\\ud800") is no
+    character, so UTF-8 cannot encode it. The API applies this to every request value at the
+    edge (backend.api.well_formed); DbText applies it to models built outside a request."""
+    if "\x00" in text:
+        return "string_nul", "must not contain NUL characters"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "string_unicode", "must be valid Unicode: a lone UTF-16 surrogate is no character"
+    return None
+
+
+def _storable(value: str) -> str:
+    problem = text_problem(value)
+    if problem is not None:
+        raise ValueError(problem[1])
     return value
 
 
 # A string stored in or searched against a PostgreSQL text column.
-DbText = Annotated[str, AfterValidator(_no_nul)]
+DbText = Annotated[str, AfterValidator(_storable)]
 
 # ------------------------------------------------------------ analysis model inputs
 
@@ -52,6 +66,9 @@ MAX_MEASURED = 1e15
 # 99.99% is beyond any report's level, and its quantile at 1 degree of freedom is 6366.2, so a
 # given critical t above 10^4 is no table value.
 MAX_CONFIDENCE = 0.9999
+# A measured utilization: one microsecond busy per second is below what a utilization
+# measurement resolves; smaller values only make the utilization law's S = U / (X V) underflow.
+MIN_UTILIZATION = 1e-6
 MAX_T_CRITICAL = 1e4
 
 
@@ -85,3 +102,4 @@ Visits = Annotated[float, Field(ge=0, le=MAX_VISITS, allow_inf_nan=False)]
 Measured = Annotated[float, Field(ge=-MAX_MEASURED, le=MAX_MEASURED, allow_inf_nan=False)]
 Confidence = Annotated[float, Field(gt=0, le=MAX_CONFIDENCE, allow_inf_nan=False)]
 TCritical = Annotated[float, Field(gt=0, le=MAX_T_CRITICAL, allow_inf_nan=False)]
+Utilization = Annotated[float, Field(ge=MIN_UTILIZATION, le=1, allow_inf_nan=False)]

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from backend.tables.latex_text import escape_latex
+
 
 @dataclass(frozen=True)
 class Number:
@@ -32,28 +34,6 @@ Cell = str | int | float | bool | Number | None
 
 HEADER_LINE_CHARS = 11  # a narrow table's header lines: "Clients per", "thread", "(ops/s)"
 NARROW_TABCOLSEP = "4pt"  # between a narrow table's columns; LaTeX's default is 6pt
-
-_LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "µ": r"$\mu$",
-    "±": r"$\pm$",
-    "×": r"$\times$",
-    "≥": r"$\geq$",
-}
-
-
-def escape_latex(text: str) -> str:
-    """Text safe inside a LaTeX document; µ, ± and × in math mode (no package needed)."""
-    return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Response, status
 
+from backend.api.routes.analysis.common import analysis_errors
 from backend.api.routes.analysis.models import solve_mva_route
 from backend.figures.calculators import mva_calculator
 from backend.figures.export import FigureFormat, attachment, render_figure
@@ -28,7 +29,8 @@ def create_mva_calculator_figure(
     """X(N) and R(N) of the body's closed network (as /analysis/mva solves it), drawn."""
     result = solve_mva_route(body)  # its AnalysisErrors are 422s naming the field already
     try:
-        out = render_figure(mva_calculator(result), fmt, body)
+        with analysis_errors("body"):
+            out = render_figure(mva_calculator(result), fmt, body)
     except RenderError as err:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err)) from err
     if fmt == "json":

@@ -6,6 +6,7 @@ from pydantic import BaseModel
 from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
+from backend.api.routes.experiments import design_problem
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.queue import (
     BrokerUnavailable,
@@ -35,6 +36,8 @@ from backend.schemas.series import (
 router = APIRouter(prefix="/experiments", tags=["experiment-runs"])
 runs_router = APIRouter(prefix="/runs", tags=["runs"])
 
+INVALID_DESIGN = "Experiment design is invalid; correct it (PUT) before starting"
+
 
 def _load(session: SessionDep, experiment_id: int) -> Experiment:
     exp = session.get(Experiment, experiment_id)
@@ -57,6 +60,10 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     """Queue every run not yet done; a second start resumes failed or cancelled runs and
     re-sends queued runs whose message was lost or whose worker died."""
     exp = _load(session, experiment_id)
+    problem = design_problem(exp)
+    if problem is not None:
+        # A design stored before its rules (a warm-up longer than the run) measures nothing.
+        raise HTTPException(status.HTTP_409_CONFLICT, f"{INVALID_DESIGN}: {problem}")
     try:
         check_broker()  # before anything is committed: no run queued without a message
         # Row lock: two concurrent starts (or a cancel) wait for each other.

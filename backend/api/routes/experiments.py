@@ -1,8 +1,11 @@
 """Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -32,8 +35,10 @@ from backend.schemas.experiment import (
     served_window,
 )
 from backend.schemas.limits import DbText, Skip
+from backend.schemas.served import served
 
 router = APIRouter(prefix="/experiments", tags=["experiments"])
+logger = logging.getLogger(__name__)
 
 NOT_FOUND = "Experiment not found"
 HAS_RUNS = "Experiment has runs; duplicate it to change its design"
@@ -74,14 +79,17 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
     out = []
     for e in experiments:
         p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, settings.RUN_OVERHEAD_S)
+        stored = {k: getattr(e, k) for k in ExperimentPublic.model_fields if hasattr(e, k)}
+        problem = design_problem(e)
+        if problem is not None:
+            logger.warning(
+                "experiment.invalid_design", extra={"experiment_id": e.id, "problem": problem}
+            )
         out.append(
-            ExperimentPublic.model_validate(
+            served(
+                ExperimentPublic,
                 {
-                    **{
-                        k: getattr(e, k)
-                        for k in ExperimentPublic.model_fields
-                        if k not in ("status", "run_counts", "runs_unsent", "preview")
-                    },
+                    **stored,
                     "status": crud.derive_status(runs[e.id]),
                     "run_counts": runs[e.id],
                     "runs_unsent": unsent[e.id],
@@ -89,10 +97,34 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                         **p.__dict__,
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                     ),
-                }
+                },
+                what="experiment",
+                row_id=e.id,
             )
         )
     return out
+
+
+def design_problem(exp: Experiment) -> str | None:
+    """Why a stored design breaks a field rule a request is checked by, or None (its grid is
+    stored, so it is not expanded again for every row of a list)."""
+    try:
+        _as_request(exp)
+    except RequestValidationError as err:
+        first = err.errors()[0]
+        return f"{'.'.join(str(p) for p in first['loc'][1:])}: {first['msg']}"
+    return None
+
+
+def _as_request(exp: Experiment, **changes: Any) -> ExperimentCreate:
+    """A stored design checked as a new request would be (422 naming the field)."""
+    fields = {k: getattr(exp, k) for k in ExperimentCreate.model_fields} | changes
+    try:
+        return ExperimentCreate.model_validate(fields)
+    except ValidationError as err:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", *e["loc"])} for e in err.errors(include_url=False)]
+        ) from err
 
 
 def _load(session: Session, experiment_id: int) -> Experiment:
@@ -129,8 +161,10 @@ def create_experiment(session: SessionDep, spec: ExperimentCreate) -> Experiment
     design = _design(spec)
     _check_refs(session, spec)
     exp = crud.create_experiment(session=session, spec=spec, design=design)
+    # The answer is built before the commit: nothing is stored that cannot be answered.
+    out = _public(session, [exp])[0]
     _commit_named(session, spec.name)
-    return _public(session, [exp])[0]
+    return out
 
 
 @router.get("", response_model=ExperimentsPublic)
@@ -165,8 +199,9 @@ def update_experiment(
     design = _design(spec)
     _check_refs(session, spec, exclude_id=exp.id)
     crud.update_experiment(session=session, experiment=exp, spec=spec, design=design)
+    out = _public(session, [exp])[0]
     _commit_named(session, spec.name)
-    return _public(session, [exp])[0]
+    return out
 
 
 @router.delete("/{experiment_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -196,9 +231,13 @@ def duplicate_experiment(
         raise unprocessable(
             ("name",), f"an experiment named {body.name!r} already exists", body.name
         )
+    # The copy is checked as a new design: a stored design that breaks a rule is a 422
+    # naming the field (fix it with PUT while it has no runs), never a second broken row.
+    _design(_as_request(source, name=body.name))
     copy = crud.duplicate_experiment(session=session, source=source, name=body.name)
+    out = _public(session, [copy])[0]
     _commit_named(session, body.name)
-    return _public(session, [copy])[0]
+    return out
 
 
 @router.get("/{experiment_id}/configurations", response_model=ConfigurationsPublic)

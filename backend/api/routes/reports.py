@@ -1,6 +1,7 @@
 """Reports of an experiment: the bundle (figures, tables, raw data, main.tex), the user's
 report (hypothesis, notes, chosen items) and its compiled PDF."""
 
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, status
@@ -29,6 +30,12 @@ from backend.report.selection import checked_items
 from backend.schemas.report import ReportItem, ReportPublic, ReportUpdate
 
 router = APIRouter(prefix="/experiments", tags=["reports"])
+logger = logging.getLogger(__name__)
+
+TEX_FAILED = (
+    "The report did not compile with pdflatex (logged on the server); its sources are in "
+    "report/bundle.zip"
+)
 
 
 @router.get(
@@ -131,5 +138,8 @@ def read_report_pdf(
     except NoTexEngine as err:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err)) from err
     except TexFailed as err:
-        raise HTTPException(status.HTTP_500_INTERNAL_SERVER_ERROR, str(err)) from err
+        # Every text reaches main.tex through escape_latex, so this is a bug of ours: logged
+        # with pdflatex's output, answered without it.
+        logger.error("report.pdflatex_failed", extra={"experiment_id": exp.id, "log": err.log})
+        raise HTTPException(status.HTTP_500_INTERNAL_SERVER_ERROR, TEX_FAILED) from err
     return attachment(pdf, "application/pdf", exp.name, "report.pdf")

@@ -1,5 +1,7 @@
 """Saved views of the Compare page: create, list, read, replace, delete."""
 
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Query, status
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -8,6 +10,7 @@ from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
 from backend.crud import view as crud
 from backend.models import SavedView
+from backend.schemas.served import served
 from backend.schemas.view import ViewCreate, ViewPublic, ViewsPublic, ViewUpdate
 
 router = APIRouter(prefix="/views", tags=["views"])
@@ -45,7 +48,13 @@ def read_views(
 ) -> ViewsPublic:
     """List saved views, most recently saved first."""
     rows, count = crud.list_views(session=session, skip=skip, limit=limit)
-    return ViewsPublic(data=[ViewPublic.model_validate(v) for v in rows], count=count)
+    data = [served(ViewPublic, _row(v), what="view", row_id=v.id) for v in rows]
+    return ViewsPublic(data=data, count=count)
+
+
+def _row(view: SavedView) -> dict[str, Any]:
+    # A state saved before a Compare field changed is listed without that field (logged).
+    return {k: getattr(view, k) for k in ViewPublic.model_fields}
 
 
 @router.post("", response_model=ViewPublic, status_code=status.HTTP_201_CREATED)
@@ -60,7 +69,8 @@ def create_view(session: SessionDep, body: ViewCreate) -> ViewPublic:
 @router.get("/{view_id}", response_model=ViewPublic)
 def read_view(session: SessionDep, view_id: int) -> ViewPublic:
     """Get one saved view."""
-    return ViewPublic.model_validate(_load(session, view_id))
+    view = _load(session, view_id)
+    return served(ViewPublic, _row(view), what="view", row_id=view.id)
 
 
 @router.put("/{view_id}", response_model=ViewPublic)

@@ -125,8 +125,10 @@ class LittlePublic(Units):
 
 
 class UtilizationRequest(RequestModel):
-    throughput_per_s: float = Field(ge=0, allow_inf_nan=False)
-    service_time_s: float = Field(ge=0, allow_inf_nan=False)
+    # Measurable bounds, as every model input: U = X S of two numbers near 1e308 overflowed
+    # to an infinite utilization, answered as null (found by the API fuzz test).
+    throughput_per_s: RatePerS
+    service_time_s: Seconds
     servers: int = Field(default=1, ge=1, le=100_000)
 
 

@@ -95,6 +95,15 @@ def test_network_inputs_of_a_seeded_experiment(client: TestClient, db: Session) 
     server = next(e for e in util["estimates"] if e["parameter"] == "server_service_s")
     assert server["source"].startswith("utilization law")
     assert server["value"] == pytest.approx(0.5 / 5955.95)
+    # The smallest measurable utilization still gives a positive service time.
+    least = client.get(
+        f"{API}/experiments/{exp['id']}/network-inputs", params={"server_utilization": 1e-6}
+    )
+    assert least.status_code == 200, least.text
+    server = next(
+        e for e in least.json()["data"][0]["estimates"] if e["parameter"] == "server_service_s"
+    )
+    assert server["value"] == pytest.approx(1e-6 / 5955.95)
 
 
 def test_measured_utilization_and_demands_of_a_seeded_experiment(
@@ -124,6 +133,9 @@ def test_measured_utilization_and_demands_of_a_seeded_experiment(
     [
         ("queue-models", {"service_rate": "guess"}, ["query", "service_rate"]),
         ("network-inputs", {"server_utilization": 1.5}, ["query", "server_utilization"]),
+        # Issue 30: the utilization law then gave S = 0 s, which the answer refused: a 500.
+        ("network-inputs", {"server_utilization": 5e-324}, ["query", "server_utilization"]),
+        ("network-inputs", {"server_utilization": "nan"}, ["query", "server_utilization"]),
         ("queue-models", {"window_start_s": 10}, ["query", "window_end_s"]),
         (
             "network-inputs",

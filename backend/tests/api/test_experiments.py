@@ -3,9 +3,10 @@
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from backend.api.routes.experiment_runs import INVALID_DESIGN
 from backend.models import Configuration, Experiment
 from backend.tests.utils.experiment import (
     create_random_experiment,
@@ -119,7 +120,7 @@ def test_create_checks_the_window_with_defaults(client: TestClient, db: Session)
         k: v for k, v in experiment_payload().items() if k not in ("run_time_s", "cooldown_s")
     }
     err = _error(client.post(API, json={**payload, "warmup_s": 304}))
-    assert err["loc"] == ["body", "cooldown_s"]
+    assert err["loc"] == ["body", "warmup_s"]  # the field the request sent
     assert "(314 s) must be shorter than the run time (90 s)" in str(err["msg"])
     assert _count(db, Experiment) == before
     assert client.get(API).status_code == 200
@@ -225,3 +226,61 @@ def test_parameters_and_templates(client: TestClient) -> None:
     assert params["servers"]["minimum"] == 1 and params["value_size"]["unit"] == "bytes"
     templates = {t["id"]: t for t in client.get("/api/v1/templates").json()}
     assert templates["factorial"]["factors"]["workers"] == [8, 32]
+
+
+def test_create_checks_the_window_whatever_subset_is_sent(client: TestClient, db: Session) -> None:
+    # Issue 30: a warm-up alone, against the default run time (90 s) and cool-down (10 s),
+    # answered 500 after committing the row, and every list page answered 500 after it.
+    before = (_count(db, Experiment), _count(db, Configuration))
+    name = random_name("warmup-only")
+    cases: list[tuple[dict[str, Any], str, int]] = [
+        ({"name": name, "warmup_s": 304}, "warmup_s", 304),
+        ({"name": name, "run_time_s": 15}, "run_time_s", 15),
+        ({"name": name, "warmup_s": 40, "run_time_s": 50}, "warmup_s", 40),
+        ({"name": name, "cooldown_s": 85}, "cooldown_s", 85),
+    ]
+    for body, field, value in cases:
+        r = client.post(API, json=body)
+        assert r.status_code == 422, (body, r.text)
+        err = r.json()["detail"][0]
+        assert err["loc"] == ["body", field] and err["input"] == value, (body, err)
+        assert "must be shorter than the run time" in err["msg"]
+    assert (_count(db, Experiment), _count(db, Configuration)) == before
+    assert client.get(API, params={"q": name}).json()["count"] == 0
+    assert client.get(API).status_code == 200
+    # The whole design at its defaults passes.
+    assert client.post(API, json={"name": name}).status_code == 201
+
+
+def test_update_checks_the_merged_design(client: TestClient) -> None:
+    body = create_random_experiment(client)  # run time 30 s, warm-up and cool-down 5 s
+    r = client.put(f"{API}/{body['id']}", json={"name": body["name"], "warmup_s": 120})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "warmup_s"]
+    kept = client.get(f"{API}/{body['id']}").json()
+    assert (kept["warmup_s"], kept["run_time_s"], kept["factors"]) == (5, 30, body["factors"])
+    assert client.get(f"{API}/{body['id']}/configurations").json()["count"] == 4
+
+
+def test_a_stored_row_that_breaks_a_rule_is_still_served(client: TestClient, db: Session) -> None:
+    # A row stored before the rule (or by hand): listed and readable; duplicating it or
+    # starting it is refused with the field named, never a 500.
+    body = create_random_experiment(client)
+    db.execute(update(Experiment).where(Experiment.id == body["id"]).values(warmup_s=304))
+    db.commit()
+    listed = client.get(API, params={"limit": 500})
+    assert listed.status_code == 200, listed.text
+    row = next(e for e in listed.json()["data"] if e["id"] == body["id"])
+    assert row["warmup_s"] == 304
+    assert client.get(f"{API}/{body['id']}").json()["warmup_s"] == 304
+    r = client.post(f"{API}/{body['id']}/duplicate", json={"name": random_name("copy")})
+    assert r.status_code == 422, r.text
+    # Every field of a stored design is given, so the form's last window field is named.
+    err = r.json()["detail"][0]
+    assert err["loc"] == ["body", "cooldown_s"] and "(309 s)" in err["msg"], err
+    r = client.post(f"{API}/{body['id']}/start")
+    assert r.status_code == 409, r.text
+    assert r.json()["detail"].startswith(INVALID_DESIGN)
+    # PUT (no runs yet) is the way to correct it.
+    fixed = experiment_payload(name=body["name"], warmup_s=5)
+    assert client.put(f"{API}/{body['id']}", json=fixed).status_code == 200

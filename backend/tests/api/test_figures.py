@@ -123,6 +123,30 @@ def test_read_figure_png_size_is_width_times_dpi(
     assert (w, h) == (round(inches * dpi), round(float(height) * dpi))
 
 
+@pytest.mark.parametrize("path", ["figures/compare-groups.json", "bundle.zip"])
+def test_a_window_start_alone_names_the_missing_end(
+    client: TestClient, exp: dict[str, Any], path: str
+) -> None:
+    # Issue 30: the compare figure (also drawn into every bundle) built its request from a
+    # start alone and answered 500.
+    r = client.get(f"{API}/{exp['id']}/{path}", params={"window_start_s": 0})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["query", "window_end_s"]
+
+
+def test_read_figure_png_too_many_pixels_names_dpi(client: TestClient, exp: dict[str, Any]) -> None:
+    # Issue 30: 20 x 20 in at 1200 dpi (24000 px a side) was a 200 with a 3-byte body.
+    params = {"width": "20", "height": "20", "dpi": 1200}
+    r = client.get(f"{API}/{exp['id']}/figures/throughput.png", params=params)
+    assert r.status_code == 422, r.text
+    err = r.json()["detail"][0]
+    assert err["loc"] == ["query", "dpi"] and "at most 819 dpi" in err["msg"], err
+    # The largest that fits is a real PNG of the asked size.
+    r = _get(client, exp["id"], "throughput", "png", width="20", height="1", dpi=819)
+    assert r.status_code == 200 and r.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", r.content[16:24]) == (16_380, 819)
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [
@@ -135,6 +159,8 @@ def test_read_figure_png_size_is_width_times_dpi(
         ({"pin": "workers"}, "pin"),
         ({"pin": "ratio=1:1"}, "pin"),
         ({"window_start_s": 10, "window_end_s": 5}, "window_end_s"),
+        ({"window_start_s": 0}, "window_end_s"),
+        ({"server_utilization": 5e-324}, "server_utilization"),
     ],
 )
 def test_read_figure_bad_parameters_name_the_field(

@@ -144,3 +144,18 @@ def test_a_given_critical_t_has_its_bound_in_the_query_too(client: TestClient) -
         "query",
         "t_critical",
     ]
+
+
+def test_utilization_law_inputs_are_measurable(client: TestClient) -> None:
+    # Found by the API fuzz test: U = X S of two numbers near 1e308 overflowed, answered null.
+    body = {"service_time_s": 1.27e308, "throughput_per_s": 1.79e308}
+    r = client.post(f"{API}/analysis/laws/utilization", json=body)
+    assert r.status_code == 422, r.text
+    assert {tuple(e["loc"]) for e in r.json()["detail"]} == {
+        ("body", "service_time_s"),
+        ("body", "throughput_per_s"),
+    }
+    r = client.post(
+        f"{API}/analysis/laws/utilization", json={"service_time_s": 0.001, "throughput_per_s": 500}
+    )
+    assert r.status_code == 200 and r.json()["utilization"] == 0.5

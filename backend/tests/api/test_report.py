@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from backend.api.routes.reports import TEX_FAILED
 from backend.figures.catalog import FIGURES
 from backend.models import Run
 from backend.models.base import utcnow
@@ -226,3 +227,45 @@ def test_report_item_selection_is_checked_against_its_query(client: TestClient) 
         json={"items": [{"kind": "figure", "name": "throughput", "origin": "compare"}]},
     )
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "items", 0, "name"]
+
+
+def test_report_with_emoji_cjk_and_control_characters_compiles(
+    client: TestClient, db: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 30: pdflatex stopped at the first character no T1/TS1 font has, and the 500 it
+    # caused carried pdflatex's log. Real pdflatex here, no engine mocked.
+    exp = stored_experiment(client, db, name="Lasttest 实验\x07 ü")
+    plan = {
+        "hypothesis": "Durchsatz wächst — 仮説 🚀",
+        "notes": "Notes: 中文 and 😀\r\nsecond line\n\nα β γ\tend {50%} $x_1$",
+        "items": [
+            {"kind": "figure", "name": "throughput", "caption": "Caption 图\n\n✓"},
+            {"kind": "table", "name": "summary", "explanation": "表\x0c und ß"},
+        ],
+    }
+    assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    pdf = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert pdf.status_code == 200, pdf.text[:2000]
+    assert pdf.content[:5] == b"%PDF-"
+    (tmp_path / "r.pdf").write_bytes(pdf.content)
+    text = " ".join(
+        subprocess.run(
+            ["pdftotext", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
+    # What T1 has is printed; each run of what it lacks is a placeholder naming the characters.
+    for shown in (
+        "Lasttest [U+5B9E U+9A8C U+0007] ü",
+        "Durchsatz wächst — [U+4EEE U+8AAC] [U+1F680]",
+        "Notes: [U+4E2D U+6587] and [U+1F600]",
+        "[U+03B1] [U+03B2] [U+03B3] end {50%} $x_1$",
+        "Caption [U+56FE] [U+2713]",
+        "[U+8868 U+000C] und ß",
+    ):
+        assert shown in text, (shown, text[:3000])
+    # A failed compile is logged, and answered without pdflatex's log (server paths).
+    failed = subprocess.CompletedProcess([], 1, stdout="! Emergency stop /usr/share/texlive")
+    monkeypatch.setattr("backend.report.builder.subprocess.run", lambda *a, **k: failed)
+    r = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert r.status_code == 500 and "/usr/share" not in r.text and "Emergency" not in r.text
+    assert r.json()["detail"] == TEX_FAILED

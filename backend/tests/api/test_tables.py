@@ -12,7 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backend.tables.catalog import TABLES
-from backend.tables.table import Column, Table, escape_latex, format_number, to_csv, to_latex
+from backend.tables.latex_text import escape_latex
+from backend.tables.table import Column, Table, format_number, to_csv, to_latex
 from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"

@@ -1,7 +1,10 @@
 """Saved views CRUD: create, list, read, replace, delete; 422s name the field, 404s."""
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
+from sqlalchemy.orm import Session
 
+from backend.models import SavedView
 from backend.tests.utils.experiment import random_name
 
 API = "/api/v1/views"
@@ -92,3 +95,23 @@ def test_rename_onto_another_name_is_422(client: TestClient) -> None:
     # Keeping one's own name is fine.
     r = client.put(f"{API}/{b['id']}", json={"name": b["name"], "state": STATE})
     assert r.status_code == 200
+
+
+def test_a_stored_state_that_no_longer_validates_is_still_listed(
+    client: TestClient, db: Session
+) -> None:
+    # A view saved before a Compare field was renamed (or edited by hand) must not fail the
+    # list for every view: it is served without the fields that no longer validate.
+    r = client.post(API, json={"name": random_name("old view"), "state": STATE})
+    assert r.status_code == 201, r.text
+    view_id = r.json()["id"]
+    old = {**STATE, "metric": "renamed_metric", "retired_field": 1}
+    db.execute(update(SavedView).where(SavedView.id == view_id).values(state=old))
+    db.commit()
+    listed = client.get(API, params={"limit": 1000})
+    assert listed.status_code == 200, listed.text
+    row = next(v for v in listed.json()["data"] if v["id"] == view_id)
+    assert row["state"]["metric"] == "throughput_per_s"  # the default
+    assert "retired_field" not in row["state"] and row["state"]["band"] == "ci"
+    one = client.get(f"{API}/{view_id}")
+    assert one.status_code == 200 and one.json()["state"] == row["state"]

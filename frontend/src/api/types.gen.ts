@@ -515,6 +515,18 @@ export type CompareFigureRequest = {
      */
     style?: 'report' | 'screen';
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -530,18 +542,6 @@ export type CompareFigureRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -604,6 +604,18 @@ export type CompareFigureRequest = {
  */
 export type CompareSelection = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -619,18 +631,6 @@ export type CompareSelection = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
 };
 
 /**
@@ -1107,6 +1107,18 @@ export type ConfigurationsPublic = {
  */
 export type ConfigurationsRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -1122,18 +1134,6 @@ export type ConfigurationsRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -1311,6 +1311,18 @@ export type DifferencesPublic = {
  */
 export type DifferencesRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -1326,18 +1338,6 @@ export type DifferencesRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -1777,8 +1777,17 @@ export type ExperimentPercentilesPublic = {
 
 /**
  * ExperimentPublic
+ *
+ * A stored experiment as served: the stored design as it is, without the request bounds,
+ * so one row that breaks a rule (stored before the rule, or by hand) never fails a list.
  */
 export type ExperimentPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
     /**
      * Name
      *
@@ -1790,11 +1799,11 @@ export type ExperimentPublic = {
      *
      * free text
      */
-    description?: string;
+    description: string;
     /**
      * catalogue entry the design started from (DOMAIN.md section 2), or custom
      */
-    template?: Template;
+    template: Template;
     /**
      * Factors
      *
@@ -1816,37 +1825,31 @@ export type ExperimentPublic = {
      *
      * repetitions (runs) per configuration
      */
-    repetitions?: number;
+    repetitions: number;
     /**
      * Run Time S
      *
      * seconds per run
      */
-    run_time_s?: number;
+    run_time_s: number;
     /**
      * Warmup S
      *
      * seconds cut at the start
      */
-    warmup_s?: number;
+    warmup_s: number;
     /**
      * Cooldown S
      *
      * seconds cut at the end
      */
-    cooldown_s?: number;
+    cooldown_s: number;
     /**
      * Testbed Id
      *
      * id of the testbed the runs use (None: the local testbed)
      */
-    testbed_id?: number | null;
-    /**
-     * Id
-     *
-     * database id
-     */
-    id: number;
+    testbed_id: number | null;
     /**
      * Created At
      *
@@ -2532,6 +2535,18 @@ export type GroupsPublic = {
  */
 export type GroupsRequest = {
     /**
+     * Window Start S
+     *
+     * re-cut window start, s on the run's clock
+     */
+    window_start_s?: number | null;
+    /**
+     * Window End S
+     *
+     * re-cut window end (exclusive), s on the run's clock
+     */
+    window_end_s?: number | null;
+    /**
      * Experiment Ids
      *
      * ids of the compared experiments
@@ -2547,18 +2562,6 @@ export type GroupsRequest = {
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
-    /**
-     * Window Start S
-     *
-     * re-cut window start, s on the run's clock
-     */
-    window_start_s?: number | null;
-    /**
-     * Window End S
-     *
-     * re-cut window end (exclusive), s on the run's clock
-     */
-    window_end_s?: number | null;
     /**
      * Brush
      *
@@ -8828,6 +8831,18 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          */
         style?: 'report' | 'screen';
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -8837,18 +8852,6 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -9075,6 +9078,18 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -9084,18 +9099,6 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -9182,6 +9185,18 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -9191,18 +9206,6 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -9331,6 +9334,18 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -9340,18 +9355,6 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *
@@ -9416,6 +9419,18 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
     };
     query?: {
         /**
+         * Window Start S
+         *
+         * re-cut window start, s on the run's clock
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s on the run's clock
+         */
+        window_end_s?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -9425,18 +9440,6 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s on the run's clock (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s on the run's clock
-         */
-        window_end_s?: number | null;
         /**
          * Metric
          *

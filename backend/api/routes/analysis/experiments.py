@@ -17,7 +17,7 @@ from backend.results import service
 from backend.results.metrics import METRIC_UNITS, MetricName, SourceKind
 from backend.schemas import analysis as s
 from backend.schemas.analysis.factorial import T_CRITICAL_DOC
-from backend.schemas.limits import Confidence, TCritical
+from backend.schemas.limits import MAX_TIME_S, Confidence, TCritical
 
 router = APIRouter()
 
@@ -77,7 +77,7 @@ def read_interactive_law(
     experiment: ExperimentDep,
     window: WindowDep,
     request_type: RequestType = RequestType.ALL,
-    think_time_s: float | None = Query(default=None, ge=0),
+    think_time_s: float | None = Query(default=None, ge=0, le=MAX_TIME_S, allow_inf_nan=False),
 ) -> s.ExperimentInteractivePublic:
     """Expected X = N / (R + Z) per configuration; Z estimated from the data if not given."""
     with analysis_errors("query"):
@@ -119,7 +119,7 @@ def read_saturation(
     metric: Literal["throughput_per_s", "keys_per_s"] = "throughput_per_s",
     source: SourceKind = "client",
     request_type: RequestType = RequestType.ALL,
-    fraction: float = Query(default=0.95, gt=0, le=1),
+    fraction: float = Query(default=0.95, gt=0, le=1, allow_inf_nan=False),
 ) -> s.SaturationPublic:
     """Knee per series (e.g. per worker count) and the cheapest near-maximum configuration."""
     with analysis_errors("query"):

@@ -18,6 +18,7 @@ from backend.domain.parameters import resolve_replication
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
 from backend.schemas import analysis as s
+from backend.schemas.limits import MIN_UTILIZATION
 
 router = APIRouter()
 EXP = "/experiments/{experiment_id}"
@@ -52,8 +53,9 @@ def read_network_inputs(
     request_type: RequestType = RequestType.ALL,
     server_utilization: float | None = Query(
         default=None,
-        gt=0,
+        ge=MIN_UTILIZATION,
         le=1,
+        allow_inf_nan=False,
         description="measured utilization of each memcached server (0..1] at the group's "
         "highest load: its service time then follows the utilization law S = U / (X V)",
     ),
