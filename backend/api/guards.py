@@ -70,16 +70,7 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
 
 class SameOriginWrites:
@@ -108,3 +99,18 @@ class SameOriginWrites:
             return True
         host = _header(scope, b"host")
         return host is not None and urlsplit(origin).netloc == host
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands the app the body a middleware already read, once, then the real
+    receive (for a disconnect): how a middleware that must see the whole body passes it on."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

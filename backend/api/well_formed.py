@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from backend.api.errors import json_safe
+from backend.api.guards import replaying
 from backend.schemas.limits import text_problem
 
 _INPUT_ECHO_CHARS = 200  # of a refused string, echoed back in the 422
@@ -135,16 +136,7 @@ class WellFormedInput:
         if problems:
             await _refuse(send, problems)
             return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
 
 async def _refuse(send: Send, problems: list[Malformed]) -> None:
