@@ -8,6 +8,17 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 
 
+def problem(
+    loc: tuple[str | int, ...],
+    msg: str,
+    value: Any = None,
+    *,
+    location: Literal["body", "query", "path"] = "body",
+) -> dict[str, Any]:
+    """One item of a 422's detail list, shaped as FastAPI shapes its own."""
+    return {"type": "value_error", "loc": (location, *loc), "msg": msg, "input": value}
+
+
 def unprocessable(
     loc: tuple[str | int, ...],
     msg: str,
@@ -15,9 +26,7 @@ def unprocessable(
     *,
     location: Literal["body", "query", "path"] = "body",
 ) -> RequestValidationError:
-    return RequestValidationError(
-        [{"type": "value_error", "loc": (location, *loc), "msg": msg, "input": value}]
-    )
+    return RequestValidationError([problem(loc, msg, value, location=location)])
 
 
 def json_safe(value: Any) -> Any:

@@ -16,11 +16,40 @@ class DesignError(ValueError):
         self.reason = reason
 
 
+class DesignErrors(ValueError):
+    """Every problem found in a design at once (never empty), so a form can mark them all."""
+
+    def __init__(self, errors: list[DesignError]) -> None:
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
 @dataclass(frozen=True)
 class Design:
     factors: dict[str, list[Any]]
     fixed: dict[str, Any]
     points: list[dict[str, Any]]
+
+
+def parameter_problems(
+    factors: dict[str, Any], fixed: dict[str, Any]
+) -> tuple[dict[str, list[Any]], dict[str, Any], list[DesignError]]:
+    """Each factor and each fixed value checked on its own: the valid ones normalized, and one
+    error per bad parameter (raw request input is fine: a factor that is no list is an error)."""
+    norm_factors: dict[str, list[Any]] = {}
+    norm_fixed: dict[str, Any] = {}
+    errors: list[DesignError] = []
+    for name, levels in factors.items():
+        try:
+            norm_factors |= normalize_factors({name: levels})
+        except ParameterError as e:
+            errors.append(DesignError(("factors", e.name), e.reason))
+    for name, value in fixed.items():
+        try:
+            norm_fixed |= normalize_fixed({name: value})
+        except ParameterError as e:
+            errors.append(DesignError(("fixed", e.name), e.reason))
+    return norm_factors, norm_fixed, errors
 
 
 def check_design(
@@ -31,32 +60,39 @@ def check_design(
     max_configurations: int,
     max_runs: int,
 ) -> Design:
-    """Normalize and check a design, or raise DesignError naming the field to fix."""
-    try:
-        norm_factors = normalize_factors(factors)
-    except ParameterError as e:
-        raise DesignError(("factors", e.name), e.reason) from e
-    try:
-        norm_fixed = normalize_fixed(fixed)
-    except ParameterError as e:
-        raise DesignError(("fixed", e.name), e.reason) from e
+    """Normalize and check a design, or raise DesignErrors naming every field to fix.
 
-    size = grid_size(norm_factors)
+    The grid's combinations are checked only once every parameter and the size are valid:
+    before that its points are not known (and may be too many to expand)."""
+    norm_factors, norm_fixed, errors = parameter_problems(factors, fixed)
+    overlap = set(factors) & set(fixed)
+    if overlap:
+        errors.append(
+            DesignError(("fixed",), f"{', '.join(sorted(overlap))} is both a factor and fixed")
+        )
+    size = grid_size(factors)
     if size > max_configurations:
-        raise DesignError(
-            ("factors",), f"the grid has {size} configurations; the limit is {max_configurations}"
+        errors.append(
+            DesignError(
+                ("factors",),
+                f"the grid has {size} configurations; the limit is {max_configurations}",
+            )
         )
-    if size * repetitions > max_runs:
-        raise DesignError(
-            ("repetitions",),
-            f"{size} configurations x {repetitions} repetitions = {size * repetitions} runs; "
-            f"the limit is {max_runs}",
+    elif size * repetitions > max_runs:
+        errors.append(
+            DesignError(
+                ("repetitions",),
+                f"{size} configurations x {repetitions} repetitions = {size * repetitions} "
+                f"runs; the limit is {max_runs}",
+            )
         )
+    if errors:
+        raise DesignErrors(errors)
     try:
         points = expand(norm_factors, norm_fixed)
     except GridError as e:
-        raise DesignError((e.field,), e.reason) from e
+        raise DesignErrors([DesignError((e.field,), e.reason)]) from e
     except ParameterError as e:
         section = "factors" if e.name in norm_factors else "fixed"
-        raise DesignError((section, e.name), e.reason) from e
+        raise DesignErrors([DesignError((section, e.name), e.reason)]) from e
     return Design(norm_factors, norm_fixed, points)

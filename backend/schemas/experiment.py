@@ -47,7 +47,7 @@ class ExperimentBase(BaseModel):
         try:
             design_window(self.run_time_s, self.warmup_s, self.cooldown_s)
         except WindowError as problem:
-            field = _window_field(self.model_fields_set)
+            field = window_field(self.model_fields_set)
             raise ValidationError.from_exception_data(
                 type(self).__name__,
                 [
@@ -61,7 +61,10 @@ class ExperimentBase(BaseModel):
         return self
 
 
-def _window_field(sent: set[str]) -> str:
+WINDOW_FIELDS = ("run_time_s", "warmup_s", "cooldown_s")
+
+
+def window_field(sent: set[str]) -> str:
     # The field the 422 names: the last of the form's order the request gave, so the form
     # marks the value the user just typed (cool-down, then warm-up, then run time).
     for name in ("cooldown_s", "warmup_s", "run_time_s"):

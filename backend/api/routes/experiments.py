@@ -10,14 +10,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
+from backend.api.design_route import DesignRoute
+from backend.api.errors import problem, unprocessable
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.dispatch import unsent_count
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
-from backend.domain.design import Design, DesignError, check_design
+from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.grid import preview
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
@@ -37,7 +38,7 @@ from backend.schemas.experiment import (
 from backend.schemas.limits import DbText, Skip
 from backend.schemas.served import served
 
-router = APIRouter(prefix="/experiments", tags=["experiments"])
+router = APIRouter(prefix="/experiments", tags=["experiments"], route_class=DesignRoute)
 logger = logging.getLogger(__name__)
 
 NOT_FOUND = "Experiment not found"
@@ -45,30 +46,46 @@ HAS_RUNS = "Experiment has runs; duplicate it to change its design"
 IS_RUNNING = "Experiment has running runs; cancel it first"
 
 
-def _design(spec: ExperimentBase) -> Design:
+def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> Design:
+    """The checked design, or one 422 with every problem of it and the `also` problems."""
+    also = also or []
     try:
-        return check_design(
+        design = check_design(
             spec.factors,
             spec.fixed,
             spec.repetitions,
             max_configurations=settings.GRID_MAX_CONFIGURATIONS,
             max_runs=settings.GRID_MAX_RUNS,
         )
-    except DesignError as e:
-        value: Any = spec.factors if e.loc[0] == "factors" else spec.fixed
-        raise unprocessable(e.loc, e.reason, value) from e
+    except DesignErrors as e:
+        raise RequestValidationError(
+            [*(problem(d.loc, d.reason, _echo(spec, d.loc)) for d in e.errors), *also]
+        ) from e
+    if also:
+        raise RequestValidationError(also)
+    return design
 
 
-def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None = None) -> None:
+def _echo(spec: ExperimentBase, loc: tuple[str, ...]) -> Any:
+    """The request value a design error names: one parameter's, or a whole section's."""
+    value: Any = getattr(spec, loc[0])
+    return value.get(loc[1]) if len(loc) > 1 else value
+
+
+def _ref_problems(
+    session: Session, spec: ExperimentBase, exclude_id: int | None = None
+) -> list[dict[str, Any]]:
+    out = []
     if spec.testbed_id is not None and session.get(Testbed, spec.testbed_id) is None:
-        raise unprocessable(
-            ("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id
+        out.append(
+            problem(("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id)
         )
     other = crud.get_by_name(session=session, name=spec.name)
     if other is not None and other.id != exclude_id:
-        raise unprocessable(
-            ("name",), f"an experiment named {spec.name!r} already exists", spec.name
+        out.append(
+            problem(("name",), f"an experiment named {spec.name!r} already exists", spec.name)
         )
+    return out
 
 
 def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
@@ -158,8 +175,7 @@ def preview_experiment(spec: ExperimentCreate) -> GridPreviewWithPoints:
 @router.post("", response_model=ExperimentPublic, status_code=status.HTTP_201_CREATED)
 def create_experiment(session: SessionDep, spec: ExperimentCreate) -> ExperimentPublic:
     """Create an experiment and store its grid of configurations."""
-    design = _design(spec)
-    _check_refs(session, spec)
+    design = _design(spec, also=_ref_problems(session, spec))
     exp = crud.create_experiment(session=session, spec=spec, design=design)
     # The answer is built before the commit: nothing is stored that cannot be answered.
     out = _public(session, [exp])[0]
@@ -196,8 +212,7 @@ def update_experiment(
     exp = _load(session, experiment_id)
     if has_runs(session=session, experiment_id=exp.id):
         raise HTTPException(status.HTTP_409_CONFLICT, HAS_RUNS)
-    design = _design(spec)
-    _check_refs(session, spec, exclude_id=exp.id)
+    design = _design(spec, also=_ref_problems(session, spec, exclude_id=exp.id))
     crud.update_experiment(session=session, experiment=exp, spec=spec, design=design)
     out = _public(session, [exp])[0]
     _commit_named(session, spec.name)

@@ -284,3 +284,55 @@ def test_a_stored_row_that_breaks_a_rule_is_still_served(client: TestClient, db:
     # PUT (no runs yet) is the way to correct it.
     fixed = experiment_payload(name=body["name"], warmup_s=5)
     assert client.put(f"{API}/{body['id']}", json=fixed).status_code == 200
+
+
+def test_every_problem_of_a_design_in_one_422(client: TestClient, db: Session) -> None:
+    # Issue 27.5: the field errors came first and the design's only after them, one at a time.
+    before = (_count(db, Experiment), _count(db, Configuration))
+    body = {
+        "name": " ",
+        "repetitions": 0,
+        "fixed": {"servers": 0, "workers": 8, "value_size": -1},
+        "factors": {"colour": [1], "middlewares": [1, 2]},
+        "warmup_s": 200,
+    }
+    for method, url in (("POST", API), ("POST", f"{API}/preview")):
+        r = client.request(method, url, json=body)
+        assert r.status_code == 422, r.text
+        errors = {tuple(e["loc"]): e["msg"] for e in r.json()["detail"]}
+        assert set(errors) == {
+            ("body", "name"),
+            ("body", "repetitions"),
+            ("body", "fixed", "servers"),
+            ("body", "fixed", "value_size"),
+            ("body", "factors", "colour"),
+            ("body", "warmup_s"),
+        }, errors
+        assert "blank" in errors[("body", "name")]
+        assert "outside the allowed range" in errors[("body", "fixed", "servers")]
+        assert "unknown parameter" in errors[("body", "factors", "colour")]
+        assert "must be shorter than the run time" in errors[("body", "warmup_s")]
+    assert (_count(db, Experiment), _count(db, Configuration)) == before
+
+
+def test_valid_fields_with_every_design_problem_and_a_taken_name(client: TestClient) -> None:
+    taken = create_random_experiment(client)
+    body = experiment_payload(
+        name=taken["name"], fixed={"servers": 0, "workers": 0}, factors={"sharded": [1]}
+    )
+    r = client.post(API, json=body)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert {tuple(e["loc"]) for e in detail} == {
+        ("body", "name"),
+        ("body", "fixed", "servers"),
+        ("body", "fixed", "workers"),
+        ("body", "factors", "sharded"),
+    }, detail
+    echoed = {tuple(e["loc"]): e["input"] for e in detail}
+    assert echoed[("body", "fixed", "servers")] == 0
+    # Editing: the same problems, and the stored design is kept.
+    r = client.put(f"{API}/{taken['id']}", json={**body, "name": taken["name"]})
+    assert r.status_code == 422, r.text
+    assert len(r.json()["detail"]) == 3
+    assert client.get(f"{API}/{taken['id']}/configurations").json()["count"] == 4

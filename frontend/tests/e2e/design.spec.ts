@@ -77,6 +77,39 @@ describe("editing and duplicating a design", () => {
     expect(original.factors).toEqual({ workers: [8, 16, 32] });
   });
 
+  it("shows every field's error at once, and creates nothing", async () => {
+    // Issue 27.5: servers = 0 was flagged only once the name and repetitions were fixed.
+    await page.goto(`${BASE_URL}/experiments/new`);
+    await page.locator('select[name="template"]').selectOption("write_throughput");
+    await page.locator('input[name="factor-workers"]').fill("8, 0");
+    await page.locator('input[name="fixed-servers"]').fill("0");
+    await page.locator('input[name="repetitions"]').fill("0");
+    // The live preview already marks the design's fields together.
+    await page.getByTestId("error-fixed-servers").waitFor();
+    await page.getByTestId("error-factors-workers").waitFor();
+    await page.getByTestId("error-repetitions").waitFor();
+    await page.locator('input[name="name"]').fill(" ");
+    await page.getByRole("button", { name: "Create experiment" }).click();
+    await page.getByTestId("error-name").waitFor();
+    const texts = async (ids: string[]) =>
+      Promise.all(ids.map((id) => page.getByTestId(id).textContent()));
+    expect(
+      await texts([
+        "error-name",
+        "error-repetitions",
+        "error-fixed-servers",
+        "error-factors-workers",
+      ]),
+    ).toEqual([
+      expect.stringContaining("must not be blank"),
+      expect.stringContaining("greater than or equal to 1"),
+      expect.stringContaining("0 is outside the allowed range 1.."),
+      expect.stringContaining("0 is outside the allowed range 1..256"),
+    ]);
+    expect(page.url()).toBe(`${BASE_URL}/experiments/new`);
+    await screenshot(page, "design-every-error");
+  });
+
   it("keeps the factors in the order given: form, saved design and reloads", async () => {
     // The template lists clients per thread, then ratio (PostgreSQL's JSONB sorts them the
     // other way round: shorter keys first).

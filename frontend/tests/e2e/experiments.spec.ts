@@ -61,8 +61,14 @@ describe("experiments", () => {
     await page.waitForURL(/\/experiments\/\d+$/);
     await page.getByTestId("configurations-table").waitFor();
     expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
-    await page.getByText("No runs").waitFor();
     await page.getByText("Not started").waitFor();
+    // Nothing has run: the page opens on its grid; the runs are a tab away.
+    expect(
+      await page.getByRole("tab", { name: "Configurations" }).getAttribute("aria-selected"),
+    ).toBe("true");
+    await page.getByRole("tab", { name: "Runs" }).click();
+    await page.getByText("No runs").waitFor();
+    expect(page.url()).toContain("tab=runs");
     await screenshot(page, "experiment");
   });
 

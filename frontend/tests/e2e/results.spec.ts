@@ -67,12 +67,38 @@ afterAll(async () => {
 });
 
 describe("results", () => {
-  it("shows a finished experiment with all its runs", async () => {
+  it("shows a finished experiment: summary and progress on top, then its tabs", async () => {
     await page.goto(`${BASE_URL}/experiments/${first.id}`);
-    await page.getByTestId("runs-table").waitFor();
+    // Issue 27.10: the configurations and runs tables came first and pushed the results
+    // 1,000 px down a 4,600 px page. Now the summary, progress and tab bar open in view,
+    // on the Results tab (something has run), and each table is a tab of its own.
+    await page.getByTestId("results-view").waitFor();
     expect(await page.locator("h1 .badge").textContent()).toBe("finished");
-    expect(await page.getByTestId("runs-table").locator("tbody tr").count()).toBe(36);
     expect(await page.getByTestId("experiment-summary").textContent()).toContain("36 / 36");
+    const viewport = page.viewportSize()?.height ?? 0;
+    for (const id of ["experiment-summary", "experiment-progress", "experiment-tabs"]) {
+      const box = await page.getByTestId(id).boundingBox();
+      expect(box && box.y + box.height, id).toBeLessThan(viewport);
+    }
+    expect(await page.getByTestId("configurations-table").count()).toBe(0);
+    expect(await page.getByTestId("runs-table").count()).toBe(0);
+    await screenshot(page, "experiment-results-tab");
+    await page.getByRole("tab", { name: "Runs" }).click();
+    await page.getByTestId("runs-table").waitFor();
+    expect(await page.getByTestId("runs-table").locator("tbody tr").count()).toBe(36);
+    expect(await page.getByTestId("results-view").count()).toBe(0);
+    expect(page.url()).toContain("tab=runs");
+    await screenshot(page, "experiment-runs-tab");
+    // The tab is in the URL: a reload stays on it, Back returns to Results.
+    await page.reload();
+    await page.getByTestId("runs-table").waitFor();
+    await page.getByRole("tab", { name: "Configurations" }).click();
+    await page.getByTestId("configurations-table").waitFor();
+    expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(12);
+    await page.goBack();
+    await page.getByTestId("runs-table").waitFor();
+    await page.goBack();
+    await page.getByTestId("results-view").waitFor();
   });
 
   it("plots throughput vs clients with one line per worker count", async () => {
@@ -227,6 +253,7 @@ describe("results", () => {
     expect(summary).toContain("\\toprule");
     expect(summary).toContain(`Results of experiment seeded-a-${stamp} (middleware side`);
     expect(summary).toMatch(/\\label\{tab:[a-z0-9-]+:summary\}/);
+    await page.getByRole("tab", { name: "Configurations" }).click();
     const [config] = await Promise.all([
       page.waitForEvent("download"),
       page
@@ -237,6 +264,8 @@ describe("results", () => {
     expect(readFileSync(await config.path(), "utf8")).toContain(
       `Configuration of experiment seeded-a-${stamp}`,
     );
+    // Back on Results: its selection (the middleware side) is kept in the URL.
+    await page.getByRole("tab", { name: "Results" }).click();
     const figure = `figure-seeded-a-${stamp}-throughput-middleware-all`;
     const exportFigure = async (format: "PNG" | "PDF") => {
       const [download] = await Promise.all([

@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe("run page, testbeds and offline docs", () => {
   it("opens a run from the runs table with its full error, hosts, tools and commands", async () => {
-    await page.goto(`${BASE_URL}/experiments/${exp.id}`);
+    await page.goto(`${BASE_URL}/experiments/${exp.id}?tab=runs`);
     await page
       .getByTestId("runs-table")
       .getByRole("link", { name: String(runId), exact: true })

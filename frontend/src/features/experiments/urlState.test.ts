@@ -1,6 +1,11 @@
 import { createLoader, createSerializer } from "nuqs";
 import { describe, expect, it } from "vitest";
-import { type ExperimentListViewState, experimentListSearchParams } from "./urlState";
+import {
+  defaultTab,
+  type ExperimentListViewState,
+  experimentListSearchParams,
+  experimentPageSearchParams,
+} from "./urlState";
 
 describe("experiment list URL state", () => {
   it("round-trips search text, template and page", () => {
@@ -10,5 +15,20 @@ describe("experiment list URL state", () => {
       new URL(url, "http://localhost").searchParams,
     );
     expect(restored).toEqual(state);
+  });
+});
+
+describe("experiment page tab", () => {
+  it("opens on the grid until anything has run, then on the results", () => {
+    expect(defaultTab({})).toBe("configurations");
+    expect(defaultTab({ queued: 0, succeeded: 0 })).toBe("configurations");
+    expect(defaultTab({ queued: 4 })).toBe("results");
+    expect(defaultTab({ succeeded: 2, failed: 1 })).toBe("results");
+  });
+
+  it("reads ?tab= and ignores an unknown one", () => {
+    const load = createLoader(experimentPageSearchParams);
+    expect(load(new URLSearchParams("tab=runs")).tab).toBe("runs");
+    expect(load(new URLSearchParams("tab=nope")).tab).toBeNull();
   });
 });

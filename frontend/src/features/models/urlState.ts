@@ -1,5 +1,5 @@
-// The experiment page's tab and the Models tab's inputs in the URL (nuqs): a pasted link
-// reopens the same model with the same what-if edits.
+// The Models tab's inputs in the URL (nuqs): a pasted link reopens the same model with the same
+// what-if edits. (The experiment page's tab itself: features/experiments/urlState.ts.)
 import {
   type inferParserType,
   parseAsFloat,
@@ -8,7 +8,6 @@ import {
   useQueryStates,
 } from "nuqs";
 
-export const EXPERIMENT_TABS = ["results", "models", "report"] as const;
 export const SERVICE_RATES = ["worker_time", "max_throughput"] as const;
 export type ServiceRate = (typeof SERVICE_RATES)[number];
 
@@ -27,7 +26,6 @@ export const whatIfSearchParams = {
 export type WhatIfEdits = inferParserType<typeof whatIfSearchParams>;
 
 export const modelsSearchParams = {
-  tab: parseAsStringLiteral(EXPERIMENT_TABS).withDefault("results"),
   /** Which group of configurations (differing only in clients) the network models. */
   group: parseAsInteger.withDefault(0),
   /** How M/M/1 and M/M/m get their service rate. */

@@ -1,4 +1,5 @@
-// One experiment: design summary, actions, configuration table, runs and results.
+// One experiment: what it is and how far it got at the top (summary, progress, live figures),
+// then one tab at a time: results, runs, configurations, models, report.
 import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { EmptyState } from "@/components/common/EmptyState";
@@ -8,7 +9,6 @@ import { StatusBadge } from "@/components/common/StatusBadge";
 import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { ExperimentModelsView } from "@/features/models/components/ExperimentModelsView";
-import { ExperimentTabs } from "@/features/models/components/ExperimentTabs";
 import { ReportView } from "@/features/report/components/ReportView";
 import { ResultsView } from "@/features/results/components/ResultsView";
 import { LiveProgress } from "@/features/runs/components/LiveProgress";
@@ -17,10 +17,12 @@ import { useRefreshWhenRunsFinish } from "@/features/runs/hooks/useRefreshWhenRu
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
 import { useParameterLabels } from "../hooks/useParameterLabels";
+import { defaultTab } from "../urlState";
 import { formatDuration, runProgress } from "../utils/format";
 import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
 import { ExperimentProgress } from "./ExperimentProgress";
+import { ExperimentTabs } from "./ExperimentTabs";
 
 export function ExperimentPage() {
   const id = Number(useParams().experimentId);
@@ -80,33 +82,45 @@ export function ExperimentPage() {
         unsent={experiment.runs_unsent}
       />
       <LiveProgress experimentId={id} active={active} />
-      <section className="card">
-        <div className="section-header">
-          <h2>Configurations</h2>
-          <TableExportButtons
-            table={{ experimentId: id, name: "configuration", params: {} }}
-            filename={`${slug(experiment.name)}-configuration`}
-            testId="configuration-table-exports"
-          />
-        </div>
-        {configurations ? (
-          <ConfigurationsTable configurations={configurations.data} />
-        ) : (
-          <PendingBlock label="Loading configurations" />
-        )}
-      </section>
-      <RunsPanel experimentId={id} active={active} configurations={configurations?.data ?? []} />
       <ExperimentTabs
-        results={
-          <ResultsView
-            experimentId={id}
-            name={experiment.name}
-            poll={active}
-            runCounts={experiment.run_counts}
-          />
-        }
-        models={<ExperimentModelsView experimentId={id} name={experiment.name} />}
-        report={<ReportView experimentId={id} name={experiment.name} />}
+        fallback={defaultTab(experiment.run_counts)}
+        counts={{ configurations: experiment.preview.configurations, runs: total }}
+        panels={{
+          results: (
+            <ResultsView
+              experimentId={id}
+              name={experiment.name}
+              poll={active}
+              runCounts={experiment.run_counts}
+            />
+          ),
+          runs: (
+            <RunsPanel
+              experimentId={id}
+              active={active}
+              configurations={configurations?.data ?? []}
+            />
+          ),
+          configurations: (
+            <section className="card">
+              <div className="section-header">
+                <h2>Configurations</h2>
+                <TableExportButtons
+                  table={{ experimentId: id, name: "configuration", params: {} }}
+                  filename={`${slug(experiment.name)}-configuration`}
+                  testId="configuration-table-exports"
+                />
+              </div>
+              {configurations ? (
+                <ConfigurationsTable configurations={configurations.data} />
+              ) : (
+                <PendingBlock label="Loading configurations" />
+              )}
+            </section>
+          ),
+          models: <ExperimentModelsView experimentId={id} name={experiment.name} />,
+          report: <ReportView experimentId={id} name={experiment.name} />,
+        }}
       />
     </section>
   );
