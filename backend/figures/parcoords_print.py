@@ -29,8 +29,8 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from backend.analysis.errors import AnalysisError
-from backend.figures.params import MAX_WIDTH_IN
 from backend.compare.brush import EXPERIMENT_AXIS
+from backend.figures.params import MAX_WIDTH_IN
 from backend.figures.parcoords_axes import DrawnAxis, ParcoordsAxes
 from backend.figures.style import PX_PER_IN, PX_PER_PT, STYLES, FigureStyle, default_height_in
 
