@@ -50,6 +50,7 @@ TITLE_GAP_PX = 5.0  # clear space between neighbouring slanted titles' boxes
 CHAR_EM = {"report": 0.5, "screen": 0.62}
 NARROW = ",.:;'!|il"  # characters of about half a width: a thousands separator is narrow
 LINE_EM = 1.35  # height of a line of text (its box) in font sizes
+MIN_PLOT_PX = 72.0  # the least height of the axes (an inch): less is refused
 EDGE_PX = 4.0  # text keeps this far from the figure's edges
 # A tick label's right end stands this far left of its axis; so far apart stand the labels
 # of neighbouring axes when the longer ones reach the axis on their left, as they may.
@@ -279,6 +280,19 @@ def _checked_layout(
     )
 
 
+def _check_height(lay: _Layout, height_px: float) -> None:
+    """AnalysisError naming `height` and the least height (a tenth of an inch) where the
+    titles, colour bar and key would leave the plot under MIN_PLOT_PX."""
+    need = lay.margin["t"] + lay.margin["b"] + MIN_PLOT_PX
+    if height_px < need:
+        least = math.ceil(need / PX_PER_IN * 10) / 10
+        raise AnalysisError(
+            "height",
+            f"{height_px / PX_PER_IN:g} in leaves no room for the lines under the titles, "
+            f"colour bar and key: at least {least:g} in",
+        )
+
+
 def parcoords_print_figure(
     pc: ParcoordsAxes, style_name: str, width_in: float, height_in: float | None = None
 ) -> go.Figure:
@@ -300,6 +314,7 @@ def parcoords_print_figure(
     )
     n = len(pc.axes)
     fig = go.Figure([*_line_traces(pc), _axis_trace(pc, 0.02, style.axis_line_pt * PX_PER_PT)])
+    _check_height(lay, height_px)
     bar_y = (lay.key_height + EDGE_PX) / height_px
     fig.add_trace(_colourbar(pc, font_px, lay.colourbar_length, lay.colourbar_step, bar_y))
     slant = math.radians(lay.angle)

@@ -604,3 +604,24 @@ def test_parcoords_no_line_is_drawn_over_a_tick_label(
     order = [g.attrib.get("class", "") for g in svg.iter(f"{SVG}g")]
     first_label = order.index("annotation-text-g")
     assert max(i for i, c in enumerate(order) if "scatterlayer" in c) < first_label
+
+
+def test_parcoords_height_too_low_for_the_key_names_the_least_that_fits(
+    client: TestClient, named_pair: list[int]
+) -> None:
+    """The colour bar and the key take height from the axes when a height is asked: one
+    that would leave the axes under an inch is refused, naming the least that fits."""
+    body = {"experiment_ids": named_pair, **PARCOORDS_TEXT_BODY, "height": 1.5}
+    r = client.post(f"{URL}/compare-parcoords.svg", json=body)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"] == ["body", "height"]
+    found = re.search(r"at least (\S+) in", detail["msg"])
+    assert found, detail["msg"]
+    least = float(found.group(1))
+    svg = _column_svg(client, named_pair, height=least)
+    assert float(svg.attrib["height"]) == pytest.approx(least * 96)
+    assert _parcoords_text_clashes(svg, "report") == []
+    # Without a height the figure is the style's default plus the bar's and the key's.
+    tall = _column_svg(client, named_pair)
+    assert float(tall.attrib["height"]) > 2.52 * 96
