@@ -18,7 +18,7 @@ from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureOutput, FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
-from backend.figures.style import STYLES, apply_style, default_height_in
+from backend.figures.style import PX_PER_IN, STYLES, apply_style, default_height_in
 
 FigureFormat = Literal["json", "pdf", "svg", "png"]
 # Chrome, which kaleido draws with, draws no canvas side above 16384 px: beyond it kaleido
@@ -72,7 +72,8 @@ def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> Expor
         fig = apply_style(fig, style, out.width_in(None), out.height)
         return ExportedFigure(fig.to_json().encode(), caption_of(fig))
     width = out.file_width_in()
-    height = out.height or default_height_in(style, width)
+    built = fig.layout.height  # a figure's own default height (parcoords: its key)
+    height = out.height or (built / PX_PER_IN if built else default_height_in(style, width))
     if fmt == "png":
         check_png_size(width, height, out.dpi)
     fig = apply_style(fig, style, width, height)

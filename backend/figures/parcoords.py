@@ -19,7 +19,7 @@ from backend.figures.compare import as_query_error
 from backend.figures.labels import metric_title
 from backend.figures.params import FigureQuery
 from backend.figures.parcoords_axes import (
-    METRIC_TICKS,
+    SCREEN_TICKFORMAT,
     DrawnAxis,
     ParcoordsAxes,
     ParcoordsData,
@@ -59,12 +59,10 @@ def screen_ticks(axis: DrawnAxis) -> dict[str, Any]:
     dragged brush snaps to cover tick values. Right when the ticks are the axis' levels (a
     drag then selects whole levels); wrong for round ticks between many levels or along a
     metric (a drag from 20.5 to the top of 1..40 ticked 10, 20, 30, 40 became 28..40). Those
-    axes get Plotly's own ticks in the same format, and an unsnapped brush."""
+    axes get Plotly's own ticks in the format tick_text writes, and an unsnapped brush."""
     if set(axis.tickvals) == set(axis.values):
         return {"tickvals": axis.tickvals, "ticktext": axis.ticktext}
-    lo, hi = axis.range
-    thousands = max(abs(lo), abs(hi)) >= 10_000 and (hi - lo) / METRIC_TICKS >= 1000
-    return {"tickformat": "~s" if thousands else ",~r"}  # "12k" as tick_text writes it
+    return {"tickformat": SCREEN_TICKFORMAT}
 
 
 def _dimension(axis: DrawnAxis) -> dict[str, Any]:
@@ -96,7 +94,9 @@ def parcoords_caption(fig: go.Figure, data: ParcoordsData, pc: ParcoordsAxes) ->
 
 def _static(data: ParcoordsData, q: Any) -> go.Figure:
     pc = parcoords_axes(data)
-    return parcoords_caption(parcoords_print_figure(pc, q.style, q.file_width_in()), data, pc)
+    return parcoords_caption(
+        parcoords_print_figure(pc, q.style, q.file_width_in(), q.height), data, pc
+    )
 
 
 @register("compare-parcoords", "Parallel coordinates (compare)", load_parcoords, static=_static)

@@ -27,7 +27,6 @@ from backend.schemas.compare import ConfigurationTablePublic
 
 MAX_TICKS = 12  # a numeric axis is ticked at its levels when it has at most this many
 METRIC_TICKS = 5  # about this many round ticks on a metric's axis
-NAME_CHARS = 18  # experiment names longer than this are shortened on their axis
 
 
 @dataclass(frozen=True)
@@ -76,10 +75,6 @@ def parcoords_metrics(metric: MetricName) -> list[MetricName]:
     return list(dict.fromkeys([*OVERVIEW_METRICS, metric]))
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else f"{name[:8]}…{name[-8:]}"
-
-
 def axis_title(key: str) -> str:
     """ "Experiment", "Worker threads", "Throughput (ops/s)"."""
     if key == EXPERIMENT_AXIS:
@@ -107,7 +102,7 @@ def nice_ticks(lo: float, hi: float, count: int = METRIC_TICKS) -> list[float]:
 
 def nice_span(lo: float, hi: float, count: int = METRIC_TICKS) -> tuple[float, float]:
     """[lo, hi] widened to the round ticks around it, so the axis' ends (which Plotly labels on
-    the screen) read 500 and 10.5k, not 533.333 and 10.0007k."""
+    the screen) read 500 and 10,500, not 533.333 and 10,000.7."""
     step = nice_step(lo, hi, count)
     return (
         float(round(math.floor(lo / step + 1e-9) * step, 12)),
@@ -115,13 +110,16 @@ def nice_span(lo: float, hi: float, count: int = METRIC_TICKS) -> tuple[float, f
     )
 
 
+# The one number format of every axis, in both drawings: thousands separators, as many
+# decimals as the step needs ("5,000" and "25,000", never "25k" beside "5,000"; an SI "k"
+# cannot be kept on the screen, where Plotly's own ticks would read "500" beside "1.5k").
+SCREEN_TICKFORMAT = ",~r"
+
+
 def tick_text(value: float, step: float) -> str:
-    """A metric tick: thousands as k ("12k") so a tick fits between narrow axes."""
-    if abs(value) >= 10_000 and step >= 1000:
-        return f"{value / 1000:g}k"
-    if step >= 1:
-        return f"{value:,.0f}"
-    return f"{value:.{max(0, -math.floor(math.log10(step)))}f}"
+    """A tick of a numeric axis: "25,000", "1,500", "0.25" (SCREEN_TICKFORMAT's rule)."""
+    decimals = 0 if step >= 1 else -math.floor(math.log10(step) + 1e-9)
+    return f"{value:,.{decimals}f}"
 
 
 def _span(values: Sequence[float]) -> tuple[float, float]:
@@ -137,10 +135,7 @@ def _drawn(
 ) -> DrawnAxis:
     values = [axis.values[i] for i in rows]
     if axis.levels is not None:
-        text = [
-            _short(names[v]) if axis.key == EXPERIMENT_AXIS else format_level(v)
-            for v in axis.levels
-        ]
+        text = [names[v] if axis.key == EXPERIMENT_AXIS else format_level(v) for v in axis.levels]
         ticks = [float(i) for i in range(len(text))]
         span = (0.0, float(max(len(text) - 1, 1)))
     else:

@@ -20,7 +20,13 @@ from backend.tests.utils.pdf import (
     poppler_lines,
 )
 from backend.tests.utils.stored import stored_experiment
-from backend.tests.utils.svg import annotation_boxes, colourbar_box, overlap
+from backend.tests.utils.svg import (
+    annotation_boxes,
+    colourbar_box,
+    crosses,
+    overlap,
+    polyline_segments,
+)
 
 URL = "/api/v1/compare/figures"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -257,13 +263,12 @@ def test_parcoords_files_are_vector_lines_and_text(
 
 
 def _parcoords_text_clashes(svg: ET.Element, style: str) -> list[tuple[str, str]]:
-    """Pairs of titles or tick labels (and the screen style's colour bar) that overlap; every
+    """Pairs of titles or tick labels (and the colour bar) that overlap; every
     box must also lie inside the figure."""
     boxes = annotation_boxes(svg)
     titles = {"Experiment", "Clients per thread", "Worker threads", "Queue time (µs)"}
     assert titles <= {b.text for b in boxes}
-    if style == "screen":
-        boxes.append(colourbar_box(svg))
+    boxes.append(colourbar_box(svg))
     size = (float(svg.attrib["width"]), float(svg.attrib["height"]))
     for box in boxes:
         for corner in box.corners:
@@ -469,3 +474,154 @@ def test_parcoords_screen_file_has_a_colour_bar(client: TestClient, pair: list[i
     assert len(bars) == 1
     titles = {(t.text or "").strip() for t in bars[0].iter(f"{SVG}text")}
     assert "Response time (µs)" in titles
+
+
+# Two experiments whose names a new user gave them: alike at both ends, longer than the
+# first axis' margin (they were cut to "Max thro…eavy 1:1", both of them).
+LONG_NAMES = ("Max throughput, read-heavy 1:1", "Max throughput, write-heavy 1:1")
+
+
+@pytest.fixture(scope="module")
+def named_pair(client: TestClient, database: str) -> list[int]:
+    from sqlalchemy import update
+
+    from backend.core.db import SessionLocal
+    from backend.models import Experiment
+
+    with SessionLocal() as db:
+        ids = [stored_experiment(client, db)["id"] for _ in LONG_NAMES]
+        for i, name in zip(ids, LONG_NAMES, strict=True):
+            db.execute(update(Experiment).where(Experiment.id == i).values(name=name))
+        db.commit()
+    return ids
+
+
+def _column_svg(client: TestClient, ids: list[int], **extra: Any) -> ET.Element:
+    """The default file: report style at column width, as the UI exports and the report has."""
+    body = {"experiment_ids": ids, **PARCOORDS_TEXT_BODY, **extra}
+    return ET.fromstring(_post(client, "compare-parcoords", "svg", body).content)
+
+
+def _svg_lines(svg: ET.Element) -> list[str]:
+    """Every line of text drawn (a multi-line annotation's lines apart)."""
+    lines = []
+    for text in svg.iter(f"{SVG}text"):
+        spans = [t for t in text.iter(f"{SVG}tspan") if "line" in t.attrib.get("class", "")]
+        lines += ["".join(t.itertext()) for t in spans] if spans else ["".join(text.itertext())]
+    return [line.strip() for line in lines]
+
+
+def _tick_labels(svg: ET.Element) -> list[Any]:
+    """The unrotated one-line annotations: the tick labels (titles slant, the key is left of
+    the plot on several lines)."""
+    return [
+        b for b in annotation_boxes(svg) if b.corners[0][1] == b.corners[1][1] and b.text.strip()
+    ]
+
+
+def test_parcoords_column_file_names_every_experiment_in_full(
+    client: TestClient, named_pair: list[int], tmp_path: Path
+) -> None:
+    """No name is cut: names too long for the first axis' margin are lettered on it, and a
+    key under the figure gives each letter's full name (in the PDF's words too)."""
+    svg = _column_svg(client, named_pair)
+    lines = _svg_lines(svg)
+    assert not [line for line in lines if "…" in line], lines
+    assert [line for line in lines if line.startswith(("A: ", "B: "))] == [
+        f"A: {LONG_NAMES[0]}",
+        f"B: {LONG_NAMES[1]}",
+    ]
+    ticks = {b.text for b in _tick_labels(svg)}
+    assert {"A", "B"} <= ticks
+    pdf = tmp_path / "named.pdf"
+    body = {"experiment_ids": named_pair, **PARCOORDS_TEXT_BODY}
+    pdf.write_bytes(_post(client, "compare-parcoords", "pdf", body).content)
+    words = " ".join(assert_words_on_page(pdf))
+    assert all(name in words for name in LONG_NAMES), words
+    assert _parcoords_text_clashes(svg, "report") == []
+
+
+def test_parcoords_report_file_has_a_colour_bar(client: TestClient, pair: list[int]) -> None:
+    """The report style, too, says what the colours mean: a colour bar titled with the
+    colouring metric, ticked as its axis."""
+    svg = _column_svg(client, pair)
+    (bar,) = (g for g in svg.iter(f"{SVG}g") if "colorbar" in g.attrib.get("class", "").split())
+    texts = {(t.text or "").strip() for t in bar.iter(f"{SVG}text")}
+    assert "Queue time (µs)" in texts
+    assert len(texts) >= 3  # the title and at least two tick labels
+
+
+def _number_format(label: str) -> str:
+    """What format a numeric tick label is in."""
+    if re.fullmatch(r"-?\d+(\.\d+)?[kM]", label):
+        return "SI"
+    if re.fullmatch(r"-?\d{1,3}(,\d{3})*(\.\d+)?", label):
+        return "separated"
+    if re.fullmatch(r"-?\d{4,}(\.\d+)?", label):
+        return "run-together"
+    return "other"
+
+
+@pytest.mark.parametrize("style", ["report", "screen"])
+def test_parcoords_ticks_have_one_number_format(
+    client: TestClient, pair: list[int], style: str
+) -> None:
+    """One number format on every axis and the colour bar: thousands separators (throughput
+    was "10k" beside response times of "1,200")."""
+    svg = _column_svg(client, pair, style=style)
+    labels = [b.text for b in _tick_labels(svg) if re.fullmatch(r"[-\d.,kM]+", b.text)]
+    bars = [g for g in svg.iter(f"{SVG}g") if "colorbar" in g.attrib.get("class", "").split()]
+    bar_labels = [  # a tick label's group is classed "...tick"
+        "".join(g.itertext()).strip()
+        for bar in bars
+        for g in bar.iter(f"{SVG}g")
+        if g.attrib.get("class", "").endswith("tick")
+    ]
+    labels += bar_labels
+    assert {_number_format(label) for label in labels} == {"separated"}, labels
+    assert len(bars) == 1 and len(bar_labels) >= 2, bar_labels  # the bar's labels checked too
+    # Both sizes are there: tens of thousands (throughput) and thousands (response time).
+    values = [float(label.replace(",", "")) for label in labels]
+    assert any(v >= 10_000 for v in values) and any(1000 <= v < 10_000 for v in values), labels
+
+
+def test_parcoords_no_line_is_drawn_over_a_tick_label(
+    client: TestClient, named_pair: list[int]
+) -> None:
+    """A tick label that lines run through stands on an opaque box drawn after the lines:
+    they pass under it, not over its text (the box was 80% opaque: lines showed through)."""
+    svg = _column_svg(client, named_pair)
+    segments = polyline_segments(svg)
+    assert len(segments) >= 8 * 5  # a line per configuration over six axes
+    crossed = [b for b in _tick_labels(svg) if any(crosses(b, s) for s in segments)]
+    assert len(crossed) >= 3, "the test needs labels that lines run through"
+    for box in crossed:
+        fill = re.search(r"fill: ?rgb\(([^)]*)\)", box.style)
+        opacity = re.search(r"fill-opacity: ?([\d.]+)", box.style)
+        assert fill and fill[1].replace(" ", "") == "255,255,255", (box.text, box.style)
+        assert opacity and float(opacity[1]) == 1, (box.text, box.style)
+    # The labels are drawn after (over) the lines.
+    order = [g.attrib.get("class", "") for g in svg.iter(f"{SVG}g")]
+    first_label = order.index("annotation-text-g")
+    assert max(i for i, c in enumerate(order) if "scatterlayer" in c) < first_label
+
+
+def test_parcoords_height_too_low_for_the_key_names_the_least_that_fits(
+    client: TestClient, named_pair: list[int]
+) -> None:
+    """The colour bar and the key take height from the axes when a height is asked: one
+    that would leave the axes under an inch is refused, naming the least that fits."""
+    body = {"experiment_ids": named_pair, **PARCOORDS_TEXT_BODY, "height": 1.5}
+    r = client.post(f"{URL}/compare-parcoords.svg", json=body)
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"] == ["body", "height"]
+    found = re.search(r"at least (\S+) in", detail["msg"])
+    assert found, detail["msg"]
+    least = float(found.group(1))
+    svg = _column_svg(client, named_pair, height=least)
+    assert float(svg.attrib["height"]) == pytest.approx(least * 96)
+    assert _parcoords_text_clashes(svg, "report") == []
+    # Without a height the figure is the style's default plus the bar's and the key's.
+    tall = _column_svg(client, named_pair)
+    assert float(tall.attrib["height"]) > 2.52 * 96

@@ -2,7 +2,13 @@
 (an axis with tickvals is ordinal), so ticks decide what a drag can select."""
 
 from backend.figures.parcoords import screen_ticks
-from backend.figures.parcoords_axes import DrawnAxis, nice_span, nice_ticks, tick_text
+from backend.figures.parcoords_axes import (
+    SCREEN_TICKFORMAT,
+    DrawnAxis,
+    nice_span,
+    nice_ticks,
+    tick_text,
+)
 
 
 def _axis(key: str, values: list[float], ticks: list[float]) -> DrawnAxis:
@@ -25,13 +31,19 @@ def test_round_ticks_between_many_levels_leave_the_brush_unsnapped() -> None:
     assert "tickvals" not in dim and dim["tickformat"] == ",~r"
 
 
-def test_metric_axes_are_unsnapped_and_ticked_in_k_as_tick_text_does() -> None:
+def test_metric_axes_are_unsnapped_and_ticked_with_thousands_separators() -> None:
+    """One number format on every axis, in both drawings: Plotly's own ticks on the screen
+    and tick_text's in files write 5,000 and 25,000 (not 5,000 beside 25k)."""
     tps = [1234.5 * i for i in range(1, 30)]
     big = screen_ticks(_axis("throughput_per_s", tps, nice_ticks(min(tps), max(tps))))
-    assert "tickvals" not in big and big["tickformat"] == "~s"
-    # Large values but a narrow span: full digits, as tick_text writes them.
+    assert "tickvals" not in big and big["tickformat"] == ",~r"
+    assert big["tickformat"] == SCREEN_TICKFORMAT
     narrow = screen_ticks(_axis("response_time_us", [15_000.0, 15_002.0], [15_000.0, 15_001.0]))
     assert "tickvals" not in narrow and narrow["tickformat"] == ",~r"
+    assert [tick_text(t, 5000) for t in (0, 5000, 25_000)] == ["0", "5,000", "25,000"]
+    assert [tick_text(t, 500) for t in (500, 1500)] == ["500", "1,500"]
+    assert [tick_text(t, 0.05) for t in (0.05, 1.5)] == ["0.05", "1.50"]
+    assert tick_text(15_001, 1) == "15,001"
 
 
 def test_metric_axes_end_on_round_ticks() -> None:

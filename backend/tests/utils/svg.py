@@ -15,6 +15,7 @@ Point = tuple[float, float]
 class TextBox:
     text: str
     corners: list[Point]  # in the figure's pixels, in drawing order
+    style: str = ""  # the background rectangle's (fill, fill-opacity)
 
 
 def _numbers(pattern: str, transform: str) -> list[float]:
@@ -43,7 +44,7 @@ def annotation_boxes(root: ET.Element) -> list[TextBox]:
         for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h)):
             dx, dy = px + tx - cx, py + ty - cy
             corners.append((cx + c * dx - s * dy, cy + s * dx + c * dy))
-        boxes.append(TextBox("".join(text.itertext()), corners))
+        boxes.append(TextBox("".join(text.itertext()), corners, rect.attrib.get("style", "")))
     return boxes
 
 
@@ -69,3 +70,47 @@ def overlap(a: TextBox, b: TextBox) -> bool:
             if max(pa) <= min(pb) or max(pb) <= min(pa):
                 return False
     return True
+
+
+def polyline_segments(root: ET.Element) -> list[tuple[Point, Point]]:
+    """The segments of every scatter trace's line, in the figure's pixels (the plot's
+    `translate` applied): what a parallel-coordinates figure draws its configurations with."""
+    segments = []
+    for xy in root.iter(f"{SVG}g"):
+        if "xy" not in xy.attrib.get("class", "").split():
+            continue
+        shift = _numbers(r"translate\(([-\d.e]+),\s*([-\d.e]+)\)", xy.attrib.get("transform", ""))
+        if not shift:
+            continue  # the subplot's grid group: the traces are drawn in the translated one
+        dx, dy = shift
+        for path in xy.iter(f"{SVG}path"):
+            if "js-line" not in path.attrib.get("class", ""):
+                continue
+            for run in re.findall(r"M[^M]+", path.attrib["d"]):
+                pts = [
+                    (float(x) + dx, float(y) + dy)
+                    for x, y in re.findall(r"([-\d.e]+),([-\d.e]+)", run)
+                ]
+                segments += list(zip(pts, pts[1:], strict=False))
+    return segments
+
+
+def crosses(box: TextBox, segment: tuple[Point, Point]) -> bool:
+    """Whether a segment runs through an unrotated box (clipped to it: Liang-Barsky)."""
+    xs = [x for x, _ in box.corners]
+    ys = [y for _, y in box.corners]
+    (x0, y0), (x1, y1) = segment
+    lo, hi = 0.0, 1.0
+    for p, q in (
+        (x0 - x1, x0 - min(xs)),
+        (x1 - x0, max(xs) - x0),
+        (y0 - y1, y0 - min(ys)),
+        (y1 - y0, max(ys) - y0),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        lo, hi = (max(lo, t), hi) if p < 0 else (lo, min(hi, t))
+    return lo < hi
