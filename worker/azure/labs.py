@@ -71,6 +71,8 @@ def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
             host_key=h.host_key,
             host_key_source="supplied",
             host_key_pinned_at=pinned_at,
+            size=h.size,
+            region=lab.region,
         )
         for h in lab.hosts
         if h.role is not None  # the jump host is not an mcscope host
