@@ -1,5 +1,6 @@
 """Stored VM prices: read by (region, size), written by the refresh command or a user."""
 
+import ssl
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -60,7 +61,7 @@ def refresh(
     *,
     base_url: str,
     currency: str,
-    verify: bool | str = True,
+    verify: bool | ssl.SSLContext = True,
 ) -> tuple[list[VmPrice], list[str]]:
     """Fetch the sizes' prices from the Retail Prices API and store them dated now (commits).
     Returns the prices stored and the sizes the API had no price for (their stored price, if

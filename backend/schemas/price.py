@@ -27,8 +27,8 @@ class VmPricePublic(BaseModel):
 
 
 class VmPricesPublic(BaseModel):
-    data: list[VmPricePublic]
-    count: int
+    data: list[VmPricePublic] = Field(description="prices by region and size")
+    count: int = Field(description="number of prices")
 
 
 class VmPriceSet(RequestModel):
@@ -46,8 +46,8 @@ class VmPriceSet(RequestModel):
 
 
 class CostLinePublic(BaseModel):
-    region: str
-    size: str
+    region: str = Field(description="Azure region of these VMs")
+    size: str = Field(description="VM size of these VMs")
     count: int = Field(description="VMs of this size in this region")
     price: VmPricePublic | None = Field(
         description="its price with date and source; null: no price is known for this size "
@@ -63,7 +63,7 @@ class CostPublic(BaseModel):
     hours: float = Field(description="hours counted, in h")
     per_hour: float | None = Field(description="price of all the VMs together, per h")
     amount: float | None = Field(description="hours x per_hour")
-    currency: str | None
+    currency: str | None = Field(description="ISO 4217 code of per_hour and amount")
     unpriced: list[str] = Field(description="'region/size' of every VM without a price")
     counted: str = Field(description="what is counted, in words")
 

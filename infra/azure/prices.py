@@ -6,6 +6,7 @@ also lists Windows, Spot and Low Priority meters and reservations for the same s
 from __future__ import annotations
 
 import re
+import ssl
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +74,7 @@ def fetch_prices(
     *,
     base_url: str,
     currency: str = "USD",
-    verify: bool | str = True,
+    verify: bool | ssl.SSLContext = True,
 ) -> dict[str, RetailPrice]:
     """Hourly prices of `sizes` in `region`; a size the API has no such price for is absent."""
     params = {"currencyCode": currency, "$filter": price_filter(region, sizes)}

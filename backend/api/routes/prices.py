@@ -11,14 +11,18 @@ from infra.azure.spec import SIZE_PATTERN
 
 router = APIRouter(prefix="/prices", tags=["prices"])
 
-RegionPath = Path(min_length=2, max_length=40, pattern=r"^[a-z][a-z0-9]*$")
-SizePath = Path(max_length=64, pattern=SIZE_PATTERN)
+RegionPath = Path(
+    min_length=2, max_length=40, pattern=r"^[a-z][a-z0-9]*$", description="Azure region"
+)
+SizePath = Path(max_length=64, pattern=SIZE_PATTERN, description="VM size, e.g. Standard_A2_v2")
 
 
 @router.get("", response_model=VmPricesPublic)
 def read_prices(
     session: SessionDep,
-    region: str | None = Query(default=None, max_length=40, pattern=r"^[a-z][a-z0-9]*$"),
+    region: str | None = Query(
+        default=None, max_length=40, pattern=r"^[a-z][a-z0-9]*$", description="only this region"
+    ),
 ) -> VmPricesPublic:
     """Stored VM prices, by region and size, each with its date and source."""
     rows = list_prices(session, region)
