@@ -59,7 +59,7 @@ class CostPublic(BaseModel):
     """What some VMs cost over some hours. `amount` and `per_hour` are null when a VM has no
     price (see `unpriced`) or the prices are in different currencies: nothing is guessed."""
 
-    vms: list[CostLinePublic]
+    vms: list[CostLinePublic] = Field(description="the VMs counted, by region and size")
     hours: float = Field(description="hours counted, in h")
     per_hour: float | None = Field(description="price of all the VMs together, per h")
     amount: float | None = Field(description="hours x per_hour")
@@ -71,7 +71,7 @@ class CostPublic(BaseModel):
 class TestbedCostPublic(BaseModel):
     """An Azure testbed's money: what it has cost so far and what is left of its budget."""
 
-    accrued: CostPublic
+    accrued: CostPublic = Field(description="what the testbed has cost so far")
     since: datetime = Field(description="when its lab was requested (counting starts)")
     until: datetime = Field(description="its deletion, or now")
     budget: float | None = Field(description="the most it may cost; null: no budget")
