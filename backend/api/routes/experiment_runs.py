@@ -20,7 +20,7 @@ from backend.core.queue import (
 from backend.core.run_files import has_run_files, run_archive_dir
 from backend.crud.costs import over_budget
 from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
-from backend.crud.experiment import run_counts
+from backend.crud.experiment import configuration_counts, run_counts
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.domain.grid import preview
@@ -54,8 +54,11 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
 def _check_budget(session: SessionDep, exp: Experiment) -> None:
     """422 with the numbers when the runs not yet succeeded would cost more than what is
     left of the Azure testbed's budget."""
+    if exp.testbed_id is None:
+        return  # the local testbed costs nothing
     counts = run_counts(session=session, experiment_ids=[exp.id])[exp.id]
-    total = preview(len(exp.configurations), exp.repetitions, exp.run_time_s, 0).runs
+    configurations = configuration_counts(session=session, experiment_ids=[exp.id])
+    total = preview(configurations.get(exp.id, 0), exp.repetitions, exp.run_time_s, 0).runs
     left = max(0, total - counts[RunStatus.SUCCEEDED])
     seconds = preview(left, 1, exp.run_time_s, settings.RUN_OVERHEAD_S).estimated_seconds
     refusal = over_budget(session, exp.testbed_id, seconds)
