@@ -5,6 +5,7 @@ A token is printed once, at creation; only its digest is stored.
 """
 
 import argparse
+import ssl
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -62,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     refresh.add_argument(
         "--currency", default=settings.AZURE_PRICES_CURRENCY, help="default: %(default)s"
     )
+    refresh.add_argument(
+        "--ca-file", type=Path, help="trust this CA bundle (a TLS-inspecting proxy, a test server)"
+    )
     plist = pactions.add_parser("list", help="stored prices with their date and source")
     plist.add_argument("--region")
     return parser
@@ -77,9 +81,14 @@ def _prices(session: Session, args: argparse.Namespace) -> int:
         return 0
     try:
         stored, missing = prices.refresh(
-            session, args.region, args.sizes, base_url=args.url, currency=args.currency
+            session,
+            args.region,
+            args.sizes,
+            base_url=args.url,
+            currency=args.currency,
+            verify=ssl.create_default_context(cafile=str(args.ca_file)) if args.ca_file else True,
         )
-    except (ValueError, RuntimeError, httpx.HTTPError) as e:
+    except (ValueError, RuntimeError, OSError, httpx.HTTPError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     for p in stored:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy.orm import Session
 
+from backend import cli
 from backend.crud.prices import prices_for, refresh, set_price
 from backend.models import PriceSource
 from infra.azure.prices import fetch_prices, price_filter
@@ -98,3 +99,17 @@ def test_refresh_caches_prices_with_date_and_source(fake_arm: FakeArm, db: Sessi
     assert (a8.price_per_hour, a8.source) == (0.4, "retail-api") and a8.fetched_at >= before
     # A size the API has no price for keeps its own, with its own date.
     assert (f2.price_per_hour, f2.source, f2.fetched_at) == (0.2, "user", earlier)
+
+
+def test_the_refresh_command_prints_and_stores_prices(
+    fake_arm: FakeArm, db: Session, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["prices", "refresh", "--region", "westeurope", "--url", _url(fake_arm)]
+    argv += ["--ca-file", str(fake_arm.cert), "--sizes", "Standard_B2s"]
+    assert cli.main(argv) == 0
+    assert "Standard_B2s\t0.1000 USD/h\tretail-api" in capsys.readouterr().out
+    row = prices_for(db, [("westeurope", "Standard_B2s")])[("westeurope", "Standard_B2s")]
+    assert (row.price_per_hour, row.source) == (0.1, "retail-api")
+    # A size the API does not price is named, and the exit status says so.
+    assert cli.main([*argv[:-1], "Standard_F4s_v2"]) == 1
+    assert "Standard_F4s_v2\tno price in the Retail Prices API" in capsys.readouterr().err
