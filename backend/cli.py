@@ -1,18 +1,23 @@
-"""Administration commands: `python -m backend.cli token create|list|revoke|rotate-admin`.
+"""Administration commands: `python -m backend.cli token create|list|revoke|rotate-admin` and
+`python -m backend.cli prices refresh|list`.
 
 A token is printed once, at creation; only its digest is stored.
 """
 
 import argparse
+import ssl
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from backend.core import tokens
 from backend.core.config import settings
 from backend.core.db import SessionLocal
+from backend.crud import prices
 from backend.models import ApiToken
 
 
@@ -45,7 +50,52 @@ def _parser() -> argparse.ArgumentParser:
         default=settings.VAR_DIR / "admin-token",
         help="where `make up` keeps the admin token (default: %(default)s)",
     )
+    price_cmd = groups.add_parser("prices", help="Azure VM prices (per region and size)")
+    pactions = price_cmd.add_subparsers(dest="action", required=True)
+    refresh = pactions.add_parser(
+        "refresh", help="fetch prices from the Azure Retail Prices API (needs the internet)"
+    )
+    refresh.add_argument("--region", required=True, help="Azure region, e.g. westeurope")
+    refresh.add_argument("--sizes", nargs="+", required=True, help="e.g. Standard_A2_v2")
+    refresh.add_argument(
+        "--url", default=settings.AZURE_PRICES_URL, help="API URL (default: %(default)s)"
+    )
+    refresh.add_argument(
+        "--currency", default=settings.AZURE_PRICES_CURRENCY, help="default: %(default)s"
+    )
+    refresh.add_argument(
+        "--ca-file", type=Path, help="trust this CA bundle (a TLS-inspecting proxy, a test server)"
+    )
+    plist = pactions.add_parser("list", help="stored prices with their date and source")
+    plist.add_argument("--region")
     return parser
+
+
+def _prices(session: Session, args: argparse.Namespace) -> int:
+    if args.action == "list":
+        for p in prices.list_prices(session, args.region):
+            print(
+                f"{p.region}\t{p.size}\t{p.price_per_hour:.4f} {p.currency}/h\t"
+                f"{p.source} {p.fetched_at:%Y-%m-%d %H:%M}"
+            )
+        return 0
+    try:
+        stored, missing = prices.refresh(
+            session,
+            args.region,
+            args.sizes,
+            base_url=args.url,
+            currency=args.currency,
+            verify=ssl.create_default_context(cafile=str(args.ca_file)) if args.ca_file else True,
+        )
+    except (ValueError, RuntimeError, OSError, httpx.HTTPError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for p in stored:
+        print(f"{p.region}\t{p.size}\t{p.price_per_hour:.4f} {p.currency}/h\tretail-api")
+    for size in missing:
+        print(f"{args.region}\t{size}\tno price in the Retail Prices API", file=sys.stderr)
+    return 1 if missing else 0
 
 
 def _expiry(args: argparse.Namespace) -> datetime | None:
@@ -78,6 +128,8 @@ def _check_name(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     with SessionLocal() as session:
+        if args.group == "prices":
+            return _prices(session, args)
         if args.action == "create":
             name = _check_name(args.name)
             try:

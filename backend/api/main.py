@@ -18,6 +18,7 @@ from backend.api.routes import (
     health,
     live,
     parameters,
+    prices,
     reports,
     run_files,
     tables,
@@ -30,6 +31,7 @@ protected = APIRouter(dependencies=[Authenticated, Depends(check_path_ids)])
 protected.include_router(parameters.router)
 protected.include_router(testbeds.router)
 protected.include_router(azure_labs.router)
+protected.include_router(prices.router)
 protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)
 protected.include_router(experiment_runs.runs_router)

@@ -117,6 +117,10 @@ class Settings(BaseSettings):
     AZURE_SUBSCRIPTION_ID: str | None = None
     # How often the beat scheduler deletes expired Azure testbeds (their resource groups).
     AZURE_JANITOR_EVERY_S: float = Field(default=300.0, gt=0)
+    # The Azure Retail Prices API (no authentication) `prices refresh` reads VM prices from,
+    # and the currency asked for.
+    AZURE_PRICES_URL: str = "https://prices.azure.com/api/retail/prices"
+    AZURE_PRICES_CURRENCY: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
 
     @field_validator("ADMIN_TOKEN", "TOKEN_TTL_DAYS", mode="before")
     @classmethod

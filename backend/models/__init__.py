@@ -5,6 +5,7 @@ from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
 from backend.models.kept_server import KeptServer
+from backend.models.price import PriceSource, VmPrice
 from backend.models.report import Report
 from backend.models.results import RunHistogram, RunSeries, RunSummary, RunWindowHistogram
 from backend.models.run import Run
@@ -24,6 +25,7 @@ __all__ = [
     "Host",
     "HostRole",
     "KeptServer",
+    "PriceSource",
     "Report",
     "RequestType",
     "Run",
@@ -36,4 +38,5 @@ __all__ = [
     "SavedView",
     "Testbed",
     "TestbedKind",
+    "VmPrice",
 ]

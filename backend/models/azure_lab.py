@@ -5,7 +5,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String
+from sqlalchemy import DateTime, Float, ForeignKey, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -34,6 +34,10 @@ class AzureLab(TimestampMixin, Base):
     error: Mapped[str | None] = mapped_column(String(4000), default=None)
     resource_group: Mapped[str] = mapped_column(String(90))
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The most its testbed may cost (in the prices' currency); None: no limit.
+    budget: Mapped[float | None] = mapped_column(Float, default=None)
+    # When its resource group was deleted (the janitor or a delete); cost accrues until then.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="SET NULL"), default=None
     )

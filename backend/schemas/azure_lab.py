@@ -62,6 +62,13 @@ class AzureLabCreate(RequestModel):
     expires_in_hours: float = Field(
         default=4.0, gt=0, le=168, description="hours until the lab is deleted, in h"
     )
+    budget: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="the most the testbed may cost, in the prices' currency; starting an "
+        "experiment whose estimate exceeds what is left is refused (null: no limit)",
+    )
     owner: str = Field(
         default="mcscope",
         min_length=1,
@@ -100,6 +107,8 @@ class AzureLabPublic(BaseModel):
     resource_group: str = Field(description="the Azure resource group holding the lab")
     expires_at: datetime | None = Field(description="when the janitor deletes the lab")
     testbed_id: int | None = Field(description="the testbed it was registered as, once ready")
+    budget: float | None = Field(description="the most its testbed may cost; null: no limit")
+    deleted_at: datetime | None = Field(description="when its resource group was deleted")
     created_at: datetime = Field(description="when the lab was requested")
 
 

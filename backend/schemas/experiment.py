@@ -11,6 +11,7 @@ from backend.domain.templates import Template
 from backend.domain.window import WindowError, design_window
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import INT32_MAX, DbText
+from backend.schemas.price import CostPublic
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
@@ -104,6 +105,11 @@ class GridPreviewPublic(BaseModel):
     estimated_seconds: int
     stable_window: StableWindowPublic | None = Field(
         default=None, description="the measured seconds of each run"
+    )
+    cost: CostPublic | None = Field(
+        default=None,
+        description="estimated cost on its Azure testbed (estimated_seconds x the hourly price "
+        "of its VMs, each price with date and source); null when not on an Azure testbed",
     )
 
 

@@ -13,6 +13,8 @@ from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_pu
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
+from backend.schemas.price import TestbedCostPublic
+from infra.azure.spec import SIZE_PATTERN
 
 # RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens.
 _LABEL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
@@ -49,6 +51,20 @@ class HostFields(BaseModel):
         min_length=1,
         max_length=1024,
         description="private key file under the key folder (MCSCOPE_SSH_KEY_DIR)",
+    )
+    size: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern=SIZE_PATTERN,
+        description="Azure hosts: the VM size, e.g. 'Standard_A2_v2' (its price is looked up "
+        "by size and region)",
+    )
+    region: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=40,
+        pattern=r"^[a-z][a-z0-9]*$",
+        description="Azure hosts: the region the VM runs in, e.g. 'westeurope'",
     )
 
 
@@ -162,6 +178,10 @@ class TestbedPublic(BaseModel):
     description: str
     hosts: list[HostPublic]
     created_at: datetime
+    cost: TestbedCostPublic | None = Field(
+        default=None,
+        description="Azure testbeds created as a lab: cost so far and budget left; null on others",
+    )
 
 
 class TestbedsPublic(BaseModel):

@@ -65,6 +65,9 @@ def build_testbed_payload(spec: LabSpec, hosts: list[LabHost]) -> dict[str, Any]
             # The path only; the worker reads the key itself when it connects.
             "key_path": spec.ssh_private_key_path,
             "host_key": by_name[vm.name].host_key,
+            # What the host's price is looked up by (vm_prices).
+            "size": vm.size,
+            "region": spec.region,
         }
         for vm in planned_vms(spec)
         if vm.role is not None

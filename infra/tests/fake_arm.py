@@ -3,10 +3,11 @@ the one thing faked). An HTTPS server on 127.0.0.1, in a thread, answering the s
 ARM REST API the Azure SDK's clients call for a lab: resource groups with tags (DELETE as a 202
 long-running operation polled through Location), NSGs, virtual networks with subnets, public
 IPs, NICs, virtual machines (PUT 201 polled through Azure-AsyncOperation, deallocate, start,
-instanceView, list), compute resource SKUs and usages. Every VM becomes a real host
-(fake_vm_hosts). Faults are injected per request: 429 with Retry-After, 5xx, QuotaExceeded,
-SkuNotAvailable. HTTPS with a self-signed certificate, so the SDK's bearer-token policy runs
-exactly as against Azure.
+instanceView, list), compute resource SKUs and usages, and the Retail Prices API (served
+without authentication, as Azure serves it, paged through NextPageLink). Every VM becomes a
+real host (fake_vm_hosts). Faults are injected per request: 429 with Retry-After, 5xx,
+QuotaExceeded, SkuNotAvailable. HTTPS with a self-signed certificate, so the SDK's
+bearer-token policy runs exactly as against Azure.
 
 Past 400 lines on purpose: one handler per ARM resource type, all reading and writing one
 state under one lock (a NIC's address depends on the vnet, a VM's on its NIC, usages on the
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from azure.core.credentials import AccessToken
 from cryptography import x509
@@ -106,6 +107,71 @@ class State:
     quota: dict[str, int] = field(default_factory=dict)  # family or "cores" -> limit
     faults: list[Fault] = field(default_factory=list)
     log: list[Logged] = field(default_factory=list)
+    prices: list[dict[str, Any]] = field(default_factory=lambda: retail_items("westeurope"))
+    price_page_size: int = 100
+    price_filters: list[str] = field(default_factory=list)  # every $filter received
+
+
+def retail_items(region: str) -> list[dict[str, Any]]:
+    """The Retail Prices API's items for the fake's sizes in `region`: for each, the Linux
+    pay-as-you-go meter (made-up price: 0.05 per vCPU and hour), a Windows one, a Spot one and a
+    Low Priority one, as Azure lists them for one size."""
+    items = []
+    for size, (_family, vcpus) in SKUS.items():
+        series = size.removeprefix("Standard_").replace("_", " ")
+        linux = round(0.05 * vcpus, 4)
+        for product, sku, price in [
+            (f"Virtual Machines {series} Series", series, linux),
+            (f"Virtual Machines {series} Series Windows", series, linux * 2),
+            (f"Virtual Machines {series} Series", f"{series} Spot", linux / 5),
+            (f"Virtual Machines {series} Series", f"{series} Low Priority", linux / 4),
+        ]:
+            items.append(
+                {
+                    "currencyCode": "USD",
+                    "retailPrice": price,
+                    "unitPrice": price,
+                    "armRegionName": region,
+                    "armSkuName": size,
+                    "productName": product,
+                    "skuName": sku,
+                    "meterName": sku,
+                    "serviceName": "Virtual Machines",
+                    "unitOfMeasure": "1 Hour",
+                    "type": "Consumption",
+                }
+            )
+    return items
+
+
+# $filter fields the fake understands, by the item field they test (priceType is `type`).
+_FILTER_FIELDS = {
+    "serviceName": "serviceName",
+    "armRegionName": "armRegionName",
+    "armSkuName": "armSkuName",
+    "priceType": "type",
+}
+_EQ = re.compile(r"^(\w+) eq '([^']*)'$")
+
+
+def _eq(clause: str) -> tuple[str, str]:
+    m = _EQ.match(clause.strip())
+    if not m or m.group(1) not in _FILTER_FIELDS:
+        raise ArmError(400, "InvalidFilter", f"the fake cannot read {clause!r}")
+    return _FILTER_FIELDS[m.group(1)], m.group(2)
+
+
+def parse_filter(text: str) -> list[list[tuple[str, str]]]:
+    """An OData $filter of `f eq 'v'` clauses joined by `and`, each clause possibly an
+    `(a or b)` group: a list of groups, an item matches when it matches one clause of each."""
+    groups = []
+    for part in re.split(r" and (?![^(]*\))", text.strip()):
+        part = part.strip()
+        if part.startswith("(") and part.endswith(")"):
+            groups.append([_eq(c) for c in part[1:-1].split(" or ")])
+        else:
+            groups.append([_eq(part)])
+    return groups
 
 
 def _self_signed(dir_: Path) -> tuple[Path, Path]:
@@ -146,6 +212,7 @@ class ArmError(Exception):
 
 
 _SUB = r"/subscriptions/(?P<sub>[^/]+)"
+PRICES_PATH = "/api/retail/prices"
 _RG = _SUB + r"/resourcegroups/(?P<rg>[^/]+)"
 ROUTES: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(pattern + "$", re.IGNORECASE))
@@ -155,6 +222,7 @@ ROUTES: list[tuple[str, re.Pattern[str]]] = [
         ("skus", _SUB + r"/providers/microsoft\.compute/skus"),
         ("usages", _SUB + r"/providers/microsoft\.compute/locations/(?P<loc>[^/]+)/usages"),
         ("poll", r"/fake-operations/(?P<op>[^/]+)"),
+        ("prices", PRICES_PATH),
         (
             "vm_action",
             _RG + r"/providers/microsoft\.compute/virtualmachines/(?P<name>[^/]+)"
@@ -350,6 +418,34 @@ class FakeArm:
         if op.error is not None:
             return 200, {}, {"status": "Failed", "error": op.error}
         return 200, {}, {"status": "Succeeded"}
+
+    def _prices(self, method: str, g: dict[str, str], q: dict[str, str], body: Any) -> Any:
+        """The Retail Prices API: items matching $filter, a page at a time ($skip)."""
+        text = q.get("$filter", "")
+        self.state.price_filters.append(text)
+        groups = parse_filter(text) if text else []
+        items = [
+            i
+            for i in self.state.prices
+            if all(any(i.get(f) == v for f, v in grp) for grp in groups)
+        ]
+        skip = int(q.get("$skip", "0"))
+        page = items[skip : skip + self.state.price_page_size]
+        nxt = None
+        if skip + len(page) < len(items):
+            nxt = f"{self.base_url}{PRICES_PATH}?" + urlencode(
+                {**q, "$skip": str(skip + len(page))}
+            )
+        return (
+            200,
+            {},
+            {
+                "BillingCurrency": q.get("currencyCode", "USD"),
+                "Items": page,
+                "NextPageLink": nxt,
+                "Count": len(page),
+            },
+        )
 
     def _skus(self, method: str, g: dict[str, str], q: dict[str, str], body: Any) -> Any:
         self._check_sub(g)
@@ -563,7 +659,8 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers: dict[str, str] = {}
-        if self.headers.get("Authorization") != f"Bearer {TOKEN}":
+        # The Retail Prices API takes no token, as Azure's does not.
+        if url.path != PRICES_PATH and self.headers.get("Authorization") != f"Bearer {TOKEN}":
             status = 401
             body: Any = {"error": {"code": "AuthenticationFailed", "message": "no token"}}
         else:

@@ -7,9 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.queue import AZURE_JANITOR_TASK, MAINTENANCE_QUEUE
+from backend.models import AzureLab, AzureLabStatus
 from infra.azure import provision
 from infra.azure.arm import Arm
 from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
@@ -23,10 +25,19 @@ NOW = datetime.now(UTC)
 
 @pytest.mark.integration
 def test_janitor_deletes_expired_groups_and_nothing_else(
-    arm: Arm, fake_arm: FakeArm, small_lab: LabSpec
+    arm: Arm, fake_arm: FakeArm, small_lab: LabSpec, db: Session
 ) -> None:
     # Created five hours ago with the default four-hour expiry: expired an hour ago.
     provision.create(arm, small_lab, now=NOW - timedelta(hours=5))
+    lab = AzureLab(
+        name=small_lab.name,
+        spec=small_lab.model_dump(mode="json"),
+        status=AzureLabStatus.READY.value,
+        progress=[],
+        resource_group=small_lab.resource_group,
+    )
+    db.add(lab)
+    db.commit()
     hosts = fake_arm.hosts.namespaces()
     assert len(hosts) == 3
     later = (NOW + timedelta(hours=1)).isoformat()
@@ -51,6 +62,10 @@ def test_janitor_deletes_expired_groups_and_nothing_else(
     assert not set(hosts) & set(iter_namespaces())
     deletes = {r.path.rsplit("/", 1)[1] for r in fake_arm.requests("DELETE")}
     assert deletes == {"mcscope-az"}
+
+    # Its lab's cost stops accruing at the deletion.
+    db.refresh(lab)
+    assert lab.deleted_at is not None and lab.deleted_at >= NOW
 
     again = sweep_once(arm)
     assert again is not None and again.deleted == []

@@ -14,7 +14,7 @@ from backend.core.host_keys import scan_host_key
 from backend.models import AzureLab, AzureLabStatus, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm, connect
-from infra.azure.spec import LabSpec
+from infra.azure.spec import LabSpec, Role
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 from worker.azure.labs import create_lab
@@ -70,6 +70,11 @@ def test_a_queued_lab_becomes_a_registered_testbed(
         ("aztask-server-1", "server"),
         ("aztask-middleware-1", "middleware"),
         ("aztask-client-1", "client"),
+    ]
+    # Each host records the size and region its price is looked up by.
+    assert [(h.size, h.region) for h in testbed.hosts] == [
+        (small_lab.roles[r].size, small_lab.region)
+        for r in (Role.SERVER, Role.MIDDLEWARE, Role.CLIENT)
     ]
     for h in testbed.hosts:
         assert h.ssh_user == "mcscope" and h.host_key_source == "supplied"

@@ -181,6 +181,11 @@ def test_payload_without_middleware(example_data: dict[str, Any]) -> None:
     payload = build_testbed_payload(spec, _hosts(spec))
     assert {h["role"] for h in payload["hosts"]} == {"server", "client"}
     assert all(h["host_key"].startswith("ssh-ed25519 ") for h in payload["hosts"])
+    # Each host says what its price is looked up by.
+    assert {(h["role"], h["size"], h["region"]) for h in payload["hosts"]} == {
+        ("server", spec.roles[Role.SERVER].size, "westeurope"),
+        ("client", spec.roles[Role.CLIENT].size, "westeurope"),
+    }
     assert payload["description"] == (
         "Azure lab mcscope-lab in westeurope: 3 server, 0 middleware, 3 client"
     )

@@ -71,6 +71,8 @@ def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
             host_key=h.host_key,
             host_key_source="supplied",
             host_key_pinned_at=pinned_at,
+            size=h.size,
+            region=lab.region,
         )
         for h in lab.hosts
         if h.role is not None  # the jump host is not an mcscope host
@@ -123,3 +125,17 @@ def create_lab(lab_id: int, arm_for: Callable[[], Arm] = connect_from_settings) 
             logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
         finally:
             arm.close()
+
+
+def mark_deleted(resource_groups: list[str], at: datetime | None = None) -> int:
+    """Record that these groups are gone: their labs' cost stops accruing at `at`."""
+    if not resource_groups:
+        return 0
+    with SessionLocal() as session:
+        n = session.execute(
+            update(AzureLab)
+            .where(AzureLab.resource_group.in_(resource_groups), AzureLab.deleted_at.is_(None))
+            .values(deleted_at=at or datetime.now(UTC))
+        ).rowcount  # type: ignore[attr-defined]
+        session.commit()
+    return int(n)

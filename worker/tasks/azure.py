@@ -8,7 +8,7 @@ from backend.core.config import settings
 from backend.core.queue import AZURE_CREATE_LAB_TASK, AZURE_JANITOR_TASK, MAINTENANCE_QUEUE
 from infra.azure.arm import Arm, connect
 from infra.azure.janitor import Sweep, sweep_expired
-from worker.azure.labs import create_lab
+from worker.azure.labs import create_lab, mark_deleted
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -30,6 +30,7 @@ def sweep_once(arm: Arm | None = None) -> Sweep | None:
         finally:
             with_clients.close()
     sweep = sweep_expired(arm)
+    mark_deleted(sweep.deleted)
     if sweep.deleted or sweep.failed or sweep.unreadable:
         logger.warning(
             "azure.sweep.done",

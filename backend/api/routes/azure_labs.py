@@ -99,6 +99,7 @@ def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPubli
         status=AzureLabStatus.QUEUED.value,
         progress=[],
         resource_group=spec.resource_group,
+        budget=body.budget,
     )
     session.add(lab)
     session.commit()

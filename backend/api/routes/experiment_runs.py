@@ -6,8 +6,10 @@ from pydantic import BaseModel
 from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
 from backend.api.routes.experiments import design_problem
 from backend.api.window import ExperimentDep, WindowDep
+from backend.core.config import settings
 from backend.core.queue import (
     BrokerUnavailable,
     check_broker,
@@ -16,9 +18,12 @@ from backend.core.queue import (
     waiting_messages,
 )
 from backend.core.run_files import has_run_files, run_archive_dir
+from backend.crud.costs import over_budget
 from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
+from backend.crud.experiment import configuration_counts, run_counts
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs
+from backend.domain.grid import preview
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import service
 from backend.results.metrics import SourceKind
@@ -46,6 +51,22 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
     return exp
 
 
+def _check_budget(session: SessionDep, exp: Experiment) -> None:
+    """422 with the numbers when the runs not yet succeeded would cost more than what is
+    left of the Azure testbed's budget."""
+    if exp.testbed_id is None:
+        return  # the local testbed costs nothing
+    counts = run_counts(session=session, experiment_ids=[exp.id])[exp.id]
+    configurations = configuration_counts(session=session, experiment_ids=[exp.id])
+    total = preview(configurations.get(exp.id, 0), exp.repetitions, exp.run_time_s, 0).runs
+    left = max(0, total - counts[RunStatus.SUCCEEDED])
+    seconds = preview(left, 1, exp.run_time_s, settings.RUN_OVERHEAD_S).estimated_seconds
+    refusal = over_budget(session, exp.testbed_id, seconds)
+    if refusal is not None:
+        msg, numbers = refusal
+        raise unprocessable(("testbed_id",), msg, numbers)
+
+
 # Start sends this many messages itself; a larger grid's are sent by the maintenance worker.
 START_SENDS_INLINE = 200
 
@@ -64,6 +85,7 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     if problem is not None:
         # A design stored before its rules (a warm-up longer than the run) measures nothing.
         raise HTTPException(status.HTTP_409_CONFLICT, f"{INVALID_DESIGN}: {problem}")
+    _check_budget(session, exp)
     try:
         check_broker()  # before anything is committed: no run queued without a message
         # Row lock: two concurrent starts (or a cancel) wait for each other.

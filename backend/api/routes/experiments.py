@@ -15,6 +15,7 @@ from backend.api.errors import problem, unprocessable
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
+from backend.crud.costs import estimate
 from backend.crud.dispatch import unsent_count
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
@@ -113,6 +114,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                     "preview": GridPreviewPublic(
                         **p.__dict__,
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
+                        cost=estimate(session, e.testbed_id, p.estimated_seconds),
                     ),
                 },
                 what="experiment",
@@ -161,13 +163,15 @@ def _commit_named(session: Session, name: str) -> None:
 
 
 @router.post("/preview", response_model=GridPreviewWithPoints)
-def preview_experiment(spec: ExperimentCreate) -> GridPreviewWithPoints:
-    """Expand a design without saving it: counts, duration estimate and the first points."""
+def preview_experiment(session: SessionDep, spec: ExperimentCreate) -> GridPreviewWithPoints:
+    """Expand a design without saving it: counts, duration estimate, its cost on an Azure
+    testbed and the first points."""
     design = _design(spec)
     p = preview(len(design.points), spec.repetitions, spec.run_time_s, settings.RUN_OVERHEAD_S)
     return GridPreviewWithPoints(
         **p.__dict__,
         stable_window=served_window(spec.run_time_s, spec.warmup_s, spec.cooldown_s),
+        cost=estimate(session, spec.testbed_id, p.estimated_seconds),
         points=design.points[:200],
     )
 

@@ -15,6 +15,7 @@ from backend.core.config import settings
 from backend.core.host_keys import fingerprint
 from backend.core.host_scans import PINNING, SCANNING, UNDER_WAY, scanner
 from backend.core.keys import KeyPathError, check_key_path
+from backend.crud.costs import accrued
 from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
 from backend.schemas.testbed import (
@@ -34,7 +35,13 @@ router = APIRouter(prefix="/testbeds", tags=["testbeds"])
 def read_testbeds(session: SessionDep) -> TestbedsPublic:
     """List testbeds with their hosts."""
     rows = session.scalars(select(Testbed).order_by(Testbed.id)).all()
-    return TestbedsPublic(data=[TestbedPublic.model_validate(t) for t in rows], count=len(rows))
+    return TestbedsPublic(data=[_public(session, t) for t in rows], count=len(rows))
+
+
+def _public(session: SessionDep, testbed: Testbed) -> TestbedPublic:
+    out = TestbedPublic.model_validate(testbed)
+    out.cost = accrued(session, testbed)
+    return out
 
 
 @router.get("/tools", response_model=TestbedToolsPublic)
@@ -161,7 +168,7 @@ def read_testbed(session: SessionDep, testbed_id: int) -> TestbedPublic:
     testbed = session.get(Testbed, testbed_id)
     if testbed is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Testbed not found")
-    return TestbedPublic.model_validate(testbed)
+    return _public(session, testbed)
 
 
 @router.delete("/{testbed_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -30,6 +30,7 @@ def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
         "runs": 8,
         "estimated_seconds": 8 * (30 + 8),
         "stable_window": {"start_s": 5, "end_s": 25},
+        "cost": None,  # not on an Azure testbed
     }
     assert body["run_counts"]["queued"] == 0
     configs = db.scalars(

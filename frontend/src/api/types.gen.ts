@@ -65,6 +65,12 @@ export type AzureLabCreate = {
      */
     expires_in_hours?: number;
     /**
+     * Budget
+     *
+     * the most the testbed may cost, in the prices' currency; starting an experiment whose estimate exceeds what is left is refused (null: no limit)
+     */
+    budget?: number | null;
+    /**
      * Owner
      *
      * owner tag on every resource of the lab
@@ -124,6 +130,18 @@ export type AzureLabPublic = {
      * the testbed it was registered as, once ready
      */
     testbed_id: number | null;
+    /**
+     * Budget
+     *
+     * the most its testbed may cost; null: no limit
+     */
+    budget: number | null;
+    /**
+     * Deleted At
+     *
+     * when its resource group was deleted
+     */
+    deleted_at: string | null;
     /**
      * Created At
      *
@@ -1151,6 +1169,85 @@ export type ConfigurationsRequest = {
      * metrics to compare, or metric name -> value for a row
      */
     metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+};
+
+/**
+ * CostLinePublic
+ */
+export type CostLinePublic = {
+    /**
+     * Region
+     *
+     * Azure region of these VMs
+     */
+    region: string;
+    /**
+     * Size
+     *
+     * VM size of these VMs
+     */
+    size: string;
+    /**
+     * Count
+     *
+     * VMs of this size in this region
+     */
+    count: number;
+    /**
+     * its price with date and source; null: no price is known for this size (refresh prices, or set one with PUT /prices/{region}/{size})
+     */
+    price: VmPricePublic | null;
+};
+
+/**
+ * CostPublic
+ *
+ * What some VMs cost over some hours. `amount` and `per_hour` are null when a VM has no
+ * price (see `unpriced`) or the prices are in different currencies: nothing is guessed.
+ */
+export type CostPublic = {
+    /**
+     * Vms
+     *
+     * the VMs counted, by region and size
+     */
+    vms: Array<CostLinePublic>;
+    /**
+     * Hours
+     *
+     * hours counted, in h
+     */
+    hours: number;
+    /**
+     * Per Hour
+     *
+     * price of all the VMs together, per h
+     */
+    per_hour: number | null;
+    /**
+     * Amount
+     *
+     * hours x per_hour
+     */
+    amount: number | null;
+    /**
+     * Currency
+     *
+     * ISO 4217 code of per_hour and amount
+     */
+    currency: string | null;
+    /**
+     * Unpriced
+     *
+     * 'region/size' of every VM without a price
+     */
+    unpriced: Array<string>;
+    /**
+     * Counted
+     *
+     * what is counted, in words
+     */
+    counted: string;
 };
 
 /**
@@ -2362,6 +2459,10 @@ export type GridPreviewPublic = {
      * the measured seconds of each run
      */
     stable_window?: StableWindowPublic | null;
+    /**
+     * estimated cost on its Azure testbed (estimated_seconds x the hourly price of its VMs, each price with date and source); null when not on an Azure testbed
+     */
+    cost?: CostPublic | null;
 };
 
 /**
@@ -2390,6 +2491,10 @@ export type GridPreviewWithPoints = {
      * the measured seconds of each run
      */
     stable_window?: StableWindowPublic | null;
+    /**
+     * estimated cost on its Azure testbed (estimated_seconds x the hourly price of its VMs, each price with date and source); null when not on an Azure testbed
+     */
+    cost?: CostPublic | null;
     /**
      * Points
      *
@@ -2813,6 +2918,18 @@ export type HostCreate = {
      */
     key_path: string;
     /**
+     * Size
+     *
+     * Azure hosts: the VM size, e.g. 'Standard_A2_v2' (its price is looked up by size and region)
+     */
+    size?: string | null;
+    /**
+     * Region
+     *
+     * Azure hosts: the region the VM runs in, e.g. 'westeurope'
+     */
+    region?: string | null;
+    /**
      * Host Key
      *
      * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host in the background after registration and pinned (see scan_status)
@@ -2878,6 +2995,18 @@ export type HostPublic = {
      * private key file under the key folder (MCSCOPE_SSH_KEY_DIR)
      */
     key_path: string;
+    /**
+     * Size
+     *
+     * Azure hosts: the VM size, e.g. 'Standard_A2_v2' (its price is looked up by size and region)
+     */
+    size?: string | null;
+    /**
+     * Region
+     *
+     * Azure hosts: the region the VM runs in, e.g. 'westeurope'
+     */
+    region?: string | null;
     /**
      * Id
      *
@@ -5910,6 +6039,42 @@ export type TemplatePublic = {
 };
 
 /**
+ * TestbedCostPublic
+ *
+ * An Azure testbed's money: what it has cost so far and what is left of its budget.
+ */
+export type TestbedCostPublic = {
+    /**
+     * what the testbed has cost so far
+     */
+    accrued: CostPublic;
+    /**
+     * Since
+     *
+     * when its lab was requested (counting starts)
+     */
+    since: string;
+    /**
+     * Until
+     *
+     * its deletion, or now
+     */
+    until: string;
+    /**
+     * Budget
+     *
+     * the most it may cost; null: no budget
+     */
+    budget: number | null;
+    /**
+     * Remaining
+     *
+     * budget - accrued; null without either
+     */
+    remaining: number | null;
+};
+
+/**
  * TestbedCreate
  */
 export type TestbedCreate = {
@@ -5980,6 +6145,10 @@ export type TestbedPublic = {
      * creation time, UTC
      */
     created_at: string;
+    /**
+     * Azure testbeds created as a lab: cost so far and budget left; null on others
+     */
+    cost?: TestbedCostPublic | null;
 };
 
 /**
@@ -6223,6 +6392,86 @@ export type ViewsPublic = {
 };
 
 /**
+ * VmPricePublic
+ */
+export type VmPricePublic = {
+    /**
+     * Region
+     *
+     * Azure region, e.g. 'westeurope'
+     */
+    region: string;
+    /**
+     * Size
+     *
+     * VM size, e.g. 'Standard_A2_v2'
+     */
+    size: string;
+    /**
+     * Price Per Hour
+     *
+     * pay-as-you-go Linux price of one running VM, per h
+     */
+    price_per_hour: number;
+    /**
+     * Currency
+     *
+     * ISO 4217 code, e.g. 'USD'
+     */
+    currency: string;
+    /**
+     * Source
+     *
+     * retail-api (the Azure Retail Prices API, by `prices refresh`) or user (set by hand with PUT /prices/{region}/{size})
+     */
+    source: 'retail-api' | 'user';
+    /**
+     * Fetched At
+     *
+     * when the price was fetched or set
+     */
+    fetched_at: string;
+};
+
+/**
+ * VmPriceSet
+ *
+ * A price set by hand (e.g. offline, or a negotiated rate).
+ */
+export type VmPriceSet = {
+    /**
+     * Price Per Hour
+     *
+     * price of one running VM, per h
+     */
+    price_per_hour: number;
+    /**
+     * Currency
+     *
+     * ISO 4217 code
+     */
+    currency?: string;
+};
+
+/**
+ * VmPricesPublic
+ */
+export type VmPricesPublic = {
+    /**
+     * Data
+     *
+     * prices by region and size
+     */
+    data: Array<VmPricePublic>;
+    /**
+     * Count
+     *
+     * number of prices
+     */
+    count: number;
+};
+
+/**
  * WhatIfPublic
  */
 export type WhatIfPublic = {
@@ -6361,6 +6610,18 @@ export type HostPublicWritable = {
      */
     key_path: string;
     /**
+     * Size
+     *
+     * Azure hosts: the VM size, e.g. 'Standard_A2_v2' (its price is looked up by size and region)
+     */
+    size?: string | null;
+    /**
+     * Region
+     *
+     * Azure hosts: the region the VM runs in, e.g. 'westeurope'
+     */
+    region?: string | null;
+    /**
      * Id
      *
      * database id
@@ -6448,6 +6709,10 @@ export type TestbedPublicWritable = {
      * creation time, UTC
      */
     created_at: string;
+    /**
+     * Azure testbeds created as a lab: cost so far and budget left; null on others
+     */
+    cost?: TestbedCostPublic | null;
 };
 
 /**
@@ -6849,6 +7114,76 @@ export type GetApiV1AzureLabsByLabIdResponses = {
 };
 
 export type GetApiV1AzureLabsByLabIdResponse = GetApiV1AzureLabsByLabIdResponses[keyof GetApiV1AzureLabsByLabIdResponses];
+
+export type GetApiV1PricesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Region
+         *
+         * only this region
+         */
+        region?: string | null;
+    };
+    url: '/api/v1/prices';
+};
+
+export type GetApiV1PricesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1PricesError = GetApiV1PricesErrors[keyof GetApiV1PricesErrors];
+
+export type GetApiV1PricesResponses = {
+    /**
+     * Successful Response
+     */
+    200: VmPricesPublic;
+};
+
+export type GetApiV1PricesResponse = GetApiV1PricesResponses[keyof GetApiV1PricesResponses];
+
+export type PutApiV1PricesByRegionBySizeData = {
+    body: VmPriceSet;
+    path: {
+        /**
+         * Region
+         *
+         * Azure region
+         */
+        region: string;
+        /**
+         * Size
+         *
+         * VM size, e.g. Standard_A2_v2
+         */
+        size: string;
+    };
+    query?: never;
+    url: '/api/v1/prices/{region}/{size}';
+};
+
+export type PutApiV1PricesByRegionBySizeErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PutApiV1PricesByRegionBySizeError = PutApiV1PricesByRegionBySizeErrors[keyof PutApiV1PricesByRegionBySizeErrors];
+
+export type PutApiV1PricesByRegionBySizeResponses = {
+    /**
+     * Successful Response
+     */
+    200: VmPricePublic;
+};
+
+export type PutApiV1PricesByRegionBySizeResponse = PutApiV1PricesByRegionBySizeResponses[keyof PutApiV1PricesByRegionBySizeResponses];
 
 export type PostApiV1ExperimentsPreviewData = {
     body: ExperimentCreate;

@@ -1,5 +1,6 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
+import { CostSummary } from "@/components/common/CostSummary";
 import { useParameterLabels } from "../hooks/useParameterLabels";
 import { formatDuration, formatValue } from "../utils/format";
 
@@ -33,6 +34,9 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
             <dt>Estimated duration</dt>
             <dd data-testid="preview-duration">{formatDuration(preview.estimated_seconds)}</dd>
           </dl>
+          {preview.cost && (
+            <CostSummary cost={preview.cost} label="Estimated cost" testId="preview-cost" />
+          )}
           {columns.length > 0 && (
             <table className="table compact">
               <thead>

@@ -3,8 +3,10 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import type { TestbedToolPublic } from "@/api";
+import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { formatMoney } from "@/lib/cost";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
 import { HostKeyCell } from "./HostKeyCell";
 
@@ -35,6 +37,16 @@ export function TestbedsPage() {
             {tb.name} <span className="hint">({tb.kind})</span>
           </h2>
           {tb.description && <p className="hint">{tb.description}</p>}
+          {tb.cost && (
+            <>
+              <CostSummary cost={tb.cost.accrued} label="Cost so far" testId={`cost-${tb.id}`} />
+              <p className="hint" data-testid={`budget-${tb.id}`}>
+                {tb.cost.budget === null
+                  ? "No budget set."
+                  : `Budget ${formatMoney(tb.cost.budget, tb.cost.accrued.currency)}, remaining ${formatMoney(tb.cost.remaining, tb.cost.accrued.currency)}.`}
+              </p>
+            </>
+          )}
           {tb.hosts.length === 0 ? (
             <p className="hint">No hosts registered.</p>
           ) : (
@@ -52,7 +64,10 @@ export function TestbedsPage() {
                 {tb.hosts.map((h) => (
                   <tr key={h.id}>
                     <td>{h.name}</td>
-                    <td>{h.role}</td>
+                    <td>
+                      {h.role}
+                      {h.size && <span className="hint"> {h.size}</span>}
+                    </td>
                     <td>{h.address}</td>
                     <td>
                       {h.ssh_user}@{h.address}:{h.ssh_port}
