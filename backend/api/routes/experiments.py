@@ -15,6 +15,7 @@ from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.dispatch import unsent_count
+from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignError, check_design
@@ -32,6 +33,7 @@ from backend.schemas.experiment import (
     ExperimentUpdate,
     GridPreviewPublic,
     GridPreviewWithPoints,
+    RunOverheadPublic,
     served_window,
 )
 from backend.schemas.limits import DbText, Skip
@@ -59,11 +61,15 @@ def _design(spec: ExperimentBase) -> Design:
         raise unprocessable(e.loc, e.reason, value) from e
 
 
-def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None = None) -> None:
+def _check_testbed(session: Session, spec: ExperimentBase) -> None:
     if spec.testbed_id is not None and session.get(Testbed, spec.testbed_id) is None:
         raise unprocessable(
             ("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id
         )
+
+
+def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None = None) -> None:
+    _check_testbed(session, spec)
     other = crud.get_by_name(session=session, name=spec.name)
     if other is not None and other.id != exclude_id:
         raise unprocessable(
@@ -71,14 +77,28 @@ def _check_refs(session: Session, spec: ExperimentBase, exclude_id: int | None =
         )
 
 
+def _overhead_public(o: RunOverhead) -> RunOverheadPublic:
+    return RunOverheadPublic(
+        seconds=round(o.seconds, 3),
+        source="measured" if o.measured else "default",
+        runs=o.runs,
+        testbed_id=o.testbed_id,
+        testbed=o.testbed,
+    )
+
+
 def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
     ids = [e.id for e in experiments]
     runs = crud.run_counts(session=session, experiment_ids=ids)
     unsent = unsent_count(session, ids)
     configs = crud.configuration_counts(session=session, experiment_ids=ids)
+    overheads = {
+        t: run_overhead(session, testbed_id=t) for t in {e.testbed_id for e in experiments}
+    }
     out = []
     for e in experiments:
-        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, settings.RUN_OVERHEAD_S)
+        overhead = overheads[e.testbed_id]
+        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, overhead.seconds)
         stored = {k: getattr(e, k) for k in ExperimentPublic.model_fields if hasattr(e, k)}
         problem = design_problem(e)
         if problem is not None:
@@ -95,6 +115,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                     "runs_unsent": unsent[e.id],
                     "preview": GridPreviewPublic(
                         **p.__dict__,
+                        overhead=_overhead_public(overhead),
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                     ),
                 },
@@ -144,12 +165,15 @@ def _commit_named(session: Session, name: str) -> None:
 
 
 @router.post("/preview", response_model=GridPreviewWithPoints)
-def preview_experiment(spec: ExperimentCreate) -> GridPreviewWithPoints:
+def preview_experiment(session: SessionDep, spec: ExperimentCreate) -> GridPreviewWithPoints:
     """Expand a design without saving it: counts, duration estimate and the first points."""
     design = _design(spec)
-    p = preview(len(design.points), spec.repetitions, spec.run_time_s, settings.RUN_OVERHEAD_S)
+    _check_testbed(session, spec)
+    overhead = run_overhead(session, testbed_id=spec.testbed_id)
+    p = preview(len(design.points), spec.repetitions, spec.run_time_s, overhead.seconds)
     return GridPreviewWithPoints(
         **p.__dict__,
+        overhead=_overhead_public(overhead),
         stable_window=served_window(spec.run_time_s, spec.warmup_s, spec.cooldown_s),
         points=design.points[:200],
     )

@@ -1,7 +1,7 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
 import { useParameterLabels } from "../hooks/useParameterLabels";
-import { formatDuration, formatValue } from "../utils/format";
+import { formatDuration, formatOverhead, formatValue } from "../utils/format";
 
 /** Props of GridPreview. */
 export interface GridPreviewProps {
@@ -31,7 +31,12 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
             <dt>Runs</dt>
             <dd data-testid="preview-runs">{preview.runs}</dd>
             <dt>Estimated duration</dt>
-            <dd data-testid="preview-duration">{formatDuration(preview.estimated_seconds)}</dd>
+            <dd data-testid="preview-duration">
+              {formatDuration(preview.estimated_seconds)}{" "}
+              <span className="hint" data-testid="preview-overhead">
+                ({formatOverhead(preview.overhead)})
+              </span>
+            </dd>
           </dl>
           {columns.length > 0 && (
             <table className="table compact">
