@@ -86,6 +86,10 @@ class GridPreview:
     estimated_seconds: int
 
 
-def preview(configurations: int, repetitions: int, run_time_s: int, overhead_s: int) -> GridPreview:
+def preview(
+    configurations: int, repetitions: int, run_time_s: int, overhead_s: float
+) -> GridPreview:
+    """Counts and the duration: each run its run time plus the overhead per run
+    (backend.crud.overhead.run_overhead: measured on the testbed, or the default)."""
     runs = configurations * repetitions
-    return GridPreview(configurations, runs, runs * (run_time_s + overhead_s))
+    return GridPreview(configurations, runs, round(runs * (run_time_s + overhead_s)))

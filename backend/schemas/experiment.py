@@ -99,10 +99,26 @@ def served_window(run_time_s: int, warmup_s: int, cooldown_s: int) -> StableWind
     return StableWindowPublic(start_s=w.start_s, end_s=w.end_s)
 
 
+class RunOverheadPublic(BaseModel):
+    """The overhead per run the estimate adds to each run's run time, and where it comes from."""
+
+    seconds: float = Field(description="seconds per run beyond its run time")
+    source: Literal["measured", "default"] = Field(
+        description="measured on the testbed (median of its recent successful runs), or the "
+        "default while it has none"
+    )
+    runs: int = Field(description="successful runs measured (0: the default)")
+    testbed_id: int | None = Field(description="the testbed (None: the local one)")
+    testbed: str = Field(description="the testbed's name")
+
+
 class GridPreviewPublic(BaseModel):
     configurations: int
     runs: int
     estimated_seconds: int
+    overhead: RunOverheadPublic = Field(
+        description="the overhead per run the estimate used, and where it comes from"
+    )
     stable_window: StableWindowPublic | None = Field(
         default=None, description="the measured seconds of each run"
     )

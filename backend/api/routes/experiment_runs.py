@@ -9,7 +9,6 @@ from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
 from backend.api.routes.experiments import design_problem
 from backend.api.window import ExperimentDep, WindowDep
-from backend.core.config import settings
 from backend.core.queue import (
     BrokerUnavailable,
     check_broker,
@@ -21,6 +20,7 @@ from backend.core.run_files import has_run_files, run_archive_dir
 from backend.crud.costs import over_budget
 from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
 from backend.crud.experiment import configuration_counts, run_counts
+from backend.crud.overhead import run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.domain.grid import preview
@@ -60,7 +60,8 @@ def _check_budget(session: SessionDep, exp: Experiment) -> None:
     configurations = configuration_counts(session=session, experiment_ids=[exp.id])
     total = preview(configurations.get(exp.id, 0), exp.repetitions, exp.run_time_s, 0).runs
     left = max(0, total - counts[RunStatus.SUCCEEDED])
-    seconds = preview(left, 1, exp.run_time_s, settings.RUN_OVERHEAD_S).estimated_seconds
+    overhead = run_overhead(session, testbed_id=exp.testbed_id).seconds
+    seconds = preview(left, 1, exp.run_time_s, overhead).estimated_seconds
     refusal = over_budget(session, exp.testbed_id, seconds)
     if refusal is not None:
         msg, numbers = refusal

@@ -17,6 +17,7 @@ from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.costs import estimate
 from backend.crud.dispatch import unsent_count
+from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
@@ -34,6 +35,7 @@ from backend.schemas.experiment import (
     ExperimentUpdate,
     GridPreviewPublic,
     GridPreviewWithPoints,
+    RunOverheadPublic,
     served_window,
 )
 from backend.schemas.limits import DbText, Skip
@@ -73,14 +75,18 @@ def _echo(spec: ExperimentBase, loc: tuple[str, ...]) -> Any:
     return value.get(loc[1]) if len(loc) > 1 else value
 
 
+def _testbed_problems(session: Session, spec: ExperimentBase) -> list[dict[str, Any]]:
+    if spec.testbed_id is not None and session.get(Testbed, spec.testbed_id) is None:
+        return [
+            problem(("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id)
+        ]
+    return []
+
+
 def _ref_problems(
     session: Session, spec: ExperimentBase, exclude_id: int | None = None
 ) -> list[dict[str, Any]]:
-    out = []
-    if spec.testbed_id is not None and session.get(Testbed, spec.testbed_id) is None:
-        out.append(
-            problem(("testbed_id",), f"testbed {spec.testbed_id} does not exist", spec.testbed_id)
-        )
+    out = _testbed_problems(session, spec)
     other = crud.get_by_name(session=session, name=spec.name)
     if other is not None and other.id != exclude_id:
         out.append(
@@ -89,14 +95,28 @@ def _ref_problems(
     return out
 
 
+def _overhead_public(o: RunOverhead) -> RunOverheadPublic:
+    return RunOverheadPublic(
+        seconds=round(o.seconds, 3),
+        source="measured" if o.measured else "default",
+        runs=o.runs,
+        testbed_id=o.testbed_id,
+        testbed=o.testbed,
+    )
+
+
 def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
     ids = [e.id for e in experiments]
     runs = crud.run_counts(session=session, experiment_ids=ids)
     unsent = unsent_count(session, ids)
     configs = crud.configuration_counts(session=session, experiment_ids=ids)
+    overheads = {
+        t: run_overhead(session, testbed_id=t) for t in {e.testbed_id for e in experiments}
+    }
     out = []
     for e in experiments:
-        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, settings.RUN_OVERHEAD_S)
+        overhead = overheads[e.testbed_id]
+        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, overhead.seconds)
         stored = {k: getattr(e, k) for k in ExperimentPublic.model_fields if hasattr(e, k)}
         problem = design_problem(e)
         if problem is not None:
@@ -113,6 +133,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                     "runs_unsent": unsent[e.id],
                     "preview": GridPreviewPublic(
                         **p.__dict__,
+                        overhead=_overhead_public(overhead),
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                         cost=estimate(session, e.testbed_id, p.estimated_seconds),
                     ),
@@ -166,10 +187,12 @@ def _commit_named(session: Session, name: str) -> None:
 def preview_experiment(session: SessionDep, spec: ExperimentCreate) -> GridPreviewWithPoints:
     """Expand a design without saving it: counts, duration estimate, its cost on an Azure
     testbed and the first points."""
-    design = _design(spec)
-    p = preview(len(design.points), spec.repetitions, spec.run_time_s, settings.RUN_OVERHEAD_S)
+    design = _design(spec, also=_testbed_problems(session, spec))
+    overhead = run_overhead(session, testbed_id=spec.testbed_id)
+    p = preview(len(design.points), spec.repetitions, spec.run_time_s, overhead.seconds)
     return GridPreviewWithPoints(
         **p.__dict__,
+        overhead=_overhead_public(overhead),
         stable_window=served_window(spec.run_time_s, spec.warmup_s, spec.cooldown_s),
         cost=estimate(session, spec.testbed_id, p.estimated_seconds),
         points=design.points[:200],

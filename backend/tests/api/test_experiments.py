@@ -25,10 +25,13 @@ def _count(db: Session, model: type) -> int:
 def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
     body = create_random_experiment(client)
     assert body["status"] == "draft"
+    # The overhead per run comes from the testbed's runs (test_run_overhead.py).
+    overhead = body["preview"]["overhead"]
     assert body["preview"] == {
         "configurations": 4,
         "runs": 8,
-        "estimated_seconds": 8 * (30 + 8),
+        "estimated_seconds": round(8 * (30 + overhead["seconds"])),
+        "overhead": overhead,
         "stable_window": {"start_s": 5, "end_s": 25},
         "cost": None,  # not on an Azure testbed
     }

@@ -2456,6 +2456,10 @@ export type GridPreviewPublic = {
      */
     estimated_seconds: number;
     /**
+     * the overhead per run the estimate used, and where it comes from
+     */
+    overhead: RunOverheadPublic;
+    /**
      * the measured seconds of each run
      */
     stable_window?: StableWindowPublic | null;
@@ -2487,6 +2491,10 @@ export type GridPreviewWithPoints = {
      * estimated total duration of all runs, s (run time plus set-up)
      */
     estimated_seconds: number;
+    /**
+     * the overhead per run the estimate used, and where it comes from
+     */
+    overhead: RunOverheadPublic;
     /**
      * the measured seconds of each run
      */
@@ -5218,6 +5226,44 @@ export type RunFilesPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * RunOverheadPublic
+ *
+ * The overhead per run the estimate adds to each run's run time, and where it comes from.
+ */
+export type RunOverheadPublic = {
+    /**
+     * Seconds
+     *
+     * seconds per run beyond its run time
+     */
+    seconds: number;
+    /**
+     * Source
+     *
+     * measured on the testbed (median of its recent successful runs), or the default while it has none
+     */
+    source: 'measured' | 'default';
+    /**
+     * Runs
+     *
+     * successful runs measured (0: the default)
+     */
+    runs: number;
+    /**
+     * Testbed Id
+     *
+     * the testbed (None: the local one)
+     */
+    testbed_id: number | null;
+    /**
+     * Testbed
+     *
+     * the testbed's name
+     */
+    testbed: string;
 };
 
 /**

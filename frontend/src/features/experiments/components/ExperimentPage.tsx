@@ -18,7 +18,7 @@ import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
 import { useParameterLabels } from "../hooks/useParameterLabels";
 import { defaultTab } from "../urlState";
-import { formatDuration, runProgress } from "../utils/format";
+import { formatDuration, formatOverhead, runProgress } from "../utils/format";
 import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
 import { ExperimentProgress } from "./ExperimentProgress";
@@ -71,7 +71,9 @@ export function ExperimentPage() {
             : `nothing measured of ${experiment.run_time_s} s`}
         </dd>
         <dt>Estimated</dt>
-        <dd>{formatDuration(experiment.preview.estimated_seconds)}</dd>
+        <dd title={formatOverhead(experiment.preview.overhead)}>
+          {formatDuration(experiment.preview.estimated_seconds)}
+        </dd>
       </dl>
       {fixed.length > 0 && (
         <p className="hint">Fixed: {fixed.map(([k, v]) => labels.text(k, v)).join(", ")}</p>

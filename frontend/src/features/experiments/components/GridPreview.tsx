@@ -2,7 +2,7 @@
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { useParameterLabels } from "../hooks/useParameterLabels";
-import { formatDuration, formatValue } from "../utils/format";
+import { formatDuration, formatOverhead, formatValue } from "../utils/format";
 
 /** Props of GridPreview. */
 export interface GridPreviewProps {
@@ -32,7 +32,12 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
             <dt>Runs</dt>
             <dd data-testid="preview-runs">{preview.runs}</dd>
             <dt>Estimated duration</dt>
-            <dd data-testid="preview-duration">{formatDuration(preview.estimated_seconds)}</dd>
+            <dd data-testid="preview-duration">
+              {formatDuration(preview.estimated_seconds)}{" "}
+              <span className="hint" data-testid="preview-overhead">
+                ({formatOverhead(preview.overhead)})
+              </span>
+            </dd>
           </dl>
           {preview.cost && (
             <CostSummary cost={preview.cost} label="Estimated cost" testId="preview-cost" />

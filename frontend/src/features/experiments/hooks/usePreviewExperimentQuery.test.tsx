@@ -10,7 +10,16 @@ function answer(spec: ExperimentCreate): [number, unknown] {
   const levels = Object.values(spec.factors ?? {}).map((l) => l.length);
   const configurations = levels.reduce((a, b) => a * b, 1);
   const runs = configurations * (spec.repetitions ?? 3);
-  return [200, { configurations, runs, estimated_seconds: runs * 98, points: [] }];
+  return [
+    200,
+    {
+      configurations,
+      runs,
+      estimated_seconds: runs * 98,
+      overhead: { seconds: 8, source: "default", runs: 0, testbed_id: null, testbed: "local" },
+      points: [],
+    },
+  ];
 }
 
 describe("usePreviewExperimentQuery", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatLevels, formatNumber, runProgress } from "./format";
+import { formatDuration, formatLevels, formatNumber, formatOverhead, runProgress } from "./format";
 
 describe("formatDuration", () => {
   it("reads as researchers write it", () => {
@@ -36,5 +36,19 @@ describe("formatLevels", () => {
   it("leaves text and fractional levels as they are", () => {
     expect(formatLevels(["1:9", "1:1"])).toBe("1:9, 1:1");
     expect(formatLevels([0.5, 1.5, 2.5, true])).toBe("0.5, 1.5, 2.5, true");
+  });
+});
+
+describe("formatOverhead", () => {
+  it("says where the overhead per run was measured, or that it is the default", () => {
+    expect(formatOverhead({ seconds: 1.55, source: "measured", runs: 20, testbed: "local" })).toBe(
+      "+1.6 s per run, measured on local (20 runs)",
+    );
+    expect(formatOverhead({ seconds: 2, source: "measured", runs: 1, testbed: "lab" })).toBe(
+      "+2 s per run, measured on lab (1 run)",
+    );
+    expect(formatOverhead({ seconds: 8, source: "default", runs: 0, testbed: "local" })).toBe(
+      "+8 s per run, the default (no runs on local yet)",
+    );
   });
 });

@@ -15,6 +15,20 @@ export function formatDuration(seconds: number): string {
   return parts.length ? parts.join(" ") : "0 s";
 }
 
+/** Where the estimate's overhead per run comes from: "+1.6 s per run, measured on local
+ * (20 runs)", or "+8 s per run, the default (no runs on local yet)". */
+export function formatOverhead(o: {
+  seconds: number;
+  source: "measured" | "default";
+  runs: number;
+  testbed: string;
+}): string {
+  const per = `+${formatNumber(o.seconds)} s per run`;
+  return o.source === "measured"
+    ? `${per}, measured on ${o.testbed} (${o.runs} run${o.runs === 1 ? "" : "s"})`
+    : `${per}, the default (no runs on ${o.testbed} yet)`;
+}
+
 export function formatNumber(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "–";
   return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 0 });
