@@ -59,6 +59,7 @@ void connection::stop() {
     closed_ = true;  // under mu_: no worker sends on fd_ once it is closed (and maybe reused)
     order_.clear();
     deferred_.clear();
+    has_deferred_.store(false, std::memory_order_relaxed);
     boost::system::error_code ec;
     socket_.close(ec);
 }
@@ -240,6 +241,9 @@ void connection::on_space() {
 }
 
 void connection::retry_deferred() {
+    if (!has_deferred_.load(std::memory_order_relaxed)) {
+        return;  // one set later is followed by a posted resume(), which calls us again
+    }
     std::vector<request_ptr> retry;
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -264,6 +268,7 @@ void connection::retry_deferred() {
         auto end = deferred_.begin() + static_cast<std::ptrdiff_t>(take);
         retry.assign(std::make_move_iterator(deferred_.begin()), std::make_move_iterator(end));
         deferred_.erase(deferred_.begin(), end);
+        has_deferred_.store(!deferred_.empty(), std::memory_order_relaxed);
     }
     bool pushed = false;
     for (std::size_t i = 0; i < retry.size(); ++i) {
@@ -280,6 +285,7 @@ void connection::retry_deferred() {
             retry[j]->conn.reset();  // no cycle while it waits here
             deferred_.push_back(std::move(retry[j]));
         }
+        has_deferred_.store(true, std::memory_order_relaxed);
         ++ctx_.queue_full_events;
         ctx_.waiting.push_back(weak_from_this());
         break;
@@ -317,6 +323,7 @@ void connection::finish(request_ptr r, stats& st) {
             // Its reply did not fit the memory cap: still in flight (a later set waits for it)
             // until the network thread sends it again (retry_deferred).
             deferred_.push_back(std::move(r));
+            has_deferred_.store(true, std::memory_order_relaxed);
             wake = true;
         } else {
             --inflight_;

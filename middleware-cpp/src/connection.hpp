@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -142,6 +143,8 @@ private:
     /// Gets whose reply a worker dropped for the memory cap (still counted in inflight_, so
     /// a later set waits for them); sent again by the network thread once the client drained.
     std::vector<request_ptr> deferred_;
+    /// !deferred_.empty(), written under mu_; read without it so parsing pays no extra lock.
+    std::atomic<bool> has_deferred_{false};
     std::uint64_t writes_ = 0;  ///< replies written so far (progress, for the memory timeout)
     bool wake_net_ = false;  ///< the network thread waits for a completion: post resume()
     bool closed_ = false;

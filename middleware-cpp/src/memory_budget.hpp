@@ -106,7 +106,7 @@ public:
     /// cap is: at most one reply per client beyond it).
     bool try_add_reply(std::size_t n, std::uint64_t seq);
     void sub(std::size_t n);
-    /// Size of this client's last reply refused for the cap (0: none yet): while such a reply
+    /// Size of this client's last reply refused for the cap (0: one was admitted since): while it
     /// still would not fit, its next gets are deferred before they are sent to memcached.
     std::size_t refused_bytes() const { return refused_.load(std::memory_order_relaxed); }
     void note_refused(std::size_t n) { refused_.store(n, std::memory_order_relaxed); }

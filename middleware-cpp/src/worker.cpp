@@ -242,7 +242,13 @@ void worker::fan_out(request& r, std::vector<leg>& legs, response_parser::kind k
 bool worker::admit(request& r, std::size_t n) {
     // Only a get is sent again: it has no effect, and the client's later writes wait for it.
     memory_account* acct = r.reply_mem.account();
-    if (r.cmd != command::get || acct == nullptr || r.reply_mem.try_set_reply(n, r.seq)) {
+    if (r.cmd != command::get || acct == nullptr) {
+        return true;
+    }
+    if (r.reply_mem.try_set_reply(n, r.seq)) {
+        if (acct->refused_bytes() != 0) {
+            acct->note_refused(0);  // replies fit again: fetch the client's gets again
+        }
         return true;  // charged (the caller sets the exact size once the reply is built)
     }
     acct->note_refused(n);
