@@ -609,7 +609,8 @@ bool connection::sweep(mono_ns now, const timeouts& t) {
     } else if (mem_since_ == 0) {
         mem_since_ = now;
     } else if (t.memory > 0 && now - mem_since_ > t.memory) {
-        LOG_WARN("client waited for room under the memory cap too long (it does not read); closing");
+        LOG_WARN("client waited for room under the memory cap too long (it does not read); "
+                 "closing");
         ctx_.budget.count(memory_counter::closed_memory);
         return true;
     }

@@ -11,13 +11,13 @@ namespace mcscope {
 /// Process counters of the memory bound, declared once: the enum, --describe-stats and the
 /// shutdown log line come from this table. Not in the stats files (their readers are strict).
 #define MCSCOPE_MEMORY_COUNTERS(ACTION)                                                        \
-    ACTION(paused, "memory_pauses", "counter", "events",                                                  \
+    ACTION(paused, "memory_pauses", "counter", "events",                                       \
            "a client held more than its share of --max-buffered-bytes: reading it paused")     \
-    ACTION(deferred, "memory_deferred_replies", "counter", "replies",                                     \
+    ACTION(deferred, "memory_deferred_replies", "counter", "replies",                          \
            "a get reply over the cap was dropped and the get retried once the client drained") \
-    ACTION(closed_memory, "memory_closes", "counter", "clients",                                          \
-           "closed: held more than its share for --client-memory-timeout-ms")                  \
-    ACTION(closed_body, "body_timeout_closes", "counter", "clients",                                      \
+    ACTION(closed_memory, "memory_closes", "counter", "clients",                               \
+           "closed: its gets waited for room --client-memory-timeout-ms, no reply written")    \
+    ACTION(closed_body, "body_timeout_closes", "counter", "clients",                           \
            "closed with SERVER_ERROR: a set's value not received in --client-body-timeout-ms") \
     ACTION(high_water, "buffered_bytes_max", "max", "bytes", "most bytes buffered at once")
 

@@ -1,12 +1,12 @@
 // Flag parsing: the report's command lines, defaults, and clear errors on bad flags.
 #include "config.hpp"
 
-#include "memory_budget.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "memory_budget.hpp"
 
 namespace mcscope {
 namespace {
