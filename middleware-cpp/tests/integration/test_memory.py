@@ -20,7 +20,7 @@ from mw_client import (
     value_block,
     wait_for,
 )
-from mw_procs import Proc
+from mw_procs import Proc, middleware_bin
 
 from conftest import MiddlewareFactory
 
@@ -35,6 +35,9 @@ WORKERS = 2
 # one), each worker's reply buffer towards memcached (grown to 16 MiB for one 15 MB reply), and
 # the baseline (about 10 MiB) plus allocator slack. Today's code passes 1.6 GiB within 10 s.
 ALLOWANCE = 2 * 16 * MIB + WORKERS * 16 * MIB + 48 * MIB
+# ASan's and TSan's shadow memory and quarantine grow RSS several-fold (up to 3x seen under
+# TSan); there the exact count (buffered_bytes_max) is the tight check, RSS a loose one.
+RSS_LIMIT = (CAP + ALLOWANCE) * (4 if middleware_bin().parent.name in ("asan", "tsan") else 1)
 PROBE_S = 5.0
 CLOSED_FOR_MEMORY = "too long (it does not read); closing"
 
@@ -119,7 +122,7 @@ def test_non_reading_client_is_held_under_the_cap_and_others_are_served(
     with non_reader(mw.port, lines=300):  # 4.5 GB of replies asked for
         peak = peak_rss_while(pid_of(mw), PROBE_S, during=lambda: served(mw.port))
         served(mw.port)
-    assert peak < CAP + ALLOWANCE, f"peak RSS {peak / MIB:.0f} MiB"
+    assert peak < RSS_LIMIT, f"peak RSS {peak / MIB:.0f} MiB"
     mw.stop()
     counters = memory_counters(mw)
     assert counters["memory_pauses"] >= 1
@@ -141,7 +144,7 @@ def test_two_non_readers_share_the_cap_and_are_closed_when_they_hold_it_too_long
         # would make them readers, so the middleware's log tells.)
         assert wait_for(lambda: mw.output().count(CLOSED_FOR_MEMORY) == 2, timeout=20)
         served(mw.port)
-    assert peak < CAP + ALLOWANCE, f"peak RSS {peak / MIB:.0f} MiB"
+    assert peak < RSS_LIMIT, f"peak RSS {peak / MIB:.0f} MiB"
     mw.stop()
     counters = memory_counters(mw)
     assert counters["memory_closes"] == 2
