@@ -56,8 +56,7 @@ bool memory_account::over_share() const {
 }
 
 bool memory_account::admits_reply(std::size_t n, std::uint64_t seq) const {
-    return budget_.used() + n <= budget_.cap() ||
-           seq == next_write_.load(std::memory_order_relaxed);
+    return budget_.used() + n <= budget_.cap() || seq == next_write();
 }
 
 void memory_account::add(std::size_t n) {
@@ -66,7 +65,7 @@ void memory_account::add(std::size_t n) {
 }
 
 bool memory_account::try_add_reply(std::size_t n, std::uint64_t seq) {
-    if (seq == next_write_.load(std::memory_order_relaxed)) {
+    if (seq == next_write()) {
         budget_.add(n);
     } else if (!budget_.try_add(n)) {
         return false;

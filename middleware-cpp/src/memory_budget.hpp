@@ -94,6 +94,7 @@ public:
     std::size_t held() const { return held_.load(std::memory_order_relaxed); }
     /// Connection (under its lock): seq of the next reply to be written to the client.
     void set_next_write(std::uint64_t seq) { next_write_.store(seq, std::memory_order_relaxed); }
+    std::uint64_t next_write() const { return next_write_.load(std::memory_order_relaxed); }
     /// The network thread should stop reading this client: the cap is reached and the client
     /// holds more than its share.
     bool over_share() const;

@@ -245,8 +245,9 @@ bool worker::admit(request& r, std::size_t n) {
     if (r.cmd != command::get || acct == nullptr) {
         return true;
     }
+    bool front = r.seq == acct->next_write();  // admitted whatever the cap: proves no room
     if (r.reply_mem.try_set_reply(n, r.seq)) {
-        if (acct->refused_bytes() != 0) {
+        if (!front && acct->refused_bytes() != 0) {
             acct->note_refused(0);  // replies fit again: fetch the client's gets again
         }
         return true;  // charged (the caller sets the exact size once the reply is built)

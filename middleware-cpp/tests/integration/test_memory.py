@@ -103,8 +103,11 @@ def peak_rss_while(pid: int, seconds: float, during: object = None) -> int:
 
 
 def mw_flags(*, memory_timeout_ms: int = 0) -> list[str]:
-    # Write timeout off: the memory bound alone must hold the non-readers.
+    # Write timeout off: the memory bound alone must hold the non-readers. A batch of 15 MB
+    # replies takes over the default 2 s server timeout under TSan.
     return [
+        "--server-timeout-ms",
+        "10000",
         "--max-buffered-bytes",
         str(CAP),
         "--client-write-timeout-ms",
