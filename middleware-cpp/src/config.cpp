@@ -5,6 +5,7 @@
 #include <limits>
 #include <string_view>
 
+#include "memory_budget.hpp"
 #include "response_parser.hpp"
 #include "stats.hpp"
 
@@ -44,6 +45,7 @@ std::string numeric_flag(std::string_view flag, std::string_view value, config& 
     constexpr std::uint32_t kMaxMs = 3600 * 1000;
     constexpr std::uint32_t kMaxClientMs = 24 * 3600 * 1000;
     constexpr std::size_t kMaxConnections = 1 << 20;
+    constexpr std::size_t kMinBuffered = std::size_t{1} << 20;
     bool ok = false;
     if (flag == "-p") {
         ok = to_int<std::uint16_t>(value, c.port, 1, 65535);
@@ -69,6 +71,13 @@ std::string numeric_flag(std::string_view flag, std::string_view value, config& 
         ok = to_int<std::uint32_t>(value, c.client_idle_timeout_ms, 0, kMaxClientMs);
     } else if (flag == "--client-write-timeout-ms") {
         ok = to_int<std::uint32_t>(value, c.client_write_timeout_ms, 0, kMaxClientMs);
+    } else if (flag == "--max-buffered-bytes") {
+        ok = to_int<std::size_t>(value, c.max_buffered_bytes, kMinBuffered,
+                                 std::numeric_limits<std::size_t>::max() / 2);
+    } else if (flag == "--client-body-timeout-ms") {
+        ok = to_int<std::uint32_t>(value, c.client_body_timeout_ms, 0, kMaxClientMs);
+    } else if (flag == "--client-memory-timeout-ms") {
+        ok = to_int<std::uint32_t>(value, c.client_memory_timeout_ms, 0, kMaxClientMs);
     } else {
         return "unknown flag " + std::string(flag);
     }
@@ -83,7 +92,10 @@ std::string usage() {
            "                          [--sample-every 100] [--queue-capacity 1024]\n"
            "                          [--server-timeout-ms 2000] [--max-connections 16384]\n"
            "                          [--max-reply-bytes 16777216] [--client-idle-timeout-ms 600000]\n"
-           "                          [--client-write-timeout-ms 30000] [--describe-stats] [--help]\n"
+           "                          [--client-write-timeout-ms 30000]\n"
+           "                          [--max-buffered-bytes N] [--client-body-timeout-ms 5000]\n"
+           "                          [--client-memory-timeout-ms 5000]\n"
+           "                          [--describe-stats] [--help]\n"
            "  -l IP                 listen address (default 127.0.0.1)\n"
            "  -p PORT               listen port (default 11212)\n"
            "  -t N                  worker threads (default 8)\n"
@@ -106,6 +118,14 @@ std::string usage() {
            "                        for N ms (default 600000; 0: never)\n"
            "  --client-write-timeout-ms N close a client whose replies could not be written\n"
            "                        for N ms because it does not read (default 30000; 0: never)\n"
+           "  --max-buffered-bytes N  bytes buffered for all clients at most (requests, replies,\n"
+           "                        read buffers; at least 1 MiB); a client over its share\n"
+           "                        (N / clients) is not read until it drains (default: a\n"
+           "                        quarter of physical memory, at least 256 MiB)\n"
+           "  --client-body-timeout-ms N  a set's value must arrive within N ms of its command\n"
+           "                        line, else SERVER_ERROR and close (default 5000; 0: never)\n"
+           "  --client-memory-timeout-ms N close a client that holds more than its share of\n"
+           "                        --max-buffered-bytes for N ms (default 5000; 0: never)\n"
            "  --describe-stats      print the per-type window metrics and exit\n";
 }
 
@@ -161,6 +181,9 @@ config_result parse_args(int argc, const char* const* argv) {
     }
     if (!c.replication_given) {
         c.replication = c.servers.size();
+    }
+    if (c.max_buffered_bytes == 0) {
+        c.max_buffered_bytes = default_buffer_cap();
     }
     r.ok = true;
     return r;

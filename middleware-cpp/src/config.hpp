@@ -28,6 +28,12 @@ struct config {
     std::size_t max_reply_bytes = std::size_t{16} << 20;  ///< one server reply; SERVER_ERROR beyond
     std::uint32_t client_idle_timeout_ms = 600'000;  ///< close a client silent this long (0: never)
     std::uint32_t client_write_timeout_ms = 30'000;  ///< close a client not reading its replies
+    /// Bytes buffered for all clients at most (requests, replies, read buffers); 0: the default,
+    /// a quarter of physical memory (default_buffer_cap()).
+    std::size_t max_buffered_bytes = 0;
+    std::uint32_t client_body_timeout_ms = 5'000;  ///< a set's value must arrive within this
+    /// close a client that holds more than its share of the cap this long (0: never)
+    std::uint32_t client_memory_timeout_ms = 5'000;
 };
 
 /// Result of parsing argv: either a config, a help/describe request, or an error message.
@@ -42,7 +48,8 @@ struct config_result {
 /// Parses "-l ip -p port -t workers -s true|false -m host:port... [-r R] [--stats-dir DIR]
 /// [--window-ms N] [--sample-every N] [--queue-capacity N] [--server-timeout-ms N]
 /// [--max-connections N] [--max-reply-bytes N] [--client-idle-timeout-ms N]
-/// [--client-write-timeout-ms N]".
+/// [--client-write-timeout-ms N] [--max-buffered-bytes N] [--client-body-timeout-ms N]
+/// [--client-memory-timeout-ms N]". max_buffered_bytes is resolved (never 0) in a good result.
 config_result parse_args(int argc, const char* const* argv);
 
 /// Help text for --help and flag errors.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 #include "connection_manager.hpp"
 #include "iov.hpp"
@@ -25,14 +26,24 @@ constexpr std::size_t kMaxWriteBatch = 64;    ///< replies gathered into one wri
 /// what an idle connection keeps: at most 4 x 2 x 8 KiB).
 constexpr std::size_t kMaxFree = 4;
 constexpr std::size_t kMaxFreeBytes = 8 * 1024;
+/// A read buffer grown beyond this (for a large value) is freed once it is empty again.
+constexpr std::size_t kKeepBuffer = 64 * 1024;
+constexpr const char* kBodyTimeoutReply = "SERVER_ERROR value not received in time\r\n";
 }  // namespace
 
 connection::connection(asio::ip::tcp::socket socket, connection_manager& manager,
                        net_context& ctx)
-    : socket_(std::move(socket)), manager_(manager), ctx_(ctx), parser_(ctx.limits) {}
+    : socket_(std::move(socket)),
+      manager_(manager),
+      ctx_(ctx),
+      acct_(ctx.budget),
+      parser_(ctx.limits) {
+    buf_mem_.attach(acct_);
+}
 
 void connection::start() {
     last_read_ = now_ns();  // the idle clock starts at accept
+    ctx_.budget.connection_opened();
     boost::system::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
     fd_ = socket_.native_handle();
@@ -42,8 +53,13 @@ void connection::start() {
 void connection::stop() {
     blocked_.reset();  // it holds a reference to this connection
     std::lock_guard<std::mutex> lock(mu_);
+    if (!closed_) {
+        ctx_.budget.connection_closed();
+    }
     closed_ = true;  // under mu_: no worker sends on fd_ once it is closed (and maybe reused)
     order_.clear();
+    deferred_.clear();
+    has_deferred_.store(false, std::memory_order_relaxed);
     boost::system::error_code ec;
     socket_.close(ec);
 }
@@ -53,7 +69,14 @@ bool connection::can_parse() {
         return false;
     }
     std::lock_guard<std::mutex> lock(mu_);
-    if (order_.size() < kMaxOutstanding) {
+    // Over its share of the memory cap, or with gets waiting for room: not read until its
+    // replies drain (TCP backpressure reaches the client); the sweep retries it too.
+    bool memory = !deferred_.empty() || acct_.over_share();
+    if (memory && !mem_paused_) {
+        ctx_.budget.count(memory_counter::paused);
+    }
+    mem_paused_ = memory;
+    if (order_.size() < kMaxOutstanding && !memory) {
         return true;
     }
     wake_net_ = true;  // checked and flagged under mu_: the write that frees a slot resumes us
@@ -72,6 +95,7 @@ void connection::do_read() {
     }
     if (buf_.size() - end_ < kReadChunk / 4) {
         buf_.resize(buf_.empty() ? kReadChunk : buf_.size() * 2);
+        buf_mem_.set(buf_.size());
     }
     reading_ = true;
     socket_.async_read_some(
@@ -98,6 +122,7 @@ void connection::do_read() {
 }
 
 void connection::process() {
+    retry_deferred();
     while (start_ < end_ && can_parse()) {
         if (!spare_) {
             spare_ = std::make_unique<request>();
@@ -122,6 +147,9 @@ void connection::process() {
     }
     if (start_ == end_) {
         start_ = end_ = 0;
+        if (!reading_ && buf_.size() > kKeepBuffer) {
+            release_buffer();  // a large value's buffer is not kept by an idle client
+        }
     }
     do_read();
     maybe_close();  // e.g. an unparseable stream whose error reply was just written
@@ -130,6 +158,10 @@ void connection::process() {
 void connection::dispatch(request_ptr r) {
     r->seq = next_seq_++;
     r->id = ++ctx_.parsed;
+    r->raw_mem.attach(acct_);
+    r->raw_mem.set(r->raw.size());
+    r->reply_mem.attach(acct_);
+    r->reply_mem.set(r->reply.size());  // a local reply; a worker charges the others
     {
         std::lock_guard<std::mutex> lock(mu_);
         order_.push_back(slot{});
@@ -199,11 +231,67 @@ void connection::request_wake() {
 }
 
 void connection::on_space() {
-    if (closed_ || !blocked_) {
+    if (closed_) {
         return;
     }
-    if (try_dispatch_blocked()) {
+    retry_deferred();
+    if (blocked_ && try_dispatch_blocked()) {
         process();
+    }
+}
+
+void connection::retry_deferred() {
+    if (!has_deferred_.load(std::memory_order_relaxed)) {
+        return;  // one set later is followed by a posted resume(), which calls us again
+    }
+    std::vector<request_ptr> retry;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (closed_ || deferred_.empty()) {
+            return;
+        }
+        // Earliest first: the next reply in line is always admitted (every later reply waits
+        // for it), the ones after it only while their last known sizes fit the room left.
+        std::sort(deferred_.begin(), deferred_.end(),
+                  [](const request_ptr& a, const request_ptr& b) { return a->seq < b->seq; });
+        std::size_t used = ctx_.budget.used();
+        std::size_t room = used < ctx_.budget.cap() ? ctx_.budget.cap() - used : 0;
+        std::size_t bytes = 0;
+        std::size_t take = 0;
+        for (; take < deferred_.size(); ++take) {
+            const request& r = *deferred_[take];
+            if (r.seq != base_seq_ && bytes + r.retry_bytes > room) {
+                break;
+            }
+            bytes += r.retry_bytes;
+        }
+        auto end = deferred_.begin() + static_cast<std::ptrdiff_t>(take);
+        retry.assign(std::make_move_iterator(deferred_.begin()), std::make_move_iterator(end));
+        deferred_.erase(deferred_.begin(), end);
+        has_deferred_.store(!deferred_.empty(), std::memory_order_relaxed);
+    }
+    bool pushed = false;
+    for (std::size_t i = 0; i < retry.size(); ++i) {
+        request_ptr& r = retry[i];
+        r->deferred = false;
+        r->conn = shared_from_this();
+        if (ctx_.queue.try_push(r, now_ns(), false)) {
+            pushed = true;
+            continue;
+        }
+        // Full queue: the rest waits for space like a refused new request.
+        std::lock_guard<std::mutex> lock(mu_);
+        for (std::size_t j = i; j < retry.size(); ++j) {
+            retry[j]->conn.reset();  // no cycle while it waits here
+            deferred_.push_back(std::move(retry[j]));
+        }
+        has_deferred_.store(true, std::memory_order_relaxed);
+        ++ctx_.queue_full_events;
+        ctx_.waiting.push_back(weak_from_this());
+        break;
+    }
+    if (pushed) {
+        request_wake();
     }
 }
 
@@ -231,15 +319,23 @@ void connection::finish(request_ptr r, stats& st) {
         if (closed_) {
             return;
         }
-        --inflight_;
-        if (is_write(*r)) {
-            write_inflight_ = false;
+        if (r->deferred) {
+            // Its reply did not fit the memory cap: still in flight (a later set waits for it)
+            // until the network thread sends it again (retry_deferred).
+            deferred_.push_back(std::move(r));
+            has_deferred_.store(true, std::memory_order_relaxed);
+            wake = true;
+        } else {
+            --inflight_;
+            if (is_write(*r)) {
+                write_inflight_ = false;
+            }
+            std::uint64_t seq = r->seq;
+            order_[seq - base_seq_] = slot{std::move(r), true};
+            f = flush_locked(st, false);
+            wake = wake_net_;
+            wake_net_ = false;
         }
-        std::uint64_t seq = r->seq;
-        order_[seq - base_seq_] = slot{std::move(r), true};
-        f = flush_locked(st, false);
-        wake = wake_net_;
-        wake_net_ = false;
     }
     after_flush(f, false);
     if (wake) {
@@ -259,6 +355,7 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
             request_ptr r = std::move(order_.front().req);
             order_.pop_front();
             ++base_seq_;
+            acct_.set_next_write(base_seq_);
             if (!r->reply.empty()) {
                 iov_.push_back(iovec{r->reply.data(), r->reply.size()});
                 total += r->reply.size();
@@ -317,7 +414,10 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
 }
 
 void connection::recycle_written_locked() {
+    writes_ += written_.size();
     for (request_ptr& r : written_) {
+        r->raw_mem.release();  // written: what it keeps for reuse is the connection's allowance
+        r->reply_mem.release();
         bool small = r->raw.capacity() <= kMaxFreeBytes && r->reply.capacity() <= kMaxFreeBytes;
         if (free_.size() < kMaxFree && small && !r->close_after) {
             free_.push_back(std::move(r));
@@ -436,8 +536,9 @@ void connection::linger() {
     last_read_ = now_ns();
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
-    if (buf_.size() < kReadChunk) {
-        buf_.resize(kReadChunk);
+    if (buf_.size() != kReadChunk) {
+        std::vector<char>(kReadChunk).swap(buf_);  // a large value's buffer is not kept
+        buf_mem_.set(buf_.size());
     }
     socket_.async_read_some(asio::buffer(buf_),
                             [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
@@ -452,21 +553,76 @@ void connection::linger() {
                             });
 }
 
-bool connection::timed_out(mono_ns now, mono_ns idle_ns, mono_ns write_ns) {
-    if (closed_) {
+void connection::release_buffer() {
+    std::vector<char>().swap(buf_);
+    buf_mem_.set(0);
+}
+
+void connection::body_timeout(mono_ns now) {
+    LOG_WARN("client did not send a set's value within the body timeout; closing");
+    ctx_.budget.count(memory_counter::closed_body);
+    boost::system::error_code ec;
+    socket_.cancel(ec);  // the pending read finishes at once (aborted): the buffer can go
+    parser_.reset();
+    start_ = end_ = 0;
+    eof_ = true;
+    release_buffer();
+    auto r = std::make_unique<request>();  // local reply: after earlier replies, then close
+    r->reply = kBodyTimeoutReply;
+    r->error = true;
+    r->close_after = true;
+    r->t.arrival = now;
+    dispatch(std::move(r));
+}
+
+bool connection::sweep(mono_ns now, const timeouts& t) {
+    if (closed_ || lingering_) {
+        return closed_ ? false : t.idle > 0 && now - last_read_ > t.idle;
+    }
+    if (t.body > 0 && !eof_ && parser_.awaiting_value() && now - pending_arrival_ > t.body) {
+        body_timeout(now);
         return false;
     }
+    bool deferred = false;
     {
         std::lock_guard<std::mutex> lock(mu_);
-        if (writing_) {
-            return write_ns > 0 && now - write_since_ > write_ns;
-        }
-        if (!order_.empty() || blocked_) {
-            busy_seen_ = now;  // waiting for the middleware is not idling
+        deferred = !deferred_.empty();
+    }
+    if (deferred || (mem_paused_ && !acct_.over_share())) {
+        resume();  // another client drained or left: the cap may have room again
+        if (closed_ || lingering_) {
             return false;
         }
     }
-    return idle_ns > 0 && now - std::max(last_read_, busy_seen_) > idle_ns;
+    // Stalled: gets wait for room it does not make (it does not read its replies), or it is
+    // not read because it holds more than its share.
+    bool stalled = mem_paused_ && acct_.over_share();
+    bool progressed = false;  // replies were written since the last sweep
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stalled = stalled || !deferred_.empty();
+        progressed = writes_ != writes_seen_;
+        writes_seen_ = writes_;
+    }
+    if (!stalled || progressed) {
+        mem_since_ = 0;
+    } else if (mem_since_ == 0) {
+        mem_since_ = now;
+    } else if (t.memory > 0 && now - mem_since_ > t.memory) {
+        LOG_WARN("client waited for room under the memory cap too long (it does not read); "
+                 "closing");
+        ctx_.budget.count(memory_counter::closed_memory);
+        return true;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (writing_) {
+        return t.write > 0 && now - write_since_ > t.write;
+    }
+    if (!order_.empty() || blocked_) {
+        busy_seen_ = now;  // waiting for the middleware is not idling
+        return false;
+    }
+    return t.idle > 0 && now - std::max(last_read_, busy_seen_) > t.idle;
 }
 
 void connection::maybe_close() {

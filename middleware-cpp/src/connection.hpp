@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <vector>
 
+#include "memory_budget.hpp"
 #include "request.hpp"
 #include "request_parser.hpp"
 #include "stats.hpp"
@@ -25,6 +27,7 @@ class connection_manager;
 struct net_context {
     work_queue& queue;
     stats& st;  ///< the network thread's stats shard (local replies, writes it finishes)
+    memory_budget& budget;  ///< bytes buffered for all clients (--max-buffered-bytes)
     parser_limits limits;
     std::uint64_t queue_full_events = 0;
     std::uint64_t parsed = 0;  ///< requests parsed so far (their ids)
@@ -54,10 +57,17 @@ public:
     static void complete(request_ptr r, stats& st);
     /// The work queue has room again: retry the refused request and resume parsing.
     void on_space();
-    /// Network thread, from the periodic sweep: true when the client should be closed, because
-    /// it sent nothing and awaited no reply for idle_ns, or a write of its replies has not
-    /// finished for write_ns (it does not read). 0 disables either rule.
-    bool timed_out(mono_ns now, mono_ns idle_ns, mono_ns write_ns);
+    /// Client timeouts in ns; 0 disables a rule.
+    struct timeouts {
+        mono_ns idle = 0;    ///< sent nothing and awaited no reply
+        mono_ns write = 0;   ///< a write of its replies has not finished (it does not read)
+        mono_ns body = 0;    ///< a set's value incomplete since its command line arrived
+        mono_ns memory = 0;  ///< held more than its share of the memory cap
+    };
+    /// Network thread, from the periodic sweep: true when the client should be closed (idle,
+    /// write or memory timeout). A body timeout is answered here (SERVER_ERROR, then close once
+    /// earlier replies are out); a client paused for memory is retried.
+    bool sweep(mono_ns now, const timeouts& t);
 
 private:
     /// A reply position: ready once its request came back (or was answered locally).
@@ -79,6 +89,9 @@ private:
     flushed flush_locked(stats& st, bool on_net);
     void after_flush(flushed f, bool on_net);
     void resume();
+    void retry_deferred();
+    void body_timeout(mono_ns now);
+    void release_buffer();
     void continue_write();
     void on_written();
     void maybe_close();
@@ -90,10 +103,14 @@ private:
     connection_manager& manager_;
     net_context& ctx_;
     int fd_ = -1;  ///< socket_'s descriptor, for workers' sends (valid while !closed_)
+    /// This client's buffered bytes. Declared before every member holding a request or buffer:
+    /// they are released into it when destroyed.
+    memory_account acct_;
 
     // Network thread only.
     request_parser parser_;
     std::vector<char> buf_;
+    memory_charge buf_mem_;  ///< buf_'s size
     std::size_t start_ = 0;  ///< first unparsed byte
     std::size_t end_ = 0;    ///< end of received bytes
     mono_ns last_read_ = 0;
@@ -105,6 +122,9 @@ private:
     bool reading_ = false;
     bool eof_ = false;  ///< the client finished sending (or said quit)
     bool lingering_ = false;  ///< the last reply is out; draining input until the client closes
+    bool mem_paused_ = false;   ///< not read because it holds more than its share of the cap
+    mono_ns mem_since_ = 0;     ///< since when it is paused or has deferred gets (0: it is not)
+    std::uint64_t writes_seen_ = 0;  ///< writes_ at the last sweep
 
     // Shared: guarded by mu_ (closed_ is written by the network thread under mu_).
     std::mutex mu_;
@@ -120,6 +140,12 @@ private:
     /// Written requests kept for the parser to reuse (request::reset keeps their buffers), so
     /// a request costs no allocation: a closed-loop client cycles through two of them.
     std::vector<request_ptr> free_;
+    /// Gets whose reply a worker dropped for the memory cap (still counted in inflight_, so
+    /// a later set waits for them); sent again by the network thread once the client drained.
+    std::vector<request_ptr> deferred_;
+    /// !deferred_.empty(), written under mu_; read without it so parsing pays no extra lock.
+    std::atomic<bool> has_deferred_{false};
+    std::uint64_t writes_ = 0;  ///< replies written so far (progress, for the memory timeout)
     bool wake_net_ = false;  ///< the network thread waits for a completion: post resume()
     bool closed_ = false;
 };

@@ -22,14 +22,12 @@ void connection_manager::stop(const std::shared_ptr<connection>& c) {
 }
 
 void connection_manager::stop_if(const std::function<bool(connection&)>& expired) {
-    std::vector<std::shared_ptr<connection>> doomed;
-    for (const auto& c : connections_) {
+    // A snapshot: expired() may resume a connection, which may close it (stop() erases).
+    std::vector<std::shared_ptr<connection>> all(connections_.begin(), connections_.end());
+    for (const auto& c : all) {
         if (expired(*c)) {
-            doomed.push_back(c);
+            stop(c);
         }
-    }
-    for (const auto& c : doomed) {
-        stop(c);
     }
 }
 

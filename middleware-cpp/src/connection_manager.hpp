@@ -20,7 +20,8 @@ public:
     void start(const std::shared_ptr<connection>& c);
     void stop(const std::shared_ptr<connection>& c);
     void stop_all();
-    /// Stops every connection for which expired(connection) is true (the timeout sweep).
+    /// Stops every connection for which expired(connection) is true (the timeout sweep);
+    /// expired may close connections itself.
     void stop_if(const std::function<bool(connection&)>& expired);
     std::size_t size() const { return connections_.size(); }
     /// Called after a connection closed (the server resumes accepting if it paused).

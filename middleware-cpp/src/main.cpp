@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config.hpp"
+#include "memory_budget.hpp"
 #include "server.hpp"
 #include "stats.hpp"
 
@@ -25,6 +26,11 @@ void describe_stats() {
                                          "dequeue - enqueue", "last server reply - sent"};
     for (std::size_t k = 0; k < mcscope::kHistKinds; ++k) {
         std::printf("  %-20s %-8s %-9s %s\n", mcscope::kHistNames[k], "count", "ns", kHistDesc[k]);
+    }
+    std::printf(
+        "memory bound counters (process-wide; logged at shutdown as \"memory: name=value\")\n");
+    for (const mcscope::memory_counter_desc& m : mcscope::kMemoryCounters) {
+        std::printf("  %-20s %-8s %-9s %s\n", m.name, m.kind, m.unit, m.description);
     }
 }
 

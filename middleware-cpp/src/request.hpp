@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "clock.hpp"
+#include "memory_budget.hpp"
 
 namespace mcscope {
 
@@ -59,6 +60,14 @@ struct request {
     std::uint64_t id = 0;   ///< parse order in the process (1, 2, ...): picks every Nth sample
     std::shared_ptr<connection> conn;
     request_times t;
+    /// raw and reply as charged to the client's memory account. Declared after conn so they are
+    /// released before a last reference to the connection (which owns the account) goes.
+    memory_charge raw_mem;
+    memory_charge reply_mem;
+    /// A worker dropped this get's reply (retry_bytes long) because the memory cap was reached;
+    /// the connection sends it again once its client drained its buffered replies.
+    bool deferred = false;
+    std::size_t retry_bytes = 0;
 
     /// Back to a fresh request, keeping the capacity of raw, keys and reply: a connection
     /// reuses written requests, so a request costs no allocation once its buffers fit.

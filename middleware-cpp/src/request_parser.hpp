@@ -38,6 +38,8 @@ public:
 
     /// Forget any partial request (used when a connection is reset).
     void reset();
+    /// A set's command line was parsed and its value is not complete yet.
+    bool awaiting_value() const { return state_ == state::data; }
 
 private:
     enum class state { line, data, swallow };

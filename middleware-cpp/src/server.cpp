@@ -25,6 +25,7 @@ double unix_now() {
 
 server::server(const config& cfg)
     : cfg_(cfg),
+      budget_(cfg_.max_buffered_bytes),
       signals_(io_, SIGINT, SIGTERM),
       acceptor_(io_),
       accept_timer_(io_),
@@ -34,7 +35,7 @@ server::server(const config& cfg)
       queue_(cfg_.queue_capacity, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs),
       stats_(cfg_.workers + 1, t0_, static_cast<mono_ns>(cfg_.window_ms) * kNsPerMs,
              cfg_.sample_every),
-      ctx_{queue_, stats_.shard(0), parser_limits{}, 0, 0, {}, false},
+      ctx_{queue_, stats_.shard(0), budget_, parser_limits{}, 0, 0, {}, false},
       pool_(cfg_.servers, cfg_.replication, cfg_.replication_given, cfg_.sharded) {}
 
 server::~server() {
@@ -97,8 +98,9 @@ bool server::init(std::string& error) {
 }
 
 int server::run() {
-    LOG_INFO("listening on %s:%u with %zu workers, %zu servers", cfg_.listen_ip.c_str(),
-             static_cast<unsigned>(cfg_.port), cfg_.workers, cfg_.servers.size());
+    LOG_INFO("listening on %s:%u with %zu workers, %zu servers, %zu bytes buffered at most",
+             cfg_.listen_ip.c_str(), static_cast<unsigned>(cfg_.port), cfg_.workers,
+             cfg_.servers.size(), budget_.cap());
     io_.run();
     for (std::thread& t : threads_) {
         t.join();
@@ -111,6 +113,13 @@ int server::run() {
     LOG_INFO("worker wake-ups: %llu for %llu requests dequeued",
              static_cast<unsigned long long>(queue_.wakeups()),
              static_cast<unsigned long long>(queue_.dequeued()));
+    // The memory bound's counters (kMemoryCounters), read by the tests: "memory: name=value ...".
+    std::string line;
+    for (std::size_t i = 0; i < kMemoryCounterCount; ++i) {
+        line += " " + std::string(kMemoryCounters[i].name) + "=" +
+                std::to_string(budget_.counter(static_cast<memory_counter>(i)));
+    }
+    LOG_INFO("memory:%s", line.c_str());
     LOG_INFO("stopped cleanly");
     return 0;
 }
@@ -149,22 +158,26 @@ void server::resume_waiters() {
 void server::sweep_timeouts() {
     // One timer for all clients, not one re-armed per read: no cost on the request path. A
     // client is closed at most a quarter of its timeout late.
-    mono_ns idle = static_cast<mono_ns>(cfg_.client_idle_timeout_ms) * kNsPerMs;
-    mono_ns write = static_cast<mono_ns>(cfg_.client_write_timeout_ms) * kNsPerMs;
-    mono_ns shortest = std::min(idle == 0 ? write : idle, write == 0 ? idle : write);
-    if (shortest == 0) {
-        return;
-    }
+    // It also retries clients paused for memory once the cap has room, so it always runs.
+    connection::timeouts t{static_cast<mono_ns>(cfg_.client_idle_timeout_ms) * kNsPerMs,
+                           static_cast<mono_ns>(cfg_.client_write_timeout_ms) * kNsPerMs,
+                           static_cast<mono_ns>(cfg_.client_body_timeout_ms) * kNsPerMs,
+                           static_cast<mono_ns>(cfg_.client_memory_timeout_ms) * kNsPerMs};
     constexpr mono_ns kMinPeriod = 10 * kNsPerMs;
     constexpr mono_ns kMaxPeriod = 1000 * kNsPerMs;
-    mono_ns period = std::clamp(shortest / 4, kMinPeriod, kMaxPeriod);
+    mono_ns period = kMaxPeriod;
+    for (mono_ns timeout : {t.idle, t.write, t.body, t.memory}) {
+        if (timeout > 0) {
+            period = std::min(period, std::max(timeout / 4, kMinPeriod));
+        }
+    }
     sweep_timer_.expires_after(std::chrono::nanoseconds(period));
-    sweep_timer_.async_wait([this, idle, write](boost::system::error_code ec) {
+    sweep_timer_.async_wait([this, t](boost::system::error_code ec) {
         if (ec || !acceptor_.is_open()) {
             return;
         }
         mono_ns now = now_ns();
-        manager_.stop_if([&](connection& c) { return c.timed_out(now, idle, write); });
+        manager_.stop_if([&](connection& c) { return c.sweep(now, t); });
         sweep_timeouts();
     });
 }

@@ -13,6 +13,7 @@
 #include "config.hpp"
 #include "connection.hpp"
 #include "connection_manager.hpp"
+#include "memory_budget.hpp"
 #include "server_pool.hpp"
 #include "stats.hpp"
 #include "stats_writer.hpp"
@@ -42,6 +43,8 @@ private:
     void shutdown();
 
     config cfg_;
+    /// Before everything that holds requests or connections: they release into it when destroyed.
+    memory_budget budget_;
     boost::asio::io_context io_;
     boost::asio::signal_set signals_;
     boost::asio::ip::tcp::acceptor acceptor_;

@@ -41,6 +41,10 @@ void worker::run() {
 void worker::plan(job& j) {
     request& r = *j.r;
     j.redo = false;
+    if (defer_early(r)) {
+        j.legs.clear();  // nothing sent; the connection sends it again later
+        return;
+    }
     switch (r.cmd) {
         case command::get:
             j.kind = response_parser::kind::retrieval;
@@ -187,7 +191,7 @@ void worker::read_job(job& j, mono_ns deadline) {
         pool_.end(l.server);
     }
     j.r->t.replied = now_ns();
-    if (!j.redo) {
+    if (!j.redo && !j.r->deferred) {
         finish(j);  // now, while each connection's buffer still holds this request's reply
     }
 }
@@ -235,13 +239,56 @@ void worker::fan_out(request& r, std::vector<leg>& legs, response_parser::kind k
     r.t.replied = now_ns();
 }
 
+bool worker::admit(request& r, std::size_t n) {
+    // Only a get is sent again: it has no effect, and the client's later writes wait for it.
+    memory_account* acct = r.reply_mem.account();
+    if (r.cmd != command::get || acct == nullptr) {
+        return true;
+    }
+    bool front = r.seq == acct->next_write();  // admitted whatever the cap: proves no room
+    if (r.reply_mem.try_set_reply(n, r.seq)) {
+        if (!front && acct->refused_bytes() != 0) {
+            acct->note_refused(0);  // replies fit again: fetch the client's gets again
+        }
+        return true;  // charged (the caller sets the exact size once the reply is built)
+    }
+    acct->note_refused(n);
+    defer(r, n);
+    return false;
+}
+
+bool worker::defer_early(request& r) {
+    memory_account* acct = r.reply_mem.account();
+    if (r.cmd != command::get || acct == nullptr) {
+        return false;
+    }
+    std::size_t expect = acct->refused_bytes();
+    if (expect == 0 || acct->admits_reply(expect, r.seq)) {
+        return false;
+    }
+    defer(r, expect);  // its client's last reply did not fit and still would not: no fetch
+    return true;
+}
+
+void worker::defer(request& r, std::size_t n) {
+    r.deferred = true;
+    r.retry_bytes = n;
+    r.reply.clear();
+    r.reply_mem.set(0);
+    r.reply_mem.account()->budget().count(memory_counter::deferred);
+}
+
 void worker::set_reply(request& r, std::string_view reply) {
+    if (!admit(r, reply.size())) {
+        return;
+    }
     r.error = is_error_reply(reply);
     if (r.noreply) {
         r.reply.clear();
     } else {
         r.reply.assign(reply);  // into the reused request's buffer: no allocation once it fits
     }
+    r.reply_mem.set(r.reply.size());
 }
 
 void worker::finish(job& j) {
@@ -316,10 +363,14 @@ void worker::finish_sharded(job& j) {
         set_reply(r, "SERVER_ERROR reply too large\r\n");
         return;
     }
+    if (!admit(r, bytes)) {
+        return;
+    }
     r.reply.clear();
     r.reply.reserve(bytes);
     r.misses = merge_multiget(keys_, j.shard_of_key, shards, r.reply);  // gets have no noreply
     r.error = failed > 0;
+    r.reply_mem.set(r.reply.size());
 }
 
 }  // namespace mcscope

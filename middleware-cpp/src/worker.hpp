@@ -77,6 +77,12 @@ private:
     bool exchange(leg& l, response_parser::kind k, mono_ns deadline);
     void send_batch(std::size_t n, mono_ns deadline);
     void read_job(job& j, mono_ns deadline);
+    /// False (and r deferred) when a get's reply of n bytes does not fit the memory cap.
+    bool admit(request& r, std::size_t n);
+    /// True (and r deferred) when r's client's last refused reply still would not fit.
+    bool defer_early(request& r);
+    void defer(request& r, std::size_t n);
+    /// r's reply becomes reply (charged to its client) unless admit refuses it.
     void set_reply(request& r, std::string_view reply);
 
     const config& cfg_;

@@ -51,6 +51,7 @@ def test_describe_stats_names_contract_fields() -> None:
         (("-m", "127.0.0.1:1", "-s", "maybe"), "bad value for -s: 'maybe'"),
         (("-m", "127.0.0.1:1", "-r", "3"), "-r 3 exceeds the number of servers (1)"),
         (("-m", "127.0.0.1:1", "--nope", "1"), "unknown flag --nope"),
+        (("-m", "127.0.0.1:1", "--max-buffered-bytes", "1000"), "--max-buffered-bytes: '1000'"),
         (("-m", "127.0.0.1:1", "-l", "not-an-ip", "-p", "1"), "bad listen address"),
     ],
 )

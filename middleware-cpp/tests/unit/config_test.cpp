@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "memory_budget.hpp"
+
 namespace mcscope {
 namespace {
 
@@ -81,6 +83,25 @@ TEST(Config, LimitFlags) {
               "bad value for --max-reply-bytes: '2147483648'");  // above 1 GiB
     EXPECT_EQ(parse({"-m", "h:1", "--client-idle-timeout-ms", "-1"}).error,
               "bad value for --client-idle-timeout-ms: '-1'");
+}
+
+TEST(Config, MemoryFlags) {
+    auto d = parse({"-m", "h:1"});
+    ASSERT_TRUE(d.ok);
+    EXPECT_EQ(d.cfg.max_buffered_bytes, default_buffer_cap());  // resolved, never 0
+    EXPECT_GE(d.cfg.max_buffered_bytes, kMinDefaultCap);
+    EXPECT_EQ(d.cfg.client_body_timeout_ms, 5'000u);
+    EXPECT_EQ(d.cfg.client_memory_timeout_ms, 5'000u);
+    auto r = parse({"-m", "h:1", "--max-buffered-bytes", "1048576", "--client-body-timeout-ms",
+                    "0", "--client-memory-timeout-ms", "250"});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.cfg.max_buffered_bytes, 1u << 20);
+    EXPECT_EQ(r.cfg.client_body_timeout_ms, 0u);
+    EXPECT_EQ(r.cfg.client_memory_timeout_ms, 250u);
+    EXPECT_EQ(parse({"-m", "h:1", "--max-buffered-bytes", "1048575"}).error,
+              "bad value for --max-buffered-bytes: '1048575'");  // below the 1 MiB minimum
+    EXPECT_EQ(parse({"-m", "h:1", "--client-body-timeout-ms", "x"}).error,
+              "bad value for --client-body-timeout-ms: 'x'");
 }
 
 TEST(Config, HelpAndDescribe) {

@@ -93,12 +93,11 @@ TEST(Stats, ShardsMergeAsOneWriter) {
     mono_ns t0 = 1'000'000'000;
     stats_shards shards(2, t0, kWindow, 1);
     stats single(t0, kWindow, 1);
-    std::vector<request> reqs = {
-        make(request_type::get, 1, t0 + 100 * kUs, 50, 200, 300),
-        make(request_type::get, 1, t0 + 300 * kUs, 400, 100, 900),
-        make(request_type::set, 1, t0 + 500 * kUs, 10, 20, 40),
-        make(request_type::multiget, 9, t0 + 20 * kUs, 0, 900, 2'000),
-    };
+    std::vector<request> reqs;  // requests are move-only (they own memory charges)
+    reqs.push_back(make(request_type::get, 1, t0 + 100 * kUs, 50, 200, 300));
+    reqs.push_back(make(request_type::get, 1, t0 + 300 * kUs, 400, 100, 900));
+    reqs.push_back(make(request_type::set, 1, t0 + 500 * kUs, 10, 20, 40));
+    reqs.push_back(make(request_type::multiget, 9, t0 + 20 * kUs, 0, 900, 2'000));
     reqs[0].server_mask = 0b01;
     reqs[1].server_mask = 0b10;
     reqs[2].server_mask = 0b11;
@@ -192,11 +191,10 @@ TEST(Stats, WindowHistogramsPerWindowTypeAndKind) {
     // Each request lands in its written-time window's log-linear buckets; shards add up.
     mono_ns t0 = 1'000'000'000;
     stats_shards shards(2, t0, kWindow, 1);
-    std::vector<request> reqs = {
-        make(request_type::get, 1, t0 + 100 * kUs, 25, 200, 300),
-        make(request_type::get, 1, t0 + 300 * kUs, 26, 200, 310),
-        make(request_type::set, 1, t0 + kWindow + 10 * kUs, 10, 20, 40),
-    };
+    std::vector<request> reqs;
+    reqs.push_back(make(request_type::get, 1, t0 + 100 * kUs, 25, 200, 300));
+    reqs.push_back(make(request_type::get, 1, t0 + 300 * kUs, 26, 200, 310));
+    reqs.push_back(make(request_type::set, 1, t0 + kWindow + 10 * kUs, 10, 20, 40));
     for (std::size_t i = 0; i < reqs.size(); ++i) {
         stats& s = shards.shard(i % 2);
         s.begin_batch();
