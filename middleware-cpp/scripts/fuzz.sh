@@ -18,7 +18,7 @@ for target in request response; do
     mkdir -p "$OUT/corpus" "$OUT/artifacts"
     "$CXX" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I "$HERE/src" \
         "$HERE/fuzz/${target}_parser_fuzz.cpp" "$HERE/src/request_parser.cpp" \
-        "$HERE/src/response_parser.cpp" -o "$OUT/fuzz"
+        "$HERE/src/response_parser.cpp" "$HERE/src/memory_budget.cpp" -o "$OUT/fuzz"
     "$OUT/fuzz" "$OUT/corpus" "$HERE/fuzz/corpus/$target" \
         -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=1024 \
         -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 >"$OUT/log.txt" 2>&1 &
