@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+import pwd
 import shutil
 import uuid
 from pathlib import Path
@@ -29,8 +30,13 @@ def host_key_from_custom_data(encoded: str) -> str:
 
 
 def _passwd_with(admin_user: str) -> str:
-    system = Path("/etc/passwd").read_text()
-    kept = [ln for ln in system.splitlines() if not ln.startswith(f"{admin_user}:")]
+    # The system's accounts through the name service (sshd needs its privilege-separation
+    # user), not a file path: written back in passwd(5) form.
+    kept = [
+        f"{e.pw_name}:x:{e.pw_uid}:{e.pw_gid}:{e.pw_gecos}:{e.pw_dir}:{e.pw_shell}"
+        for e in pwd.getpwall()
+        if e.pw_name != admin_user
+    ]
     # After root's line, so uid 0 still reads back as root (sshd.sh, ps); sshd finds the
     # admin user by name.
     return "\n".join([*kept, f"{admin_user}:x:0:0:fake Azure admin:/root:/bin/bash"]) + "\n"
