@@ -17,6 +17,9 @@ from backend.core.config import REPO_ROOT, settings
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 SUBNET = "10.231.77"
+# iproute2 binds /etc/netns/<name>/* over /etc inside the namespace: the tests write these files
+# there themselves (and remove them), nothing of the machine is read.
+IP_NETNS_ETC = "/etc/netns"
 
 
 def _sh(*argv: str) -> None:
@@ -71,7 +74,7 @@ class NetnsHost:
 
     @property
     def etc_dir(self) -> Path:
-        return Path("/etc/netns") / self.name
+        return Path(IP_NETNS_ETC) / self.name
 
     def _env(self) -> dict[str, str]:
         env = os.environ | {
