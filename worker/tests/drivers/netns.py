@@ -5,7 +5,9 @@ The pieces (Bridge, NetnsHost) are also what the fake Azure (infra/tests/fake_ar
 its VMs into; NetnsTestbed is the fixed set of hosts the worker tests use."""
 
 import contextlib
+import ipaddress
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -16,7 +18,6 @@ from pathlib import Path
 from backend.core.config import REPO_ROOT, settings
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
-SUBNET = "10.231.77"
 # iproute2 binds /etc/netns/<name>/* over /etc inside the namespace: the tests write these files
 # there themselves (and remove them), nothing of the machine is read.
 IP_NETNS_ETC = "/etc/netns"
@@ -24,6 +25,20 @@ IP_NETNS_ETC = "/etc/netns"
 
 def _sh(*argv: str) -> None:
     subprocess.run(argv, check=True, capture_output=True, timeout=30)
+
+
+def free_network() -> ipaddress.IPv4Network:
+    """A /24 under 10.231.0.0/16 that no route on this machine overlaps: test sessions running
+    side by side (helpers, CI shards) each get their own hosts' network."""
+    out = subprocess.run(["ip", "-4", "route"], capture_output=True, text=True, timeout=30)
+    routes = [
+        ipaddress.ip_network(line.split()[0], strict=False)
+        for line in out.stdout.splitlines()
+        if line.split() and line.split()[0] != "default"
+    ]
+    candidates = [ipaddress.IPv4Network(f"10.231.{n}.0/24") for n in range(2, 250)]
+    random.shuffle(candidates)
+    return next(c for c in candidates if not any(c.overlaps(r) for r in routes))
 
 
 def netns_supported() -> str | None:
@@ -139,11 +154,12 @@ class NetnsTestbed:
 
     def __init__(self, count: int, state_root: Path) -> None:
         tag = uuid.uuid4().hex[:4]
-        self.bridge = Bridge(f"mcxbr{tag}", f"{SUBNET}.1/24")
+        net = free_network()
+        self.bridge = Bridge(f"mcxbr{tag}", f"{net[1]}/{net.prefixlen}")
         self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
         self.hosts = [
             NetnsHost(
-                f"mcx{tag}{i}", f"{SUBNET}.{i + 2}", state_root / f"ns{i}", client_key=self.key_path
+                f"mcx{tag}{i}", str(net[i + 2]), state_root / f"ns{i}", client_key=self.key_path
             )
             for i in range(count)
         ]
