@@ -18,11 +18,16 @@ from backend.results.aggregate import (
     offset_s,
     source_window,
 )
-from backend.results.metrics import PER_SECOND
+from backend.results.metrics import PER_SECOND, MetricName
 
 # The per-host per-second CPU steal (percent) machine monitoring stores, when it does.
 STEAL_COLUMN = "host_cpu_steal_pct"
-MEANS = ("throughput_per_s", "response_time_us", "keys_per_s", "misses_per_s")
+MEANS: tuple[MetricName, ...] = (
+    "throughput_per_s",
+    "response_time_us",
+    "keys_per_s",
+    "misses_per_s",
+)
 
 
 @dataclass(frozen=True)
