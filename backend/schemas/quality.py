@@ -11,10 +11,12 @@ from backend.quality.model import Flag, FlagCode, RunQuality
 class FlagPublic(BaseModel):
     """One flag: the rule (test and threshold), what was seen, and the numbers."""
 
-    code: FlagCode
-    rule: str
-    reason: str
-    numbers: dict[str, float]
+    code: FlagCode = Field(description="which check raised it")
+    rule: str = Field(description="the test and threshold applied, e.g. the modified z-score")
+    reason: str = Field(description="what was seen, in words, with its figures")
+    numbers: dict[str, float] = Field(
+        description="the figures it was decided on (p-values, relative differences as fractions)"
+    )
     run_id: int | None = Field(
         default=None, description="configuration flags: the flagged repetition's run"
     )
@@ -34,7 +36,7 @@ class RunQualityPublic(BaseModel):
     run_id: int
     configuration_id: int
     repetition: int
-    flags: list[FlagPublic]
+    flags: list[FlagPublic] = Field(description="the run's raised flags")
     not_measured: dict[str, str] = Field(description="checks not made, with why")
 
     @classmethod
@@ -62,18 +64,20 @@ class ExperimentQualityPublic(BaseModel):
     thresholds: dict[str, float] = Field(description="the settings the rules used")
     runs: list[RunQualityPublic]
     configurations: list[ConfigurationQualityPublic]
-    flagged_run_ids: list[int]
+    flagged_run_ids: list[int] = Field(
+        description="runs re-run flagged would queue: own flags or an outlier repetition"
+    )
 
 
 class RerunResult(BaseModel):
-    queued: int
-    run_ids: list[int]
+    queued: int = Field(description="runs queued for a new attempt")
+    run_ids: list[int] = Field(description="ids of the runs queued")
 
 
 class AttemptOutcomePublic(BaseModel):
     throughput_per_s: float | None
     response_time_us: float | None
-    flags: list[FlagPublic]
+    flags: list[FlagPublic] = Field(description="the attempt's quality flags at ingest")
 
 
 class RunAttemptPublic(BaseModel):

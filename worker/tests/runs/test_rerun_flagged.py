@@ -36,9 +36,10 @@ def test_rerun_flagged_queues_exactly_the_flagged_run(
     assert _execute_run(clean) is None
     runs = {r.id: r for r in runs_of(db, exp.id)}
     assert all(r.status == RunStatus.SUCCEEDED for r in runs.values()), runs
-    assert runs[flagged].quality is not None and runs[clean].quality is not None
-    assert [f["code"] for f in runs[flagged].quality["flags"]] == ["interactive_law"]
-    assert runs[clean].quality["flags"] == []
+    stored = runs[flagged].quality, runs[clean].quality
+    assert stored[0] is not None and stored[1] is not None
+    assert [f["code"] for f in stored[0]["flags"]] == ["interactive_law"]
+    assert stored[1]["flags"] == []
 
     q = client.get(f"{API}/experiments/{exp.id}/quality").json()
     assert q["flagged_run_ids"] == [flagged]
