@@ -19,6 +19,7 @@ from backend.api.routes import (
     live,
     parameters,
     prices,
+    quality,
     reports,
     run_files,
     tables,
@@ -46,6 +47,8 @@ protected.include_router(compare.router)
 protected.include_router(compare_figures.router)
 protected.include_router(compare_tables.router)
 protected.include_router(views.router)
+protected.include_router(quality.router)
+protected.include_router(quality.runs_router)
 
 api_router = APIRouter()
 api_router.include_router(health.router)

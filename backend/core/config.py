@@ -122,6 +122,25 @@ class Settings(BaseSettings):
     AZURE_PRICES_URL: str = "https://prices.azure.com/api/retail/prices"
     AZURE_PRICES_CURRENCY: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
 
+    # --- Quality flags (backend/quality; defaults argued in README "Quality flags") ---
+    # Outlier repetition: modified z-score (Iglewicz-Hoaglin, 0.6745 |x - median| / MAD) above
+    # this, and at least QUALITY_MIN_SHIFT away from the median.
+    QUALITY_OUTLIER_Z: float = Field(default=3.5, gt=0)
+    # Significance of the trend, step and warm-up tests on the per-second series (asv's).
+    QUALITY_ALPHA: float = Field(default=0.002, gt=0, lt=1)
+    # Smallest relative change worth a flag (trend over the window, step, warm-up, outlier).
+    QUALITY_MIN_SHIFT: float = Field(default=0.10, gt=0, lt=1)
+    # Seconds at the start of the stable window compared with the rest (warm-up not over).
+    QUALITY_WARMUP_PROBE_S: int = Field(default=5, ge=2)
+    # Client and middleware throughput may differ by this fraction of the client's.
+    QUALITY_THROUGHPUT_TOLERANCE: float = Field(default=0.05, gt=0)
+    # Measured throughput may differ from the interactive law's N / (R + Z) by this fraction.
+    QUALITY_INTERACTIVE_TOLERANCE: float = Field(default=0.10, gt=0)
+    # Misses per requested key tolerated where the design populated every key.
+    QUALITY_MISS_RATIO: float = Field(default=0.001, ge=0, lt=1)
+    # Mean CPU steal (percent) over the window above which a host is flagged.
+    QUALITY_STEAL_PCT: float = Field(default=10.0, ge=0, le=100)
+
     @field_validator("ADMIN_TOKEN", "TOKEN_TTL_DAYS", mode="before")
     @classmethod
     def _unset_when_empty(cls, value: object) -> object:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Select, TextClause, select
+from sqlalchemy import ColumnElement, Select, TextClause, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -85,8 +85,14 @@ def in_factor_order(configs: list[Configuration], order: list[str]) -> list[Conf
     return configs
 
 
+def has_results() -> ColumnElement[bool]:
+    """Runs whose results count (fast_path.HAS_RESULTS_SQL): succeeded, or with results of an
+    earlier attempt while a re-run is queued, running or failed."""
+    return or_(Run.status == RunStatus.SUCCEEDED, Run.results_attempt.is_not(None))
+
+
 def _succeeded(experiment_id: int) -> list[object]:
-    return [Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED]
+    return [Run.experiment_id == experiment_id, has_results()]
 
 
 def read_summaries(

@@ -10,6 +10,17 @@ from sqlalchemy.orm import Session
 from backend.models import Configuration, Experiment, Run, RunStatus
 
 RESTARTABLE = (RunStatus.FAILED, RunStatus.CANCELLED)
+# A run queued again: unsent (Start's or re-run's sender sends it), no error, no times.
+_REQUEUED = {
+    "status": RunStatus.QUEUED,
+    "error": None,
+    "cancel_requested": False,
+    "started_at": None,
+    "finished_at": None,
+    "sent_at": None,
+    "held_by": None,
+    "due_at": None,
+}
 
 
 def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], int]:
@@ -59,16 +70,7 @@ def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], 
     resumed = session.scalars(
         update(Run)
         .where(Run.experiment_id == experiment.id, Run.status.in_(RESTARTABLE))
-        .values(
-            status=RunStatus.QUEUED,
-            error=None,
-            cancel_requested=False,
-            started_at=None,
-            finished_at=None,
-            sent_at=None,
-            held_by=None,
-            due_at=None,
-        )
+        .values(**_REQUEUED)
         .returning(Run.id)
     ).all()
     total = session.scalar(
@@ -76,6 +78,22 @@ def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], 
     )
     queued = sorted([*created, *resumed])
     return queued, int(total or 0) - len(queued)
+
+
+def requeue_runs(*, session: Session, experiment_id: int, run_ids: Sequence[int]) -> list[int]:
+    """Queue a new attempt of each of these runs that is not queued or running (re-run
+    flagged); their stored results stay in use until an attempt stores new ones."""
+    if not run_ids:
+        return []
+    done = (RunStatus.SUCCEEDED, *RESTARTABLE)
+    return sorted(
+        session.scalars(
+            update(Run)
+            .where(Run.experiment_id == experiment_id, Run.id.in_(run_ids), Run.status.in_(done))
+            .values(**_REQUEUED)
+            .returning(Run.id)
+        ).all()
+    )
 
 
 def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:

@@ -68,5 +68,11 @@ class Run(TimestampMixin, Base):
     phase_timings: Mapped[dict[str, float]] = mapped_column(
         JSONB, default=dict, server_default=text("'{}'::jsonb")
     )
+    # Quality flags of the results in use, computed at ingest (backend/quality; migration
+    # 0023): {"flags", "not_measured", "expects_no_misses", "tool_errors"}. None: not computed.
+    quality: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # The attempt whose results are stored (None: none yet). Results read every run that has
+    # some, so while a re-run is queued or after it failed the older successful attempt counts.
+    results_attempt: Mapped[int | None] = mapped_column(Integer)
 
     configuration: Mapped[Configuration] = relationship()

@@ -50,3 +50,6 @@ class RunAttempt(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Proven: none of its processes runs any more (kept servers excepted: the testbed's).
     cleared_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A successful attempt's window means and quality flags (worker.runs.store), kept when a
+    # later attempt replaces its results, so the run page lists every attempt.
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONB)

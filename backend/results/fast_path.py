@@ -21,7 +21,11 @@ from sqlalchemy import TextClause, text
 
 from backend.results.metrics import FAST, METRICS, Metric, MetricName
 
-_SUCCEEDED_RUNS = "r.experiment_id = :experiment_id AND r.status = 'succeeded'"
+# The runs whose results count: succeeded, or re-queued (re-run flagged) or failed again after
+# an earlier attempt stored results (runs.results_attempt; the ORM form is
+# backend.crud.results.has_results).
+HAS_RESULTS_SQL = "(r.status = 'succeeded' OR r.results_attempt IS NOT NULL)"
+_SUCCEEDED_RUNS = f"r.experiment_id = :experiment_id AND {HAS_RESULTS_SQL}"
 
 
 def prefix_columns() -> list[tuple[MetricName, str, str | None]]:

@@ -103,6 +103,10 @@ class DifferenceRowPublic(Schema):
     relative_low: float | None
     relative_high: float | None
     verdict: Verdict
+    flagged_inputs: list[int] = Field(
+        default_factory=list,
+        description="of base_configuration_id and configuration_id, those with quality flags",
+    )
 
 
 class DifferencesPublic(Schema):

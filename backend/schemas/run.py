@@ -3,10 +3,12 @@
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from backend.models.enums import RunStatus
+from backend.quality.stored import quality_of
 from backend.schemas.experiment import ConfigurationPublic
+from backend.schemas.quality import FlagPublic
 
 
 class RunPublic(BaseModel):
@@ -27,6 +29,22 @@ class RunPublic(BaseModel):
     tool_versions: dict[str, str]
     commands: list[dict[str, Any]]
     phase_timings: dict[str, float]
+    results_attempt: int | None = Field(
+        default=None, description="the attempt whose results are in use (None: no results)"
+    )
+    flags: list[FlagPublic] = Field(
+        default_factory=list, description="quality flags computed at ingest (stable window)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flags_from_quality(cls, data: Any) -> Any:
+        """A Run row's stored quality (runs.quality) served as its flags."""
+        quality = getattr(data, "quality", None)
+        if isinstance(data, dict) or quality is None:
+            return data
+        flags = [FlagPublic.of(f) for f in quality_of(quality).flags]
+        return {k: getattr(data, k) for k in cls.model_fields if k != "flags"} | {"flags": flags}
 
 
 class RunDetailPublic(RunPublic):

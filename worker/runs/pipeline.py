@@ -8,14 +8,16 @@ is recorded on the run (Run.phase_timings). The steps live in their own modules:
 start, stop, outputs, attempts.
 """
 
+from backend.domain.window import window_of
 from worker.drivers.loadgen import LoadGenerator
 from worker.runs import attempts, kept, outputs, start
 from worker.runs.context import RunContext
 from worker.runs.plan import RunPlan
 from worker.runs.prepare import prepare
+from worker.runs.quality import ingest_quality
 from worker.runs.stop import stop_started
 from worker.runs.store import store_results
-from worker.runs.summarize import ResultRows
+from worker.runs.summarize import ResultRows, StableWindow
 from worker.runs.watch import watch
 
 # The phases whose wall time is recorded on each run, in pipeline order.
@@ -96,9 +98,11 @@ class RunExecution(RunContext):
                     self.cleanup()
             with self.phase("parse"):
                 rows = self.parse(plan, loadgen, load_start)
+                window = StableWindow.after(load_start, window_of(self.experiment))
+                quality = ingest_quality(rows, window, self.params, populated=plan.populate)
             with self.phase("store"):
                 kept.save_kept(self)  # before the run is final (see worker.runs.kept)
-                stored = store_results(self.session, self.run_id, self.attempt, rows)
+                stored = store_results(self.session, self.run_id, self.attempt, rows, quality)
         except BaseException:
             with self.phase("stop"):
                 kept.release_kept(self)

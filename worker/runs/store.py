@@ -1,14 +1,21 @@
 """Storing a run's results and marking it succeeded in one transaction, idempotently.
 
 Rows of the run are deleted and re-inserted, and the status change is guarded by the
-attempt: a redelivered task or a presumed-dead worker can never store a run twice.
+attempt: a redelivered task or a presumed-dead worker can never store a run twice. The
+attempt's row keeps its outcome (window means and quality flags), so a later attempt that
+replaces these results (re-run flagged) leaves the older ones visible on the run page.
 """
+
+import math
+from typing import Any
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.orm import Session
 
 from backend.models import (
+    RequestType,
     Run,
+    RunAttempt,
     RunHistogram,
     RunSeries,
     RunStatus,
@@ -18,8 +25,36 @@ from backend.models import (
 from worker.runs.summarize import ResultRows
 
 
-def store_results(session: Session, run_id: int, attempt: int, rows: ResultRows) -> bool:
-    """True when stored and the run marked succeeded; False (nothing written) if not ours."""
+def attempt_outcome(rows: ResultRows, quality: dict[str, Any] | None) -> dict[str, Any]:
+    """The load generators' window means (instances combined: throughput summed, response
+    time completion-weighted) and the attempt's flags."""
+    clients = [
+        s
+        for s in rows.summaries
+        if s["source"].startswith("client:") and s["request_type"] == RequestType.ALL
+    ]
+    timed = [
+        (s["response_time_us"], s.get("weight") or 0.0)
+        for s in clients
+        if not math.isnan(s["response_time_us"])
+    ]
+    weight = sum(w for _, w in timed)
+    return {
+        "throughput_per_s": sum(s["throughput"] for s in clients) if clients else None,
+        "response_time_us": sum(r * w for r, w in timed) / weight if weight > 0 else None,
+        "flags": (quality or {}).get("flags", []),
+    }
+
+
+def store_results(
+    session: Session,
+    run_id: int,
+    attempt: int,
+    rows: ResultRows,
+    quality: dict[str, Any] | None = None,
+) -> bool:
+    """True when stored and the run marked succeeded; False (nothing written) if not ours.
+    `quality`: runs.quality computed at ingest (worker.runs.quality)."""
     try:
         for model in (RunSeries, RunSummary, RunHistogram, RunWindowHistogram):
             session.execute(delete(model).where(model.run_id == run_id))
@@ -31,11 +66,22 @@ def store_results(session: Session, run_id: int, attempt: int, rows: ResultRows)
         done = session.execute(
             update(Run)
             .where(Run.id == run_id, Run.status == RunStatus.RUNNING, Run.attempt == attempt)
-            .values(status=RunStatus.SUCCEEDED, error=None, finished_at=func.now())
+            .values(
+                status=RunStatus.SUCCEEDED,
+                error=None,
+                finished_at=func.now(),
+                quality=quality,
+                results_attempt=attempt,
+            )
         ).rowcount  # type: ignore[attr-defined]
         if not done:
             session.rollback()
             return False
+        session.execute(
+            update(RunAttempt)
+            .where(RunAttempt.run_id == run_id, RunAttempt.attempt == attempt)
+            .values(outcome=attempt_outcome(rows, quality))
+        )
         session.commit()
         return True
     except Exception:

@@ -67,12 +67,15 @@ class ResultRows:
     summaries: list[dict[str, Any]] = field(default_factory=list)
     histograms: list[dict[str, Any]] = field(default_factory=list)
     window_histograms: list[dict[str, Any]] = field(default_factory=list)
+    # Errors each source's tool counted over the whole run (the quality flag reads them).
+    tool_errors: dict[str, int] = field(default_factory=dict)
 
     def extend(self, other: "ResultRows") -> None:
         self.series += other.series
         self.summaries += other.summaries
         self.histograms += other.histograms
         self.window_histograms += other.window_histograms
+        self.tool_errors.update(other.tool_errors)
 
 
 def _std(values: Iterable[float]) -> float | None:
@@ -348,6 +351,7 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
         raise ValueError(f"{source}: no summary.json (the middleware did not shut down cleanly)")
     t0 = stats.summary.started_unix
     rows = ResultRows()
+    rows.tool_errors[source] = sum(t.errors for t in stats.summary.totals.values())
     groups: list[tuple[RequestType, tuple[MiddlewareType, ...]]] = [
         (RequestType.ALL, MIDDLEWARE_TYPES)
     ] + [(_MW_TYPE[k], (k,)) for k in MIDDLEWARE_TYPES]

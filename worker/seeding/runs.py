@@ -27,6 +27,7 @@ from backend.models import Configuration, Experiment, Run, RunStatus
 from worker.drivers.registry import driver_for
 from worker.runs.outputs import rows_from_archive
 from worker.runs.plan import RunPlan, build_plan
+from worker.runs.quality import ingest_quality
 from worker.runs.store import store_results
 from worker.runs.summarize import StableWindow
 from worker.runs.testbed import local_testbed
@@ -211,7 +212,8 @@ def seed_run(
         int(params["multiget_size"]) > 1,
         starts,
     )
-    if not store_results(session, run.id, 1, rows):
+    quality = ingest_quality(rows, window, params, populated=plan.populate)
+    if not store_results(session, run.id, 1, rows, quality):
         raise SeedError(f"run {run.id} was not stored")
     # store_results stamps now; the seeded run ended when its load did, seconds after it began.
     ended = datetime.fromtimestamp(load_start + exp.run_time_s + SEEDED_STOP_S, UTC)

@@ -18,6 +18,7 @@ from backend.compare.source import CompareMetric, ConfigurationSamples, read_con
 from backend.crud import compare as crud
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import PARAMETERS
+from backend.quality.service import flagged_configurations
 from backend.results.metrics import METRIC_UNITS, METRICS
 from backend.schemas.compare import (
     GROUP_BY_EXPERIMENT,
@@ -187,12 +188,23 @@ def compare_differences(session: SessionDep, body: DifferencesRequest) -> Differ
             keep,
         )
         mode = "experiments"
+    flagged = flagged_configurations(session=session, experiment_ids=list(designs))
+    data = [
+        r.model_copy(
+            update={
+                "flagged_inputs": [
+                    c for c in (r.base_configuration_id, r.configuration_id) if c in flagged
+                ]
+            }
+        )
+        for r in pairing.rows
+    ]
     return DifferencesPublic(
         level=body.level,
         mode=mode,
         units={m: METRIC_UNITS[m] for m in body.metrics},
-        data=pairing.rows,
-        count=len(pairing.rows),
+        data=data,
+        count=len(data),
         unmatched=pairing.unmatched,
     )
 
