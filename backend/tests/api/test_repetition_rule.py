@@ -1,11 +1,16 @@
 """A design's repetition rule through the API: stored with the design, checked (422 naming
 the field), fixed once runs exist, copied by duplicate, and each configuration's reason."""
 
+import io
+import zipfile
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from backend.tests.api.test_tables import compile_latex
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
 from backend.tests.utils.stored import stored_experiment
 
@@ -113,3 +118,32 @@ def test_results_say_why_each_configuration_has_its_n(client: TestClient, db: Se
     plain = stored_experiment(client, db)
     rows = client.get(f"{API}/{plain['id']}/results").json()["data"]
     assert {r["repetitions_reason"] for r in rows} == {None}
+
+
+@pytest.mark.usefixtures("closes_renderer")
+def test_report_prints_the_rule_and_each_reason(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    exp = stored_experiment(client, db, repetition_rule=RULE)
+    items = [{"kind": "table", "name": "summary"}]
+    assert client.put(f"{API}/{exp['id']}/report", json={"items": items}).status_code == 200
+    r = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    assert r.status_code == 200, r.text
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        zf.extractall(tmp_path)
+    main = (tmp_path / "main.tex").read_text()
+    assert "\\section{Repetitions}" in main
+    assert (
+        "each configuration ran at least 2 and at most 6 times, a repetition added while the "
+        "95\\% Student t interval of its mean throughput (client, ops/s) had a half-width "
+        "above 5 \\% of the mean. The intervals reported are these ordinary t intervals"
+    ) in " ".join(main.split())
+    assert (
+        "Configuration 3 (clients\\_per\\_thread = 4, workers = 8): target met at n=2, "
+        "half-width 4.9 \\% <= 5 \\%."
+    ) in main
+    assert compile_latex(tmp_path).returncode == 0
+    plain = stored_experiment(client, db)
+    r = client.get(f"{API}/{plain['id']}/bundle.zip")
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        assert "Repetitions" not in zf.read("main.tex").decode()
