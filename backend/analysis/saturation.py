@@ -8,6 +8,9 @@ import numpy as np
 
 from backend.analysis.errors import require
 
+KNEE_FRACTION = 0.95
+"""The default knee: the first load reaching 95 % of the curve's maximum throughput."""
+
 
 @dataclass(frozen=True)
 class Series:
@@ -49,7 +52,7 @@ def _validate(series: Series) -> None:
     require(all(np.isfinite(series.throughputs)), "series", "throughputs must be finite")
 
 
-def knee(series: Series, fraction: float = 0.95) -> Knee:
+def knee(series: Series, fraction: float = KNEE_FRACTION) -> Knee:
     """Smallest load whose throughput is >= fraction x the maximum of this series."""
     _validate(series)
     require(0.0 < fraction <= 1.0, "fraction", "must lie in (0, 1]")
@@ -63,7 +66,7 @@ def knee(series: Series, fraction: float = 0.95) -> Knee:
     )
 
 
-def saturation(series: list[Series], fraction: float = 0.95) -> SaturationResult:
+def saturation(series: list[Series], fraction: float = KNEE_FRACTION) -> SaturationResult:
     """Knee per series, then the config with the least resource, then the least load,
 
     whose throughput reaches `fraction` of the maximum over all series.

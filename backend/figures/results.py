@@ -5,6 +5,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from backend.figures.data import load_percentiles, load_results
+from backend.figures.knee import add_knee_marks, knee_caption, knee_marks
 from backend.figures.labels import (
     MICROSECONDS,
     OPS_PER_S,
@@ -44,11 +45,16 @@ def _metric_figure(
         log_y=q.log_y,
         hover_unit=unit,
     )
+    knees = knee_marks(data, sel)
+    on = "throughput" if mean.startswith("throughput") else "response_time"
+    add_knee_marks(fig, knees, sel.x, on)
     caption = f"{what} against {axes_text(sel)} ({data.source} side, "
     caption += f"{data.request_type.value} requests), mean and standard deviation over "
     caption += "repetitions"
     pinned = pinned_text(sel)
-    return set_caption(fig, f"{caption}, {pinned}." if pinned else f"{caption}.")
+    caption = f"{caption}, {pinned}." if pinned else f"{caption}."
+    facts = {"knees": [k.fact() for k in knees]} if knees else {}
+    return set_caption(fig, caption + knee_caption(knees), **facts)
 
 
 @register("throughput", "Throughput", load_results)

@@ -34,6 +34,9 @@ class Experiment(TimestampMixin, Base):
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="RESTRICT"), index=True
     )
+    # The repetition rule (backend.schemas.repetition_rule), None for fixed repetitions; set
+    # with the design, so it cannot change once runs exist.
+    repetition_rule: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
 
     @property
     def factors(self) -> dict[str, list[Any]]:

@@ -29,6 +29,7 @@ from backend.figures.params import FigureQuery, Selection
 from backend.models import Experiment
 from backend.report.latex import FigureItem, Paragraph, Section, TableItem, main_tex
 from backend.report.raw import runs_table
+from backend.report.repetitions import rule_section
 from backend.report.support import DesignFacts, supported
 from backend.schemas.compare import CompareFigureRequest, DifferencesRequest
 from backend.tables.catalog import TABLES, ExperimentInfo, TableQuery
@@ -126,6 +127,9 @@ def build_bundle(
             except (AnalysisError, HTTPException, RequestValidationError, ValidationError) as err:
                 left_out.append(f"{item.kind} {item.name}: {_reason(err)}")
         sections.append(section)
+    repetitions = rule_section(session, exp)
+    if repetitions is not None:  # how each n came about, before anything is read into it
+        sections.insert(1 if plan.hypothesis else 0, repetitions)
     if plan.notes:
         sections.append(Section("Notes", [Paragraph(plan.notes)]))
     if left_out:

@@ -12,6 +12,7 @@ from backend.domain.window import WindowError, design_window
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
+from backend.schemas.repetition_rule import RepetitionRuleSpec
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
@@ -31,6 +32,11 @@ class ExperimentBase(BaseModel):
     warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
     cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
     testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+    repetition_rule: RepetitionRuleSpec | None = Field(
+        default=None,
+        description="repetitions by a rule fixed before Start: configurations get more runs "
+        "until their interval is narrow enough, up to a cap (None: `repetitions` each)",
+    )
 
     @field_validator("name")
     @classmethod
@@ -60,6 +66,31 @@ class ExperimentBase(BaseModel):
                 ],
             ) from None
         return self
+
+    # The rule's minimum is what Start queues, i.e. `repetitions`: a request that gives a rule
+    # without repetitions takes the minimum; one that gives both must agree.
+    @model_validator(mode="after")
+    def repetitions_are_rule_minimum(self) -> "ExperimentBase":
+        rule = self.repetition_rule
+        if rule is None or rule.min_repetitions == self.repetitions:
+            return self
+        if "repetitions" not in self.model_fields_set:
+            self.repetitions = rule.min_repetitions
+            return self
+        raise ValidationError.from_exception_data(
+            type(self).__name__,
+            [
+                InitErrorDetails(
+                    type=PydanticCustomError(
+                        "value_error",
+                        "must equal repetitions ({repetitions}): the runs Start queues first",
+                        {"repetitions": self.repetitions},
+                    ),
+                    loc=("repetition_rule", "min_repetitions"),
+                    input=rule.min_repetitions,
+                )
+            ],
+        ) from None
 
 
 WINDOW_FIELDS = ("run_time_s", "warmup_s", "cooldown_s")
@@ -146,6 +177,9 @@ class ExperimentPublic(BaseModel):
     warmup_s: int = Field(description="seconds cut at the start")
     cooldown_s: int = Field(description="seconds cut at the end")
     testbed_id: int | None
+    repetition_rule: RepetitionRuleSpec | None = Field(
+        default=None, description="the stored repetition rule (None: fixed repetitions)"
+    )
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

@@ -1,6 +1,6 @@
 """Schemas of the results table (`/experiments/{id}/results`)."""
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from backend.models.enums import RequestType
 from backend.results.metrics import SourceKind
@@ -18,6 +18,12 @@ class ConfigurationResultPublic(BaseModel):
     response_time_us_mean: float | None
     response_time_us_std: float | None
     keys_per_s_mean: float | None
+    repetitions_reason: str | None = Field(
+        default=None,
+        description="why the configuration has its n under the design's repetition rule "
+        "(judged on the rule's own metric and source over the stable window), e.g. 'target "
+        "met at n=3'; None for fixed repetitions",
+    )
 
 
 class ResultsPublic(BaseModel):

@@ -9,6 +9,7 @@ from backend.core.db import SessionLocal
 from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE
 from worker.runs import lifecycle
 from worker.runs.execute import execute_run as _execute_run_impl
+from worker.runs.repetitions import follow_rule
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -25,8 +26,12 @@ TIME_LIMIT_S = SOFT_TIME_LIMIT_S + 600
 
 
 def _execute_run(run_id: int, dispatch: int | None = None) -> float | None:
-    """Plain function tests call without a broker; returns a retry delay or None."""
-    return _execute_run_impl(run_id, dispatch)
+    """Plain function tests call without a broker; returns a retry delay or None. A run that
+    ended may add its configuration's next repetition (the design's repetition rule)."""
+    retry_in = _execute_run_impl(run_id, dispatch)
+    if retry_in is None:
+        follow_rule(run_id)
+    return retry_in
 
 
 def countdown(base_s: float, retries: int) -> float:

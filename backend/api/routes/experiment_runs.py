@@ -25,7 +25,7 @@ from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs
 from backend.domain.grid import preview
 from backend.models import Experiment, RequestType, Run, RunStatus
-from backend.results import service
+from backend.results import rule_status, service
 from backend.results.metrics import SourceKind
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip
@@ -166,13 +166,17 @@ def read_results(
         request_type=request_type,
         window=window,
     )
+    why = rule_status.reasons(session=session, experiment=experiment)
     return ResultsPublic(
         source=source,
         request_type=request_type,
         window_start_s=window.start_s if window else None,
         window_end_s=window.end_s if window else None,
         units=RESULTS_UNITS,
-        data=[ConfigurationResultPublic(**r.__dict__) for r in rows],
+        data=[
+            ConfigurationResultPublic(**r.__dict__, repetitions_reason=why.get(r.configuration_id))
+            for r in rows
+        ],
     )
 
 

@@ -21,7 +21,7 @@ from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
-from backend.domain.grid import preview
+from backend.domain.grid import grid_size, preview
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.schemas.experiment import (
@@ -51,7 +51,7 @@ IS_RUNNING = "Experiment has running runs; cancel it first"
 
 def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> Design:
     """The checked design, or one 422 with every problem of it and the `also` problems."""
-    also = also or []
+    also = [*(also or []), *_rule_problems(spec)]
     try:
         design = check_design(
             spec.factors,
@@ -67,6 +67,25 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
     if also:
         raise RequestValidationError(also)
     return design
+
+
+def _rule_problems(spec: ExperimentBase) -> list[dict[str, Any]]:
+    """A rule's cap counts against the run limit as fixed repetitions do (checked only when
+    the grid itself is within the limits: its size is then known)."""
+    rule = spec.repetition_rule
+    if rule is None:
+        return []
+    size = grid_size(spec.factors)
+    if size > settings.GRID_MAX_CONFIGURATIONS or size * rule.max_repetitions <= (
+        settings.GRID_MAX_RUNS
+    ):
+        return []
+    runs = size * rule.max_repetitions
+    reason = (
+        f"{size} configurations x {rule.max_repetitions} repetitions at most = {runs} runs; "
+        f"the limit is {settings.GRID_MAX_RUNS}"
+    )
+    return [problem(("repetition_rule", "max_repetitions"), reason, rule.max_repetitions)]
 
 
 def _echo(spec: ExperimentBase, loc: tuple[str, ...]) -> Any:

@@ -1006,6 +1006,12 @@ export type ConfigurationResultPublic = {
      * keys per second (requests x keys per request), mean, keys/s
      */
     keys_per_s_mean: number | null;
+    /**
+     * Repetitions Reason
+     *
+     * why the configuration has its n under the design's repetition rule (judged on the rule's own metric and source over the stable window), e.g. 'target met at n=3'; None for fixed repetitions
+     */
+    repetitions_reason?: string | null;
 };
 
 /**
@@ -1658,6 +1664,10 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
 };
 
 /**
@@ -1948,6 +1958,10 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
+     * the stored repetition rule (None: fixed repetitions)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
+    /**
      * Created At
      *
      * creation time, UTC
@@ -2185,6 +2199,10 @@ export type ExperimentUpdate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
 };
 
 /**
@@ -4833,6 +4851,52 @@ export type RelativeRowPublic = {
      * relative difference 100 (value - base) / base, %
      */
     difference_percent: number;
+};
+
+/**
+ * RepetitionRuleSpec
+ *
+ * Add repetitions to a configuration until the `confidence` t interval of its mean
+ * `metric` has a half-width of at most `half_width_pct` % of the mean, between
+ * `min_repetitions` and `max_repetitions` runs.
+ */
+export type RepetitionRuleSpec = {
+    /**
+     * Metric
+     *
+     * the main metric the rule judges
+     */
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    /**
+     * Source
+     *
+     * which side's measurement of the metric (client or middleware); request type all, the stored stable window
+     */
+    source?: 'client' | 'middleware';
+    /**
+     * Half Width Pct
+     *
+     * target half-width of the interval, percent of the mean (%)
+     */
+    half_width_pct?: number;
+    /**
+     * Confidence
+     *
+     * confidence level of the interval
+     */
+    confidence?: number;
+    /**
+     * Min Repetitions
+     *
+     * repetitions every configuration gets first (at least 2: an interval needs a standard deviation); equals the design's repetitions
+     */
+    min_repetitions?: number;
+    /**
+     * Max Repetitions
+     *
+     * the cap: no configuration gets more repetitions than this
+     */
+    max_repetitions?: number;
 };
 
 /**

@@ -25,6 +25,7 @@ import {
 import { FactorEditor } from "./FactorEditor";
 import { FixedEditor } from "./FixedEditor";
 import { GridPreview } from "./GridPreview";
+import { RepetitionRuleEditor } from "./RepetitionRuleEditor";
 import { RunSettings } from "./RunSettings";
 import { TemplatePicker } from "./TemplatePicker";
 
@@ -174,6 +175,7 @@ export function DesignPage({ mode }: DesignPageProps) {
             onChange={update}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
+          <RepetitionRuleEditor form={form} errors={errors} onChange={update} />
           <FieldError message={errors[""]} testId="error-body" />
           <div className="actions">
             <button type="submit" className="primary" disabled={save.isPending || hasRuns}>

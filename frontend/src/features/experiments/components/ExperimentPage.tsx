@@ -16,9 +16,11 @@ import { RunsPanel } from "@/features/runs/components/RunsPanel";
 import { useRefreshWhenRunsFinish } from "@/features/runs/hooks/useRefreshWhenRunsFinish";
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
+import { useMetricLabels } from "../hooks/useMetricLabels";
 import { useParameterLabels } from "../hooks/useParameterLabels";
 import { defaultTab } from "../urlState";
 import { formatDuration, formatOverhead, runProgress } from "../utils/format";
+import { describeRule } from "../utils/repetitionRule";
 import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
 import { ExperimentProgress } from "./ExperimentProgress";
@@ -29,6 +31,7 @@ export function ExperimentPage() {
   const { experiment, isLoading, error } = useGetExperimentQuery(id);
   const { configurations } = useGetConfigurationsQuery(id);
   const labels = useParameterLabels();
+  const metrics = useMetricLabels();
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
@@ -63,7 +66,11 @@ export function ExperimentPage() {
           {done} / {total || experiment.preview.runs}
         </dd>
         <dt>Repetitions</dt>
-        <dd>{experiment.repetitions}</dd>
+        <dd data-testid="repetitions">
+          {experiment.repetition_rule
+            ? `${experiment.repetition_rule.min_repetitions} or more, ${describeRule(experiment.repetition_rule, metrics.label)}`
+            : experiment.repetitions}
+        </dd>
         <dt>Run window</dt>
         <dd>
           {experiment.preview.stable_window

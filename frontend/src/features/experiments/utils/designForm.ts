@@ -3,6 +3,7 @@ import type {
   ExperimentCreate,
   ExperimentPublic,
   ParameterPublic,
+  RepetitionRuleSpec,
   Template,
   TemplatePublic,
 } from "@/api";
@@ -30,7 +31,25 @@ export interface DesignForm {
   cooldown_s: number;
   /** The testbed the runs go to; null = the local one. */
   testbed_id?: number | null;
+  /** Repetitions by a rule (the minimum is `repetitions`); null or absent = fixed repetitions. */
+  rule?: RuleForm | null;
 }
+
+/** The repetition rule as the form edits it; its minimum is the form's `repetitions`. */
+export interface RuleForm {
+  metric: NonNullable<RepetitionRuleSpec["metric"]>;
+  half_width_pct: number;
+  confidence: number;
+  max_repetitions: number;
+}
+
+/** The rule a user turns on: 5 % of the mean at 95 %, up to 10 repetitions. */
+export const DEFAULT_RULE: RuleForm = {
+  metric: "throughput_per_s",
+  half_width_pct: 5,
+  confidence: 0.95,
+  max_repetitions: 10,
+};
 
 export const EMPTY_FORM: DesignForm = {
   name: "",
@@ -102,6 +121,21 @@ export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentC
     warmup_s: form.warmup_s,
     cooldown_s: form.cooldown_s,
     ...(form.testbed_id !== undefined ? { testbed_id: form.testbed_id } : {}),
+    ...(form.rule ? { repetition_rule: toRule(form.rule, form.repetitions) } : {}),
+  };
+}
+
+function toRule(rule: RuleForm, repetitions: number): RepetitionRuleSpec {
+  return { ...rule, source: "client", min_repetitions: repetitions };
+}
+
+function fromRule(rule: RepetitionRuleSpec | null | undefined): RuleForm | null {
+  if (!rule) return null;
+  return {
+    metric: rule.metric ?? DEFAULT_RULE.metric,
+    half_width_pct: rule.half_width_pct ?? DEFAULT_RULE.half_width_pct,
+    confidence: rule.confidence ?? DEFAULT_RULE.confidence,
+    max_repetitions: rule.max_repetitions ?? DEFAULT_RULE.max_repetitions,
   };
 }
 
@@ -121,6 +155,7 @@ export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignFo
     warmup_s: exp.warmup_s ?? EMPTY_FORM.warmup_s,
     cooldown_s: exp.cooldown_s ?? EMPTY_FORM.cooldown_s,
     testbed_id: exp.testbed_id ?? null,
+    rule: fromRule(exp.repetition_rule),
   };
 }
 

@@ -13,6 +13,8 @@ export interface SummaryTableProps {
 export function SummaryTable({ rows, factors }: SummaryTableProps) {
   const labels = useParameterLabels();
   const metrics = useMetricLabels();
+  // Under a repetition rule each n has its reason ("target met at n=3").
+  const ruled = rows.some((r) => r.repetitions_reason);
   return (
     <table className="table compact" data-testid="summary-table">
       <thead>
@@ -24,6 +26,7 @@ export function SummaryTable({ rows, factors }: SummaryTableProps) {
           <th className="num">Reps</th>
           <th className="num">{metrics.title("throughput_per_s")}</th>
           <th className="num">{metrics.title("response_time_us")}</th>
+          {ruled && <th>Why this n</th>}
         </tr>
       </thead>
       <tbody>
@@ -40,6 +43,7 @@ export function SummaryTable({ rows, factors }: SummaryTableProps) {
             <td className="num">
               {formatNumber(r.response_time_us_mean)} ± {formatNumber(r.response_time_us_std)}
             </td>
+            {ruled && <td data-testid="repetitions-reason">{r.repetitions_reason ?? ""}</td>}
           </tr>
         ))}
       </tbody>

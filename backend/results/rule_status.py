@@ -1,0 +1,60 @@
+"""The repetition rule of a stored experiment, applied to its stored results: per
+configuration, the verdict the worker acts on and the results show ("target met at n=3")."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from backend.crud.repetitions import PENDING, run_counts
+from backend.models import Experiment, RequestType, RunStatus
+from backend.results.aggregate import by_configuration
+from backend.results.repetition_rule import RuleVerdict, decide
+from backend.results.service import run_values
+from backend.schemas.repetition_rule import RepetitionRuleSpec
+
+
+def rule_of(experiment: Experiment) -> RepetitionRuleSpec | None:
+    """The experiment's stored rule, or None for fixed repetitions."""
+    stored = experiment.repetition_rule
+    return None if stored is None else RepetitionRuleSpec.model_validate(stored)
+
+
+def verdicts(
+    *,
+    session: Session,
+    experiment: Experiment,
+    rule: RepetitionRuleSpec,
+    configuration_ids: list[int] | None = None,
+) -> dict[int, RuleVerdict]:
+    """Per configuration (those given, or every one with runs), the rule's verdict on the
+    rule's metric over each succeeded run's stored stable window, request type all."""
+    counts = run_counts(
+        session=session, experiment_id=experiment.id, configuration_ids=configuration_ids
+    )
+    runs = run_values(
+        session=session,
+        experiment_id=experiment.id,
+        source=rule.source,
+        request_type=RequestType.ALL,
+        metrics=[rule.metric],
+    )
+    values = by_configuration(runs, rule.metric)
+    return {
+        config_id: decide(
+            values.get(config_id, []),
+            runs=sum(by_status.values()),
+            pending=sum(by_status.get(s, 0) for s in PENDING),
+            rule=rule,
+            cancelled=by_status.get(RunStatus.CANCELLED, 0) > 0,
+        )
+        for config_id, by_status in counts.items()
+    }
+
+
+def reasons(*, session: Session, experiment: Experiment) -> dict[int, str]:
+    """Per configuration with runs, why it has its n (empty for fixed repetitions)."""
+    rule = rule_of(experiment)
+    if rule is None:
+        return {}
+    found = verdicts(session=session, experiment=experiment, rule=rule)
+    return {config_id: v.reason(rule) for config_id, v in found.items()}

@@ -1,0 +1,149 @@
+"""A design's repetition rule through the API: stored with the design, checked (422 naming
+the field), fixed once runs exist, copied by duplicate, and each configuration's reason."""
+
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.tests.api.test_tables import compile_latex
+from backend.tests.utils.experiment import create_random_experiment, experiment_payload
+from backend.tests.utils.stored import stored_experiment
+
+API = "/api/v1/experiments"
+RULE = {"half_width_pct": 5.0, "min_repetitions": 2, "max_repetitions": 6}
+
+
+def _loc(r: Any) -> tuple[list[Any], str]:
+    assert r.status_code == 422, r.text
+    first = r.json()["detail"][0]
+    return first["loc"], first["msg"]
+
+
+def test_create_stores_and_serves_the_rule(client: TestClient) -> None:
+    body = create_random_experiment(client, repetition_rule=RULE)
+    assert body["repetition_rule"] == {
+        "metric": "throughput_per_s",
+        "source": "client",
+        "half_width_pct": 5.0,
+        "confidence": 0.95,
+        "min_repetitions": 2,
+        "max_repetitions": 6,
+    }
+    again = client.get(f"{API}/{body['id']}").json()
+    assert again["repetition_rule"] == body["repetition_rule"]
+    assert create_random_experiment(client)["repetition_rule"] is None
+
+
+def test_rule_without_repetitions_takes_its_minimum(client: TestClient) -> None:
+    payload = experiment_payload(repetition_rule={**RULE, "min_repetitions": 4})
+    del payload["repetitions"]
+    r = client.post(API, json=payload)
+    assert r.status_code == 201, r.text
+    assert r.json()["repetitions"] == 4 and r.json()["preview"]["runs"] == 4 * 4
+
+
+def test_bad_rules_are_422_naming_the_field(client: TestClient) -> None:
+    cases: list[tuple[dict[str, Any], list[Any], str]] = [
+        ({**RULE, "max_repetitions": 1}, ["max_repetitions"], "greater than or equal to 2"),
+        ({**RULE, "min_repetitions": 2, "max_repetitions": 2, "half_width_pct": 0},
+         ["half_width_pct"], "greater than 0"),
+        ({**RULE, "min_repetitions": 2, "max_repetitions": 1}, ["max_repetitions"], ""),
+        ({**RULE, "metric": "colour"}, ["metric"], ""),
+        ({**RULE, "confidence": 1.0}, ["confidence"], ""),
+        ({**RULE, "stop": "early"}, ["stop"], "Extra inputs"),
+    ]  # fmt: skip
+    for rule, where, words in cases:
+        loc, msg = _loc(client.post(API, json=experiment_payload(repetition_rule=rule)))
+        assert loc == ["body", "repetition_rule", *where], (rule, loc)
+        assert words in msg
+    # max below min: named on max (the field the user sets last)
+    loc, msg = _loc(
+        client.post(
+            API,
+            json=experiment_payload(
+                repetition_rule={**RULE, "min_repetitions": 3, "max_repetitions": 2},
+                repetitions=3,
+            ),
+        )
+    )
+    assert loc == ["body", "repetition_rule", "max_repetitions"]
+    assert msg == "Value error, must be at least min_repetitions (3)"
+    loc, msg = _loc(client.post(API, json=experiment_payload(repetition_rule=RULE, repetitions=3)))
+    assert loc == ["body", "repetition_rule", "min_repetitions"]
+    assert msg == "must equal repetitions (3): the runs Start queues first"
+
+
+def test_rule_cap_counts_against_the_run_limit(client: TestClient) -> None:
+    factors = {"clients_per_thread": list(range(1, 51)), "workers": [1, 2, 4, 8, 16, 32, 64]}
+    rule = {**RULE, "max_repetitions": 100}
+    loc, msg = _loc(
+        client.post(API, json=experiment_payload(factors=factors, repetition_rule=rule))
+    )
+    assert loc == ["body", "repetition_rule", "max_repetitions"]
+    assert "350 configurations x 100 repetitions at most = 35000 runs" in msg
+
+
+def test_rule_is_fixed_once_started_and_copied_by_duplicate(client: TestClient) -> None:
+    exp = create_random_experiment(client, repetition_rule=RULE)
+    assert client.post(f"{API}/{exp['id']}/start").status_code == 202
+    client.post(f"{API}/{exp['id']}/cancel")
+    changed = experiment_payload(name=exp["name"], repetition_rule={**RULE, "max_repetitions": 9})
+    r = client.put(f"{API}/{exp['id']}", json=changed)
+    assert r.status_code == 409
+    assert client.get(f"{API}/{exp['id']}").json()["repetition_rule"]["max_repetitions"] == 6
+    r = client.post(f"{API}/{exp['id']}/duplicate", json={"name": exp["name"] + "-copy"})
+    assert r.status_code == 201 and r.json()["repetition_rule"] == exp["repetition_rule"]
+
+
+def test_results_say_why_each_configuration_has_its_n(client: TestClient, db: Session) -> None:
+    # The stored model's two repetitions differ by 100 ops/s on 10,000 to 14,000 ops/s: a
+    # half-width of t(0.975, 1) x 70.7 / sqrt(2) = 635 ops/s, 6.3 % to 4.5 % of the mean.
+    exp = stored_experiment(client, db, repetition_rule=RULE)
+    rows = client.get(f"{API}/{exp['id']}/results").json()["data"]
+    reasons = {
+        (r["values"]["clients_per_thread"], r["values"]["workers"]): r["repetitions_reason"]
+        for r in rows
+    }
+    assert reasons == {
+        (1, 8): "adding repetitions: n=2, half-width 6.3 % > 5 %",
+        (1, 16): "adding repetitions: n=2, half-width 5.7 % > 5 %",
+        (4, 8): "target met at n=2, half-width 4.9 % <= 5 %",
+        (4, 16): "target met at n=2, half-width 4.5 % <= 5 %",
+    }
+    plain = stored_experiment(client, db)
+    rows = client.get(f"{API}/{plain['id']}/results").json()["data"]
+    assert {r["repetitions_reason"] for r in rows} == {None}
+
+
+@pytest.mark.usefixtures("closes_renderer")
+def test_report_prints_the_rule_and_each_reason(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    exp = stored_experiment(client, db, repetition_rule=RULE)
+    items = [{"kind": "table", "name": "summary"}]
+    assert client.put(f"{API}/{exp['id']}/report", json={"items": items}).status_code == 200
+    r = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    assert r.status_code == 200, r.text
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        zf.extractall(tmp_path)
+    main = (tmp_path / "main.tex").read_text()
+    assert "\\section{Repetitions}" in main
+    assert (
+        "each configuration ran at least 2 and at most 6 times, a repetition added while the "
+        "95\\% Student t interval of its mean throughput (client, ops/s) had a half-width "
+        "above 5 \\% of the mean. The intervals reported are these ordinary t intervals"
+    ) in " ".join(main.split())
+    assert (
+        "Configuration 3 (clients\\_per\\_thread = 4, workers = 8): target met at n=2, "
+        "half-width 4.9 \\% <= 5 \\%."
+    ) in main
+    assert compile_latex(tmp_path).returncode == 0
+    plain = stored_experiment(client, db)
+    r = client.get(f"{API}/{plain['id']}/bundle.zip")
+    with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
+        assert "Repetitions" not in zf.read("main.tex").decode()
