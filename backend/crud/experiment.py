@@ -61,6 +61,7 @@ def duplicate_experiment(*, session: Session, source: Experiment, name: str) -> 
         warmup_s=source.warmup_s,
         cooldown_s=source.cooldown_s,
         testbed_id=source.testbed_id,
+        fraction=source.fraction,
     )
     session.add(copy)
     session.flush()

@@ -34,6 +34,9 @@ class Experiment(TimestampMixin, Base):
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="RESTRICT"), index=True
     )
+    # A 2^(k-p) fraction as designed ({"generators": [...]} or {"resolution": n}); None: the
+    # full grid. The generators it resolves to are derived (backend.domain.fraction.resolve).
+    fraction: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     @property
     def factors(self) -> dict[str, list[Any]]:
