@@ -10,10 +10,12 @@ from backend.analysis.errors import AnalysisError, require
 from backend.analysis.experiment import total_clients, write_fraction
 from backend.analysis.factorial import FactorialResult, factorial
 from backend.analysis.factorial_grid import design_from_grid
+from backend.analysis.fractional import fractional_factorial
 from backend.analysis.laws import estimate_think_time, interactive_throughput, little_check
 from backend.analysis.network_builder import SystemConfig, model_vs_measurement
 from backend.analysis.plain import plain
 from backend.analysis.saturation import Series
+from backend.domain.fraction import Fraction
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
 from backend.results.aggregate import (
     RunValues,
@@ -189,12 +191,31 @@ def factorial_from_experiment(
     confidence: float | None,
     multiplicative: bool,
     t_critical: float | None = None,
+    fraction: tuple[dict[str, list[Any]], Fraction] | None = None,
 ) -> tuple[FactorialResult, dict[str, tuple[Any, Any]]]:
-    """2^k r analysis of one metric over the experiment's grid (repetitions = replications)."""
+    """2^k r analysis of one metric over the experiment's grid (repetitions = replications);
+    with `fraction` (the design's factors and its 2^(k-p) fraction) the 2^(k-p) r analysis,
+    effects named by their aliases."""
     data = by_configuration(runs, metric)
     missing = [c.index for c in configs if not data.get(c.id)]
     if missing:
         raise AnalysisError("experiment", f"configurations {missing} have no succeeded runs")
+    if fraction is not None:
+        levels, frac = fraction
+        if factors is not None:
+            raise AnalysisError(
+                "factors", "a fractional experiment is analysed over all its factors"
+            )
+        result = fractional_factorial(
+            levels,
+            frac,
+            [c.values for c in configs],
+            [data[c.id] for c in configs],
+            confidence,
+            multiplicative,
+            t_critical,
+        )
+        return result, {n: (v[0], v[1]) for n, v in levels.items()}
     design = design_from_grid([c.values for c in configs], [data[c.id] for c in configs], factors)
     result = factorial(design.factors, design.y, confidence, multiplicative, t_critical)
     return result, design.levels

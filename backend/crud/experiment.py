@@ -62,6 +62,7 @@ def duplicate_experiment(*, session: Session, source: Experiment, name: str) -> 
         cooldown_s=source.cooldown_s,
         testbed_id=source.testbed_id,
         repetition_rule=source.repetition_rule,
+        fraction=source.fraction,
     )
     session.add(copy)
     session.flush()

@@ -1,10 +1,19 @@
 """Checking a whole experiment design: parameters, grid rules and size limits."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from backend.domain.grid import GridError, expand, grid_size, normalize_factors, normalize_fixed
-from backend.domain.parameters import ParameterError
+from backend.domain.fraction import Fraction, FractionError, coded_points, resolve
+from backend.domain.grid import (
+    GridError,
+    effective_parameters,
+    expand,
+    grid_size,
+    normalize_factors,
+    normalize_fixed,
+)
+from backend.domain.parameters import ParameterError, check_configuration
 
 
 class DesignError(ValueError):
@@ -29,6 +38,7 @@ class Design:
     factors: dict[str, list[Any]]
     fixed: dict[str, Any]
     points: list[dict[str, Any]]
+    fraction: Fraction | None = None
 
 
 def parameter_problems(
@@ -59,11 +69,14 @@ def check_design(
     *,
     max_configurations: int,
     max_runs: int,
+    fraction: Mapping[str, Any] | None = None,
 ) -> Design:
     """Normalize and check a design, or raise DesignErrors naming every field to fix.
 
     The grid's combinations are checked only once every parameter and the size are valid:
-    before that its points are not known (and may be too many to expand)."""
+    before that its points are not known (and may be too many to expand). With `fraction`
+    ({"generators": [...]} or {"resolution": n}) the points are that 2^(k-p) fraction of the
+    two-level grid."""
     norm_factors, norm_fixed, errors = parameter_problems(factors, fixed)
     overlap = set(factors) & set(fixed)
     if overlap:
@@ -86,13 +99,42 @@ def check_design(
                 f"runs; the limit is {max_runs}",
             )
         )
+    frac = None
+    if fraction is not None and not errors:
+        frac = _fraction(norm_factors, fraction, errors)
     if errors:
         raise DesignErrors(errors)
     try:
-        points = expand(norm_factors, norm_fixed)
+        if frac is None:
+            points = expand(norm_factors, norm_fixed)
+        else:  # only the fraction's points run, so only they must be possible
+            points = coded_points(frac, norm_factors)
+            for point in points:
+                check_configuration(effective_parameters(point, norm_fixed))
     except GridError as e:
         raise DesignErrors([DesignError((e.field,), e.reason)]) from e
     except ParameterError as e:
         section = "factors" if e.name in norm_factors else "fixed"
         raise DesignErrors([DesignError((section, e.name), e.reason)]) from e
-    return Design(norm_factors, norm_fixed, points)
+    return Design(norm_factors, norm_fixed, points, frac)
+
+
+def _fraction(
+    factors: dict[str, list[Any]], fraction: Mapping[str, Any], errors: list[DesignError]
+) -> Fraction | None:
+    """The fraction of the two-level grid, or None with its problems added to `errors`."""
+    for name, levels in factors.items():
+        if len(levels) != 2:
+            errors.append(
+                DesignError(
+                    ("factors", name),
+                    f"{len(levels)} levels; a fractional design needs exactly two per factor",
+                )
+            )
+    if errors:
+        return None
+    try:
+        return resolve(len(factors), fraction.get("generators"), fraction.get("resolution"))
+    except FractionError as e:
+        errors.append(DesignError(("fraction", e.field), e.reason))
+        return None

@@ -37,6 +37,9 @@ class Experiment(TimestampMixin, Base):
     # The repetition rule (backend.schemas.repetition_rule), None for fixed repetitions; set
     # with the design, so it cannot change once runs exist.
     repetition_rule: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # A 2^(k-p) fraction as designed ({"generators": [...]} or {"resolution": n}); None: the
+    # full grid. The generators it resolves to are derived (backend.domain.fraction.resolve).
+    fraction: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     @property
     def factors(self) -> dict[str, list[Any]]:

@@ -40,6 +40,7 @@ from backend.analysis.percentiles import (
 )
 from backend.analysis.saturation import SaturationResult, saturation
 from backend.crud import results as crud
+from backend.domain.fraction import FractionError, resolve
 from backend.domain.grid import effective_parameters
 from backend.domain.window import window_of
 from backend.models import Experiment, HistogramMetric, RequestType, RunSeries
@@ -450,11 +451,23 @@ def factorial_table(
     multiplicative: bool,
     t_critical: float | None = None,
 ) -> tuple[FactorialResult, dict[str, tuple[Any, Any]]]:
-    """2^k r design over the grid, repetitions as replications (t_critical: a given t value)."""
+    """2^k r design over the grid, repetitions as replications (t_critical: a given t value);
+    the 2^(k-p) r analysis of a fractional experiment."""
     configs = configurations(session=session, experiment=experiment)
     runs = _runs(session, experiment, source, request_type, [metric], window)
+    fraction = None
+    if experiment.fraction:
+        try:
+            frac = resolve(
+                len(experiment.factors),
+                experiment.fraction.get("generators"),
+                experiment.fraction.get("resolution"),
+            )
+        except FractionError as err:
+            raise AnalysisError("experiment", f"its fraction: {err}") from err
+        fraction = (experiment.factors, frac)
     return tables.factorial_from_experiment(
-        configs, runs, metric, factors, confidence, multiplicative, t_critical
+        configs, runs, metric, factors, confidence, multiplicative, t_critical, fraction
     )
 
 

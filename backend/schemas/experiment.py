@@ -10,6 +10,7 @@ from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
 from backend.domain.window import WindowError, design_window
 from backend.schemas.base import RequestModel
+from backend.schemas.fraction import FractionIn, FractionPublic, PowerPublic
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
@@ -36,6 +37,9 @@ class ExperimentBase(BaseModel):
         default=None,
         description="repetitions by a rule fixed before Start: configurations get more runs "
         "until their interval is narrow enough, up to a cap (None: `repetitions` each)",
+    )
+    fraction: FractionIn | None = Field(
+        default=None, description="run a 2^(k-p) fraction of the two-level grid (None: all)"
     )
 
     @field_validator("name")
@@ -158,6 +162,9 @@ class GridPreviewPublic(BaseModel):
         description="estimated cost on its Azure testbed (estimated_seconds x the hourly price "
         "of its VMs, each price with date and source); null when not on an Azure testbed",
     )
+    fraction: FractionPublic | None = Field(
+        default=None, description="the 2^(k-p) fraction run, with its aliases (None: full grid)"
+    )
 
 
 class ExperimentPublic(BaseModel):
@@ -180,6 +187,7 @@ class ExperimentPublic(BaseModel):
     repetition_rule: RepetitionRuleSpec | None = Field(
         default=None, description="the stored repetition rule (None: fixed repetitions)"
     )
+    fraction: dict[str, Any] | None = Field(default=None, description="as designed")
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus
@@ -227,6 +235,11 @@ class ConfigurationsPublic(BaseModel):
 
 class GridPreviewWithPoints(GridPreviewPublic):
     points: list[dict[str, Any]] = Field(description="the first grid points, at most 200")
+    power: PowerPublic | None = Field(
+        default=None,
+        description="for two-level factors: the full grid and its fractions, each with the "
+        "smallest effect it detects (None unless every factor has two levels)",
+    )
 
 
 class ExperimentDuplicate(RequestModel):

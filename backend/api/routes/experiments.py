@@ -5,10 +5,11 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from backend.analysis.errors import AnalysisError
 from backend.api.deps import SessionDep
 from backend.api.design_route import DesignRoute
 from backend.api.errors import problem, unprocessable
@@ -16,6 +17,7 @@ from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.costs import estimate
+from backend.crud.design_plan import fraction_public, noise, power_plan, stored_fraction
 from backend.crud.dispatch import unsent_count
 from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
@@ -24,6 +26,7 @@ from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.grid import grid_size, preview
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
+from backend.results.metrics import MetricName
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,
@@ -38,6 +41,7 @@ from backend.schemas.experiment import (
     RunOverheadPublic,
     served_window,
 )
+from backend.schemas.fraction import PowerQuery
 from backend.schemas.limits import DbText, Skip
 from backend.schemas.served import served
 
@@ -59,6 +63,7 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
             spec.repetitions,
             max_configurations=settings.GRID_MAX_CONFIGURATIONS,
             max_runs=settings.GRID_MAX_RUNS,
+            fraction=spec.fraction.model_dump(exclude_none=True) if spec.fraction else None,
         )
     except DesignErrors as e:
         raise RequestValidationError(
@@ -91,7 +96,9 @@ def _rule_problems(spec: ExperimentBase) -> list[dict[str, Any]]:
 def _echo(spec: ExperimentBase, loc: tuple[str, ...]) -> Any:
     """The request value a design error names: one parameter's, or a whole section's."""
     value: Any = getattr(spec, loc[0])
-    return value.get(loc[1]) if len(loc) > 1 else value
+    if len(loc) == 1:
+        return value
+    return getattr(value, loc[1]) if isinstance(value, BaseModel) else value.get(loc[1])
 
 
 def _testbed_problems(session: Session, spec: ExperimentBase) -> list[dict[str, Any]]:
@@ -155,6 +162,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                         overhead=_overhead_public(overhead),
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                         cost=estimate(session, e.testbed_id, p.estimated_seconds),
+                        fraction=stored_fraction(e),
                     ),
                 },
                 what="experiment",
@@ -203,18 +211,56 @@ def _commit_named(session: Session, name: str) -> None:
 
 
 @router.post("/preview", response_model=GridPreviewWithPoints)
-def preview_experiment(session: SessionDep, spec: ExperimentCreate) -> GridPreviewWithPoints:
+def preview_experiment(
+    session: SessionDep,
+    spec: ExperimentCreate,
+    alpha: float = Query(default=0.05, gt=0, lt=0.5, description="significance level"),
+    power: float = Query(default=0.8, ge=0.5, lt=1, description="probability to detect"),
+    noise_std: float | None = Query(
+        default=None, gt=0, le=1e12, description="std of one run's main metric, as typed"
+    ),
+    noise_experiment_id: int | None = Query(
+        default=None, ge=1, le=2**31 - 1, description="take the std measured on this experiment"
+    ),
+    noise_metric: MetricName = Query(
+        default="throughput_per_s", description="the metric whose std noise_experiment_id gives"
+    ),
+) -> GridPreviewWithPoints:
     """Expand a design without saving it: counts, duration estimate, its cost on an Azure
-    testbed and the first points."""
+    testbed, the first points, its fraction's aliases and the smallest effect each two-level
+    design detects given a noise estimate."""
     design = _design(spec, also=_testbed_problems(session, spec))
     overhead = run_overhead(session, testbed_id=spec.testbed_id)
     p = preview(len(design.points), spec.repetitions, spec.run_time_s, overhead.seconds)
+    q = PowerQuery(
+        alpha=alpha,
+        power=power,
+        noise_std=noise_std,
+        noise_experiment_id=noise_experiment_id,
+        noise_metric=noise_metric,
+    )
+    try:
+        plan = power_plan(
+            factors=design.factors,
+            chosen=design.fraction,
+            repetitions=spec.repetitions,
+            run_time_s=spec.run_time_s,
+            overhead_s=overhead.seconds,
+            q=q,
+            measured=noise(session, q),
+        )
+    except AnalysisError as err:
+        raise unprocessable((err.field,), err.reason, location="query") from err
     return GridPreviewWithPoints(
         **p.__dict__,
         overhead=_overhead_public(overhead),
         stable_window=served_window(spec.run_time_s, spec.warmup_s, spec.cooldown_s),
         cost=estimate(session, spec.testbed_id, p.estimated_seconds),
+        fraction=None
+        if design.fraction is None
+        else fraction_public(design.fraction, list(design.factors)),
         points=design.points[:200],
+        power=plan,
     )
 
 

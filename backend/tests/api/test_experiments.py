@@ -34,6 +34,7 @@ def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
         "overhead": overhead,
         "stable_window": {"start_s": 5, "end_s": 25},
         "cost": None,  # not on an Azure testbed
+        "fraction": None,  # the full grid
     }
     assert body["run_counts"]["queued"] == 0
     configs = db.scalars(
