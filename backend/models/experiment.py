@@ -34,6 +34,9 @@ class Experiment(TimestampMixin, Base):
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="RESTRICT"), index=True
     )
+    # A latency-SLO search (backend.schemas.slo.SloSearchSpec as JSON), None for a grid: its
+    # configurations are the rates probed, added one at a time by the search task.
+    slo_search: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     @property
     def factors(self) -> dict[str, list[Any]]:

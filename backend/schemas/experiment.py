@@ -12,6 +12,7 @@ from backend.domain.window import WindowError, design_window
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
+from backend.schemas.slo import SloSearchSpec
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
@@ -31,6 +32,11 @@ class ExperimentBase(BaseModel):
     warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
     cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
     testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
+    slo_search: SloSearchSpec | None = Field(
+        default=None,
+        description="a latency-SLO search instead of a grid: factors stay empty, and each "
+        "probe's offered load (rate_limit) is chosen by the search",
+    )
 
     @field_validator("name")
     @classmethod
@@ -146,6 +152,7 @@ class ExperimentPublic(BaseModel):
     warmup_s: int = Field(description="seconds cut at the start")
     cooldown_s: int = Field(description="seconds cut at the end")
     testbed_id: int | None
+    slo_search: dict[str, Any] | None = None
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

@@ -22,6 +22,7 @@ from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.grid import preview
+from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.schemas.experiment import (
@@ -52,6 +53,14 @@ IS_RUNNING = "Experiment has running runs; cancel it first"
 def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> Design:
     """The checked design, or one 422 with every problem of it and the `also` problems."""
     also = also or []
+    if spec.slo_search is not None:
+        also = [
+            *(
+                problem(d.loc, d.reason, _echo(spec, d.loc))
+                for d in search_problems(spec.factors, spec.fixed)
+            ),
+            *also,
+        ]
     try:
         design = check_design(
             spec.factors,
