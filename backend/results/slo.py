@@ -20,7 +20,7 @@ from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
 from backend.models import Configuration, Experiment, HistogramMetric, RequestType, Run, RunStatus
 from backend.results.service import configuration_histograms, results_table
-from backend.schemas.slo import EstimatePublic, SloProbePublic, SloSearchPublic, SloSearchSpec
+from backend.schemas.slo import SloEstimatePublic, SloProbePublic, SloSearchPublic, SloSearchSpec
 
 RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -46,11 +46,11 @@ def connections(experiment: Experiment) -> int:
     return virtual_clients(effective_parameters({}, experiment.fixed))
 
 
-def _public(e: Estimate | None) -> EstimatePublic | None:
+def _public(e: Estimate | None) -> SloEstimatePublic | None:
     if e is None:
         return None
     high = None if math.isinf(e.high_us) else e.high_us
-    return EstimatePublic(value_us=e.value_us, low_us=e.low_us, high_us=high, n=e.n)
+    return SloEstimatePublic(value_us=e.value_us, low_us=e.low_us, high_us=high, n=e.n)
 
 
 def search_state(session: Session, experiment: Experiment) -> SearchState:
@@ -96,8 +96,9 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
         offered = float(rate * n_conn)
         got = delivered.get(c.id)
         v: Verdict | None = None
-        if done and client is not None:
-            v = verdict(client, (got or 0.0) / offered, objective)
+        if done:
+            # No latency stored (no client histogram): not shown to hold, so a miss.
+            v = verdict(client, (got or 0.0) / offered, objective) if client else Verdict.MISSES
             points.append(Point(rate, v, len(done)))
         probes.append(
             SloProbePublic(

@@ -68,7 +68,7 @@ class SloSearchSpec(RequestModel):
         )
 
 
-class EstimatePublic(Schema):
+class SloEstimatePublic(Schema):
     """A latency statistic with its confidence interval (us) over n requests."""
 
     value_us: float
@@ -86,8 +86,8 @@ class SloProbePublic(Schema):
     configuration_id: int
     run_ids: list[int]
     runs_done: int
-    client: EstimatePublic | None = Field(description="the objective's statistic, clients")
-    middleware: EstimatePublic | None = Field(description="the same at the middleware")
+    client: SloEstimatePublic | None = Field(description="the objective's statistic, clients")
+    middleware: SloEstimatePublic | None = Field(description="the same at the middleware")
     verdict: Literal["meets", "misses", "unsure"] | None = Field(
         description="null: no run of this rate has finished"
     )
@@ -105,6 +105,6 @@ class SloSearchPublic(Schema):
     answer_rate_per_connection: int | None
     answer_offered_per_s: float | None
     answer_delivered_per_s: float | None
-    answer_client: EstimatePublic | None
-    answer_middleware: EstimatePublic | None
+    answer_client: SloEstimatePublic | None
+    answer_middleware: SloEstimatePublic | None
     runs: int = Field(description="probe runs so far")

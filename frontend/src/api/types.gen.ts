@@ -1658,6 +1658,10 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
+     */
+    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -1948,6 +1952,12 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
+     * Slo Search
+     */
+    slo_search?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Created At
      *
      * creation time, UTC
@@ -2185,6 +2195,10 @@ export type ExperimentUpdate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
+     */
+    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -5684,6 +5698,219 @@ export type ServiceTimesIn = {
 };
 
 /**
+ * SloEstimatePublic
+ *
+ * A latency statistic with its confidence interval (us) over n requests.
+ */
+export type SloEstimatePublic = {
+    /**
+     * Value Us
+     *
+     * the percentile's value, us
+     */
+    value_us: number;
+    /**
+     * Low Us
+     */
+    low_us: number;
+    /**
+     * High Us
+     *
+     * upper end; null: unbounded (overflow bucket)
+     */
+    high_us: number | null;
+    /**
+     * N
+     *
+     * number of values
+     */
+    n: number;
+};
+
+/**
+ * SloProbePublic
+ *
+ * One rate probed: its runs pooled (histograms merged over runs and instances).
+ */
+export type SloProbePublic = {
+    /**
+     * Rate Per Connection
+     */
+    rate_per_connection: number;
+    /**
+     * Offered Per S
+     *
+     * rate x connections, requests/s
+     */
+    offered_per_s: number;
+    /**
+     * Delivered Per S
+     *
+     * clients' mean throughput, requests/s
+     */
+    delivered_per_s: number | null;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Run Ids
+     */
+    run_ids: Array<number>;
+    /**
+     * Runs Done
+     */
+    runs_done: number;
+    /**
+     * the objective's statistic, clients
+     */
+    client: SloEstimatePublic | null;
+    /**
+     * the same at the middleware
+     */
+    middleware: SloEstimatePublic | null;
+    /**
+     * Verdict
+     *
+     * null: no run of this rate has finished
+     */
+    verdict: 'meets' | 'misses' | 'unsure' | null;
+};
+
+/**
+ * SloSearchPublic
+ *
+ * The search as it stands: probes in the order first run, and the answer once done.
+ */
+export type SloSearchPublic = {
+    /**
+     * Objective
+     */
+    objective: string;
+    /**
+     * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
+     */
+    confidence: number;
+    /**
+     * Connections
+     */
+    connections: number;
+    /**
+     * State
+     *
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
+    state: 'not_started' | 'searching' | 'done' | 'stopped';
+    /**
+     * Reason
+     */
+    reason: string;
+    /**
+     * Probes
+     */
+    probes: Array<SloProbePublic>;
+    /**
+     * Answer Rate Per Connection
+     */
+    answer_rate_per_connection: number | null;
+    /**
+     * Answer Offered Per S
+     */
+    answer_offered_per_s: number | null;
+    /**
+     * Answer Delivered Per S
+     */
+    answer_delivered_per_s: number | null;
+    answer_client: SloEstimatePublic | null;
+    answer_middleware: SloEstimatePublic | null;
+    /**
+     * Runs
+     *
+     * probe runs so far
+     */
+    runs: number;
+};
+
+/**
+ * SloSearchSpec
+ *
+ * Find the highest offered load (requests/s per connection, open loop) at which the
+ * objective holds at its confidence; every other parameter is the design's `fixed`.
+ */
+export type SloSearchSpec = {
+    /**
+     * Statistic
+     *
+     * the latency statistic the objective bounds
+     */
+    statistic?: 'mean' | 'percentile';
+    /**
+     * Percentile
+     *
+     * which percentile (statistic = percentile)
+     */
+    percentile?: number;
+    /**
+     * Target Us
+     *
+     * the objective: the statistic at most this, us
+     */
+    target_us: number;
+    /**
+     * Confidence
+     *
+     * confidence the objective is shown at
+     */
+    confidence?: number;
+    /**
+     * Resolution Pct
+     *
+     * stop when the bracket is this narrow, %
+     */
+    resolution_pct?: number;
+    /**
+     * Start Rate
+     *
+     * first probe, requests/s per connection
+     */
+    start_rate?: number;
+    /**
+     * Max Rate
+     *
+     * highest probe, requests/s per connection
+     */
+    max_rate?: number;
+    /**
+     * Max Repeats
+     *
+     * runs of one rate while its interval straddles
+     */
+    max_repeats?: number;
+    /**
+     * Confirm Repeats
+     *
+     * runs the answer must have
+     */
+    confirm_repeats?: number;
+    /**
+     * Max Probes
+     *
+     * runs in all, at most
+     */
+    max_probes?: number;
+    /**
+     * Min Delivered
+     *
+     * a probe misses when clients carry less than this fraction of its offered load
+     */
+    min_delivered?: number;
+};
+
+/**
  * StableWindowPublic
  *
  * The measured seconds of each run, [start_s, end_s) after the load starts.
@@ -7609,6 +7836,38 @@ export type GetApiV1ExperimentsByExperimentIdRunsResponses = {
 };
 
 export type GetApiV1ExperimentsByExperimentIdRunsResponse = GetApiV1ExperimentsByExperimentIdRunsResponses[keyof GetApiV1ExperimentsByExperimentIdRunsResponses];
+
+export type GetApiV1ExperimentsByExperimentIdSloData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/slo';
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloError = GetApiV1ExperimentsByExperimentIdSloErrors[keyof GetApiV1ExperimentsByExperimentIdSloErrors];
+
+export type GetApiV1ExperimentsByExperimentIdSloResponses = {
+    /**
+     * Successful Response
+     */
+    200: SloSearchPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloResponse = GetApiV1ExperimentsByExperimentIdSloResponses[keyof GetApiV1ExperimentsByExperimentIdSloResponses];
 
 export type GetApiV1ExperimentsByExperimentIdResultsData = {
     body?: never;
