@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.db import SessionLocal
 from backend.core.queue import enqueue_runs
-from backend.crud.dispatch import send_unsent
+from backend.crud.dispatch import Enqueue, send_unsent
 from backend.crud.slo import add_probe
 from backend.models import Experiment, Run
 from backend.results.slo import ACTIVE, search_state
@@ -22,8 +22,9 @@ from worker.live import publish
 logger = logging.getLogger(__name__)
 
 
-def advance_search(experiment_id: int) -> int | None:
-    """Queue and send the search's next probe; its run id, or None (waiting, done, stopped)."""
+def advance_search(experiment_id: int, enqueue: Enqueue = enqueue_runs) -> int | None:
+    """Queue and send the search's next probe; its run id, or None (waiting, done, stopped).
+    `enqueue` sends the run's message (the benchmark runs probes in-process instead)."""
     with SessionLocal() as session:
         exp = session.scalar(
             select(Experiment).where(Experiment.id == experiment_id).with_for_update()
@@ -51,7 +52,7 @@ def advance_search(experiment_id: int) -> int | None:
             extra={"experiment_id": experiment_id, "run_id": run_id, "rate": step.rate},
         )
         publish.run_state(experiment_id, run_id, "queued")
-        send_unsent(session, enqueue_runs, experiment_id=experiment_id)
+        send_unsent(session, enqueue, experiment_id=experiment_id)
         return run_id
 
 
