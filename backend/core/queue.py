@@ -23,6 +23,8 @@ AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
 AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
 # Sends the messages of an experiment's queued runs (Start of a large grid, in the background).
 DISPATCH_TASK = "mcscope.experiments.dispatch"
+# Decides and queues a latency-SLO search's next probe (after Start and after each probe).
+SLO_STEP_TASK = "mcscope.experiments.slo_step"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -76,6 +78,14 @@ def enqueue_dispatch(experiment_id: int) -> None:
     """Ask the maintenance worker to send the experiment's unsent runs. After the commit."""
     try:
         producer.send_task(DISPATCH_TASK, args=[experiment_id], queue=MAINTENANCE_QUEUE)
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_slo_step(experiment_id: int) -> None:
+    """Ask the maintenance worker to take a search's next step. After the commit."""
+    try:
+        producer.send_task(SLO_STEP_TASK, args=[experiment_id], queue=MAINTENANCE_QUEUE)
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

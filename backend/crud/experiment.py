@@ -22,8 +22,13 @@ def create_experiment(*, session: Session, spec: ExperimentBase, design: Design)
     )
     session.add(exp)
     session.flush()
-    _write_configurations(session=session, experiment=exp, points=design.points)
+    _write_configurations(session=session, experiment=exp, points=_points(spec, design))
     return exp
+
+
+def _points(spec: ExperimentBase, design: Design) -> list[dict[str, Any]]:
+    """A grid stores its points; a latency-SLO search adds its probes' as it runs."""
+    return design.points if spec.slo_search is None else []
 
 
 def update_experiment(
@@ -36,7 +41,7 @@ def update_experiment(
     experiment.fixed = design.fixed
     session.execute(delete(Configuration).where(Configuration.experiment_id == experiment.id))
     session.flush()
-    _write_configurations(session=session, experiment=experiment, points=design.points)
+    _write_configurations(session=session, experiment=experiment, points=_points(spec, design))
     return experiment
 
 
@@ -63,10 +68,12 @@ def duplicate_experiment(*, session: Session, source: Experiment, name: str) -> 
         testbed_id=source.testbed_id,
         repetition_rule=source.repetition_rule,
         fraction=source.fraction,
+        slo_search=source.slo_search,
     )
     session.add(copy)
     session.flush()
-    points = [c.values for c in source.configurations]
+    # A search's configurations are its probes: the copy searches afresh.
+    points = [] if source.slo_search else [c.values for c in source.configurations]
     _write_configurations(session=session, experiment=copy, points=points)
     return copy
 

@@ -67,17 +67,23 @@ def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], 
         .on_conflict_do_nothing()
         .returning(Run.id)
     ).all()
-    resumed = session.scalars(
-        update(Run)
-        .where(Run.experiment_id == experiment.id, Run.status.in_(RESTARTABLE))
-        .values(**_REQUEUED)
-        .returning(Run.id)
-    ).all()
+    resumed = resume_runs(session=session, experiment_id=experiment.id)
     total = session.scalar(
         select(func.count()).select_from(Run).where(Run.experiment_id == experiment.id)
     )
     queued = sorted([*created, *resumed])
     return queued, int(total or 0) - len(queued)
+
+
+def resume_runs(*, session: Session, experiment_id: int) -> list[int]:
+    """Re-queue the experiment's failed or cancelled runs, unsent; their ids."""
+    resumed = session.scalars(
+        update(Run)
+        .where(Run.experiment_id == experiment_id, Run.status.in_(RESTARTABLE))
+        .values(**_REQUEUED)
+        .returning(Run.id)
+    ).all()
+    return list(resumed)
 
 
 def requeue_runs(*, session: Session, experiment_id: int, run_ids: Sequence[int]) -> list[int]:

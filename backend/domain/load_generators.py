@@ -24,6 +24,8 @@ class LoadGeneratorSpec:
     writes_own_keys: it sets the keys it reads by itself, so no populate step is needed.
     install_recipe: the script under infra/ that installs it where missing (None: a Debian
         package of infra/local/install-deps.sh and infra/hosts/setup-host.sh).
+    rate_limits: it can hold each connection to a set request rate (the `rate_limit`
+        parameter: open-loop load, as the latency-SLO search sets it).
     """
 
     name: str
@@ -34,6 +36,7 @@ class LoadGeneratorSpec:
     populates: bool = False
     writes_own_keys: bool = False
     install_recipe: str | None = None
+    rate_limits: bool = False
 
 
 # In order of preference: `auto` picks the first one installed on every client host.
@@ -45,6 +48,7 @@ LOAD_GENERATORS: tuple[LoadGeneratorSpec, ...] = (
         candidates=("memtier_benchmark",),
         populates=True,
         install_recipe="infra/hosts/install-memtier.sh",
+        rate_limits=True,
     ),
     LoadGeneratorSpec(
         name="memaslap",

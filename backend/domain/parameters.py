@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from backend.domain.load_generators import AUTO, LOAD_GENERATORS, load_generator_names
+from backend.domain.load_generators import (
+    AUTO,
+    LOAD_GENERATORS,
+    load_generator_names,
+    load_generator_spec,
+)
 from backend.domain.resources import (
     KEY_MAXIMUM_MAX,
     MAX_VALUE_B,
@@ -202,6 +207,18 @@ PARAMETERS: dict[str, Parameter] = {
             legend="queue capacity {v}",
         ),
         Parameter(
+            "rate_limit",
+            ParamKind.INT,
+            0,
+            "offered load per connection, open loop (memtier's --rate-limiting; 0: closed "
+            "loop, each client sends as soon as its reply arrives)",
+            "requests/s",
+            0,
+            1_000_000,
+            label="offered load per connection (requests/s)",
+            legend="{v} req/s per connection",
+        ),
+        Parameter(
             "load_generator",
             ParamKind.CHOICE,
             "auto",
@@ -323,6 +340,11 @@ def check_configuration(values: dict[str, Any]) -> None:
         raise ParameterError("replication", f"{replication} replicas but only {servers} server(s)")
     if values["sharded"] and values["middlewares"] == 0:
         raise ParameterError("sharded", "sharding is done by the middleware; middlewares is 0")
+    tool = values["load_generator"]
+    if values["rate_limit"] > 0 and tool != AUTO and not load_generator_spec(tool).rate_limits:
+        raise ParameterError(
+            "rate_limit", f"{tool} cannot limit the request rate; choose a tool that can"
+        )
     total = virtual_clients(values)
     if total > MAX_TOTAL_CLIENTS:
         raise ParameterError(

@@ -40,6 +40,9 @@ class Experiment(TimestampMixin, Base):
     # A 2^(k-p) fraction as designed ({"generators": [...]} or {"resolution": n}); None: the
     # full grid. The generators it resolves to are derived (backend.domain.fraction.resolve).
     fraction: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
+    # A latency-SLO search (backend.schemas.slo.SloSearchSpec as JSON), None for a grid: its
+    # configurations are the rates probed, added one at a time by the search task.
+    slo_search: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     @property
     def factors(self) -> dict[str, list[Any]]:

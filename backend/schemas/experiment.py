@@ -14,6 +14,7 @@ from backend.schemas.fraction import FractionIn, FractionPublic, PowerPublic
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
+from backend.schemas.slo import SloSearchSpec
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
@@ -40,6 +41,11 @@ class ExperimentBase(BaseModel):
     )
     fraction: FractionIn | None = Field(
         default=None, description="run a 2^(k-p) fraction of the two-level grid (None: all)"
+    )
+    slo_search: SloSearchSpec | None = Field(
+        default=None,
+        description="a latency-SLO search instead of a grid: factors stay empty, and each "
+        "probe's offered load (rate_limit) is chosen by the search",
     )
 
     @field_validator("name")
@@ -188,6 +194,7 @@ class ExperimentPublic(BaseModel):
         default=None, description="the stored repetition rule (None: fixed repetitions)"
     )
     fraction: dict[str, Any] | None = Field(default=None, description="as designed")
+    slo_search: dict[str, Any] | None = None
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

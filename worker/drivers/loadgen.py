@@ -29,6 +29,7 @@ class LoadSpec:
     value_size: int
     key_maximum: int
     run_time_s: int
+    rate_limit: int = 0  # requests/s per connection; 0: closed loop
 
     @property
     def set_get(self) -> tuple[int, int]:

@@ -59,6 +59,8 @@ class MemtierDriver(LoadGenerator):
         ]
         if spec.multiget_size > 1:
             argv.append(f"--multi-key-get={spec.multiget_size}")
+        if spec.rate_limit > 0:
+            argv.append(f"--rate-limiting={spec.rate_limit}")
         return argv
 
     def populate_argv(self, spec: LoadSpec) -> list[str]:

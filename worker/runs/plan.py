@@ -133,6 +133,8 @@ def build_plan(
         )
         for j in range(int(params["middlewares"]))
     )
+    if int(params["rate_limit"]) > 0 and not load_generator_spec(tool).rate_limits:
+        raise PlanError(f"rate_limit is set but {tool} cannot limit the request rate")
     per_machine = int(params["instances_per_machine"])
     clients: list[ClientPlan] = []
     for machine in range(int(params["client_machines"])):
@@ -159,6 +161,7 @@ def build_plan(
                 value_size=int(params["value_size"]),
                 key_maximum=int(params["key_maximum"]),
                 run_time_s=run_time_s,
+                rate_limit=int(params["rate_limit"]),
             )
             clients.append(ClientPlan(len(clients), machine, host, target, spec))
     reads = clients[0].spec.set_get[1] > 0 if clients else False

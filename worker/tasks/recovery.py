@@ -13,6 +13,7 @@ from backend.core.db import SessionLocal, engine
 from backend.core.queue import MAINTENANCE_QUEUE, RECOVER_TASK, enqueue_runs, waiting_messages
 from worker.runs.kept import reap_idle
 from worker.runs.recovery import recover_orphaned_runs, resend_stuck_runs
+from worker.runs.slo_search import advance_search, stalled_searches
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -24,6 +25,9 @@ def recover_once() -> tuple[list[int], list[int]]:
         requeued = recover_orphaned_runs(session, enqueue_runs)
         resent = resend_stuck_runs(session, waiting_messages, enqueue_runs)
         reap_idle(session)  # kept servers no run took (worker died between runs, cancel)
+        searches = stalled_searches(session)
+    for experiment_id in searches:  # their step after the last probe may have been lost
+        advance_search(experiment_id)
     if requeued or resent:
         logger.warning("recovery.done", extra={"requeued": requeued, "resent": resent})
     return requeued, resent

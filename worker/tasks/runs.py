@@ -6,10 +6,11 @@ from typing import Any
 from celery.signals import task_received
 
 from backend.core.db import SessionLocal
-from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE
+from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE, enqueue_slo_step
 from worker.runs import lifecycle
 from worker.runs.execute import execute_run as _execute_run_impl
 from worker.runs.repetitions import follow_rule
+from worker.runs.slo_search import is_search_run
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,14 @@ def _execute_run(run_id: int, dispatch: int | None = None) -> float | None:
     return retry_in
 
 
+def after_run(run_id: int) -> None:
+    """A probe of a latency-SLO search finished: its search takes the next step. A lost
+    message is made up by recovery (worker.runs.slo_search.stalled_searches)."""
+    experiment_id = is_search_run(run_id)
+    if experiment_id is not None:
+        enqueue_slo_step(experiment_id)
+
+
 def countdown(base_s: float, retries: int) -> float:
     """Exponential back-off from base_s, capped at MAX_COUNTDOWN_S."""
     return float(min(base_s * 2 ** min(retries, 10), MAX_COUNTDOWN_S))
@@ -50,6 +59,7 @@ def countdown(base_s: float, retries: int) -> float:
 def execute_run(self: Any, run_id: int, dispatch: int | None = None) -> None:
     retry_in = _execute_run(run_id, dispatch)
     if retry_in is None:
+        after_run(run_id)
         return
     if self.request.retries >= MAX_TASK_RETRIES:
         logger.warning("run.retries_exhausted", extra={"run_id": run_id})
@@ -83,3 +93,4 @@ task_received.connect(_on_received)
 # Imported for their tasks: recovery (beat task, start-up hook) and Start's background sender.
 import worker.tasks.experiments  # noqa: E402, F401
 import worker.tasks.recovery  # noqa: E402, F401
+import worker.tasks.slo  # noqa: E402, F401

@@ -14,6 +14,7 @@ from backend.core.queue import (
     check_broker,
     enqueue_dispatch,
     enqueue_runs,
+    enqueue_slo_step,
     waiting_messages,
 )
 from backend.core.run_files import has_run_files, run_archive_dir
@@ -22,11 +23,12 @@ from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
 from backend.crud.experiment import configuration_counts, run_counts
 from backend.crud.overhead import run_overhead
 from backend.crud.results import in_factor_order
-from backend.crud.run import cancel_runs, list_runs, queue_runs
+from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import rule_status, service
 from backend.results.metrics import SourceKind
+from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip
 from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
@@ -37,10 +39,12 @@ from backend.schemas.series import (
     InstanceSeriesPublic,
     RunSeriesPublic,
 )
+from backend.schemas.slo import SloSearchPublic
 
 router = APIRouter(prefix="/experiments", tags=["experiment-runs"])
 runs_router = APIRouter(prefix="/runs", tags=["runs"])
 
+NOT_A_SEARCH = "Experiment is not a latency-SLO search"
 INVALID_DESIGN = "Experiment design is invalid; correct it (PUT) before starting"
 
 
@@ -91,7 +95,11 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
         check_broker()  # before anything is committed: no run queued without a message
         # Row lock: two concurrent starts (or a cancel) wait for each other.
         session.refresh(exp, with_for_update=True)
-        run_ids, untouched = queue_runs(session=session, experiment=exp)
+        if exp.slo_search is None:
+            run_ids, untouched = queue_runs(session=session, experiment=exp)
+        else:  # a search queues its probes one at a time (worker.runs.slo_search)
+            run_ids = resume_runs(session=session, experiment_id=exp.id)
+            untouched = 0
         released = release(session, stuck_runs(session, waiting_messages, experiment_id=exp.id))
     except BrokerUnavailable as exc:
         session.rollback()
@@ -105,6 +113,8 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
         unsent = unsent_count(session, [exp.id])[exp.id]
         if unsent:
             enqueue_dispatch(exp.id)
+        if exp.slo_search is not None:
+            enqueue_slo_step(exp.id)
     except BrokerUnavailable as exc:
         # Committed but not sent: the recovery task sends them once the broker is back.
         raise HTTPException(
@@ -144,6 +154,15 @@ def read_runs(
         session=session, experiment_id=experiment_id, status=status_, skip=skip, limit=limit
     )
     return RunsPublic(data=[RunPublic.model_validate(r) for r in rows], count=count)
+
+
+@router.get("/{experiment_id}/slo", response_model=SloSearchPublic)
+def read_slo_search(session: SessionDep, experiment_id: int) -> SloSearchPublic:
+    """A latency-SLO search as it stands: its probes with their verdicts, and the answer."""
+    exp = _load(session, experiment_id)
+    if exp.slo_search is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_A_SEARCH)
+    return search_state(session, exp).public
 
 
 @router.get("/{experiment_id}/results", response_model=ResultsPublic)

@@ -24,6 +24,7 @@ from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.grid import grid_size, preview
+from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.results.metrics import MetricName
@@ -56,6 +57,14 @@ IS_RUNNING = "Experiment has running runs; cancel it first"
 def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> Design:
     """The checked design, or one 422 with every problem of it and the `also` problems."""
     also = [*(also or []), *_rule_problems(spec)]
+    if spec.slo_search is not None:
+        also = [
+            *(
+                problem(d.loc, d.reason, _echo(spec, d.loc))
+                for d in search_problems(spec.factors, spec.fixed)
+            ),
+            *also,
+        ]
     try:
         design = check_design(
             spec.factors,

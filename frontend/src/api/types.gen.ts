@@ -1006,12 +1006,6 @@ export type ConfigurationResultPublic = {
      * keys per second (requests x keys per request), mean, keys/s
      */
     keys_per_s_mean: number | null;
-    /**
-     * Repetitions Reason
-     *
-     * why the configuration has its n under the design's repetition rule (judged on the rule's own metric and source over the stable window), e.g. 'target met at n=3'; None for fixed repetitions
-     */
-    repetitions_reason?: string | null;
 };
 
 /**
@@ -1665,9 +1659,9 @@ export type ExperimentCreate = {
      */
     testbed_id?: number | null;
     /**
-     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
      */
-    repetition_rule?: RepetitionRuleSpec | null;
+    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -1958,9 +1952,11 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
-     * the stored repetition rule (None: fixed repetitions)
+     * Slo Search
      */
-    repetition_rule?: RepetitionRuleSpec | null;
+    slo_search?: {
+        [key: string]: unknown;
+    } | null;
     /**
      * Created At
      *
@@ -2200,9 +2196,9 @@ export type ExperimentUpdate = {
      */
     testbed_id?: number | null;
     /**
-     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
      */
-    repetition_rule?: RepetitionRuleSpec | null;
+    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -4854,52 +4850,6 @@ export type RelativeRowPublic = {
 };
 
 /**
- * RepetitionRuleSpec
- *
- * Add repetitions to a configuration until the `confidence` t interval of its mean
- * `metric` has a half-width of at most `half_width_pct` % of the mean, between
- * `min_repetitions` and `max_repetitions` runs.
- */
-export type RepetitionRuleSpec = {
-    /**
-     * Metric
-     *
-     * the main metric the rule judges
-     */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
-    /**
-     * Source
-     *
-     * which side's measurement of the metric (client or middleware); request type all, the stored stable window
-     */
-    source?: 'client' | 'middleware';
-    /**
-     * Half Width Pct
-     *
-     * target half-width of the interval, percent of the mean (%)
-     */
-    half_width_pct?: number;
-    /**
-     * Confidence
-     *
-     * confidence level of the interval
-     */
-    confidence?: number;
-    /**
-     * Min Repetitions
-     *
-     * repetitions every configuration gets first (at least 2: an interval needs a standard deviation); equals the design's repetitions
-     */
-    min_repetitions?: number;
-    /**
-     * Max Repetitions
-     *
-     * the cap: no configuration gets more repetitions than this
-     */
-    max_repetitions?: number;
-};
-
-/**
  * RepetitionsPublic
  */
 export type RepetitionsPublic = {
@@ -5745,6 +5695,219 @@ export type ServiceTimesIn = {
      * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
+};
+
+/**
+ * SloEstimatePublic
+ *
+ * A latency statistic with its confidence interval (us) over n requests.
+ */
+export type SloEstimatePublic = {
+    /**
+     * Value Us
+     *
+     * the percentile's value, us
+     */
+    value_us: number;
+    /**
+     * Low Us
+     */
+    low_us: number;
+    /**
+     * High Us
+     *
+     * upper end; null: unbounded (overflow bucket)
+     */
+    high_us: number | null;
+    /**
+     * N
+     *
+     * number of values
+     */
+    n: number;
+};
+
+/**
+ * SloProbePublic
+ *
+ * One rate probed: its runs pooled (histograms merged over runs and instances).
+ */
+export type SloProbePublic = {
+    /**
+     * Rate Per Connection
+     */
+    rate_per_connection: number;
+    /**
+     * Offered Per S
+     *
+     * rate x connections, requests/s
+     */
+    offered_per_s: number;
+    /**
+     * Delivered Per S
+     *
+     * clients' mean throughput, requests/s
+     */
+    delivered_per_s: number | null;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Run Ids
+     */
+    run_ids: Array<number>;
+    /**
+     * Runs Done
+     */
+    runs_done: number;
+    /**
+     * the objective's statistic, clients
+     */
+    client: SloEstimatePublic | null;
+    /**
+     * the same at the middleware
+     */
+    middleware: SloEstimatePublic | null;
+    /**
+     * Verdict
+     *
+     * null: no run of this rate has finished
+     */
+    verdict: 'meets' | 'misses' | 'unsure' | null;
+};
+
+/**
+ * SloSearchPublic
+ *
+ * The search as it stands: probes in the order first run, and the answer once done.
+ */
+export type SloSearchPublic = {
+    /**
+     * Objective
+     */
+    objective: string;
+    /**
+     * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
+     */
+    confidence: number;
+    /**
+     * Connections
+     */
+    connections: number;
+    /**
+     * State
+     *
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
+    state: 'not_started' | 'searching' | 'done' | 'stopped';
+    /**
+     * Reason
+     */
+    reason: string;
+    /**
+     * Probes
+     */
+    probes: Array<SloProbePublic>;
+    /**
+     * Answer Rate Per Connection
+     */
+    answer_rate_per_connection: number | null;
+    /**
+     * Answer Offered Per S
+     */
+    answer_offered_per_s: number | null;
+    /**
+     * Answer Delivered Per S
+     */
+    answer_delivered_per_s: number | null;
+    answer_client: SloEstimatePublic | null;
+    answer_middleware: SloEstimatePublic | null;
+    /**
+     * Runs
+     *
+     * probe runs so far
+     */
+    runs: number;
+};
+
+/**
+ * SloSearchSpec
+ *
+ * Find the highest offered load (requests/s per connection, open loop) at which the
+ * objective holds at its confidence; every other parameter is the design's `fixed`.
+ */
+export type SloSearchSpec = {
+    /**
+     * Statistic
+     *
+     * the latency statistic the objective bounds
+     */
+    statistic?: 'mean' | 'percentile';
+    /**
+     * Percentile
+     *
+     * which percentile (statistic = percentile)
+     */
+    percentile?: number;
+    /**
+     * Target Us
+     *
+     * the objective: the statistic at most this, us
+     */
+    target_us: number;
+    /**
+     * Confidence
+     *
+     * confidence the objective is shown at
+     */
+    confidence?: number;
+    /**
+     * Resolution Pct
+     *
+     * stop when the bracket is this narrow, %
+     */
+    resolution_pct?: number;
+    /**
+     * Start Rate
+     *
+     * first probe, requests/s per connection
+     */
+    start_rate?: number;
+    /**
+     * Max Rate
+     *
+     * highest probe, requests/s per connection
+     */
+    max_rate?: number;
+    /**
+     * Max Repeats
+     *
+     * runs of one rate while its interval straddles
+     */
+    max_repeats?: number;
+    /**
+     * Confirm Repeats
+     *
+     * runs the answer must have
+     */
+    confirm_repeats?: number;
+    /**
+     * Max Probes
+     *
+     * runs in all, at most
+     */
+    max_probes?: number;
+    /**
+     * Min Delivered
+     *
+     * a probe misses when clients carry less than this fraction of its offered load
+     */
+    min_delivered?: number;
 };
 
 /**
@@ -7673,6 +7836,38 @@ export type GetApiV1ExperimentsByExperimentIdRunsResponses = {
 };
 
 export type GetApiV1ExperimentsByExperimentIdRunsResponse = GetApiV1ExperimentsByExperimentIdRunsResponses[keyof GetApiV1ExperimentsByExperimentIdRunsResponses];
+
+export type GetApiV1ExperimentsByExperimentIdSloData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/slo';
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloError = GetApiV1ExperimentsByExperimentIdSloErrors[keyof GetApiV1ExperimentsByExperimentIdSloErrors];
+
+export type GetApiV1ExperimentsByExperimentIdSloResponses = {
+    /**
+     * Successful Response
+     */
+    200: SloSearchPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloResponse = GetApiV1ExperimentsByExperimentIdSloResponses[keyof GetApiV1ExperimentsByExperimentIdSloResponses];
 
 export type GetApiV1ExperimentsByExperimentIdResultsData = {
     body?: never;

@@ -57,6 +57,7 @@ export const queryKeys = {
     list: (params: ExperimentListParams) => ["experiments", "list", params] as const,
     detail: (id: number) => ["experiments", "detail", id] as const,
     configurations: (id: number) => ["experiments", "detail", id, "configurations"] as const,
+    sloSearch: (id: number) => ["experiments", "detail", id, "slo"] as const,
     runs: (id: number, status?: RunStatus) =>
       ["experiments", "detail", id, "runs", status ?? "any"] as const,
     results: (

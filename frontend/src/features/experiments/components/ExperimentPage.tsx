@@ -14,6 +14,7 @@ import { ResultsView } from "@/features/results/components/ResultsView";
 import { LiveProgress } from "@/features/runs/components/LiveProgress";
 import { RunsPanel } from "@/features/runs/components/RunsPanel";
 import { useRefreshWhenRunsFinish } from "@/features/runs/hooks/useRefreshWhenRunsFinish";
+import { SloSearchPanel } from "@/features/slo/components/SloSearchPanel";
 import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
 import { useMetricLabels } from "../hooks/useMetricLabels";
@@ -91,6 +92,7 @@ export function ExperimentPage() {
         unsent={experiment.runs_unsent}
       />
       <LiveProgress experimentId={id} active={active} />
+      {experiment.slo_search && <SloSearchPanel experimentId={id} active={active} />}
       <ExperimentTabs
         fallback={defaultTab(experiment.run_counts)}
         counts={{ configurations: experiment.preview.configurations, runs: total }}
