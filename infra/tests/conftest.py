@@ -4,9 +4,7 @@ topology pointed at those keys."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import random
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,24 +15,11 @@ import pytest
 from infra.azure.arm import Arm, ArmOptions, connect
 from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
+from infra.tests.serve_fake_arm import free_network
 from worker.tests.drivers.netns import netns_supported
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "infra" / "azure" / "examples" / "lab.json"
-
-
-def _free_network() -> ipaddress.IPv4Network:
-    """A /24 under 10.231.0.0/16 that no route on this machine overlaps: the only addresses
-    the fake Azure may give its VM hosts (other test sessions may hold other /24s)."""
-    out = subprocess.run(["ip", "-4", "route"], capture_output=True, text=True, timeout=30)
-    routes = []
-    for line in out.stdout.splitlines():
-        dest = line.split()[0]
-        if dest != "default":
-            routes.append(ipaddress.ip_network(dest, strict=False))
-    candidates = [ipaddress.IPv4Network(f"10.231.{n}.0/24") for n in range(100, 250)]
-    random.shuffle(candidates)
-    return next(c for c in candidates if not any(c.overlaps(r) for r in routes))
 
 
 @pytest.fixture()
@@ -44,7 +29,7 @@ def fake_arm(tmp_path: Path) -> Iterator[FakeArm]:
     reason = netns_supported()
     if reason:
         pytest.fail(f"the fake Azure needs network namespaces: {reason}")
-    fake = FakeArm(tmp_path / "arm", _free_network())
+    fake = FakeArm(tmp_path / "arm", free_network())
     fake.start()
     try:
         yield fake

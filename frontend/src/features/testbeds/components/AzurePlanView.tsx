@@ -1,7 +1,7 @@
 // The plan of a New Azure testbed, shown before anything is created: every resource, the vCPUs
 // it needs against the region's quota, and the price per hour and up to the expiry, each VM
 // size's price with its date and source (or "no price").
-import type { AzureLabPlanPublic } from "@/api";
+import type { AzureLabPlanPublic, QuotaLinePublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { formatMoney } from "@/lib/cost";
 
@@ -10,9 +10,14 @@ export interface AzurePlanViewProps {
   plan: AzureLabPlanPublic;
 }
 
+/** Each family's line, then the region's total ("cores"), which every VM draws on. */
+function regionalLast(lines: QuotaLinePublic[]): QuotaLinePublic[] {
+  return [...lines].sort((a, b) => Number(a.family === "cores") - Number(b.family === "cores"));
+}
+
 export function AzurePlanView({ plan }: AzurePlanViewProps) {
   return (
-    <div data-testid="azure-plan">
+    <div className="azure-plan" data-testid="azure-plan">
       <h3>Plan</h3>
       <p className="hint">
         Resource group {plan.resource_group} in {plan.region}, image {plan.image}. Nothing is
@@ -53,7 +58,7 @@ export function AzurePlanView({ plan }: AzurePlanViewProps) {
             </tr>
           </thead>
           <tbody>
-            {plan.quota.lines.map((q) => (
+            {regionalLast(plan.quota.lines).map((q) => (
               <tr key={q.family} className={q.fits ? undefined : "error-cell"}>
                 <td>{q.family === "cores" ? "all families (regional vCPUs)" : q.family}</td>
                 <td>{q.needed}</td>
