@@ -121,6 +121,17 @@ class Settings(BaseSettings):
     # and the currency asked for.
     AZURE_PRICES_URL: str = "https://prices.azure.com/api/retail/prices"
     AZURE_PRICES_CURRENCY: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
+    # The management endpoint and its CA bundle (unset: Azure's public cloud and the system's
+    # CAs); set to point the engine at another ARM, as the end-to-end tests do at the fake.
+    AZURE_ARM_URL: str | None = None
+    AZURE_CA_BUNDLE: Path | None = None
+    # A bearer token (`az account get-access-token --query accessToken`) used instead of
+    # DefaultAzureCredential; it expires within the hour, so it suits a session, not a server.
+    AZURE_ACCESS_TOKEN: str | None = None
+    # Seconds between polls of a long-running operation that sends no Retry-After.
+    AZURE_POLLING_INTERVAL_S: float = Field(default=10.0, gt=0)
+    # The longest expiry a testbed may be given from the page (a new one gets 4 h).
+    AZURE_MAX_EXPIRY_HOURS: float = Field(default=24.0, gt=0, le=168.0)
 
     # --- Quality flags (backend/quality; defaults argued in README "Quality flags") ---
     # Outlier repetition: modified z-score (Iglewicz-Hoaglin, 0.6745 |x - median| / MAD) above
@@ -141,7 +152,15 @@ class Settings(BaseSettings):
     # Mean CPU steal (percent) over the window above which a host is flagged.
     QUALITY_STEAL_PCT: float = Field(default=10.0, ge=0, le=100)
 
-    @field_validator("ADMIN_TOKEN", "TOKEN_TTL_DAYS", mode="before")
+    @field_validator(
+        "ADMIN_TOKEN",
+        "TOKEN_TTL_DAYS",
+        "AZURE_SUBSCRIPTION_ID",
+        "AZURE_ARM_URL",
+        "AZURE_CA_BUNDLE",
+        "AZURE_ACCESS_TOKEN",
+        mode="before",
+    )
     @classmethod
     def _unset_when_empty(cls, value: object) -> object:
         # `MCSCOPE_ADMIN_TOKEN=` (docker compose without the variable) means "not set".

@@ -21,6 +21,9 @@ EXECUTE_RUN_TASK = "mcscope.runs.execute"
 RECOVER_TASK = "mcscope.runs.recover"
 AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
 AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
+AZURE_STOP_LAB_TASK = "mcscope.azure.stop_lab"
+AZURE_START_LAB_TASK = "mcscope.azure.start_lab"
+AZURE_DELETE_LAB_TASK = "mcscope.azure.delete_lab"
 # Sends the messages of an experiment's queued runs (Start of a large grid, in the background).
 DISPATCH_TASK = "mcscope.experiments.dispatch"
 # Decides and queues a latency-SLO search's next probe (after Start and after each probe).
@@ -63,13 +66,12 @@ def enqueue_runs(messages: list[tuple[int, int]]) -> None:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 
 
-def enqueue_azure_lab(lab_id: int) -> None:
-    """Send the creation task of one Azure lab. Call only after the lab is committed."""
+def enqueue_azure_lab(lab_id: int, task: str = AZURE_CREATE_LAB_TASK) -> None:
+    """Send one Azure lab's task (create by default; stop, start, delete). Call only after
+    the lab's new state is committed."""
     try:
         with producer.connection_for_write() as conn:
-            producer.send_task(
-                AZURE_CREATE_LAB_TASK, args=[lab_id], queue=MAINTENANCE_QUEUE, connection=conn
-            )
+            producer.send_task(task, args=[lab_id], queue=MAINTENANCE_QUEUE, connection=conn)
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

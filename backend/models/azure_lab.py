@@ -5,7 +5,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, String
+from sqlalchemy import DateTime, Float, ForeignKey, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -17,6 +17,11 @@ class AzureLabStatus(StrEnum):
     CREATING = "creating"  # claimed by a worker
     READY = "ready"  # created and registered as a testbed
     FAILED = "failed"  # nothing left on Azure (the engine deleted its group); see error
+    STOPPING = "stopping"  # its VMs are being deallocated
+    STOPPED = "stopped"  # deallocated: no compute billed, disks and addresses kept
+    STARTING = "starting"  # its VMs are being started again
+    DELETING = "deleting"  # its resource group is being deleted
+    DELETED = "deleted"  # its resource group is gone (deleted_at says when)
 
 
 class AzureLab(TimestampMixin, Base):
@@ -29,6 +34,10 @@ class AzureLab(TimestampMixin, Base):
     # The lab spec (infra.azure.spec.LabSpec) as JSON, validated again by the worker.
     spec: Mapped[dict[str, Any]] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(16), default=AzureLabStatus.QUEUED.value)
+    # The plan's resources in creation order, as progress names them ("virtual network x").
+    planned: Mapped[list[str]] = mapped_column(
+        JSONB, default=list, server_default=text("'[]'::jsonb")
+    )
     # Resources created so far, in order ("virtual network mcscope-vnet").
     progress: Mapped[list[str]] = mapped_column(JSONB, default=list)
     error: Mapped[str | None] = mapped_column(String(4000), default=None)

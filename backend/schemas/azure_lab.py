@@ -9,7 +9,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.schemas.base import RequestModel
 
-AzureLabState = Literal["queued", "creating", "ready", "failed"]
+AzureLabState = Literal[
+    "queued",
+    "creating",
+    "ready",
+    "failed",
+    "stopping",
+    "stopped",
+    "starting",
+    "deleting",
+    "deleted",
+]
 
 
 class AzureRoleRequest(RequestModel):
@@ -56,6 +66,11 @@ class AzureLabCreate(RequestModel):
         max_length=50,
         description="the lab's subnet; VMs get its addresses from the fifth up",
     )
+    image: str | None = Field(
+        default=None,
+        max_length=200,
+        description="marketplace image URN publisher:offer:sku:version (null: Ubuntu 24.04 LTS)",
+    )
     jump_host: bool = Field(
         default=True, description="add one VM with a public IP to reach the others through"
     )
@@ -99,9 +114,11 @@ class AzureLabPublic(BaseModel):
     id: int = Field(description="database id of the lab")
     name: str = Field(description="the testbed name it registers as")
     status: AzureLabState = Field(
-        description="queued, creating (a worker is on it), ready (registered as a testbed) "
-        "or failed (nothing left on Azure; see error)"
+        description="queued, creating (a worker is on it), ready (registered as a testbed), "
+        "failed (nothing left on Azure; see error), stopping, stopped (deallocated), "
+        "starting, deleting or deleted"
     )
+    planned: list[str] = Field(description="the plan's resources, in creation order")
     progress: list[str] = Field(description="resources created so far, in order")
     error: str | None = Field(description="why the creation failed")
     resource_group: str = Field(description="the Azure resource group holding the lab")
@@ -115,3 +132,9 @@ class AzureLabPublic(BaseModel):
 class AzureLabsPublic(BaseModel):
     data: list[AzureLabPublic] = Field(description="labs, newest first")
     count: int = Field(description="number of labs")
+
+
+class AzureLabDelete(RequestModel):
+    """Deleting a lab asks for its name, typed by the user, as a confirmation."""
+
+    name: str = Field(max_length=100, description="the lab's name, typed again to confirm")

@@ -8,11 +8,26 @@ py="$root/.venv/bin/python"
 db="mcscope_e2e_$$"
 uvicorn_pid=""
 preview_pid=""
+fake_arm_pid=""
+worker_pid=""
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
 var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
 export MCSCOPE_VAR_DIR="$var_dir" E2E_VAR_DIR="$var_dir"
 
+stop_pid() {
+  if [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null; then
+    kill "$1" && wait "$1" 2>/dev/null || true
+  fi
+}
+
 cleanup() {
+  stop_pid "$worker_pid"
+  stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
+  if [[ -n "${MCSCOPE_RUNS_QUEUE:-}" ]]; then
+    "$py" -c "import redis,sys; r=redis.Redis.from_url(sys.argv[1]); r.delete(sys.argv[2], sys.argv[2] + '.maintenance')" \
+      "${MCSCOPE_REDIS_URL:-redis://127.0.0.1:6379/0}" "$MCSCOPE_RUNS_QUEUE" 2>/dev/null || true
+  fi
+  rm -rf "${azure_dir:-/nonexistent}"
   if [[ -n "$uvicorn_pid" ]] && kill -0 "$uvicorn_pid" 2>/dev/null; then
     kill "$uvicorn_pid" && wait "$uvicorn_pid" 2>/dev/null || true
   fi
@@ -49,6 +64,42 @@ fi
 # Authentication on, as `make up` leaves it: the specs log in once through tests/e2e/browser.ts.
 E2E_TOKEN="$("$py" -c 'import secrets; print("mcs_" + secrets.token_urlsafe(32))')"
 export E2E_TOKEN MCSCOPE_ADMIN_TOKEN="$E2E_TOKEN"
+
+# Azure testbeds (azure.spec.ts): the fake Azure Resource Manager, whose VMs are network
+# namespace hosts, and a Celery worker on this run's own queue; API and worker are pointed at
+# the fake by the same MCSCOPE_AZURE_* settings a deployment points at Azure. Each Azure
+# operation is polled once a second, so a creation takes long enough to be watched.
+export MCSCOPE_RUNS_QUEUE="runs-e2e-$$"
+azure_dir="$(mktemp -d -t mcscope-e2e-azure.XXXXXX)"
+mkdir -p "$azure_dir/keys"
+ssh-keygen -q -t ed25519 -N "" -f "$azure_dir/keys/id_ed25519"
+export MCSCOPE_SSH_KEY_DIR="$azure_dir/keys"
+(cd "$root" && exec "$py" -m infra.tests.serve_fake_arm "$azure_dir/arm") \
+  >"$azure_dir/fake-arm.log" 2>&1 &
+fake_arm_pid=$!
+for _ in $(seq 1 100); do
+  [[ -f "$azure_dir/arm/fake-arm.json" ]] && break
+  kill -0 "$fake_arm_pid" 2>/dev/null || break
+  sleep 0.2
+done
+if [[ -f "$azure_dir/arm/fake-arm.json" ]]; then
+  arm_field() { "$py" -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$azure_dir/arm/fake-arm.json" "$1"; }
+  MCSCOPE_AZURE_SUBSCRIPTION_ID="$(arm_field subscription)"
+  MCSCOPE_AZURE_ARM_URL="$(arm_field base_url)"
+  MCSCOPE_AZURE_CA_BUNDLE="$(arm_field cert)"
+  MCSCOPE_AZURE_ACCESS_TOKEN="$(arm_field token)"
+  E2E_AZURE_NETWORK="$(arm_field network)"
+  export MCSCOPE_AZURE_SUBSCRIPTION_ID MCSCOPE_AZURE_ARM_URL MCSCOPE_AZURE_CA_BUNDLE \
+    MCSCOPE_AZURE_ACCESS_TOKEN E2E_AZURE_NETWORK MCSCOPE_AZURE_POLLING_INTERVAL_S=1
+  (cd "$root" && exec "$root/.venv/bin/celery" -A worker.celery_app worker --loglevel=INFO \
+    -Q "$MCSCOPE_RUNS_QUEUE.maintenance" --concurrency=1 --without-gossip --without-mingle \
+    --without-heartbeat -n "e2e-$$@%h") >"$azure_dir/worker.log" 2>&1 &
+  worker_pid=$!
+  export E2E_AZURE_WORKER_LOG="$azure_dir/worker.log"
+else
+  echo "e2e: the fake Azure did not start (azure.spec.ts will fail):" >&2
+  cat "$azure_dir/fake-arm.log" >&2
+fi
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"

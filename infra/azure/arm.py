@@ -9,10 +9,11 @@ by hand."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from azure.core.credentials import TokenCredential
+from azure.core.credentials import AccessToken, TokenCredential
 from azure.mgmt.compute import ComputeManagementClient
 from azure.mgmt.network import NetworkManagementClient
 from azure.mgmt.resource.resources import ResourceManagementClient
@@ -56,6 +57,18 @@ class Arm:
     def close(self) -> None:
         for c in (self.resource, self.network, self.compute):
             c.close()
+
+
+class StaticTokenCredential:
+    """A bearer token obtained elsewhere (`az account get-access-token`), handed out as is;
+    Azure rejects it once it expires (within the hour), and so does the fake its own."""
+
+    def __init__(self, token: str, lifetime_s: int = 3600) -> None:
+        self._token = token
+        self._lifetime_s = lifetime_s
+
+    def get_token(self, *scopes: str, **kwargs: Any) -> AccessToken:
+        return AccessToken(self._token, int(time.time()) + self._lifetime_s)
 
 
 def default_credential() -> TokenCredential:

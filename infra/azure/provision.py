@@ -108,7 +108,9 @@ def create(
         for current in build_plan(spec, arm.subscription_id, tags, keys):
             _create_one(arm, rg, current)
             group_made = True
-            logger.info("azure.created", extra={"kind": current.kind.value, "name": current.name})
+            logger.info(
+                "azure.created", extra={"kind": current.kind.value, "resource": current.name}
+            )
             if progress is not None:
                 progress(current)
         hosts = _hosts(arm, spec, {n: k.public_line for n, k in keys.items()})

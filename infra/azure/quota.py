@@ -87,15 +87,23 @@ def quota_lines(arm: Arm, spec: LabSpec) -> list[QuotaLine]:
     return lines
 
 
+def shortfall(region: str, lines: list[QuotaLine]) -> str | None:
+    """What does not fit, naming every such family and its numbers; None when all fit."""
+    short = [q for q in lines if not q.fits]
+    if not short:
+        return None
+    parts = "; ".join(
+        f"{q.family}: needs {q.needed} vCPUs, {q.used} of {q.limit} in use"
+        f" ({q.limit - q.used} free)"
+        for q in short
+    )
+    return f"not enough vCPU quota in {region}: {parts}"
+
+
 def check_quota(arm: Arm, spec: LabSpec) -> list[QuotaLine]:
     """The quota lines, or QuotaError naming every family that does not fit."""
     lines = quota_lines(arm, spec)
-    short = [q for q in lines if not q.fits]
-    if short:
-        parts = "; ".join(
-            f"{q.family}: needs {q.needed} vCPUs, {q.used} of {q.limit} in use"
-            f" ({q.limit - q.used} free)"
-            for q in short
-        )
-        raise QuotaError(f"not enough vCPU quota in {spec.region}: {parts}")
+    message = shortfall(spec.region, lines)
+    if message is not None:
+        raise QuotaError(message)
     return lines

@@ -16,11 +16,11 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from backend.core.config import settings
+from backend.core.azure import arm_from_settings
 from backend.core.db import SessionLocal
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
 from infra.azure import provision
-from infra.azure.arm import Arm, connect
+from infra.azure.arm import Arm
 from infra.azure.plan import Resource, expires_at
 from infra.azure.quota import QuotaError
 from infra.azure.spec import LabSpec
@@ -31,9 +31,7 @@ MAX_ERROR = 4000
 
 
 def connect_from_settings() -> Arm:
-    if not settings.AZURE_SUBSCRIPTION_ID:
-        raise RuntimeError("MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription")
-    return connect(settings.AZURE_SUBSCRIPTION_ID)
+    return arm_from_settings()  # AzureNotConfigured is a RuntimeError
 
 
 def _claim(session: Session, lab_id: int) -> bool:

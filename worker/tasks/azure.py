@@ -5,10 +5,18 @@ maintenance queue, every AZURE_JANITOR_EVERY_S."""
 import logging
 
 from backend.core.config import settings
-from backend.core.queue import AZURE_CREATE_LAB_TASK, AZURE_JANITOR_TASK, MAINTENANCE_QUEUE
+from backend.core.queue import (
+    AZURE_CREATE_LAB_TASK,
+    AZURE_DELETE_LAB_TASK,
+    AZURE_JANITOR_TASK,
+    AZURE_START_LAB_TASK,
+    AZURE_STOP_LAB_TASK,
+    MAINTENANCE_QUEUE,
+)
 from infra.azure.arm import Arm, connect
 from infra.azure.janitor import Sweep, sweep_expired
 from worker.azure.labs import create_lab, mark_deleted
+from worker.azure.power import delete_lab, start_lab, stop_lab
 from worker.tasks.base import instrumented_task
 
 logger = logging.getLogger(__name__)
@@ -61,3 +69,33 @@ def sweep_expired_testbeds() -> None:
 )
 def create_azure_lab(lab_id: int) -> None:
     create_lab(lab_id)
+
+
+@instrumented_task(
+    name=AZURE_STOP_LAB_TASK,
+    queue=MAINTENANCE_QUEUE,
+    soft_time_limit=SOFT_TIME_LIMIT_S,
+    time_limit=SOFT_TIME_LIMIT_S + 120,
+)
+def stop_azure_lab(lab_id: int) -> None:
+    stop_lab(lab_id)
+
+
+@instrumented_task(
+    name=AZURE_START_LAB_TASK,
+    queue=MAINTENANCE_QUEUE,
+    soft_time_limit=SOFT_TIME_LIMIT_S,
+    time_limit=SOFT_TIME_LIMIT_S + 120,
+)
+def start_azure_lab(lab_id: int) -> None:
+    start_lab(lab_id)
+
+
+@instrumented_task(
+    name=AZURE_DELETE_LAB_TASK,
+    queue=MAINTENANCE_QUEUE,
+    soft_time_limit=SOFT_TIME_LIMIT_S,
+    time_limit=SOFT_TIME_LIMIT_S + 120,
+)
+def delete_azure_lab(lab_id: int) -> None:
+    delete_lab(lab_id)

@@ -1,18 +1,35 @@
 """Azure labs: queue a lab's creation (the worker creates it through the Azure SDK and
-registers it as a testbed), list labs, read one's state and progress."""
+registers it as a testbed), list labs, read one's state and progress; stop (deallocate), start
+and delete one, each a task the worker carries out."""
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
 from pydantic import ValidationError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
 from backend.api.errors import unprocessable
+from backend.azure.plans import resources
+from backend.core.config import settings
 from backend.core.keys import KeyPathError, check_key_path
-from backend.core.queue import BrokerUnavailable, check_broker, enqueue_azure_lab
+from backend.core.queue import (
+    AZURE_DELETE_LAB_TASK,
+    AZURE_START_LAB_TASK,
+    AZURE_STOP_LAB_TASK,
+    BrokerUnavailable,
+    check_broker,
+    enqueue_azure_lab,
+)
 from backend.models import AzureLab, AzureLabStatus, Testbed
-from backend.schemas.azure_lab import AzureLabCreate, AzureLabPublic, AzureLabsPublic
+from backend.schemas.azure_lab import (
+    AzureLabCreate,
+    AzureLabDelete,
+    AzureLabPublic,
+    AzureLabsPublic,
+)
 from infra.azure.spec import LabSpec
 
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
@@ -45,6 +62,23 @@ def _request_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     return loc[:1]  # the same name in both, or () for the whole body
 
 
+def checked_spec(session: Session, body: AzureLabCreate) -> LabSpec:
+    """The request as the engine's spec, every check a 422 naming the field: keys, values,
+    the expiry against its maximum in the settings, a testbed name not taken."""
+    if body.expires_in_hours > settings.AZURE_MAX_EXPIRY_HOURS:
+        raise unprocessable(
+            ("expires_in_hours",),
+            f"at most {settings.AZURE_MAX_EXPIRY_HOURS:g} h (MCSCOPE_AZURE_MAX_EXPIRY_HOURS)",
+            body.expires_in_hours,
+        )
+    private = _key(body.key_path, "key_path")
+    public = _key(body.key_path + ".pub", "key_path")
+    spec = lab_spec(body, private, public)
+    if session.scalar(select(Testbed.id).where(Testbed.name == body.name)) is not None:
+        raise unprocessable(("name",), f"a testbed named {body.name!r} already exists", body.name)
+    return spec
+
+
 def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec:
     """The engine's spec for a request; a value it refuses is a 422 naming the request field."""
     data: dict[str, Any] = {
@@ -67,6 +101,8 @@ def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec
         },
         "jump_host": {"enabled": body.jump_host},
     }
+    if body.image is not None:
+        data["image"] = body.image
     try:
         return LabSpec.model_validate(data)
     except ValidationError as e:
@@ -82,11 +118,7 @@ def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec
 )
 def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPublic:
     """Queue the creation of an Azure lab; the worker registers it as a testbed when done."""
-    private = _key(body.key_path, "key_path")
-    public = _key(body.key_path + ".pub", "key_path")
-    spec = lab_spec(body, private, public)
-    if session.scalar(select(Testbed.id).where(Testbed.name == body.name)) is not None:
-        raise unprocessable(("name",), f"a testbed named {body.name!r} already exists", body.name)
+    spec = checked_spec(session, body)
     try:
         check_broker()  # before anything is committed: no lab queued without a message
     except BrokerUnavailable as exc:
@@ -97,6 +129,7 @@ def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPubli
         name=body.name,
         spec=spec.model_dump(mode="json"),
         status=AzureLabStatus.QUEUED.value,
+        planned=[r.label for r in resources(spec)],
         progress=[],
         resource_group=spec.resource_group,
         budget=body.budget,
@@ -135,3 +168,107 @@ def read_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
     if lab is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
     return AzureLabPublic.model_validate(lab)
+
+
+@dataclass(frozen=True)
+class _Action:
+    verb: str
+    allowed: frozenset[AzureLabStatus]
+    becomes: AzureLabStatus
+    task: str
+
+
+_STOP = _Action(
+    "stop", frozenset({AzureLabStatus.READY}), AzureLabStatus.STOPPING, AZURE_STOP_LAB_TASK
+)
+_START = _Action(
+    "start", frozenset({AzureLabStatus.STOPPED}), AzureLabStatus.STARTING, AZURE_START_LAB_TASK
+)
+_DELETE = _Action(
+    "delete",
+    frozenset({AzureLabStatus.READY, AzureLabStatus.STOPPED, AzureLabStatus.FAILED}),
+    AzureLabStatus.DELETING,
+    AZURE_DELETE_LAB_TASK,
+)
+
+
+def _act(session: Session, lab: AzureLab, action: _Action) -> AzureLabPublic:
+    """Move the lab to the action's state if it is in one that allows it (a conditional
+    UPDATE, so two clicks queue one task), then send the task."""
+    try:
+        check_broker()
+    except BrokerUnavailable as exc:
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action.verb}: {exc}; nothing was queued"
+        ) from exc
+    before = lab.status
+    moved = session.execute(
+        update(AzureLab)
+        .where(AzureLab.id == lab.id, AzureLab.status.in_([s.value for s in action.allowed]))
+        .values(status=action.becomes.value, error=None)
+    ).rowcount  # type: ignore[attr-defined]
+    session.commit()
+    if not moved:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT, f"cannot {action.verb} a lab that is {before}"
+        )
+    try:
+        enqueue_azure_lab(lab.id, action.task)
+    except BrokerUnavailable as exc:
+        session.execute(update(AzureLab).where(AzureLab.id == lab.id).values(status=before))
+        session.commit()
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action.verb}: {exc}"
+        ) from exc
+    session.refresh(lab)
+    return AzureLabPublic.model_validate(lab)
+
+
+def _load(session: Session, lab_id: int) -> AzureLab:
+    lab = session.get(AzureLab, lab_id)
+    if lab is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+    return lab
+
+
+_ACTION_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"description": "No such lab"},
+    409: {"description": "The lab is not in a state that allows it"},
+    503: {"description": "The message broker (Redis) is not reachable"},
+}
+
+
+@router.post(
+    "/{lab_id}/stop",
+    response_model=AzureLabPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=_ACTION_RESPONSES,
+)
+def stop_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
+    """Queue deallocating the lab's VMs (no compute billed; disks, keys, addresses kept)."""
+    return _act(session, _load(session, lab_id), _STOP)
+
+
+@router.post(
+    "/{lab_id}/start",
+    response_model=AzureLabPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=_ACTION_RESPONSES,
+)
+def start_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
+    """Queue starting the lab's stopped VMs again."""
+    return _act(session, _load(session, lab_id), _START)
+
+
+@router.delete(
+    "/{lab_id}",
+    response_model=AzureLabPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=_ACTION_RESPONSES,
+)
+def delete_azure_lab(session: SessionDep, lab_id: int, body: AzureLabDelete) -> AzureLabPublic:
+    """Queue deleting the lab's resource group and all in it; the body repeats its name."""
+    lab = _load(session, lab_id)
+    if body.name != lab.name:
+        raise unprocessable(("name",), f"type the lab's name {lab.name!r} to delete it", body.name)
+    return _act(session, lab, _DELETE)

@@ -53,6 +53,12 @@ export type AzureLabCreate = {
      */
     subnet_prefix?: string;
     /**
+     * Image
+     *
+     * marketplace image URN publisher:offer:sku:version (null: Ubuntu 24.04 LTS)
+     */
+    image?: string | null;
+    /**
      * Jump Host
      *
      * add one VM with a public IP to reach the others through
@@ -79,6 +85,122 @@ export type AzureLabCreate = {
 };
 
 /**
+ * AzureLabDefaultsPublic
+ */
+export type AzureLabDefaultsPublic = {
+    /**
+     * Configured
+     *
+     * whether an Azure subscription is set (MCSCOPE_AZURE_*)
+     */
+    configured: boolean;
+    /**
+     * Templates
+     *
+     * topology templates
+     */
+    templates: Array<AzureTemplatePublic>;
+    /**
+     * Region
+     *
+     * suggested region
+     */
+    region: string;
+    /**
+     * Image
+     *
+     * default marketplace image URN
+     */
+    image: string;
+    /**
+     * Default Expiry Hours
+     *
+     * expiry of a new testbed, in h
+     */
+    default_expiry_hours: number;
+    /**
+     * Max Expiry Hours
+     *
+     * the longest expiry allowed, in h
+     */
+    max_expiry_hours: number;
+};
+
+/**
+ * AzureLabDelete
+ *
+ * Deleting a lab asks for its name, typed by the user, as a confirmation.
+ */
+export type AzureLabDelete = {
+    /**
+     * Name
+     *
+     * the lab's name, typed again to confirm
+     */
+    name: string;
+};
+
+/**
+ * AzureLabPlanPublic
+ */
+export type AzureLabPlanPublic = {
+    /**
+     * Resource Group
+     *
+     * the resource group holding everything
+     */
+    resource_group: string;
+    /**
+     * Region
+     *
+     * Azure region
+     */
+    region: string;
+    /**
+     * Image
+     *
+     * marketplace image URN of every VM
+     */
+    image: string;
+    /**
+     * Resources
+     *
+     * in creation order
+     */
+    resources: Array<PlannedResourcePublic>;
+    /**
+     * vCPUs needed against the region's quota
+     */
+    quota: QuotaPublic;
+    /**
+     * all VMs running for one hour
+     */
+    per_hour: CostPublic;
+    /**
+     * all VMs running until the expiry
+     */
+    until_expiry: CostPublic;
+    /**
+     * Expires In Hours
+     *
+     * hours until the testbed is deleted, in h
+     */
+    expires_in_hours: number;
+    /**
+     * Budget
+     *
+     * the budget asked for; null: none
+     */
+    budget: number | null;
+    /**
+     * Over Budget
+     *
+     * the cost up to the expiry exceeds the budget
+     */
+    over_budget: boolean;
+};
+
+/**
  * AzureLabPublic
  */
 export type AzureLabPublic = {
@@ -97,9 +219,15 @@ export type AzureLabPublic = {
     /**
      * Status
      *
-     * queued, creating (a worker is on it), ready (registered as a testbed) or failed (nothing left on Azure; see error)
+     * queued, creating (a worker is on it), ready (registered as a testbed), failed (nothing left on Azure; see error), stopping, stopped (deallocated), starting, deleting or deleted
      */
-    status: 'queued' | 'creating' | 'ready' | 'failed';
+    status: 'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted';
+    /**
+     * Planned
+     *
+     * the plan's resources, in creation order
+     */
+    planned: Array<string>;
     /**
      * Progress
      *
@@ -186,6 +314,60 @@ export type AzureRoleRequest = {
      * Azure VM size, e.g. 'Standard_A2_v2'
      */
     size: string;
+};
+
+/**
+ * AzureTemplatePublic
+ */
+export type AzureTemplatePublic = {
+    /**
+     * Name
+     *
+     * template id
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * what it is, in words
+     */
+    label: string;
+    /**
+     * Servers
+     *
+     * memcached server VMs
+     */
+    servers: number;
+    /**
+     * Middlewares
+     *
+     * middleware VMs
+     */
+    middlewares: number;
+    /**
+     * Clients
+     *
+     * load generator VMs
+     */
+    clients: number;
+    /**
+     * Server Size
+     *
+     * VM size of the servers
+     */
+    server_size: string;
+    /**
+     * Middleware Size
+     *
+     * VM size of the middlewares
+     */
+    middleware_size: string;
+    /**
+     * Client Size
+     *
+     * VM size of the clients
+     */
+    client_size: string;
 };
 
 /**
@@ -4614,6 +4796,42 @@ export type PercentilePublic = {
 };
 
 /**
+ * PlannedResourcePublic
+ */
+export type PlannedResourcePublic = {
+    /**
+     * Kind
+     *
+     * resource group, network security group, virtual network, ...
+     */
+    kind: string;
+    /**
+     * Name
+     *
+     * its name in the resource group
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * '<kind> <name>', as the lab's progress lists it
+     */
+    label: string;
+    /**
+     * Role
+     *
+     * a VM's role (its NIC and IP's too); null otherwise
+     */
+    role: 'server' | 'middleware' | 'client' | 'jump' | null;
+    /**
+     * Size
+     *
+     * a VM's size; null for other resources
+     */
+    size: string | null;
+};
+
+/**
  * QueueModelRowPublic
  *
  * M/M/1 and M/M/m at one configuration, with the sources of their inputs.
@@ -4733,6 +4951,66 @@ export type QueuePredictionPublic = {
      * E[r] = wait + service, against the middleware response time; s
      */
     response_time_s: ComparedPublic;
+};
+
+/**
+ * QuotaLinePublic
+ */
+export type QuotaLinePublic = {
+    /**
+     * Family
+     *
+     * vCPU family, or 'cores' for the region's total
+     */
+    family: string;
+    /**
+     * Needed
+     *
+     * vCPUs the testbed needs
+     */
+    needed: number;
+    /**
+     * Used
+     *
+     * vCPUs in use now
+     */
+    used: number;
+    /**
+     * Limit
+     *
+     * the subscription's limit in the region
+     */
+    limit: number;
+    /**
+     * Fits
+     *
+     * used + needed <= limit
+     */
+    fits: boolean;
+};
+
+/**
+ * QuotaPublic
+ */
+export type QuotaPublic = {
+    /**
+     * Checked
+     *
+     * whether Azure was asked (false: no subscription is set)
+     */
+    checked: boolean;
+    /**
+     * Lines
+     *
+     * one per family, and the region's total
+     */
+    lines: Array<QuotaLinePublic>;
+    /**
+     * Error
+     *
+     * not enough quota (naming the family and the numbers), a size the region does not offer, or why the quota could not be read
+     */
+    error: string | null;
 };
 
 /**
@@ -7289,6 +7567,47 @@ export type GetApiV1TestbedsByTestbedIdResponses = {
 
 export type GetApiV1TestbedsByTestbedIdResponse = GetApiV1TestbedsByTestbedIdResponses[keyof GetApiV1TestbedsByTestbedIdResponses];
 
+export type GetApiV1AzureLabsDefaultsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/defaults';
+};
+
+export type GetApiV1AzureLabsDefaultsResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabDefaultsPublic;
+};
+
+export type GetApiV1AzureLabsDefaultsResponse = GetApiV1AzureLabsDefaultsResponses[keyof GetApiV1AzureLabsDefaultsResponses];
+
+export type PostApiV1AzureLabsPlanData = {
+    body: AzureLabCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/plan';
+};
+
+export type PostApiV1AzureLabsPlanErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1AzureLabsPlanError = PostApiV1AzureLabsPlanErrors[keyof PostApiV1AzureLabsPlanErrors];
+
+export type PostApiV1AzureLabsPlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabPlanPublic;
+};
+
+export type PostApiV1AzureLabsPlanResponse = PostApiV1AzureLabsPlanResponses[keyof PostApiV1AzureLabsPlanResponses];
+
 export type GetApiV1AzureLabsData = {
     body?: never;
     path?: never;
@@ -7356,6 +7675,50 @@ export type PostApiV1AzureLabsResponses = {
 
 export type PostApiV1AzureLabsResponse = PostApiV1AzureLabsResponses[keyof PostApiV1AzureLabsResponses];
 
+export type DeleteApiV1AzureLabsByLabIdData = {
+    body: AzureLabDelete;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}';
+};
+
+export type DeleteApiV1AzureLabsByLabIdErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type DeleteApiV1AzureLabsByLabIdError = DeleteApiV1AzureLabsByLabIdErrors[keyof DeleteApiV1AzureLabsByLabIdErrors];
+
+export type DeleteApiV1AzureLabsByLabIdResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type DeleteApiV1AzureLabsByLabIdResponse = DeleteApiV1AzureLabsByLabIdResponses[keyof DeleteApiV1AzureLabsByLabIdResponses];
+
 export type GetApiV1AzureLabsByLabIdData = {
     body?: never;
     path: {
@@ -7387,6 +7750,94 @@ export type GetApiV1AzureLabsByLabIdResponses = {
 };
 
 export type GetApiV1AzureLabsByLabIdResponse = GetApiV1AzureLabsByLabIdResponses[keyof GetApiV1AzureLabsByLabIdResponses];
+
+export type PostApiV1AzureLabsByLabIdStopData = {
+    body?: never;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}/stop';
+};
+
+export type PostApiV1AzureLabsByLabIdStopErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1AzureLabsByLabIdStopError = PostApiV1AzureLabsByLabIdStopErrors[keyof PostApiV1AzureLabsByLabIdStopErrors];
+
+export type PostApiV1AzureLabsByLabIdStopResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type PostApiV1AzureLabsByLabIdStopResponse = PostApiV1AzureLabsByLabIdStopResponses[keyof PostApiV1AzureLabsByLabIdStopResponses];
+
+export type PostApiV1AzureLabsByLabIdStartData = {
+    body?: never;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}/start';
+};
+
+export type PostApiV1AzureLabsByLabIdStartErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1AzureLabsByLabIdStartError = PostApiV1AzureLabsByLabIdStartErrors[keyof PostApiV1AzureLabsByLabIdStartErrors];
+
+export type PostApiV1AzureLabsByLabIdStartResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type PostApiV1AzureLabsByLabIdStartResponse = PostApiV1AzureLabsByLabIdStartResponses[keyof PostApiV1AzureLabsByLabIdStartResponses];
 
 export type GetApiV1PricesData = {
     body?: never;

@@ -51,6 +51,10 @@ export const queryKeys = {
     all: () => ["testbeds"] as const,
     tools: (testbedId: number) => ["testbeds", testbedId, "tools"] as const,
   },
+  azureLabs: {
+    all: () => ["azure-labs"] as const,
+    defaults: () => ["azure-labs", "defaults"] as const,
+  },
   templates: () => ["templates"] as const,
   experiments: {
     all: () => ["experiments"] as const,

@@ -1,28 +1,62 @@
 // Testbeds: the built-in local one and every registered one, with hosts, their pinned SSH host
-// keys, and the tools (and versions) their newest runs found.
-import { useEffect } from "react";
+// keys, and the tools (and versions) their newest runs found. Azure testbeds: New Azure testbed
+// (plan, then create), each lab's progress while it is made, then its testbed's card with the
+// expiry countdown, the cost so far and Stop/Start/Delete.
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { TestbedToolPublic } from "@/api";
+import type { AzureLabPublic, TestbedToolPublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { formatMoney } from "@/lib/cost";
+import { useGetAzureLabDefaultsQuery, useGetAzureLabsQuery } from "../hooks/useAzureLabs";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
+import { AzureLabPanel } from "./AzureLabPanel";
 import { HostKeyCell } from "./HostKeyCell";
+import { NewAzureTestbed } from "./NewAzureTestbed";
 
 export function TestbedsPage() {
   const { testbeds, isLoading, error } = useGetTestbedsQuery();
   const { tools } = useGetTestbedToolsQuery();
+  const { labs, error: labsError } = useGetAzureLabsQuery();
+  const { defaults } = useGetAzureLabDefaultsQuery();
+  const [creating, setCreating] = useState(false);
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
+  useEffect(() => {
+    if (labsError) handleError(labsError);
+  }, [labsError]);
+  // A lab's newest row per testbed; labs not (yet) registered get a card of their own.
+  const labOf = (id: number) => labs?.data.find((l) => l.testbed_id === id);
+  const unregistered = (labs?.data ?? []).filter((l) => l.testbed_id === null);
   const toolsOf = (id: number | null) => (tools?.data ?? []).filter((t) => t.testbed_id === id);
   if (isLoading) return <PendingBlock label="Loading testbeds" />;
   return (
     <section data-testid="testbeds-page">
       <div className="page-header">
         <h1>Testbeds</h1>
+        {defaults && (
+          <button
+            type="button"
+            className={creating ? undefined : "primary"}
+            onClick={() => setCreating((c) => !c)}
+          >
+            {creating ? "Close" : "New Azure testbed"}
+          </button>
+        )}
       </div>
+      {creating && defaults && (
+        <NewAzureTestbed defaults={defaults} onCreated={() => setCreating(false)} />
+      )}
+      {unregistered.map((lab) => (
+        <section className="card" key={`lab-${lab.id}`} data-testid={`azure-lab-card-${lab.id}`}>
+          <h2>
+            {lab.name} <span className="hint">(azure, not registered)</span>
+          </h2>
+          <AzureLabPanel lab={lab} />
+        </section>
+      ))}
       <section className="card" data-testid="testbed-local">
         <h2>local</h2>
         <p className="hint">
@@ -37,6 +71,7 @@ export function TestbedsPage() {
             {tb.name} <span className="hint">({tb.kind})</span>
           </h2>
           {tb.description && <p className="hint">{tb.description}</p>}
+          {labOf(tb.id) && <AzureLabPanel lab={labOf(tb.id) as AzureLabPublic} />}
           {tb.cost && (
             <>
               <CostSummary cost={tb.cost.accrued} label="Cost so far" testId={`cost-${tb.id}`} />

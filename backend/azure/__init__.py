@@ -1,0 +1,1 @@
+"""Azure testbeds as the API sees them: plans shown before creation."""

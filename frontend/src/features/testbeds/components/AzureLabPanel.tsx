@@ -1,0 +1,122 @@
+// One Azure lab's state: each planned resource as created, being created or pending, why a
+// creation failed, the expiry countdown, and Stop (deallocate), Start and Delete (which asks
+// for the lab's name typed again).
+import { useEffect, useState } from "react";
+import type { AzureLabPublic } from "@/api";
+import { FieldError } from "@/components/common/FieldError";
+import { handleError } from "@/components/common/handleError";
+import { StatusBadge } from "@/components/common/StatusBadge";
+import { fieldErrors } from "@/lib/apiError";
+import { useAzureLabActionMutation, useDeleteAzureLabMutation } from "../hooks/useAzureLabs";
+import { BUSY, resourceStates } from "../utils/azureForm";
+import { ExpiryCountdown } from "./ExpiryCountdown";
+
+/** Props of AzureLabPanel. */
+export interface AzureLabPanelProps {
+  lab: AzureLabPublic;
+}
+
+const MARK = { created: "✓", creating: "…", pending: "·" } as const;
+
+export function AzureLabPanel({ lab }: AzureLabPanelProps) {
+  const action = useAzureLabActionMutation(lab.id);
+  const remove = useDeleteAzureLabMutation(lab.id);
+  const [confirming, setConfirming] = useState(false);
+  const [typed, setTyped] = useState("");
+  useEffect(() => {
+    if (action.error) handleError(action.error);
+  }, [action.error]);
+  const deleteError = fieldErrors(remove.error).name;
+  useEffect(() => {
+    if (remove.error && !deleteError) handleError(remove.error);
+  }, [remove.error, deleteError]);
+  const states = resourceStates(lab);
+  const created = states.filter((s) => s.state === "created").length;
+  const showResources = lab.status === "queued" || lab.status === "creating" || lab.error;
+  const busy = BUSY.has(lab.status) || action.isPending || remove.isPending;
+  return (
+    <div className="azure-lab" data-testid={`azure-lab-${lab.name}`}>
+      <p>
+        <StatusBadge status={lab.status} /> <span className="hint">{lab.resource_group}</span>{" "}
+        {lab.expires_at && !lab.deleted_at && (
+          <ExpiryCountdown expiresAt={lab.expires_at} testId={`expiry-${lab.name}`} />
+        )}
+      </p>
+      {lab.error && (
+        <p className="error-text" data-testid={`azure-lab-error-${lab.name}`}>
+          {lab.error}
+        </p>
+      )}
+      {showResources && states.length > 0 && (
+        <>
+          <p className="hint" data-testid={`azure-progress-${lab.name}`}>
+            {created} of {states.length} resources created
+          </p>
+          <progress className="progress-bar" max={states.length} value={created} />
+          <ul className="resource-list">
+            {states.map((s) => (
+              <li key={s.label} className={`resource-${s.state}`} data-state={s.state}>
+                <span aria-hidden>{MARK[s.state]}</span> {s.label}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {lab.status !== "deleted" && (
+        <div className="actions">
+          {lab.status === "ready" && (
+            <button type="button" disabled={busy} onClick={() => action.mutate("stop")}>
+              Stop (deallocate)
+            </button>
+          )}
+          {lab.status === "stopped" && (
+            <button type="button" disabled={busy} onClick={() => action.mutate("start")}>
+              Start
+            </button>
+          )}
+          {(lab.status === "ready" || lab.status === "stopped" || lab.status === "failed") &&
+            !confirming && (
+              <button
+                type="button"
+                className="danger"
+                disabled={busy}
+                onClick={() => setConfirming(true)}
+              >
+                Delete…
+              </button>
+            )}
+        </div>
+      )}
+      {confirming && lab.status !== "deleting" && lab.status !== "deleted" && (
+        <form
+          className="card inset"
+          onSubmit={(e) => {
+            e.preventDefault();
+            remove.mutate(typed, { onSuccess: () => setConfirming(false) });
+          }}
+        >
+          <label>
+            Deleting removes its resource group {lab.resource_group} and every VM in it. Type{" "}
+            <code>{lab.name}</code> to confirm.
+            <input
+              name="confirm-name"
+              value={typed}
+              autoComplete="off"
+              onChange={(e) => setTyped(e.target.value)}
+              aria-invalid={Boolean(deleteError)}
+            />
+          </label>
+          <FieldError message={deleteError} testId={`error-delete-${lab.name}`} />
+          <div className="actions">
+            <button type="submit" className="danger" disabled={remove.isPending}>
+              Delete {lab.name}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+"""Stop (deallocate), start and delete an Azure lab recorded in the database: the bodies of the
+mcscope.azure.{stop,start,delete}_lab tasks. The API has already moved the lab to stopping,
+starting or deleting (a conditional UPDATE, so one click is one task); each body acts only on a
+lab in that state, so a redelivered message after the work is done changes nothing. A failure
+puts the lab back where it was, with the reason in its error."""
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from azure.core.exceptions import AzureError
+
+from backend.core.db import SessionLocal
+from backend.models import AzureLab, AzureLabStatus
+from infra.azure import provision
+from infra.azure.arm import Arm
+from worker.azure.labs import MAX_ERROR, connect_from_settings
+
+logger = logging.getLogger(__name__)
+
+ArmFactory = Callable[[], Arm]
+
+
+def _carry_out(
+    lab_id: int,
+    doing: AzureLabStatus,
+    done: AzureLabStatus,
+    undone: AzureLabStatus,
+    work: Callable[[Arm, AzureLab], None],
+    arm_for: ArmFactory,
+) -> None:
+    with SessionLocal() as session:
+        row = session.get(AzureLab, lab_id)
+        if row is None or row.status != doing.value:
+            logger.info("azure_lab.not_" + doing.value, extra={"lab_id": lab_id})
+            return
+        try:
+            arm = arm_for()
+            try:
+                work(arm, row)
+            finally:
+                arm.close()
+        except (RuntimeError, AzureError) as exc:
+            row.status = undone.value
+            row.error = f"{doing.value} failed: {provision.describe(exc)}"[:MAX_ERROR]
+            session.commit()
+            logger.warning("azure_lab.action_failed", extra={"lab_id": lab_id, "error": row.error})
+            return
+        row.status = done.value
+        session.commit()
+        logger.info("azure_lab." + done.value, extra={"lab_id": lab_id})
+
+
+def _each_vm(act: Callable[[Arm, str], list[str]], arm: Arm, row: AzureLab) -> None:
+    names = act(arm, row.resource_group)
+    logger.info("azure_lab.vms", extra={"lab_id": row.id, "vms": names})
+
+
+def stop_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+    """Deallocate every VM of the lab's group."""
+    _carry_out(
+        lab_id,
+        AzureLabStatus.STOPPING,
+        AzureLabStatus.STOPPED,
+        AzureLabStatus.READY,
+        lambda arm, row: _each_vm(provision.deallocate, arm, row),
+        arm_for,
+    )
+
+
+def start_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+    """Start every VM of the lab's group again."""
+    _carry_out(
+        lab_id,
+        AzureLabStatus.STARTING,
+        AzureLabStatus.READY,
+        AzureLabStatus.STOPPED,
+        lambda arm, row: _each_vm(provision.start, arm, row),
+        arm_for,
+    )
+
+
+def _delete(arm: Arm, row: AzureLab) -> None:
+    # A group that is already gone (a failed creation, the janitor) is not an error.
+    provision.delete(arm, row.resource_group)
+    row.deleted_at = row.deleted_at or datetime.now(UTC)
+
+
+def delete_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+    """Delete the lab's resource group (only if mcscope's tag is on it) and record when."""
+    _carry_out(
+        lab_id,
+        AzureLabStatus.DELETING,
+        AzureLabStatus.DELETED,
+        AzureLabStatus.READY,
+        _delete,
+        arm_for,
+    )
