@@ -8,6 +8,7 @@ from backend.api.routes import (
     analysis,
     analysis_figures,
     auth,
+    azure_groups,
     azure_labs,
     compare,
     compare_figures,
@@ -30,6 +31,7 @@ from backend.api.security import Authenticated
 protected = APIRouter(dependencies=[Authenticated, Depends(check_path_ids)])
 protected.include_router(parameters.router)
 protected.include_router(testbeds.router)
+protected.include_router(azure_groups.router)  # before azure_labs: its paths are more specific
 protected.include_router(azure_labs.router)
 protected.include_router(prices.router)
 protected.include_router(experiments.router)

@@ -102,8 +102,9 @@ def _exists(arm: Arm, rg: str, res: Resource) -> bool:
             found = arm.compute.virtual_machines.get(rg, res.name)
     except ResourceNotFoundError:
         return False
-    state = str(found.provisioning_state or "")
-    if state != "Succeeded":
+    # The network models give an enum, the compute one a string.
+    state = str(getattr(found.provisioning_state, "value", found.provisioning_state) or "")
+    if state.lower() != "succeeded":
         # Half made by the dead worker; its key's private half is gone, so it cannot be redone
         # with the same custom data: fail (and clean up) rather than guess.
         raise ProvisionError(f"{res.kind.value} {res.name} was left {state or 'unfinished'}")
@@ -164,7 +165,7 @@ def create(
         for current in build_plan(spec, arm.subscription_id, tags, keys):
             if resuming and _exists(arm, rg, current):
                 logger.info(
-                    "azure.reused", extra={"kind": current.kind.value, "name": current.name}
+                    "azure.reused", extra={"kind": current.kind.value, "resource": current.name}
                 )
             else:
                 if (
@@ -177,7 +178,7 @@ def create(
                         resume.record(dict(public))
                 _create_one(arm, rg, current)
                 logger.info(
-                    "azure.created", extra={"kind": current.kind.value, "name": current.name}
+                    "azure.created", extra={"kind": current.kind.value, "resource": current.name}
                 )
             group_made = True
             if progress is not None:

@@ -117,12 +117,6 @@ def failed_groups(session: Session) -> set[str]:
     )
 
 
-def known_groups(session: Session) -> set[str]:
-    """Groups the database knows (lowercase: Azure's group names ignore case)."""
-    names = session.scalars(select(AzureLab.resource_group).where(AzureLab.deleted_at.is_(None)))
-    return {n.lower() for n in names}
-
-
 def idle_labs(session: Session, idle_s: float, now: datetime | None = None) -> list[AzureLab]:
     """Ready labs whose testbed has had no queued or running run, and no run end, for
     `idle_s` (counted from the lab's last change when it never ran one)."""
