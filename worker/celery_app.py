@@ -1,14 +1,21 @@
 """The Celery application: Redis broker, late acks, one task at a time per worker process.
 
-Two consumers: the run worker (runs queue, concurrency 1) and the maintenance worker with the
+Three consumers: the run worker (runs queue, concurrency 1), the maintenance worker with the
 beat scheduler embedded (`-B`), which runs the periodic recovery and Start's background sender
-while runs are going on.
+while runs are going on, and the Azure worker (runs.azure queue: creating, deleting and the
+janitor, minutes of ARM polling each, so recovery never waits behind them).
 """
 
 from celery import Celery
 
 from backend.core.config import settings
-from backend.core.queue import AZURE_JANITOR_TASK, MAINTENANCE_QUEUE, RECOVER_TASK, RUNS_QUEUE
+from backend.core.queue import (
+    AZURE_JANITOR_TASK,
+    AZURE_QUEUE,
+    MAINTENANCE_QUEUE,
+    RECOVER_TASK,
+    RUNS_QUEUE,
+)
 
 # A run can last an hour (stability trace) plus set-up; an unacked task is redelivered only
 # after this, so it must exceed the longest run or a live run would be started twice.
@@ -37,7 +44,7 @@ app.conf.update(
         "sweep-expired-azure-testbeds": {
             "task": AZURE_JANITOR_TASK,
             "schedule": settings.AZURE_JANITOR_EVERY_S,
-            "options": {"queue": MAINTENANCE_QUEUE, "expires": settings.AZURE_JANITOR_EVERY_S},
+            "options": {"queue": AZURE_QUEUE, "expires": settings.AZURE_JANITOR_EVERY_S},
         },
     },
 )

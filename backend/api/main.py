@@ -8,6 +8,7 @@ from backend.api.routes import (
     analysis,
     analysis_figures,
     auth,
+    azure_groups,
     azure_lab_plans,
     azure_labs,
     compare,
@@ -33,6 +34,7 @@ protected = APIRouter(dependencies=[Authenticated, Depends(check_path_ids)])
 protected.include_router(parameters.router)
 protected.include_router(testbeds.router)
 protected.include_router(azure_lab_plans.router)  # before azure_labs: /defaults
+protected.include_router(azure_groups.router)  # before azure_labs: its paths are more specific
 protected.include_router(azure_labs.router)
 protected.include_router(prices.router)
 protected.include_router(experiments.router)

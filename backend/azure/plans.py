@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from azure.core.exceptions import AzureError
 from sqlalchemy.orm import Session
 
-from backend.core.azure import AzureNotConfigured
+from backend.core.azure import NoSubscription
 from backend.crud.costs import cost
 from backend.schemas.azure_plan import (
     AzureLabPlanPublic,
@@ -63,7 +63,7 @@ def quota(spec: LabSpec, arm_for: Callable[[], Arm]) -> QuotaPublic:
     """The quota lines; an error naming the family and numbers when one does not fit."""
     try:
         arm = arm_for()
-    except AzureNotConfigured as exc:
+    except NoSubscription as exc:
         return QuotaPublic(checked=False, lines=[], error=f"quota not checked: {exc}")
     try:
         lines = quota_lines(arm, spec)

@@ -115,8 +115,12 @@ class Settings(BaseSettings):
     # (`az login`, a service principal's AZURE_* variables, or a managed identity). Unset: the
     # Azure tasks do nothing.
     AZURE_SUBSCRIPTION_ID: str | None = None
-    # How often the beat scheduler deletes expired Azure testbeds (their resource groups).
+    # How often the beat scheduler runs the Azure janitor (expired testbeds deleted, failed
+    # creations' groups deleted, dead workers' creations resumed, idle testbeds deallocated).
     AZURE_JANITOR_EVERY_S: float = Field(default=300.0, gt=0)
+    # A ready Azure testbed with no queued or running run for this long is deallocated (its
+    # VMs stop billing compute; Start brings them back).
+    AZURE_IDLE_DEALLOCATE_S: float = Field(default=3600.0, gt=0)
     # The Azure Retail Prices API (no authentication) `prices refresh` reads VM prices from,
     # and the currency asked for.
     AZURE_PRICES_URL: str = "https://prices.azure.com/api/retail/prices"

@@ -24,6 +24,7 @@ AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
 AZURE_STOP_LAB_TASK = "mcscope.azure.stop_lab"
 AZURE_START_LAB_TASK = "mcscope.azure.start_lab"
 AZURE_DELETE_LAB_TASK = "mcscope.azure.delete_lab"
+AZURE_DELETE_GROUP_TASK = "mcscope.azure.delete_group"
 # Sends the messages of an experiment's queued runs (Start of a large grid, in the background).
 DISPATCH_TASK = "mcscope.experiments.dispatch"
 # Decides and queues a latency-SLO search's next probe (after Start and after each probe).
@@ -31,6 +32,9 @@ SLO_STEP_TASK = "mcscope.experiments.slo_step"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
+# Azure testbeds' creation, deletion and janitor: minutes of SDK polling each, so a worker of
+# their own; recovery never waits behind them.
+AZURE_QUEUE = f"{settings.RUNS_QUEUE}.azure"
 BROKER_TIMEOUT_S = 2.0
 
 producer = Celery("mcscope-api", broker=settings.REDIS_URL)
@@ -71,7 +75,15 @@ def enqueue_azure_lab(lab_id: int, task: str = AZURE_CREATE_LAB_TASK) -> None:
     the lab's new state is committed."""
     try:
         with producer.connection_for_write() as conn:
-            producer.send_task(task, args=[lab_id], queue=MAINTENANCE_QUEUE, connection=conn)
+            producer.send_task(task, args=[lab_id], queue=AZURE_QUEUE, connection=conn)
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_azure_group_deletion(resource_group: str) -> None:
+    """Send the deletion of one resource group mcscope made (its tag is checked again)."""
+    try:
+        producer.send_task(AZURE_DELETE_GROUP_TASK, args=[resource_group], queue=AZURE_QUEUE)
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

@@ -5,7 +5,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, String, text
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -49,4 +49,15 @@ class AzureLab(TimestampMixin, Base):
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     testbed_id: Mapped[int | None] = mapped_column(
         ForeignKey("testbeds.id", ondelete="SET NULL"), default=None
+    )
+    # The worker process creating it (host:pid) and its heartbeat: a lab left `creating` by a
+    # dead worker is queued again (or cleaned up) by the janitor.
+    worker: Mapped[str | None] = mapped_column(String(255), default=None)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # Creation attempts so far (a resumed creation is attempt 2, 3, ...).
+    attempt: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # VM name -> the public host key it was (or is about to be) created with, written before
+    # the VM's creation, so a resumed creation pins the VMs already made.
+    host_keys: Mapped[dict[str, str]] = mapped_column(
+        JSONB, default=dict, server_default=text("'{}'::jsonb")
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from azure.core.exceptions import AzureError, HttpResponseError
+from azure.core.exceptions import AzureError, HttpResponseError, ResourceNotFoundError
 from azure.mgmt.compute import models as compute_models
 from azure.mgmt.network import models as network_models
 from azure.mgmt.resource.resources import models as resource_models
@@ -85,6 +85,60 @@ def _create_one(arm: Arm, rg: str, res: Resource) -> None:
         ).result()
 
 
+def _exists(arm: Arm, rg: str, res: Resource) -> bool:
+    """The resource is already there, fully made (a resumed creation reuses it)."""
+    try:
+        if res.kind is Kind.GROUP:
+            return bool(arm.resource.resource_groups.check_existence(rg))
+        if res.kind is Kind.NSG:
+            found: Any = arm.network.network_security_groups.get(rg, res.name)
+        elif res.kind is Kind.VNET:
+            found = arm.network.virtual_networks.get(rg, res.name)
+        elif res.kind is Kind.PUBLIC_IP:
+            found = arm.network.public_ip_addresses.get(rg, res.name)
+        elif res.kind is Kind.NIC:
+            found = arm.network.network_interfaces.get(rg, res.name)
+        else:
+            found = arm.compute.virtual_machines.get(rg, res.name)
+    except ResourceNotFoundError:
+        return False
+    # The network models give an enum, the compute one a string.
+    state = str(getattr(found.provisioning_state, "value", found.provisioning_state) or "")
+    if state.lower() != "succeeded":
+        # Half made by the dead worker; its key's private half is gone, so it cannot be redone
+        # with the same custom data: fail (and clean up) rather than guess.
+        raise ProvisionError(f"{res.kind.value} {res.name} was left {state or 'unfinished'}")
+    return True
+
+
+@dataclass
+class Resume:
+    """What a creation writes ahead so another worker can finish it: `host_keys` (VM name ->
+    public key line) as recorded by an earlier attempt, and `record`, called with every VM's
+    key before the first VM is created."""
+
+    host_keys: dict[str, str]
+    record: Callable[[dict[str, str]], None]
+
+
+def _start(
+    arm: Arm, spec: LabSpec, testbed_id: str | None, now: datetime | None, resume: Resume | None
+) -> tuple[list[QuotaLine], dict[str, str], bool]:
+    """(quota, tags, resuming): a resumed creation keeps the group's tags (its expiry)."""
+    rg = spec.resource_group
+    # Only an earlier attempt's group is resumed: it recorded its keys before making any VM.
+    tags = group_tags(arm, rg) if resume is not None and resume.host_keys else None
+    if tags is not None:
+        if tags.get(TAG_TESTBED) != (testbed_id or spec.name):
+            raise ProvisionError(f"resource group {rg} exists and is not this lab's")
+        return [], tags, True  # quota counts the VMs already made: ARM checks the rest
+    quota = check_quota(arm, spec)
+    if arm.resource.resource_groups.check_existence(rg):
+        raise ProvisionError(f"resource group {rg} already exists: delete it or pick another name")
+    created = (now or datetime.now(UTC)).replace(microsecond=0)
+    return quota, lab_tags(spec, created, testbed_id), False
+
+
 def create(
     arm: Arm,
     spec: LabSpec,
@@ -92,28 +146,44 @@ def create(
     testbed_id: str | None = None,
     now: datetime | None = None,
     progress: Callable[[Resource], None] | None = None,
+    resume: Resume | None = None,
 ) -> Lab:
     """Create the lab; on any failure after its group exists, delete the group, then raise
-    ProvisionError naming the resource that failed and why."""
+    ProvisionError naming the resource that failed and why. With `resume`, a group this lab
+    made earlier is finished: resources already there are reused, the rest created."""
     rg = spec.resource_group
-    quota = check_quota(arm, spec)
-    if arm.resource.resource_groups.check_existence(rg):
-        raise ProvisionError(f"resource group {rg} already exists: delete it or pick another name")
-    created = (now or datetime.now(UTC)).replace(microsecond=0)
-    tags = lab_tags(spec, created, testbed_id)
+    quota, tags, resuming = _start(arm, spec, testbed_id, now, resume)
     keys = {vm.name: new_host_key() for vm in planned_vms(spec)}
-    group_made = False
+    public = {n: k.public_line for n, k in keys.items()}
+    if resume is not None:
+        # Keys of VMs an earlier attempt may have made stay; the others get new ones.
+        public.update({n: k for n, k in resume.host_keys.items() if n in public})
+        resume.record(public)
+    group_made = resuming
     current: Resource | None = None
     try:
         for current in build_plan(spec, arm.subscription_id, tags, keys):
-            _create_one(arm, rg, current)
+            if resuming and _exists(arm, rg, current):
+                logger.info(
+                    "azure.reused", extra={"kind": current.kind.value, "resource": current.name}
+                )
+            else:
+                if (
+                    current.kind is Kind.VM
+                    and public[current.name] != keys[current.name].public_line
+                ):
+                    # Recorded by an attempt that died before making this VM: pin the new key.
+                    public[current.name] = keys[current.name].public_line
+                    if resume is not None:
+                        resume.record(dict(public))
+                _create_one(arm, rg, current)
+                logger.info(
+                    "azure.created", extra={"kind": current.kind.value, "resource": current.name}
+                )
             group_made = True
-            logger.info(
-                "azure.created", extra={"kind": current.kind.value, "resource": current.name}
-            )
             if progress is not None:
                 progress(current)
-        hosts = _hosts(arm, spec, {n: k.public_line for n, k in keys.items()})
+        hosts = _hosts(arm, spec, public)
     except BaseException as exc:
         what = f"{current.kind.value} {current.name}" if current else rg
         if not group_made:

@@ -47,6 +47,16 @@ else
     >>"$VAR/log/beat.log" 2>&1 &
   echo $! >"$VAR/run/beat.pid"
 fi
+# Azure testbeds' creation, deletion and janitor: a worker of their own (minutes of polling
+# Azure each); it does nothing without MCSCOPE_AZURE_SUBSCRIPTION_ID.
+if pid_alive "$VAR/run/azure.pid"; then
+  say "Azure worker already running (pid $(cat "$VAR/run/azure.pid"))"
+else
+  say "starting Celery worker for Azure testbeds"
+  nohup "$VENV/bin/celery" -A worker.celery_app worker --loglevel=INFO --concurrency=2 \
+    -Q "$RUNS_QUEUE.azure" -n "mcscope-azure@%h" >>"$VAR/log/azure.log" 2>&1 &
+  echo $! >"$VAR/run/azure.pid"
+fi
 
 for _ in $(seq 1 100); do
   if curl -fsS "http://$API_HOST:$API_PORT/api/v1/health" >/dev/null 2>&1; then
@@ -54,7 +64,7 @@ for _ in $(seq 1 100); do
     echo "mcscope is up:   http://$API_HOST:$API_PORT/"
     echo "API docs:        http://$API_HOST:$API_PORT/docs"
     if [ -n "$token_note" ]; then echo "$token_note"; fi
-    echo "logs:            $VAR/log/{api,worker,beat}.log    stop with: make down"
+    echo "logs:            $VAR/log/{api,worker,beat,azure}.log    stop with: make down"
     exit 0
   fi
   pid_alive "$VAR/run/api.pid" || { echo "API exited; see $VAR/log/api.log" >&2; tail -20 "$VAR/log/api.log" >&2; exit 1; }

@@ -15,6 +15,7 @@ import pytest
 from infra.azure.arm import Arm, ArmOptions, connect
 from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
+from infra.tests.fake_azure_app import options
 from worker.tests.drivers.netns import free_network, netns_supported
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,14 +39,7 @@ def fake_arm(tmp_path: Path) -> Iterator[FakeArm]:
 
 def fake_options(fake: FakeArm) -> ArmOptions:
     """The production clients pointed at the fake: short backoff and polling for the tests."""
-    return ArmOptions(
-        base_url=fake.base_url,
-        retry_total=3,
-        retry_backoff_factor=0.05,
-        retry_backoff_max=1,
-        polling_interval=0.05,
-        connection_verify=str(fake.cert),
-    )
+    return options(fake.base_url, str(fake.cert))
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
-from backend.core.queue import AZURE_JANITOR_TASK, MAINTENANCE_QUEUE
+from backend.core.queue import AZURE_JANITOR_TASK, AZURE_QUEUE
 from backend.models import AzureLab, AzureLabStatus
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -91,5 +91,5 @@ def test_without_a_subscription_the_task_does_nothing(monkeypatch: pytest.Monkey
 def test_the_janitor_is_on_the_beat_schedule() -> None:
     entry = next(e for e in app.conf.beat_schedule.values() if e["task"] == AZURE_JANITOR_TASK)
     assert entry["schedule"] == settings.AZURE_JANITOR_EVERY_S
-    assert entry["options"]["queue"] == MAINTENANCE_QUEUE
+    assert entry["options"]["queue"] == AZURE_QUEUE
     assert AZURE_JANITOR_TASK in app.tasks

@@ -14,7 +14,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from backend.core.config import settings
-from backend.core.queue import AZURE_CREATE_LAB_TASK, MAINTENANCE_QUEUE
+from backend.core.queue import AZURE_CREATE_LAB_TASK, AZURE_QUEUE
 from infra.azure import provision
 from infra.azure.arm import Arm, connect
 from infra.azure.spec import LabSpec
@@ -50,12 +50,12 @@ def _take_lab_messages() -> list[int]:
     """Lab ids of the creation messages in this session's maintenance queue (taken out)."""
     r = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
     ids = []
-    for raw in r.lrange(MAINTENANCE_QUEUE, 0, -1):
+    for raw in r.lrange(AZURE_QUEUE, 0, -1):
         assert isinstance(raw, str)  # decoded
         msg = json.loads(raw)
         if msg["headers"]["task"] == AZURE_CREATE_LAB_TASK:
             ids.append(int(json.loads(base64.b64decode(msg["body"]))[0][0]))
-            r.lrem(MAINTENANCE_QUEUE, 1, raw)
+            r.lrem(AZURE_QUEUE, 1, raw)
     return ids
 
 

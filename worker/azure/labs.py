@@ -4,10 +4,17 @@ The task takes the lab's id, claims it (queued to creating, a conditional UPDATE
 it through the engine (infra.azure.provision: quota first, tagged group, rollback on failure)
 while recording each created resource on the row, then registers its role VMs as the hosts of
 an azure testbed, each with the host key mcscope generated for it pinned as supplied. A lab
-that fails leaves nothing on Azure and says why on its row."""
+that fails leaves nothing on Azure and says why on its row.
+
+A creation survives its worker: the row names the worker (host:pid) and carries a heartbeat,
+and each VM's public host key is written before the VM is made. The janitor queues a lab left
+`creating` by a dead worker again; the next attempt reuses what is there and makes the rest
+(provision.Resume), or, past MAX_ATTEMPTS, the janitor deletes its group."""
 
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
@@ -16,8 +23,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from backend.core.azure import arm_from_settings
+from backend.core.azure import NoSubscription, arm_clients
 from backend.core.db import SessionLocal
+from backend.core.processes import process_identity
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -28,20 +36,54 @@ from infra.azure.spec import LabSpec
 logger = logging.getLogger(__name__)
 
 MAX_ERROR = 4000
+# A creation's heartbeat; the janitor judges a worker on another machine dead after
+# STALE_AFTER_S without one (on this machine, by its PID at once).
+HEARTBEAT_EVERY_S = 10.0
+STALE_AFTER_S = 120
+# Attempts at one lab's creation before the janitor gives up and deletes its group.
+MAX_ATTEMPTS = 3
 
 
-def connect_from_settings() -> Arm:
-    return arm_from_settings()  # AzureNotConfigured is a RuntimeError
-
-
-def _claim(session: Session, lab_id: int) -> bool:
+def _claim(session: Session, lab_id: int, worker: str) -> bool:
     claimed = session.execute(
         update(AzureLab)
         .where(AzureLab.id == lab_id, AzureLab.status == AzureLabStatus.QUEUED.value)
-        .values(status=AzureLabStatus.CREATING.value)
+        .values(
+            status=AzureLabStatus.CREATING.value,
+            worker=worker,
+            heartbeat_at=datetime.now(UTC),
+            attempt=AzureLab.attempt + 1,
+        )
     ).rowcount  # type: ignore[attr-defined]
     session.commit()
     return bool(claimed)
+
+
+@contextmanager
+def _heartbeat(lab_id: int, worker: str) -> Iterator[None]:
+    """Refresh the lab's heartbeat on a thread while its creation polls ARM for minutes."""
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(HEARTBEAT_EVERY_S):
+            try:
+                with SessionLocal() as session:
+                    session.execute(
+                        update(AzureLab)
+                        .where(AzureLab.id == lab_id, AzureLab.worker == worker)
+                        .values(heartbeat_at=datetime.now(UTC))
+                    )
+                    session.commit()
+            except Exception:  # the database is away: the next beat tries again
+                logger.exception("azure_lab.heartbeat_failed", extra={"lab_id": lab_id})
+
+    thread = threading.Thread(target=loop, name=f"heartbeat-lab-{lab_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _fail(session: Session, row: AzureLab, error: str) -> None:
@@ -80,49 +122,62 @@ def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
     return testbed
 
 
-def create_lab(lab_id: int, arm_for: Callable[[], Arm] = connect_from_settings) -> None:
-    """Carry out one lab's creation; a lab not queued (taken, done) is left alone."""
+def create_lab(lab_id: int, arm_for: Callable[[], Arm] = arm_clients) -> None:
+    """Carry out (or resume) one lab's creation; a lab not queued (taken, done) is left alone."""
+    worker = process_identity()
     with SessionLocal() as session:
-        if not _claim(session, lab_id):
+        if not _claim(session, lab_id, worker):
             logger.info("azure_lab.not_queued", extra={"lab_id": lab_id})
             return
-        row = session.get(AzureLab, lab_id)
-        assert row is not None  # claimed just now
-        try:
-            spec = LabSpec.model_validate(row.spec)
-        except ValidationError as exc:
-            _fail(session, row, f"invalid spec: {exc}")
-            return
+        with _heartbeat(lab_id, worker):
+            _create_claimed(session, lab_id, arm_for)
 
-        def progress(res: Resource) -> None:
-            row.progress = [*row.progress, f"{res.kind.value} {res.name}"]
+
+def _create_claimed(session: Session, lab_id: int, arm_for: Callable[[], Arm]) -> None:
+    row = session.get(AzureLab, lab_id)
+    assert row is not None  # claimed just now
+    try:
+        spec = LabSpec.model_validate(row.spec)
+    except ValidationError as exc:
+        _fail(session, row, f"invalid spec: {exc}")
+        return
+
+    def progress(res: Resource) -> None:
+        made = f"{res.kind.value} {res.name}"
+        if made not in row.progress:  # a resumed creation passes what is there again
+            row.progress = [*row.progress, made]
             session.commit()
 
+    def record(keys: dict[str, str]) -> None:
+        row.host_keys = dict(keys)
+        session.commit()
+
+    try:
+        arm = arm_for()
+    except (NoSubscription, AzureError) as exc:
+        _fail(session, row, str(exc))
+        return
+    try:
         try:
-            arm = arm_for()
-        except (RuntimeError, AzureError) as exc:
-            _fail(session, row, str(exc))
+            resume = provision.Resume(dict(row.host_keys), record)
+            lab = provision.create(arm, spec, progress=progress, resume=resume)
+        except (provision.ProvisionError, QuotaError, AzureError) as exc:
+            _fail(session, row, provision.describe(exc))
             return
         try:
-            try:
-                lab = provision.create(arm, spec, progress=progress)
-            except (provision.ProvisionError, QuotaError, AzureError) as exc:
-                _fail(session, row, provision.describe(exc))
-                return
-            try:
-                testbed = _register(session, spec, lab)
-            except IntegrityError:
-                session.rollback()
-                provision.delete(arm, lab.resource_group)
-                _fail(session, row, f"a testbed named {spec.name!r} already exists; lab deleted")
-                return
-            row.status = AzureLabStatus.READY.value
-            row.testbed_id = testbed.id
-            row.expires_at = expires_at(lab.tags)
-            session.commit()
-            logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
-        finally:
-            arm.close()
+            testbed = _register(session, spec, lab)
+        except IntegrityError:
+            session.rollback()
+            provision.delete(arm, lab.resource_group)
+            _fail(session, row, f"a testbed named {spec.name!r} already exists; lab deleted")
+            return
+        row.status = AzureLabStatus.READY.value
+        row.testbed_id = testbed.id
+        row.expires_at = expires_at(lab.tags)
+        session.commit()
+        logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
+    finally:
+        arm.close()
 
 
 def mark_deleted(resource_groups: list[str], at: datetime | None = None) -> int:

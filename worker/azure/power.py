@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
 
+from backend.core.azure import arm_clients
 from backend.core.db import SessionLocal
 from backend.models import AzureLab, AzureLabStatus
 from infra.azure import provision
 from infra.azure.arm import Arm
-from worker.azure.labs import MAX_ERROR, connect_from_settings
+from worker.azure.labs import MAX_ERROR
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def _each_vm(act: Callable[[Arm, str], list[str]], arm: Arm, row: AzureLab) -> N
     logger.info("azure_lab.vms", extra={"lab_id": row.id, "vms": names})
 
 
-def stop_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+def stop_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
     """Deallocate every VM of the lab's group."""
     _carry_out(
         lab_id,
@@ -68,7 +69,7 @@ def stop_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
     )
 
 
-def start_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+def start_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
     """Start every VM of the lab's group again."""
     _carry_out(
         lab_id,
@@ -86,7 +87,7 @@ def _delete(arm: Arm, row: AzureLab) -> None:
     row.deleted_at = row.deleted_at or datetime.now(UTC)
 
 
-def delete_lab(lab_id: int, arm_for: ArmFactory = connect_from_settings) -> None:
+def delete_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
     """Delete the lab's resource group (only if mcscope's tag is on it) and record when."""
     _carry_out(
         lab_id,

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from backend.api.deps import SessionDep
 from backend.api.routes.azure_labs import checked_spec
 from backend.azure.plans import plan
-from backend.core.azure import arm_from_settings
+from backend.core.azure import arm_clients
 from backend.core.config import settings
 from backend.domain.azure_templates import (
     CLIENT_SIZE,
@@ -58,4 +58,4 @@ def plan_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPlanPub
     """What creating this lab would make, the quota it needs and what it would cost; nothing
     is created. Bad values are 422s naming the field, as on create."""
     spec = checked_spec(session, body)
-    return plan(session, spec, body.budget, arm_from_settings)
+    return plan(session, spec, body.budget, arm_clients)

@@ -20,12 +20,18 @@ class CeleryWorkerProcess:
         concurrency: int = 1,
         beat: bool = False,
         env: dict[str, str] | None = None,
+        app: str = "worker.celery_app",
+        queue_suffix: str | None = None,
     ) -> None:
-        """beat: the maintenance worker with Celery beat embedded (periodic recovery)."""
+        """beat: the maintenance worker with Celery beat embedded (periodic recovery).
+        app: the Celery app module (the Azure tests' points Azure at the fake); queue_suffix:
+        another queue than runs/maintenance (".azure")."""
         self.log_path = log_dir / f"{'beat' if beat else 'worker'}-{time.monotonic_ns()}.log"
         self.concurrency = concurrency
         self.beat = beat
         self.env = {**os.environ, **(env or {})}
+        self.app = app
+        self.queue_suffix = queue_suffix
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout_s: float = 60) -> None:
@@ -35,12 +41,14 @@ class CeleryWorkerProcess:
         cmd = [
             str(celery),
             "-A",
-            "worker.celery_app",
+            self.app,
             "worker",
             *beat,
             "--loglevel=INFO",
             "-Q",
-            f"{queue}.maintenance" if self.beat else queue,
+            f"{queue}{self.queue_suffix}"
+            if self.queue_suffix
+            else (f"{queue}.maintenance" if self.beat else queue),
             f"--concurrency={self.concurrency}",
             "--without-gossip",
             "--without-mingle",
