@@ -54,6 +54,7 @@ class DemandPoint:
     throughput_per_s: float
     response_time_s: float | None
     timer_demand_s: float | None = None
+    middleware_cpu_cores: float | None = None  # the middlewares' CPU, summed
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,11 @@ class Bottleneck:
 
 @dataclass(frozen=True)
 class DemandModel:
+    """The network's stations, the processes' demands (not stations: their CPU is part of
+    their host's), the fit, the bottleneck and the warnings."""
+
     stations: tuple[StationDemand, ...]
+    processes: tuple[StationDemand, ...]
     think_time_s: float
     points: tuple[FitPoint, ...]
     bottleneck: Bottleneck | None
@@ -130,25 +135,29 @@ def station_demands(
 
 def demand_model(
     points: Sequence[DemandPoint],
-    resources: Sequence[Resource],
-    middleware_resources: Sequence[str] = (),
+    stations: Sequence[Resource],
+    processes: Sequence[Resource] = (),
     timer_tolerance: float = DEFAULT_TIMER_TOLERANCE,
 ) -> DemandModel:
-    """The closed network of the measured stations, solved by exact MVA for 1..max N, its
+    """The closed network of the measured CPUs, solved by exact MVA for 1..max N, its
     asymptotic bound, the fit at each measured point, warnings and the bottleneck.
 
-    middleware_resources: the resources that are middleware processes (their CPU demand is
-    set beside the middleware timers' demand).
+    stations: each host's CPU (servers = cores). processes: the CPU of each process, with the
+    servers it can use (1 for a one-thread memcached); they are not stations of the network
+    (their CPU is already their host's) but may be the bottleneck.
     """
     require(len(points) > 0, "points", "no measured configuration")
     require(all(p.throughput_per_s > 0 for p in points), "throughput_per_s", "must be positive")
-    require(len(resources) > 0, "resources", "no CPU measured: run with the monitor")
+    require(len(stations) > 0, "resources", "no CPU measured: run with the monitor")
+    require(0 < timer_tolerance, "timer_tolerance", "must be positive")
     order = sorted(range(len(points)), key=lambda i: points[i].clients)
     points = [points[i] for i in order]
-    resources = [
-        Resource(r.name, r.servers, tuple(r.busy[i] for i in order), r.kind) for r in resources
-    ]
-    stations = station_demands(points, resources)
+
+    def ordered(rs: Sequence[Resource]) -> list[Resource]:
+        return [Resource(r.name, r.servers, tuple(r.busy[i] for i in order), r.kind) for r in rs]
+
+    demands = station_demands(points, ordered(stations))
+    per_process = station_demands(points, ordered(processes))
     think = estimate_think_time(
         [p.clients for p in points],
         [p.throughput_per_s for p in points],
@@ -157,9 +166,10 @@ def demand_model(
     network = tuple(
         Station(s.name, StationKind.MULTI if s.servers > 1 else StationKind.QUEUE, s.demand_s,
                 servers=s.servers)
-        for s in stations
+        for s in demands
         if s.demand_s > 0
     )  # fmt: skip
+    require(len(network) > 0, "resources", "no CPU time measured at any station")
     top = max(p.clients for p in points)
     solved = solve_mva(network, top, think)
     bound = bounds(network, top, think)
@@ -168,60 +178,61 @@ def demand_model(
         i = p.clients - 1
         x_model = float(solved.throughput_per_s[i])
         r_model = float(solved.response_time_s[i])
-        x_bound = float(bound.aba_throughput_upper[i])
         fit.append(
             FitPoint(
                 p.clients,
                 p.throughput_per_s,
                 x_model,
-                x_bound,
+                float(bound.aba_throughput_upper[i]),
                 _error(x_model, p.throughput_per_s) or 0.0,
                 p.response_time_s,
                 r_model,
                 _error(r_model, p.response_time_s),
             )
         )
-    warnings = _warnings(fit, stations, points, middleware_resources, timer_tolerance)
-    timer, cpu = _timer_pair(points, stations, middleware_resources)
-    if timer is not None and cpu is not None and cpu > 0:
-        if abs(timer - cpu) > timer_tolerance * cpu:
-            warnings.append(
-                f"the middleware's timers give {timer * 1e6:.1f} us per request, its CPU "
-                f"{cpu * 1e6:.1f} us: they differ by {100 * abs(timer - cpu) / cpu:.0f} % "
-                f"(more than {100 * timer_tolerance:.0f} %); a worker's time includes waiting "
-                "for memcached, which is not a demand on any CPU"
-            )
+    warnings = _warnings(fit, [*demands, *per_process], points)
+    timer, cpu = _timer_pair(points)
+    if (
+        timer is not None
+        and cpu is not None
+        and cpu > 0
+        and abs(timer - cpu) > timer_tolerance * cpu
+    ):
+        warnings.append(
+            f"the middleware's timers give {timer * 1e6:.1f} us per request, its CPU "
+            f"{cpu * 1e6:.1f} us: they differ by {100 * abs(timer - cpu) / cpu:.0f} % "
+            f"(more than {100 * timer_tolerance:.0f} %); a worker's time includes waiting "
+            "for memcached, which is no demand on any CPU"
+        )
     return DemandModel(
-        tuple(stations),
+        tuple(demands),
+        tuple(per_process),
         think,
         tuple(fit),
-        bottleneck(points, stations),
+        bottleneck(points, [*demands, *per_process]),
         tuple(warnings),
         timer,
         cpu,
     )
 
 
-def _timer_pair(
-    points: Sequence[DemandPoint], stations: Sequence[StationDemand], middleware: Sequence[str]
-) -> tuple[float | None, float | None]:
+def _timer_pair(points: Sequence[DemandPoint]) -> tuple[float | None, float | None]:
     """Pooled timer demand and pooled middleware CPU demand (None where not measured)."""
     timed = [p for p in points if p.timer_demand_s is not None]
     timer = None
     if timed:
         total_x = sum(p.throughput_per_s for p in timed)
         timer = sum((p.timer_demand_s or 0.0) * p.throughput_per_s for p in timed) / total_x
-    mw = [s for s in stations if s.name in middleware]
-    cpu = sum(s.demand_s for s in mw) if mw else None
+    cpu_points = [p for p in points if p.middleware_cpu_cores is not None]
+    cpu = None
+    if cpu_points:
+        cores = sum(p.middleware_cpu_cores or 0.0 for p in cpu_points)
+        cpu = cores / sum(p.throughput_per_s for p in cpu_points)
     return timer, cpu
 
 
 def _warnings(
-    fit: Sequence[FitPoint],
-    stations: Sequence[StationDemand],
-    points: Sequence[DemandPoint],
-    middleware: Sequence[str],
-    tolerance: float,
+    fit: Sequence[FitPoint], stations: Sequence[StationDemand], points: Sequence[DemandPoint]
 ) -> list[str]:
     out = []
     for f in fit:

@@ -1,11 +1,16 @@
 """Monitoring on the local testbed: every host, interface and process of a run stored as
 per-second series, and each process's CPU series adding up to /proc's own total for it."""
 
+import math
+
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.domain.window import window_of
+from backend.modelfit.demands import demand_groups
 from backend.models import Run, RunSeries, RunStatus, RunSummary
+from backend.results.aggregate import offset_s
 from worker.tasks.runs import _execute_run
 from worker.tests.runs.monitoring_checks import check_monitor_rows
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
@@ -35,8 +40,16 @@ def test_run_stores_every_host_and_process(db: Session, local_sshd: None) -> Non
     assert lo.net_rx_bytes_per_s is not None and lo.net_rx_bytes_per_s > 0
 
 
+def _window_sum(row: RunSeries, column: str, t0: float, lo: int, hi: int) -> float:
+    """A series' values over the run's seconds [lo, hi), placed by its start (rule 1)."""
+    values = getattr(row, column)
+    off = offset_s(row.start_unix, t0)
+    return sum(v for v in values[max(0, lo - off) : max(0, hi - off)] if math.isfinite(v))
+
+
 def test_utilization_law_from_stored_series(db: Session, local_sshd: None) -> None:
-    """D = U / X from the stored window means equals CPU seconds / requests in the window."""
+    """The demand model's D = U / X equals CPU seconds / requests over the stable window,
+    both summed from the stored per-second series."""
     exp, (run_id,) = create_queued_experiment(
         db,
         factors={"workers": [2]},
@@ -46,25 +59,27 @@ def test_utilization_law_from_stored_series(db: Session, local_sshd: None) -> No
     assert _execute_run(run_id) is None
     run = db.get(Run, run_id)
     assert run is not None and run.status == RunStatus.SUCCEEDED, run and run.error
+    (group,) = demand_groups(session=db, experiment=exp, timer_tolerance=0.5)
     rows = {
         s.source: s
-        for s in db.scalars(select(RunSummary).where(RunSummary.run_id == run_id))
+        for s in db.scalars(select(RunSeries).where(RunSeries.run_id == run_id))
         if s.request_type.value == "all"
     }
-    mw, proc = rows["middleware:0"], rows["process:middleware:0"]
-    series = db.scalars(
-        select(RunSeries).where(
-            RunSeries.run_id == run_id,
-            RunSeries.source.in_(["middleware:0", "process:middleware:0"]),
-        )
-    ).all()
-    assert len(series) >= 2
-    from backend.analysis.demands import utilization_law_demand
-
-    seconds = mw.window_end_s - mw.window_start_s
-    assert proc.process_cpu_pct is not None
-    cpu_s = proc.process_cpu_pct / 100 * seconds
-    requests = mw.throughput * seconds
-    demand = utilization_law_demand(proc.process_cpu_pct / 100, mw.throughput)
-    assert demand == pytest.approx(cpu_s / requests, rel=1e-12)
-    assert 0 < demand < 1e-2  # seconds of CPU per request
+    lo, hi = window_of(exp).start_s, window_of(exp).end_s
+    t0 = min(r.start_unix for src, r in rows.items() if src.startswith("client:"))
+    requests = sum(
+        _window_sum(r, "throughput", t0, lo, hi)
+        for src, r in rows.items()
+        if src.startswith("client:")
+    )
+    cpu_s = _window_sum(rows["host:local"], "host_cpu_busy_pct", t0, lo, hi) / 100
+    (station,) = group.model.stations
+    assert station.name == "CPU of local"
+    print(f"D = {station.demand_s * 1e6:.1f} us = {cpu_s:.3f} CPU s / {requests:.0f} requests")
+    assert station.demand_s == pytest.approx(cpu_s / requests, rel=1e-9)
+    mw_cpu_s = _window_sum(rows["process:middleware:0"], "process_cpu_pct", t0, lo, hi) / 100
+    assert group.model.cpu_demand_s == pytest.approx(mw_cpu_s / requests, rel=1e-9)
+    (memcached,) = [p for p in group.model.processes if p.name.startswith("memcached")]
+    mc_cpu_s = _window_sum(rows["process:server:0"], "process_cpu_pct", t0, lo, hi) / 100
+    assert memcached.demand_s == pytest.approx(mc_cpu_s / requests, rel=1e-9)
+    assert group.model.timer_demand_s is not None and group.model.timer_demand_s > 0
