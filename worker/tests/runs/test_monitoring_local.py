@@ -44,7 +44,7 @@ def _window_sum(row: RunSeries, column: str, t0: float, lo: int, hi: int) -> flo
     """A series' values over the run's seconds [lo, hi), placed by its start (rule 1)."""
     values = getattr(row, column)
     off = offset_s(row.start_unix, t0)
-    return sum(v for v in values[max(0, lo - off) : max(0, hi - off)] if math.isfinite(v))
+    return float(sum(v for v in values[max(0, lo - off) : max(0, hi - off)] if math.isfinite(v)))
 
 
 def test_utilization_law_from_stored_series(db: Session, local_sshd: None) -> None:
