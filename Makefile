@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-runs fuzz-middleware \
+        bench-middleware bench-runs bench-monitor fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -69,6 +69,9 @@ bench-analysis: deps  ## queueing models, factorial design and aggregation timin
 
 bench-runs: setup build-middleware  ## per-phase wall time and overhead per run of a small local experiment
 	@$(PY) -m worker.scripts.bench_runs
+
+bench-monitor: setup build-middleware  ## the monitor's CPU per second of run; demand vs timer model on a local experiment
+	@$(PY) -m worker.scripts.bench_monitor
 
 bench-figures: deps  ## static figure rendering: cold browser start vs the warm renderer
 	@$(PY) -m backend.figures.bench

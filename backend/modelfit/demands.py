@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -24,6 +24,8 @@ from backend.results.metrics import SourceKind
 
 # How many threads each role's process can keep busy (its CPU capacity in cores).
 _SERVER_THREADS = 1  # memcached runs `-t 1` (worker/drivers/memcached.py)
+# Busy host CPU beyond the run's processes worth a warning, in cores.
+OTHER_LOAD_CORES = 0.25
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ def demand_groups(
     busy = _means(session, experiment.id, "host", "host_cpu_busy_pct")
     cores = _means(session, experiment.id, "host", "host_cpus")
     procs = _means(session, experiment.id, "process", "process_cpu_pct")
+    hosts_of = crud.read_process_hosts(session=session, experiment_id=experiment.id)
     groups: dict[tuple[tuple[str, str], ...], list[MeasuredConfig]] = {}
     for c in configs:
         if c.configuration_id in busy:
@@ -89,7 +92,7 @@ def demand_groups(
     out = []
     for members in groups.values():
         members.sort(key=lambda c: c.clients)
-        out.append(_group(members, busy, cores, procs, timer_tolerance))
+        out.append(_group(members, busy, cores, procs, hosts_of, timer_tolerance))
     return out
 
 
@@ -98,18 +101,29 @@ def _group(
     busy: dict[int, dict[str, float]],
     cores: dict[int, dict[str, float]],
     procs: dict[int, dict[str, float]],
+    hosts_of: dict[str, str],
     timer_tolerance: float,
 ) -> DemandGroup:
+    """The group's model. A host's CPU station is busy with the run's own processes on it
+    (the monitor's included): another user's load on a shared machine is no demand of the
+    system measured; the host's whole busy CPU is compared with it and a gap is warned of."""
     ids = [c.configuration_id for c in members]
     hosts = sorted(set.intersection(*(set(busy[i]) for i in ids)))
-    stations = [
-        Resource(
-            f"CPU of {h.removeprefix('host:')}",
-            max(1, round(cores[ids[0]][h])),
-            tuple(busy[i][h] / 100.0 for i in ids),
-        )
-        for h in hosts
-    ]
+    stations, notes = [], []
+    for h in hosts:
+        name = h.removeprefix("host:")
+        mine = [s for s, host in hosts_of.items() if host == name]
+        own = tuple(sum(procs.get(i, {}).get(s, 0.0) for s in mine) / 100.0 for i in ids)
+        whole = tuple(busy[i][h] / 100.0 for i in ids)
+        used = own if any(own) else whole
+        stations.append(Resource(f"CPU of {name}", max(1, round(cores[ids[0]][h])), used))
+        gap = max(w - o for w, o in zip(whole, own, strict=True)) if any(own) else 0.0
+        if gap > OTHER_LOAD_CORES:
+            notes.append(
+                f"{name}: up to {gap:.2f} cores busy beyond the run's own processes (other "
+                "load on the host, or kernel work no process was charged for); the model "
+                "uses the processes' CPU"
+            )
     sources = sorted(set.intersection(*(set(procs.get(i, {})) for i in ids)))
     sources = [s for s in sources if s.split(":")[1] in ("server", "middleware", "client")]
     first = members[0].params
@@ -137,5 +151,6 @@ def _group(
             )
         )
     model = demand_model(points, stations, processes, timer_tolerance)
+    model = replace(model, warnings=(*model.warnings, *notes))
     group = {k: v for k, v in members[0].values.items() if k not in CLIENT_COUNT_PARAMETERS}
     return DemandGroup(group, tuple(ids), model, timer_tolerance)
