@@ -15,7 +15,10 @@ import argparse
 import shutil
 
 # Imported first: it points this process's settings at its own database, sshd and archive.
-from worker.scripts import bench_runs as env
+from worker.scripts import bench_runs as env  # isort: skip
+
+from backend.core.config import settings  # noqa: E402
+from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 
 
 def main() -> None:
@@ -23,7 +26,7 @@ def main() -> None:
     ap.add_argument("--run-time", type=int, default=6, help="run time of each run, s")
     ap.add_argument("--clients", default="1,4,16", help="clients per thread, comma-separated")
     args = ap.parse_args()
-    env.create_database(env.ADMIN_URL, env.DB)
+    create_database(env.ADMIN_URL, env.DB)
     env._sshd("start")
     try:
         _bench(args.run_time, [int(c) for c in args.clients.split(",")])
@@ -32,9 +35,9 @@ def main() -> None:
         from backend.core.db import engine
 
         engine.dispose()
-        env.drop_database(env.ADMIN_URL, env.DB)
-        shutil.rmtree(env.settings.LOCAL_SSH_DIR, ignore_errors=True)
-        shutil.rmtree(env.settings.VAR_DIR, ignore_errors=True)
+        drop_database(env.ADMIN_URL, env.DB)
+        shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)
+        shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
 
 
 def _bench(run_time_s: int, clients: list[int]) -> None:
