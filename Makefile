@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-runs bench-slo fuzz-middleware \
+        bench-middleware bench-runs bench-slo bench-monitor fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -72,6 +72,9 @@ bench-runs: setup build-middleware  ## per-phase wall time and overhead per run 
 
 bench-slo: setup build-middleware  ## latency-SLO search vs a 30-point grid: runs, VM-time, answers
 	@$(PY) -m worker.scripts.bench_slo $(BENCH_ARGS)
+
+bench-monitor: setup build-middleware  ## the monitor's CPU per second of run; demand vs timer model on a local experiment
+	@$(PY) -m worker.scripts.bench_monitor
 
 bench-figures: deps  ## static figure rendering: cold browser start vs the warm renderer
 	@$(PY) -m backend.figures.bench

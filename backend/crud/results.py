@@ -292,3 +292,14 @@ def read_window_histogram_slices(
 
 def _opt_bytes(value: Any) -> bytes | None:
     return None if value is None else bytes(value)
+
+
+def read_process_hosts(*, session: Session, experiment_id: int) -> dict[str, str]:
+    """ "process:<source>" -> the host it ran on, from the commands the succeeded runs record
+    (the monitor's process sources name the role and index, not the host)."""
+    out: dict[str, str] = {}
+    for commands in session.scalars(select(Run.commands).where(*_succeeded(experiment_id))):  # type: ignore[arg-type]
+        for entry in commands or []:
+            if "source" in entry and "host" in entry:
+                out.setdefault(f"process:{entry['source']}", str(entry["host"]))
+    return out

@@ -8,6 +8,7 @@ from backend.figures import (
     live,
     models,
     parcoords,
+    resources,
     results,
 )
 from backend.figures.registry import FIGURES, LIVE_FIGURES, FigureSpec, figure_spec
@@ -27,6 +28,7 @@ __all__ = [
     "live",
     "models",
     "parcoords",
+    "resources",
     "results",
 ]
 
@@ -51,6 +53,8 @@ ORDER = (
     "queue-models",
     "compare-groups",
     "compare-parcoords",
+    "resources",
+    "resource-utilization",
 )
 
 

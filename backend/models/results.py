@@ -120,6 +120,56 @@ class RunSeries(Base):
     p99_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
         FloatArray, Computed("mcscope_weight_cumsum(throughput, p99_us)", persisted=True)
     )
+    # Migration 0021: the monitor's series (host, interface and process sources; their
+    # throughput is NaN: no requests are measured there, it only gives the series' length).
+    host_cpu_user_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpu_system_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpu_iowait_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpu_steal_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpu_busy_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpus: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_mem_used_bytes: Mapped[list[float] | None] = mapped_column(FloatArray)
+    net_rx_bytes_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    net_tx_bytes_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    net_rx_packets_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    net_tx_packets_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
+    process_cpu_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
+    host_cpu_user_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpu_user_pct)", persisted=True)
+    )
+    host_cpu_system_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpu_system_pct)", persisted=True)
+    )
+    host_cpu_iowait_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpu_iowait_pct)", persisted=True)
+    )
+    host_cpu_steal_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpu_steal_pct)", persisted=True)
+    )
+    host_cpu_busy_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpu_busy_pct)", persisted=True)
+    )
+    host_cpus_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_cpus)", persisted=True)
+    )
+    host_mem_used_bytes_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(host_mem_used_bytes)", persisted=True)
+    )
+    net_rx_bytes_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(net_rx_bytes_per_s)", persisted=True)
+    )
+    net_tx_bytes_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(net_tx_bytes_per_s)", persisted=True)
+    )
+    net_rx_packets_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(net_rx_packets_per_s)", persisted=True)
+    )
+    net_tx_packets_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(net_tx_packets_per_s)", persisted=True)
+    )
+    process_cpu_pct_cumsum: Mapped[list[float] | None] = mapped_column(
+        FloatArray, Computed("mcscope_cumsum(process_cpu_pct)", persisted=True)
+    )
 
 
 class RunSummary(Base):
@@ -150,6 +200,19 @@ class RunSummary(Base):
     # Completions with a measured response time in the window: the weight of this source's
     # time means when instances are combined (backend/results/aggregate.py, rule 3).
     weight: Mapped[float | None] = mapped_column(Float(precision=53))
+    # Migration 0021: the monitor's window means (metric table, backend/results/metrics.py).
+    host_cpu_user_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_cpu_system_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_cpu_iowait_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_cpu_steal_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_cpu_busy_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_cpus: Mapped[float | None] = mapped_column(Float(precision=53))
+    host_mem_used_bytes: Mapped[float | None] = mapped_column(Float(precision=53))
+    net_rx_bytes_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    net_tx_bytes_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    net_rx_packets_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    net_tx_packets_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
+    process_cpu_pct: Mapped[float | None] = mapped_column(Float(precision=53))
 
 
 class RunHistogram(Base):

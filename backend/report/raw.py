@@ -1,22 +1,25 @@
 """The raw numbers behind a report: one row per run and source, as stored."""
 
+from typing import get_args
+
 from sqlalchemy.orm import Session
 
 from backend.crud.results import read_configurations, read_summaries
 from backend.figures.labels import format_level, parameter_title, printed_unit, sentence_case
 from backend.models import Experiment, RequestType
-from backend.results.metrics import METRICS
+from backend.results.metrics import METRICS, SourceKind
 from backend.tables.catalog import ExperimentInfo
 from backend.tables.table import Cell, Column, Table
 
 
 def runs_table(session: Session, exp: Experiment) -> Table:
-    """Every succeeded run's stable-window summary per source (clients and middlewares)."""
+    """Every succeeded run's stable-window summary per source (clients, middlewares and the
+    monitor's hosts, interfaces and processes)."""
     info = ExperimentInfo.of(exp)
     configs = {c.id: c for c in read_configurations(session=session, experiment_id=exp.id)}
     factors = list(info.factors)
     rows: list[list[Cell]] = []
-    for kind in ("client", "middleware"):
+    for kind in get_args(SourceKind):
         for ref, summary in read_summaries(
             session=session, experiment_id=exp.id, source=kind, request_type=RequestType.ALL
         ):

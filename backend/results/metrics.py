@@ -16,8 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-SourceKind = Literal["client", "middleware"]
-"""Which side measured: the load generators ("client:N") or the middlewares ("middleware:N")."""
+SourceKind = Literal["client", "middleware", "host", "net", "process"]
+"""Which side measured: the load generators ("client:N"), the middlewares ("middleware:N"), or
+the run's monitor (worker/drivers/monitor_probe.py): each host ("host:<host>"), each network
+interface ("net:<host>:<iface>") and each process mcscope started ("process:<role>:<N>", e.g.
+"process:server:0"; the monitor itself is "process:monitor:<host>")."""
 
 InstanceRule = Literal["sum", "weighted", "none"]
 """How instances of one run combine.
@@ -42,6 +45,18 @@ MetricName = Literal[
     "server_time_us",
     "processing_time_us",
     "queue_length",
+    "host_cpu_user_pct",
+    "host_cpu_system_pct",
+    "host_cpu_iowait_pct",
+    "host_cpu_steal_pct",
+    "host_cpu_busy_pct",
+    "host_cpus",
+    "host_mem_used_bytes",
+    "net_rx_bytes_per_s",
+    "net_tx_bytes_per_s",
+    "net_rx_packets_per_s",
+    "net_tx_packets_per_s",
+    "process_cpu_pct",
 ]
 
 
@@ -76,6 +91,9 @@ class Metric:
 
 _BOTH: tuple[SourceKind, ...] = ("client", "middleware")
 _MW: tuple[SourceKind, ...] = ("middleware",)
+_HOST: tuple[SourceKind, ...] = ("host",)
+_NET: tuple[SourceKind, ...] = ("net",)
+_PROC: tuple[SourceKind, ...] = ("process",)
 
 METRICS: dict[MetricName, Metric] = {
     m.name: m
@@ -102,6 +120,34 @@ METRICS: dict[MetricName, Metric] = {
                "processing_time_us", per_second=True, fast=True),
         Metric("queue_length", "requests", "queue length", _MW, "sum", "mean", "queue_length",
                per_second=True, fast=True),
+        # The monitor's series (worker/parsers/monitor.py). CPU is in percent of one core,
+        # summed over the host's CPUs as /proc/stat counts it (a busy 2-core host is 200 %;
+        # host_cpus says how many cores); a run's instances add up (all hosts, interfaces or
+        # processes of the run; namespace hosts share one kernel, so their CPU rows repeat).
+        Metric("host_cpu_user_pct", "% of a core", "host CPU user (incl. nice)", _HOST, "sum",
+               "mean", "host_cpu_user_pct", per_second=True, fast=True),
+        Metric("host_cpu_system_pct", "% of a core", "host CPU system (incl. irq, softirq)",
+               _HOST, "sum", "mean", "host_cpu_system_pct", per_second=True, fast=True),
+        Metric("host_cpu_iowait_pct", "% of a core", "host CPU iowait", _HOST, "sum", "mean",
+               "host_cpu_iowait_pct", per_second=True, fast=True),
+        Metric("host_cpu_steal_pct", "% of a core", "host CPU steal (taken by the hypervisor)",
+               _HOST, "sum", "mean", "host_cpu_steal_pct", per_second=True, fast=True),
+        Metric("host_cpu_busy_pct", "% of a core", "host CPU busy (user + system)", _HOST,
+               "sum", "mean", "host_cpu_busy_pct", per_second=True, fast=True),
+        Metric("host_cpus", "cores", "host CPU cores", _HOST, "sum", "mean", "host_cpus",
+               per_second=True, fast=True),
+        Metric("host_mem_used_bytes", "bytes", "host memory used (total - available)", _HOST,
+               "sum", "mean", "host_mem_used_bytes", per_second=True, fast=True),
+        Metric("net_rx_bytes_per_s", "bytes/s", "bytes received", _NET, "sum", "mean",
+               "net_rx_bytes_per_s", per_second=True, fast=True),
+        Metric("net_tx_bytes_per_s", "bytes/s", "bytes sent", _NET, "sum", "mean",
+               "net_tx_bytes_per_s", per_second=True, fast=True),
+        Metric("net_rx_packets_per_s", "packets/s", "packets received", _NET, "sum", "mean",
+               "net_rx_packets_per_s", per_second=True, fast=True),
+        Metric("net_tx_packets_per_s", "packets/s", "packets sent", _NET, "sum", "mean",
+               "net_tx_packets_per_s", per_second=True, fast=True),
+        Metric("process_cpu_pct", "% of a core", "process CPU (user + system)", _PROC, "sum",
+               "mean", "process_cpu_pct", per_second=True, fast=True),
     )
 }  # fmt: skip
 
@@ -115,6 +161,10 @@ PERCENTILE_COLUMNS: dict[str, float] = {
     m.column: m.percentile for m in METRICS.values() if m.percentile is not None
 }
 """Column -> percentile of the latency percentile metrics (e.g. "p99_us" -> 99.0)."""
+RESOURCE: tuple[Metric, ...] = tuple(
+    m for m in METRICS.values() if set(m.sources) & {"host", "net", "process"}
+)
+"""The monitor's metrics: the series of host, interface and process sources."""
 THROUGHPUT: Metric = METRICS["throughput_per_s"]
 """The weight of every `weighted` metric: completions per second."""
 

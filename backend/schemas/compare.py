@@ -9,6 +9,7 @@ from backend.analysis.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
 from backend.figures.params import FigureOutput
 from backend.models import RequestType
+from backend.results.metrics import SourceKind
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.limits import Confidence, DbId
 from backend.schemas.window import RecutWindow
@@ -21,7 +22,7 @@ class CompareSelection(RecutWindow, RequestModel):
     """Which experiments, and which measurements of them (source, request type, window)."""
 
     experiment_ids: list[DbId] = Field(min_length=1, max_length=50)
-    source: Literal["client", "middleware"] = "client"
+    source: SourceKind = "client"
     request_type: RequestType = RequestType.ALL
 
     @field_validator("experiment_ids")

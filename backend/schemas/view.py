@@ -1,13 +1,13 @@
 """Saved view schemas: a name and the Compare page's state (the same fields as its URL)."""
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
 from backend.analysis.difference import BandKind
 from backend.compare.source import CompareMetric
 from backend.models import RequestType
+from backend.results.metrics import SourceKind
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, BrushRanges
 from backend.schemas.limits import INT32_MAX, DbId
@@ -26,7 +26,7 @@ class CompareViewState(RequestModel):
     x: str | None = Field(default=None, max_length=100)
     group_by: str = Field(default=GROUP_BY_EXPERIMENT, min_length=1, max_length=100)
     band: BandKind = "std"
-    source: Literal["client", "middleware"] = "client"
+    source: SourceKind = "client"
     request_type: RequestType = RequestType.ALL
     window_start_s: float | None = Field(default=None, ge=0, le=INT32_MAX)
     window_end_s: float | None = Field(default=None, gt=0, le=INT32_MAX)

@@ -192,10 +192,15 @@ class Host:
         base = f"{workdir}/{name}"
         # `cmd &` then `$!` is the tool's own PID (a simple command execs in the child), so
         # stopping by that PID reaches the tool, and `wait` records its real exit code.
+        # The CPU time the shell waited for (cutime + cstime, /proc/<pid>/stat fields 16 and
+        # 17) after the tool minus before it: the tool's exact total, the monitor's last value.
+        waited = '{ read -r s < /proc/$$/stat; s=${s##*") "}; set -- $s; echo $((${14} + ${15})); }'
         script = (
-            f"date +%s.%N > {q(base + '.start')}; "
+            f"date +%s.%N > {q(base + '.start')}; c0=$({waited}); "
             f"{shlex.join(argv)} > {q(base + '.out')} 2> {q(base + '.err')} < /dev/null & "
-            f"echo $! > {q(base + '.pid')}; wait $!; echo $? > {q(base + '.rc')}"
+            f"echo $! > {q(base + '.pid')}; wait $!; rc=$?; "
+            f"echo $(($({waited}) - c0)) > {q(base + '.cpu')} 2>/dev/null; "
+            f"echo $rc > {q(base + '.rc')}"
         )
         # One round trip: `&` applies to nohup alone, whose output goes to /dev/null, so the
         # SSH channel is not held by the tool; then wait for the PID file and read it.

@@ -13,6 +13,7 @@ from worker.drivers.loadgen import LoadGenerator
 from worker.drivers.pool import on_each
 from worker.parsers import ParseError, parse_middleware_dir
 from worker.runs.context import RunContext
+from worker.runs.monitoring import monitor_rows
 from worker.runs.plan import ClientPlan, RunPlan
 from worker.runs.summarize import ResultRows, StableWindow, client_rows, middleware_rows
 
@@ -65,9 +66,11 @@ def parse_outputs(
     starts: dict[str, float] = {}
     for st in ctx.started:  # a source's first start, as before
         starts.setdefault(st.source, st.proc.start_unix)
-    return rows_from_archive(
+    rows = rows_from_archive(
         ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts
     )
+    rows.extend(monitor_rows(ctx.archive, ctx.started, window))
+    return rows
 
 
 def rows_from_archive(

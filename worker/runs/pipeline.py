@@ -10,7 +10,7 @@ start, stop, outputs, attempts.
 
 from backend.domain.window import window_of
 from worker.drivers.loadgen import LoadGenerator
-from worker.runs import attempts, kept, outputs, start
+from worker.runs import attempts, kept, monitoring, outputs, start
 from worker.runs.context import RunContext
 from worker.runs.plan import RunPlan
 from worker.runs.prepare import prepare
@@ -74,6 +74,7 @@ class RunExecution(RunContext):
                     plan, loadgen = self.prepare()
                     attempts.record_hosts(self, self.layout.used(self.params))
                 with self.phase("start"):
+                    monitoring.start_monitors(self)  # the oldest process: stopped last
                     self.start_servers(plan)
                 with self.phase("populate"):
                     self.populate(plan)

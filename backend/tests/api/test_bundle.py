@@ -75,7 +75,8 @@ def test_read_bundle_compiles_with_pdflatex(
     runs = list(csv.reader(io.StringIO((tmp_path / "data/runs.csv").read_text())))
     # Factor columns in the order the design gave them (clients per thread, then workers).
     assert runs[0][:4] == ["Configuration", "Clients per thread", "Worker threads", "Repetition"]
-    assert len(runs) == 1 + 4 * 2 * 2  # configurations x repetitions x (client, middleware)
+    # configurations x repetitions x (client, middleware and 4 monitor sources)
+    assert len(runs) == 1 + 4 * 2 * 6
 
 
 def test_read_bundle_names_what_it_left_out(

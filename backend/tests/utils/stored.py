@@ -69,6 +69,62 @@ def _histogram(run_id: int, source: str, metric: HistogramMetric, mean_us: float
     )
 
 
+# The monitor's sources of every run (worker/runs/monitoring.py): CPU demands per request
+# (utilization law: U = X D) and loopback traffic; throughput NaN, as the worker stores them.
+MONITOR_DEMANDS_S = {"process:server:0": 30e-6, "process:middleware:0": 50e-6}
+HOST_DEMAND_S = 120e-6  # the shared CPU's: both processes, the load generator and the kernel
+
+
+def _monitor_rows(run_id: int, tp: float) -> list[RunSummary | RunSeries]:
+    nan = math.nan
+    ramp = [min(1.0, (t + 1) / 5) for t in range(RUN_TIME_S)]
+    columns: dict[str, dict[str, float]] = {
+        "host:local": {
+            "host_cpu_busy_pct": 100 * tp * HOST_DEMAND_S,
+            "host_cpu_user_pct": 70 * tp * HOST_DEMAND_S,
+            "host_cpu_system_pct": 30 * tp * HOST_DEMAND_S,
+            "host_cpu_iowait_pct": 0.0,
+            "host_cpu_steal_pct": 0.5,
+            "host_cpus": 2.0,
+            "host_mem_used_bytes": 2e9,
+        },
+        "net:local:lo": {
+            "net_rx_bytes_per_s": tp * 200,
+            "net_tx_bytes_per_s": tp * 200,
+            "net_rx_packets_per_s": tp * 2,
+            "net_tx_packets_per_s": tp * 2,
+        },
+        **{src: {"process_cpu_pct": 100 * tp * d} for src, d in MONITOR_DEMANDS_S.items()},
+    }
+    rows: list[RunSummary | RunSeries] = []
+    for source, values in columns.items():
+        rows.append(
+            RunSummary(
+                run_id=run_id,
+                source=source,
+                request_type=RequestType.ALL,
+                window_start_s=5,
+                window_end_s=25,
+                count=0,
+                throughput=nan,
+                response_time_us=nan,
+                **values,
+            )
+        )
+        rows.append(
+            RunSeries(
+                run_id=run_id,
+                source=source,
+                request_type=RequestType.ALL,
+                start_unix=1_699_999_998.0,  # started before the load, as the monitor does
+                throughput=[nan] * (RUN_TIME_S + 4),
+                response_time_us=[nan] * (RUN_TIME_S + 4),
+                **{c: [0.0, 0.0] + [v * f for f in ramp] + [0.0, 0.0] for c, v in values.items()},
+            )
+        )
+    return rows
+
+
 def stored_experiment(client: TestClient, db: Session, **overrides: Any) -> dict[str, Any]:
     """Create, 'run' and store results for a clients_per_thread x workers grid."""
     exp = create_random_experiment(client, run_time_s=RUN_TIME_S, **overrides)
@@ -103,6 +159,7 @@ def stored_experiment(client: TestClient, db: Session, **overrides: Any) -> dict
                 response_time_us=[rt * (2 - f) for f in ramp],
             )
         )
+        db.add_all(_monitor_rows(run.id, tp))
         db.add(_histogram(run.id, "client:0", HistogramMetric.CLIENT, rt))
         db.add(_histogram(run.id, "middleware:0", HistogramMetric.TOTAL, rt - 250.0))
     db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))

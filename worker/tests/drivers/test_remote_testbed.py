@@ -16,6 +16,7 @@ from backend.tests.utils.testbeds import wait_for_scans
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.drivers.netns import NetnsTestbed, netns_supported
+from worker.tests.runs.monitoring_checks import check_monitor_rows
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
@@ -106,6 +107,12 @@ def test_run_on_namespace_hosts(
     assert any(Path(run.artifact_dir or "").rglob(f"{hosts[2].name}/client-1.out"))
     # The keys pinned at registration are the keys the run met, shown on the run page.
     assert run.hosts["ssh_host_keys"] == pinned
+    # Every host monitored: its CPU, memory, its own interfaces (each namespace has its veth)
+    # and the CPU of each process started on it, adding up to /proc's totals.
+    sources = check_monitor_rows(db, run, [h.name for h in hosts])
+    for h in hosts:
+        assert any(s.startswith(f"net:{h.name}:") and not s.endswith(":lo") for s in sources)
+    assert {"process:server:0", "process:server:1", "process:client:0"} <= sources
 
 
 def test_unreachable_host_retries_then_fails(db: Session) -> None:

@@ -1,0 +1,165 @@
+"""The machines of a run: CPU of every host and process and network per interface over the
+run, the stable window shaded; and each station's utilization against load (the monitor's
+series, worker/drivers/monitor_probe.py)."""
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+from fastapi import HTTPException, status
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
+from backend.api.window import stored_experiment
+from backend.domain.window import window_of
+from backend.figures.params import FigureQuery
+from backend.figures.registry import register, set_caption
+from backend.figures.style import right_axis
+from backend.modelfit.demands import DemandGroup, demand_groups
+from backend.models import Run, RunSeries, RunStatus, RunSummary
+from backend.results.aggregate import offset_s
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    source: str
+    offset_s: int  # from the run's second 0 (its load generators' start)
+    values: list[float]
+
+
+@dataclass(frozen=True)
+class RunResources:
+    run_id: int
+    window_start_s: int
+    window_end_s: int
+    cpu: list[SourceLine]  # hosts' busy CPU and processes' CPU, % of a core
+    network: list[SourceLine]  # bytes/s received + sent per interface
+
+
+def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> RunResources:
+    """The monitor's series of one run (default: the experiment's first succeeded run)."""
+    exp = stored_experiment(session, experiment_id)
+    run_id = q.run_id or session.scalar(
+        select(Run.id)
+        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED)
+        .order_by(Run.id)
+        .limit(1)
+    )
+    run = session.get(Run, run_id) if run_id is not None else None
+    if run is None or run.experiment_id != experiment_id:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No succeeded run")
+    rows = session.scalars(
+        select(RunSeries).where(RunSeries.run_id == run.id).order_by(RunSeries.source)
+    ).all()
+    clients = [r.start_unix for r in rows if r.source.startswith("client:")]
+    if not clients or not any(r.source.startswith("host:") for r in rows):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "The run has no monitor series")
+    t0 = min(clients)
+    stored = session.scalars(
+        select(RunSummary).where(RunSummary.run_id == run.id).order_by(RunSummary.id).limit(1)
+    ).first()
+    design = window_of(exp)
+    lo, hi = (
+        (stored.window_start_s, stored.window_end_s) if stored else (design.start_s, design.end_s)
+    )
+    cpu, network = [], []
+    for r in rows:
+        off = offset_s(r.start_unix, t0)
+        if r.source.startswith("host:") and r.host_cpu_busy_pct is not None:
+            cpu.append(SourceLine(r.source, off, list(r.host_cpu_busy_pct)))
+        elif r.source.startswith("process:") and r.process_cpu_pct is not None:
+            cpu.append(SourceLine(r.source, off, list(r.process_cpu_pct)))
+        elif r.source.startswith("net:") and r.net_rx_bytes_per_s is not None:
+            tx = r.net_tx_bytes_per_s or [0.0] * len(r.net_rx_bytes_per_s)
+            both = [a + b for a, b in zip(r.net_rx_bytes_per_s, tx, strict=False)]
+            if any(both):  # idle interfaces only crowd the legend
+                network.append(SourceLine(r.source, off, both))
+    return RunResources(run.id, lo, hi, cpu, network)
+
+
+@register("resources", "CPU and network of every host and process", load_run_resources)
+def resources(data: RunResources, q: FigureQuery) -> go.Figure:
+    """CPU (left axis, % of a core: 200 % is two busy cores) of each host and process, and
+    each interface's bytes per second (right axis), per second of the run."""
+    fig = go.Figure()
+    for line in data.cpu:
+        fig.add_trace(
+            go.Scatter(
+                x=[line.offset_s + i for i in range(len(line.values))],
+                y=line.values,
+                name=f"CPU {line.source}",
+                mode="lines",
+                hovertemplate="%{x} s: %{y:.3~g} % of a core<extra>%{fullData.name}</extra>",
+            )
+        )
+    for line in data.network:
+        fig.add_trace(
+            go.Scatter(
+                x=[line.offset_s + i for i in range(len(line.values))],
+                y=line.values,
+                name=f"bytes/s {line.source}",
+                mode="lines",
+                yaxis="y2",
+                line={"dash": "dot"},
+                hovertemplate="%{x} s: %{y:.4~g} bytes/s<extra>%{fullData.name}</extra>",
+            )
+        )
+    fig.add_vrect(
+        x0=data.window_start_s,
+        x1=data.window_end_s,
+        fillcolor="#000000",
+        opacity=0.07,
+        line={"width": 0},
+        layer="below",
+    )
+    fig.update_layout(
+        xaxis={"title": {"text": "Time since load start (s)"}},
+        yaxis={"title": {"text": "CPU (% of a core)"}, "rangemode": "tozero"},
+        yaxis2=right_axis("Network (bytes/s, received + sent)"),
+    )
+    caption = (
+        f"CPU of every host (busy: user + system) and process, and each interface's traffic, "
+        f"per second of run {data.run_id}; shaded: the stable window "
+        f"[{data.window_start_s} s, {data.window_end_s} s)."
+    )
+    return set_caption(fig, caption)
+
+
+def load_demand_groups(session: Session, experiment_id: int, q: FigureQuery) -> DemandGroup:
+    """The demand model of the chosen group (q.group)."""
+    groups = demand_groups(
+        session=session,
+        experiment=stored_experiment(session, experiment_id),
+        timer_tolerance=DEFAULT_TIMER_TOLERANCE,
+    )
+    if not 0 <= q.group < len(groups):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No such group of configurations")
+    return groups[q.group]
+
+
+@register("resource-utilization", "Utilization against load per station", load_demand_groups)
+def resource_utilization(data: DemandGroup, q: FigureQuery) -> go.Figure:
+    """Each host CPU's and process's utilization (busy servers / servers) against clients."""
+    fig = go.Figure()
+    clients = [p.clients for p in data.model.points]
+    for s in [*data.model.stations, *data.model.processes]:
+        fig.add_trace(
+            go.Scatter(
+                x=clients,
+                y=list(s.utilization_by_point),
+                name=f"{s.name} ({s.servers} server{'s' if s.servers > 1 else ''})",
+                mode="lines+markers",
+            )
+        )
+    fig.add_hline(y=1.0, line={"dash": "dash", "width": 1, "color": "#555555"})
+    fig.update_layout(
+        xaxis={"title": {"text": "Clients (N)"}},
+        yaxis={"title": {"text": "Utilization (busy / servers)"}, "rangemode": "tozero"},
+    )
+    b = data.model.bottleneck
+    neck = f" Bottleneck at N = {b.clients}: {b.resource}, U = {b.utilization:.2f}." if b else ""
+    caption = (
+        "Utilization law per station: a host's CPU over its cores, a process's CPU over the "
+        f"threads it runs; stable-window means over repetitions.{neck}"
+    )
+    return set_caption(fig, caption)

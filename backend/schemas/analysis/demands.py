@@ -1,0 +1,64 @@
+"""Schemas of the models built from measured demands (backend/analysis/demands.py)."""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from backend.schemas.analysis.common import Units
+
+
+class StationDemandPublic(BaseModel):
+    """A station's (or process's) demand by the utilization law D = U / X."""
+
+    name: str
+    servers: int = Field(description="cores of a host's CPU; threads of a process")
+    demand_s: float = Field(description="pooled over the group's points: sum busy / sum X")
+    demand_by_point_s: list[float]
+    utilization_by_point: list[float] = Field(description="busy servers / servers per point")
+
+
+class DemandFitPointPublic(BaseModel):
+    """The model against the measurement at one measured client count."""
+
+    clients: int
+    measured_throughput_per_s: float
+    model_throughput_per_s: float
+    bound_throughput_per_s: float = Field(description="asymptotic bound min(N/(D+Z), m/D)")
+    throughput_error_pct: float
+    measured_response_time_s: float | None
+    model_response_time_s: float
+    response_time_error_pct: float | None
+
+
+class BottleneckPublic(BaseModel):
+    """The resource with the highest utilization at the highest measured load."""
+
+    resource: str
+    utilization: float
+    clients: int
+    servers: int
+    others: list[tuple[str, float]]
+
+
+class DemandModelPublic(BaseModel):
+    stations: list[StationDemandPublic]
+    processes: list[StationDemandPublic]
+    think_time_s: float
+    points: list[DemandFitPointPublic]
+    bottleneck: BottleneckPublic | None
+    warnings: list[str]
+    timer_demand_s: float | None = Field(
+        description="the middleware timers' worker time per request (pooled), the cross-check"
+    )
+    cpu_demand_s: float | None = Field(description="the middlewares' CPU per request (pooled)")
+
+
+class DemandGroupPublic(BaseModel):
+    group: dict[str, Any]
+    configuration_ids: list[int]
+    model: DemandModelPublic
+    timer_tolerance: float
+
+
+class ExperimentDemandModelsPublic(Units):
+    data: list[DemandGroupPublic]

@@ -1,0 +1,96 @@
+"""The monitor's numbers served: demand models, the resources figures, Compare and exports."""
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from backend.tests.utils.stored import (
+    HOST_DEMAND_S,
+    MONITOR_DEMANDS_S,
+    model_throughput,
+    stored_experiment,
+)
+
+API = "/api/v1"
+
+
+def test_read_demand_models_from_stored_series(client: TestClient, db: Session) -> None:
+    exp = stored_experiment(client, db)
+    r = client.get(f"{API}/analysis/experiments/{exp['id']}/demand-models")
+    assert r.status_code == 200, r.text
+    groups = r.json()["data"]
+    assert len(groups) == 2  # workers 8 and 16; clients per thread varies within each
+    for g in groups:
+        model = g["model"]
+        (cpu,) = model["stations"]
+        assert cpu["name"] == "CPU of local" and cpu["servers"] == 2
+        # The utilization law: the stored CPU (U = X D) over the clients' X gives D back.
+        assert cpu["demand_s"] == pytest.approx(HOST_DEMAND_S)
+        memcached = next(p for p in model["processes"] if p["name"].startswith("memcached"))
+        assert memcached["servers"] == 1
+        assert memcached["demand_s"] == pytest.approx(MONITOR_DEMANDS_S["process:server:0"])
+        assert model["cpu_demand_s"] == pytest.approx(MONITOR_DEMANDS_S["process:middleware:0"])
+        assert model["timer_demand_s"] > 0
+        assert len(model["points"]) == 2
+        for p in model["points"]:
+            assert p["bound_throughput_per_s"] > 0 and p["model_throughput_per_s"] > 0
+            # A measurement above the bound is never left without a warning.
+            if p["measured_throughput_per_s"] > p["bound_throughput_per_s"]:
+                assert any(w.startswith(f"N = {p['clients']}: measured") for w in model["warnings"])
+        # At ~13k ops/s x 120 us the two cores are 0.8 busy: the shared CPU is the bottleneck.
+        assert model["bottleneck"]["resource"] == "CPU of local"
+        assert model["bottleneck"]["utilization"] == pytest.approx(
+            max(p["measured_throughput_per_s"] for p in model["points"]) * HOST_DEMAND_S / 2
+        )
+    assert r.json()["units"]["demand_s"] == "s"
+
+
+def test_demand_models_bad_tolerance_is_422(client: TestClient, db: Session) -> None:
+    exp = stored_experiment(client, db)
+    r = client.get(
+        f"{API}/analysis/experiments/{exp['id']}/demand-models", params={"timer_tolerance": 0}
+    )
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["loc"] == ["query", "timer_tolerance"]
+
+
+def test_demand_models_without_monitor_data_is_422(client: TestClient) -> None:
+    from backend.tests.utils.experiment import create_random_experiment
+
+    exp = create_random_experiment(client)
+    r = client.get(f"{API}/analysis/experiments/{exp['id']}/demand-models")
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["loc"][-1] == "experiment"
+
+
+@pytest.mark.parametrize("name", ["resources", "resource-utilization"])
+def test_read_resource_figures(client: TestClient, db: Session, name: str) -> None:
+    exp = stored_experiment(client, db)
+    r = client.get(f"{API}/experiments/{exp['id']}/figures/{name}.json")
+    assert r.status_code == 200, r.text
+    traces = {t["name"] for t in r.json()["data"]}
+    if name == "resources":
+        assert {"CPU host:local", "CPU process:server:0", "bytes/s net:local:lo"} <= traces
+        shapes = r.json()["layout"]["shapes"]
+        assert [(s["x0"], s["x1"]) for s in shapes] == [(5, 25)]  # the stable window
+    else:
+        assert "CPU of local (2 servers)" in traces
+
+
+def test_compare_reads_monitor_metrics(client: TestClient, db: Session) -> None:
+    exp = stored_experiment(client, db)
+    r = client.post(
+        f"{API}/compare/configurations",
+        json={
+            "experiment_ids": [exp["id"]],
+            "source": "process",
+            "metrics": ["process_cpu_pct"],
+        },
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["units"] == {"process_cpu_pct": "% of a core"}
+    # The run's processes summed (rule 3), repetitions averaged: (30 + 50) us x X, in %.
+    first = body["data"][0]
+    x = model_throughput(first["values"], 0) + 50.0  # repetitions 0 and 1: +0, +100
+    assert first["metrics"]["process_cpu_pct"] == pytest.approx(100 * x * 80e-6)
