@@ -23,6 +23,8 @@ AZURE_JANITOR_TASK = "mcscope.azure.sweep_expired"
 AZURE_CREATE_LAB_TASK = "mcscope.azure.create_lab"
 # Sends the messages of an experiment's queued runs (Start of a large grid, in the background).
 DISPATCH_TASK = "mcscope.experiments.dispatch"
+# Measures a testbed's network between roles (worker.tasks.testbeds).
+MEASURE_NETWORK_TASK = "mcscope.testbeds.measure_network"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -76,6 +78,16 @@ def enqueue_dispatch(experiment_id: int) -> None:
     """Ask the maintenance worker to send the experiment's unsent runs. After the commit."""
     try:
         producer.send_task(DISPATCH_TASK, args=[experiment_id], queue=MAINTENANCE_QUEUE)
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_network(testbed_id: int, bandwidth: bool) -> None:
+    """Ask the maintenance worker to measure a testbed's network. After the commit."""
+    try:
+        producer.send_task(
+            MEASURE_NETWORK_TASK, args=[testbed_id, bandwidth], queue=MAINTENANCE_QUEUE
+        )
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

@@ -3,10 +3,11 @@
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from backend.models.enums import RunStatus
 from backend.schemas.experiment import ConfigurationPublic
+from backend.schemas.network import NetworkPublic, network_public
 
 
 class RunPublic(BaseModel):
@@ -27,6 +28,14 @@ class RunPublic(BaseModel):
     tool_versions: dict[str, str]
     commands: list[dict[str, Any]]
     phase_timings: dict[str, float]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="round trips of the run's paths between roles on the service ports, "
+        "measured before its load started (hosts.network); null: not measured"
+    )
+    @property
+    def network(self) -> NetworkPublic | None:
+        return network_public(self.hosts.get("network"))
 
 
 class RunDetailPublic(RunPublic):

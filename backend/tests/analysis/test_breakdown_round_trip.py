@@ -1,6 +1,8 @@
 """The breakdown's network time split into the measured round trip and the rest; the model's
 network delay taken from the measured round trip."""
 
+from typing import Any
+
 import pytest
 
 from backend.analysis.breakdown import breakdown
@@ -30,17 +32,17 @@ def test_rest_is_named_for_the_testbed() -> None:
 
 
 def test_round_trips_read_from_probes() -> None:
-    def path(src: str, dst: str, rtt: float | None) -> dict[str, object]:
+    def path(src: str, dst: str, rtt: float | None) -> dict[str, Any]:
         return {"from_role": src, "to_role": dst, "rtt_us": rtt}
 
-    probes: list[dict[str, object] | None] = [
+    probes: list[dict[str, Any] | None] = [
         {"paths": [path("client", "middleware", 2000.0), path("middleware", "server", 90.0)]},
         {"paths": [path("client", "middleware", 2100.0), path("client", "middleware", None)]},
         None,
         {"paths": [path("client", "middleware", 1900.0)]},
     ]
-    assert leg_rtt_us(probes, "client", "middleware") == 2000.0  # type: ignore[arg-type]
-    assert leg_rtt_us(probes, "middleware", "server") == 90.0  # type: ignore[arg-type]
+    assert leg_rtt_us(probes, "client", "middleware") == 2000.0
+    assert leg_rtt_us(probes, "middleware", "server") == 90.0
     assert leg_rtt_us([], "client", "middleware") is None
     bw = {"bandwidth": [{"role": "client", "mbit_s": 201.0}, {"role": "client", "mbit_s": 190.0}]}
     assert bandwidths_mbit_s(bw) == {"client": 190.0}
