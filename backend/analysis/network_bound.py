@@ -14,8 +14,10 @@ Multi-gets are not modelled (one key per get).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from backend.analysis.errors import require, require_positive
+from backend.analysis.errors import AnalysisError, require, require_positive
+from backend.domain.load_generators import MEMTIER_EXPIRY_S, MEMTIER_KEY_PREFIX
 
 BITS_PER_BYTE = 8
 MBIT = 1e6  # iperf3's Mbit/s: 10^6 bits per second
@@ -120,3 +122,37 @@ def role_bound(
         bytes_per_request=per_request,
         bound_per_s=hosts * requests_per_s(bandwidth_mbit_s, per_request),
     )
+
+
+def design_sizes(value_size: int, key_maximum: int) -> MessageSizes:
+    """A design's message sizes with memtier's keys, the longest (key_maximum's) for all."""
+    key_b = len(MEMTIER_KEY_PREFIX) + len(str(key_maximum))
+    return message_sizes(value_size, key_b, MEMTIER_EXPIRY_S)
+
+
+def configuration_bounds(
+    params: dict[str, Any],
+    bandwidth_mbit_s: dict[str, float],
+    testbed_hosts: dict[str, int],
+    replication: int,
+    write_fraction: float,
+) -> list[RoleBound]:
+    """Each role's bound for one configuration: its instances run on min(instances, testbed
+    hosts of the role) machines (instance i on host i mod hosts, testbed.TestbedLayout)."""
+    sizes = design_sizes(int(params["value_size"]), int(params["key_maximum"]))
+    instances = {
+        "client": int(params["client_machines"]),
+        "middleware": int(params["middlewares"]),
+        "server": int(params["servers"]),
+    }
+    out = []
+    for role in ROLES:
+        if instances[role] == 0:
+            continue
+        if role not in bandwidth_mbit_s:
+            raise AnalysisError("bandwidth", f"no {role} host's bandwidth was measured")
+        hosts = min(instances[role], max(1, testbed_hosts.get(role, 1)))
+        out.append(
+            role_bound(role, hosts, bandwidth_mbit_s[role], sizes, write_fraction, replication)
+        )
+    return out

@@ -7,7 +7,14 @@ The math lives in backend/analysis; stored results are read through backend/resu
 
 from fastapi import APIRouter
 
-from backend.api.routes.analysis import experiments, fit, models, percentiles, statistics
+from backend.api.routes.analysis import (
+    experiments,
+    fit,
+    models,
+    network,
+    percentiles,
+    statistics,
+)
 
 router = APIRouter(prefix="/analysis", tags=["analysis"])
 router.include_router(models.router)
@@ -15,3 +22,4 @@ router.include_router(statistics.router)
 router.include_router(experiments.router)
 router.include_router(percentiles.router)
 router.include_router(fit.router)
+router.include_router(network.router)
