@@ -189,6 +189,32 @@ export type AzureRoleRequest = {
 };
 
 /**
+ * BandwidthPublic
+ */
+export type BandwidthPublic = {
+    /**
+     * Role
+     *
+     * the role whose host sent (its upload was measured)
+     */
+    role: string;
+    /**
+     * From Host
+     */
+    from_host: string;
+    /**
+     * To Host
+     */
+    to_host: string;
+    /**
+     * Mbit S
+     *
+     * iperf3's receiver throughput, Mbit/s (10^6 bit/s)
+     */
+    mbit_s: number;
+};
+
+/**
  * BoundsPublic
  */
 export type BoundsPublic = {
@@ -334,6 +360,14 @@ export type BreakdownPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -364,6 +398,10 @@ export type BreakdownRequest = {
      * time at the memcached servers, us
      */
     server_us: number;
+    /**
+     * Round Trip Us
+     */
+    round_trip_us?: number | null;
 };
 
 /**
@@ -426,6 +464,18 @@ export type BreakdownRowPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     *
+     * the measured client -> middleware TCP round trip (median over the configuration's runs); null: not measured
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     *
+     * network_us minus round_trip_us (see rest_label)
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -1588,6 +1638,12 @@ export type ExperimentBreakdownPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<BreakdownRowPublic>;
+    /**
+     * Rest Label
+     *
+     * what the network time beyond one round trip is on this testbed
+     */
+    rest_label?: string;
 };
 
 /**
@@ -1800,6 +1856,36 @@ export type ExperimentModelPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ModelGroupPublic>;
+};
+
+/**
+ * ExperimentNetworkBoundPublic
+ *
+ * DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths.
+ */
+export type ExperimentNetworkBoundPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<NetworkBoundRowPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at: string | null;
+    /**
+     * Sizes Note
+     */
+    sizes_note: string;
 };
 
 /**
@@ -4342,6 +4428,58 @@ export type MvaRequest = {
 };
 
 /**
+ * NetworkBoundRowPublic
+ */
+export type NetworkBoundRowPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
+     */
+    measured_throughput_per_s: number | null;
+    /**
+     * Roles
+     */
+    roles: Array<RoleBoundPublic>;
+    /**
+     * Bound Per S
+     *
+     * the smallest role bound
+     */
+    bound_per_s: number;
+    /**
+     * Limiting Role
+     */
+    limiting_role: string;
+    /**
+     * Fraction Of Bound
+     *
+     * measured / bound
+     */
+    fraction_of_bound: number | null;
+};
+
+/**
  * NetworkGroupPublic
  *
  * A group of configurations differing only in clients: its points and model inputs.
@@ -4377,6 +4515,20 @@ export type NetworkGroupPublic = {
      * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
      */
     utilization: Array<MeasuredUtilizationPublic>;
+};
+
+/**
+ * NetworkMeasure
+ *
+ * Measure a testbed's network now.
+ */
+export type NetworkMeasure = {
+    /**
+     * Bandwidth
+     *
+     * also measure each role host's upload with iperf3 (a few seconds per host; iperf3 must be installed on the hosts)
+     */
+    bandwidth?: boolean;
 };
 
 /**
@@ -4435,6 +4587,68 @@ export type NetworkModelRequest = {
      * also return asymptotic and balanced job bounds
      */
     include_bounds?: boolean;
+};
+
+/**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublic = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+    /**
+     * Client Middleware Rtt Us
+     *
+     * median client -> middleware round trip over the paths, µs
+     */
+    readonly client_middleware_rtt_us: number | null;
+    /**
+     * Middleware Server Rtt Us
+     *
+     * median middleware -> server round trip over the paths, µs
+     */
+    readonly middleware_server_rtt_us: number | null;
+    /**
+     * Bandwidth By Role Mbit S
+     *
+     * per role, the slowest host's upload, Mbit/s
+     */
+    readonly bandwidth_by_role_mbit_s: {
+        [key: string]: number;
+    };
 };
 
 /**
@@ -5043,6 +5257,106 @@ export type ResultsPublic = {
 };
 
 /**
+ * RoleBoundPublic
+ */
+export type RoleBoundPublic = {
+    /**
+     * Role
+     *
+     * what the host runs: client, middleware or server
+     */
+    role: string;
+    /**
+     * Hosts
+     *
+     * machines of the role the configuration uses
+     */
+    hosts: number;
+    /**
+     * Bandwidth Mbit S
+     *
+     * the role's slowest measured upload
+     */
+    bandwidth_mbit_s: number;
+    /**
+     * Sets Per S Per Host
+     *
+     * one host's bound if all were sets
+     */
+    sets_per_s_per_host: number;
+    /**
+     * Gets Per S Per Host
+     *
+     * one host's bound if all were gets
+     */
+    gets_per_s_per_host: number;
+    /**
+     * Bytes Per Request
+     *
+     * bytes the role sends per client request
+     */
+    bytes_per_request: number;
+    /**
+     * Bound Per S
+     *
+     * hosts x bandwidth / bytes per request
+     */
+    bound_per_s: number;
+};
+
+/**
+ * RoundTripPublic
+ */
+export type RoundTripPublic = {
+    /**
+     * From Role
+     */
+    from_role: string;
+    /**
+     * From Host
+     */
+    from_host: string;
+    /**
+     * To Role
+     */
+    to_role: string;
+    /**
+     * To Host
+     */
+    to_host: string;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Port
+     *
+     * the port connected to: the service's at a run, SSH's else
+     */
+    port: number;
+    /**
+     * Samples Us
+     *
+     * each TCP connect's round trip, µs
+     */
+    samples_us: Array<number>;
+    /**
+     * Rtt Us
+     *
+     * median of the samples, µs; null: none answered
+     */
+    rtt_us: number | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+};
+
+/**
  * RunDetailPublic
  *
  * One run with the configuration it measured (the run page needs no grid list).
@@ -5148,6 +5462,10 @@ export type RunDetailPublic = {
      * the grid point this run measured, with its effective parameters
      */
     configuration: ConfigurationPublic;
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -5366,6 +5684,10 @@ export type RunPublic = {
     phase_timings: {
         [key: string]: number;
     };
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -6195,6 +6517,10 @@ export type TestbedPublic = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublic | null;
 };
 
 /**
@@ -6718,6 +7044,276 @@ export type HostPublicWritable = {
 };
 
 /**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublicWritable = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+};
+
+/**
+ * RunDetailPublic
+ *
+ * One run with the configuration it measured (the run page needs no grid list).
+ */
+export type RunDetailPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * the grid point this run measured, with its effective parameters
+     */
+    configuration: ConfigurationPublic;
+};
+
+/**
+ * RunPublic
+ */
+export type RunPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+};
+
+/**
+ * RunsPublic
+ */
+export type RunsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * TestbedPublic
  */
 export type TestbedPublicWritable = {
@@ -6759,6 +7355,10 @@ export type TestbedPublicWritable = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublicWritable | null;
 };
 
 /**
@@ -6921,6 +7521,38 @@ export type GetApiV1TestbedsToolsResponses = {
 };
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
+
+export type PostApiV1TestbedsByTestbedIdNetworkData = {
+    body: NetworkMeasure;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/network';
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkError = PostApiV1TestbedsByTestbedIdNetworkErrors[keyof PostApiV1TestbedsByTestbedIdNetworkErrors];
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponses = {
+    /**
+     * Successful Response
+     */
+    202: TestbedPublic;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponse = PostApiV1TestbedsByTestbedIdNetworkResponses[keyof PostApiV1TestbedsByTestbedIdNetworkResponses];
 
 export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     body?: never;
@@ -9101,6 +9733,55 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 };
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/network-bound';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundError = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentNetworkBoundPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses];
 
 export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
     body: MvaFigureRequest;

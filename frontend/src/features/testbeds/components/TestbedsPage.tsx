@@ -1,14 +1,17 @@
 // Testbeds: the built-in local one and every registered one, with hosts, their pinned SSH host
-// keys, and the tools (and versions) their newest runs found.
+// keys, the network between their roles (round trips, iperf3 bandwidth), and the tools (and
+// versions) their newest runs found.
 import { useEffect } from "react";
 import { Link } from "react-router";
-import type { TestbedToolPublic } from "@/api";
+import type { TestbedPublic, TestbedToolPublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { formatMoney } from "@/lib/cost";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
+import { useMeasureNetworkMutation } from "../hooks/useMeasureNetworkMutation";
 import { HostKeyCell } from "./HostKeyCell";
+import { NetworkTable } from "./NetworkTable";
 
 export function TestbedsPage() {
   const { testbeds, isLoading, error } = useGetTestbedsQuery();
@@ -80,10 +83,35 @@ export function TestbedsPage() {
               </tbody>
             </table>
           )}
+          <TestbedNetwork testbed={tb} />
           <ToolsTable tools={toolsOf(tb.id)} />
         </section>
       ))}
     </section>
+  );
+}
+
+function TestbedNetwork({ testbed }: { testbed: TestbedPublic }) {
+  const measure = useMeasureNetworkMutation(testbed.id);
+  const busy = measure.isPending || testbed.network?.status === "measuring";
+  const run = (bandwidth: boolean) => measure.mutate(bandwidth, { onError: handleError });
+  return (
+    <>
+      <h3>Network between roles</h3>
+      <NetworkTable
+        network={testbed.network}
+        emptyHint="Not measured yet: round trips are measured after registration, or now."
+        testId={`testbed-network-${testbed.id}`}
+      />
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => run(false)}>
+          Measure round trips
+        </button>
+        <button type="button" disabled={busy} onClick={() => run(true)}>
+          Measure bandwidth (iperf3)
+        </button>
+      </div>
+    </>
   );
 }
 
