@@ -22,7 +22,9 @@ from backend.core.queue import (
 VISIBILITY_TIMEOUT_S = 6 * 3600
 
 app = Celery(
-    "mcscope", broker=settings.REDIS_URL, include=["worker.tasks.runs", "worker.tasks.azure"]
+    "mcscope",
+    broker=settings.REDIS_URL,
+    include=["worker.tasks.runs", "worker.tasks.azure", "worker.tasks.testbeds"],
 )
 app.conf.update(
     task_acks_late=True,

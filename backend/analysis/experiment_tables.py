@@ -226,9 +226,13 @@ LITTLE_METRICS: tuple[MetricName, ...] = ("queue_length", "throughput_per_s", "q
 
 
 def breakdown_table(
-    configs: list[Config], client: list[RunValues], middleware: list[RunValues]
+    configs: list[Config],
+    client: list[RunValues],
+    middleware: list[RunValues],
+    round_trips_us: dict[int, float] | None = None,
 ) -> list[dict[str, Any]]:
-    """Response-time breakdown per configuration measured on both sides."""
+    """Response-time breakdown per configuration measured on both sides; the network part
+    split by the configuration's measured client -> middleware round trip where given."""
     r_client = by_configuration(client, "response_time_us")
     mw = {k: by_configuration(middleware, k) for k in BREAKDOWN_MW}
     rows = []
@@ -236,7 +240,8 @@ def breakdown_table(
         parts = [mean_of(r_client, c.id)] + [mean_of(mw[k], c.id) for k in BREAKDOWN_MW]
         if any(p is None for p in parts):
             continue
-        b = breakdown(*(float(p) for p in parts if p is not None))
+        r_c, r_mw, queue, server = (float(p) for p in parts if p is not None)
+        b = breakdown(r_c, r_mw, queue, server, (round_trips_us or {}).get(c.id))
         rows.append({"configuration_id": c.id, "index": c.index, "values": c.values, **plain(b)})
     if not rows:
         raise AnalysisError(

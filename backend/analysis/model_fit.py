@@ -24,6 +24,7 @@ demand per client request D = m U / X with X the system throughput (the clients'
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from statistics import median
 from typing import Any, Literal
 
 from backend.analysis.errors import AnalysisError, require
@@ -329,6 +330,7 @@ def network_groups(
     replication_of: Any,
     write_fraction_of: Any,
     server_utilization: float | None = None,
+    round_trips_us: dict[int, float] | None = None,
 ) -> list[NetworkGroup]:
     """Per group, DOMAIN.md's network with inputs from the data (see `estimate_inputs`).
 
@@ -354,6 +356,7 @@ def network_groups(
             replication=int(replication_of(first.params)),
             write_fraction=float(write_fraction_of(first.params)),
             server_utilization=server_utilization,
+            round_trip_us=group_round_trip_us(members, round_trips_us),
         )
         points = tuple(
             MeasuredPoint(
@@ -382,11 +385,45 @@ def _std(stats: dict[str, Stat], metric: str) -> float | None:
     return s.std if s is not None else None
 
 
+def group_round_trip_us(
+    members: list[MeasuredConfig], round_trips_us: dict[int, float] | None
+) -> float | None:
+    """The group's measured client -> middleware round trip: the median of its members'."""
+    values = sorted(
+        (round_trips_us or {})[c.configuration_id]
+        for c in members
+        if c.configuration_id in (round_trips_us or {})
+    )
+    return float(median(values)) if values else None
+
+
+def network_delay(
+    round_trip_us: float | None, r_client_us: float | None, r_mw_us: float, at: str
+) -> tuple[float, str]:
+    """Each network delay station's time (s) and its source: half the measured round trip
+    (a request crosses the client -> middleware link once each way, DOMAIN.md section 7),
+    else half the client time the middleware's timers do not see (which holds the load
+    generator's own time too, so it overstates the network)."""
+    if round_trip_us is not None:
+        return (
+            round_trip_us / 2.0 / 1e6,
+            f"measured client -> middleware TCP round trip / 2 ({round_trip_us:.4g} us, "
+            "median over the group's runs)",
+        )
+    if r_client_us is None:
+        return 0.0, "not measured: 0"
+    return (
+        max(0.0, (r_client_us - r_mw_us) / 2.0) / 1e6,
+        f"(client response - middleware response) / 2 {at}; no round trip measured",
+    )
+
+
 def estimate_inputs(
     members: list[MeasuredConfig],
     replication: int,
     write_fraction: float,
     server_utilization: float | None = None,
+    round_trip_us: float | None = None,
 ) -> tuple[SystemConfig, tuple[Estimate, ...]]:
     """The network's service times from the group's lowest-load measurement with middleware
     times; the memcached service time from the utilization law when a utilization is given.
@@ -410,7 +447,7 @@ def estimate_inputs(
     # so noise can make total - queue - server < 0) is taken as 0, not answered with a 500.
     processing = max(0.0, processing) if processing is not None else None
     r_client = _mean(low.client, "response_time_us")
-    delay = max(0.0, (r_client - r_mw) / 2.0) / 1e6 if r_client is not None else 0.0
+    delay, delay_source = network_delay(round_trip_us, r_client, r_mw, at)
     worker = (r_mw - w_q) / 1e6
     estimates = [
         Estimate("workers", workers, "threads per middleware", "the configuration"),
@@ -420,7 +457,7 @@ def estimate_inputs(
             "network_delay_s",
             delay,
             "s",
-            f"(client response - middleware response) / 2 {at}",
+            delay_source,
         ),
         Estimate(
             "net_thread_service_s",

@@ -29,6 +29,8 @@ AZURE_DELETE_GROUP_TASK = "mcscope.azure.delete_group"
 DISPATCH_TASK = "mcscope.experiments.dispatch"
 # Decides and queues a latency-SLO search's next probe (after Start and after each probe).
 SLO_STEP_TASK = "mcscope.experiments.slo_step"
+# Measures a testbed's network between roles (worker.tasks.testbeds).
+MEASURE_NETWORK_TASK = "mcscope.testbeds.measure_network"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -100,6 +102,16 @@ def enqueue_slo_step(experiment_id: int) -> None:
     """Ask the maintenance worker to take a search's next step. After the commit."""
     try:
         producer.send_task(SLO_STEP_TASK, args=[experiment_id], queue=MAINTENANCE_QUEUE)
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_network(testbed_id: int, bandwidth: bool) -> None:
+    """Ask the maintenance worker to measure a testbed's network. After the commit."""
+    try:
+        producer.send_task(
+            MEASURE_NETWORK_TASK, args=[testbed_id, bandwidth], queue=MAINTENANCE_QUEUE
+        )
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

@@ -60,6 +60,11 @@ LOAD_GENERATORS: tuple[LoadGeneratorSpec, ...] = (
     ),
 )
 AUTO = "auto"
+# memtier's keys are MEMTIER_KEY_PREFIX + 1 .. key_maximum, set with this expiry (3 days:
+# nothing expires during an experiment); the worker's driver and the network bound's
+# message sizes read them here.
+MEMTIER_KEY_PREFIX = "memtier-"
+MEMTIER_EXPIRY_S = 259200
 
 
 def load_generator_names() -> tuple[str, ...]:

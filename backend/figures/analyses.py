@@ -17,6 +17,18 @@ BREAKDOWN_PARTS = (
 )
 
 
+def _parts(data: s.ExperimentBreakdownPublic) -> list[tuple[str, str]]:
+    """The stack's parts: network split into the measured round trip and the rest (named for
+    what it is on the testbed) when every configuration has a measured round trip."""
+    if not data.data or any(r.round_trip_us is None for r in data.data):
+        return list(BREAKDOWN_PARTS)
+    return [
+        *BREAKDOWN_PARTS[:-1],
+        ("round_trip_us", "network round trip (measured)"),
+        ("rest_us", data.rest_label or "rest"),
+    ]
+
+
 @register("breakdown", "Response-time breakdown", load_breakdown)
 def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
     """One stacked bar per configuration, in µs like every other time of the product."""
@@ -24,7 +36,7 @@ def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
     fig = go.Figure(
         [
             go.Bar(x=labels, y=[getattr(r, key) for r in data.data], name=name)
-            for key, name in BREAKDOWN_PARTS
+            for key, name in _parts(data)
         ]
     )
     fig.update_layout(
@@ -32,10 +44,17 @@ def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
         xaxis={"title": {"text": "Configuration"}, "type": "category"},
         yaxis={"title": {"text": with_unit("Response time", MICROSECONDS)}},
     )
+    split = data.data and all(r.round_trip_us is not None for r in data.data)
     return set_caption(
         fig,
         "Client response time split into middleware queue, memcached server, middleware "
-        "processing and network time (client minus middleware response time).",
+        "processing and network time (client minus middleware response time)"
+        + (
+            ", the latter into the measured client -> middleware TCP round trip and the rest: "
+            f"{data.rest_label}."
+            if split
+            else "."
+        ),
     )
 
 

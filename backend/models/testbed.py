@@ -1,8 +1,10 @@
 """Testbeds and their hosts: where the roles of an experiment run."""
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, text
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from backend.models.base import Base, TimestampMixin
@@ -16,6 +18,11 @@ class Testbed(TimestampMixin, Base):
     name: Mapped[str] = mapped_column(String(100), unique=True)
     kind: Mapped[TestbedKind] = mapped_column(testbed_kind_enum)
     description: Mapped[str] = mapped_column(String(2000), default="")
+    # The network between roles as last measured (backend.domain.round_trip): round trips
+    # after registration and on request, iperf3 bandwidths on request; {} never measured.
+    network: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default=text("'{}'::jsonb")
+    )
 
     hosts: Mapped[list["Host"]] = relationship(
         back_populates="testbed",

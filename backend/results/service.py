@@ -39,6 +39,7 @@ from backend.analysis.percentiles import (
     percentiles_from_histogram,
 )
 from backend.analysis.saturation import SaturationResult, saturation
+from backend.crud import network as network_crud
 from backend.crud import results as crud
 from backend.domain.fraction import FractionError, resolve
 from backend.domain.grid import effective_parameters
@@ -369,7 +370,8 @@ def breakdown_table(
     configs = configurations(session=session, experiment=experiment)
     client = _runs(session, experiment, "client", request_type, ["response_time_us"], window)
     mw = _runs(session, experiment, "middleware", request_type, list(BREAKDOWN_MW), window)
-    return tables.breakdown_table(configs, client, mw)
+    rtts = network_crud.round_trips_us(session=session, experiment_id=experiment.id)
+    return tables.breakdown_table(configs, client, mw, rtts)
 
 
 def little_table(

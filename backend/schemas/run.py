@@ -3,11 +3,12 @@
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from backend.models.enums import RunStatus
 from backend.quality.stored import quality_of
 from backend.schemas.experiment import ConfigurationPublic
+from backend.schemas.network import NetworkPublic, network_public
 from backend.schemas.quality import FlagPublic
 
 
@@ -45,6 +46,14 @@ class RunPublic(BaseModel):
             return data
         flags = [FlagPublic.of(f) for f in quality_of(quality).flags]
         return {k: getattr(data, k) for k in cls.model_fields if k != "flags"} | {"flags": flags}
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="round trips of the run's paths between roles on the service ports, "
+        "measured before its load started (hosts.network); null: not measured"
+    )
+    @property
+    def network(self) -> NetworkPublic | None:
+        return network_public(self.hosts.get("network"))
 
 
 class RunDetailPublic(RunPublic):

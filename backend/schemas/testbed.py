@@ -4,7 +4,7 @@ SSH host key."""
 import ipaddress
 import re
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
@@ -13,6 +13,7 @@ from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_pu
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
+from backend.schemas.network import NetworkPublic
 from backend.schemas.price import TestbedCostPublic
 from infra.azure.spec import SIZE_PATTERN
 
@@ -182,6 +183,16 @@ class TestbedPublic(BaseModel):
         default=None,
         description="Azure testbeds created as a lab: cost so far and budget left; null on others",
     )
+    network: NetworkPublic | None = Field(
+        default=None,
+        description="the network between roles as last measured (round trips after "
+        "registration and on request, iperf3 bandwidth on request); null: never measured",
+    )
+
+    @field_validator("network", mode="before")
+    @classmethod
+    def _network(cls, value: Any) -> Any:
+        return value or None
 
 
 class TestbedsPublic(BaseModel):

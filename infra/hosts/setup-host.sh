@@ -69,7 +69,8 @@ apt_install() {
 setup_common() {
   say "common tools: chrony (clock sync across VMs), sysstat/dstat, build basics"
   run apt-get update -q
-  apt_install ca-certificates curl tar gzip git chrony sysstat dstat
+  # iperf3: bandwidth between roles, measured on request (worker/drivers/netprobe.py).
+  apt_install ca-certificates curl tar gzip git chrony sysstat dstat iperf3 python3
   # Time stamps of clients and middleware are compared across machines.
   run systemctl enable --now chrony
 }

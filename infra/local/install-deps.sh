@@ -4,7 +4,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-PACKAGES=(postgresql redis-server memcached libmemcached-tools openssh-server iproute2
+PACKAGES=(postgresql redis-server memcached libmemcached-tools openssh-server iproute2 iperf3
   cmake g++ make libboost-all-dev googletest libgtest-dev libgmock-dev clang libclang-rt-14-dev
   nutcracker chromium python3-venv docker-compose shellcheck
   fonts-liberation poppler-utils

@@ -52,7 +52,7 @@ def test_common_tools_on_every_role(role: str) -> None:
     cmds = _commands(role)
     assert cmds[0] == "apt-get update -q"
     common = cmds[1]
-    for pkg in ("chrony", "sysstat", "dstat", "curl"):
+    for pkg in ("chrony", "sysstat", "dstat", "curl", "iperf3"):
         assert pkg in common.split()
     assert "systemctl enable --now chrony" in cmds
     assert cmds[-1] == f"report versions for role {role}"

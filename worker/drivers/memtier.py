@@ -2,15 +2,19 @@
 
 from pathlib import Path
 
-from backend.domain.load_generators import load_generator_spec
+from backend.domain.load_generators import (
+    MEMTIER_EXPIRY_S,
+    MEMTIER_KEY_PREFIX,
+    load_generator_spec,
+)
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
 from worker.parsers import ClientResult, client_result_from_memtier, parse_memtier_json
 from worker.parsers.progress import MemtierProgressParser
 
 PERCENTILES = "50,90,99,99.9"
 # The keys memtier reads are KEY_PREFIX + 1 .. key_maximum; populate writes exactly those.
-KEY_PREFIX = "memtier-"
-EXPIRY_S = 259200  # 3 days: nothing expires during an experiment
+KEY_PREFIX = MEMTIER_KEY_PREFIX
+EXPIRY_S = MEMTIER_EXPIRY_S
 # Populating with memtier itself costs at least a whole second whatever the key space: its main
 # thread checks on its workers in a `sleep(1)` loop (memtier_benchmark.cpp, run_benchmark), so
 # even 1000 keys written in 10 ms end after 1 s. This writes the same keys (same prefix,

@@ -81,6 +81,7 @@ class RunExecution(RunContext):
                     start.record_server_state(self, plan)
                 with self.phase("start"):
                     self.start_middlewares(plan)
+                    start.record_network(self, plan)
                     load_start = self.start_clients(plan, loadgen)
                 with self.phase("run"):
                     watch(self.started, self.experiment, self.run_id, loadgen, self.check)

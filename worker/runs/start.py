@@ -12,6 +12,7 @@ from worker.drivers.registry import populator
 from worker.live import publish
 from worker.runs.context import RunContext
 from worker.runs.launch import Launch, launch_on_hosts, wait_listening
+from worker.runs.network import measure_legs, run_legs
 from worker.runs.plan import ClientPlan, MiddlewarePlan, RunPlan, ServerPlan
 
 
@@ -118,3 +119,10 @@ def start_clients(ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]) 
     _start(ctx, "client", [launch(c) for c in plan.clients])
     publish.run_state(ctx.experiment.id, ctx.run_id, "load_started")
     return min(s.proc.start_unix for s in ctx.started if s.role == "client")
+
+
+def record_network(ctx: RunContext, plan: RunPlan) -> None:
+    """Round trips of the paths the run's requests take, on the service ports, before the
+    load starts (Run.hosts["network"]); what the breakdown and the model's delay read."""
+    ctx.hosts_info["network"] = measure_legs(run_legs(plan), ctx.host)
+    ctx.record(hosts=ctx.hosts_info)

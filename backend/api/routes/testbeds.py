@@ -1,6 +1,7 @@
 """Testbeds and hosts."""
 
 import ipaddress
+import logging
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -15,9 +16,11 @@ from backend.core.config import settings
 from backend.core.host_keys import fingerprint
 from backend.core.host_scans import PINNING, SCANNING, UNDER_WAY, scanner
 from backend.core.keys import KeyPathError, check_key_path
+from backend.core.queue import BrokerUnavailable, check_broker, enqueue_network
 from backend.crud.costs import accrued
 from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
+from backend.schemas.network import NetworkMeasure
 from backend.schemas.testbed import (
     HostKeyPin,
     HostPublic,
@@ -29,6 +32,7 @@ from backend.schemas.testbed import (
 )
 
 router = APIRouter(prefix="/testbeds", tags=["testbeds"])
+logger = logging.getLogger(__name__)
 
 
 @router.get("", response_model=TestbedsPublic)
@@ -92,7 +96,40 @@ def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
             ("name",), f"a testbed named {body.name!r} already exists", body.name
         ) from e
     scanner.submit(h for h in testbed.hosts if h.scan_status == PINNING)
+    _measure_network(session, testbed, bandwidth=False)
     return TestbedPublic.model_validate(testbed)
+
+
+def _measure_network(session: SessionDep, testbed: Testbed, bandwidth: bool) -> bool:
+    """Mark the testbed's network as being measured and ask the worker to; False (nothing
+    marked) when the broker does not answer."""
+    try:
+        check_broker()
+    except BrokerUnavailable:
+        logger.warning("testbed.network.not_enqueued", extra={"testbed_id": testbed.id})
+        return False
+    testbed.network = {**(testbed.network or {}), "status": "measuring", "error": None}
+    session.commit()
+    enqueue_network(testbed.id, bandwidth)
+    return True
+
+
+@router.post(
+    "/{testbed_id}/network", response_model=TestbedPublic, status_code=status.HTTP_202_ACCEPTED
+)
+def measure_testbed_network(
+    session: SessionDep, testbed_id: int, body: NetworkMeasure
+) -> TestbedPublic:
+    """Measure the network between the testbed's roles in the background: TCP round trips
+    client -> middleware -> server, and with bandwidth=true each role host's iperf3 upload.
+    The testbed shows network.status "measuring", then "measured" or "failed"; a running
+    experiment goes first."""
+    testbed = session.get(Testbed, testbed_id)
+    if testbed is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "Testbed not found")
+    if not _measure_network(session, testbed, body.bandwidth):
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, "The worker queue is unreachable")
+    return _public(session, testbed)
 
 
 def _is_ip(address: str) -> bool:

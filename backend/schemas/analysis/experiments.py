@@ -48,10 +48,22 @@ class BreakdownRowPublic(ConfigRef):
     server_us: float
     processing_us: float
     network_us: float
+    round_trip_us: float | None = Field(
+        default=None,
+        description="the measured client -> middleware TCP round trip (median over the "
+        "configuration's runs); null: not measured",
+    )
+    rest_us: float | None = Field(
+        default=None, description="network_us minus round_trip_us (see rest_label)"
+    )
 
 
 class ExperimentBreakdownPublic(Units):
     data: list[BreakdownRowPublic]
+    rest_label: str = Field(
+        default="",
+        description="what the network time beyond one round trip is on this testbed",
+    )
 
 
 class InteractiveRowPublic(ConfigRef):

@@ -171,6 +171,7 @@ class BreakdownRequest(RequestModel):
     middleware_response_us: Microseconds
     queue_us: Microseconds
     server_us: Microseconds
+    round_trip_us: Microseconds | None = None
 
 
 class BreakdownPublic(Units):
@@ -180,6 +181,8 @@ class BreakdownPublic(Units):
     server_us: float
     processing_us: float
     network_us: float
+    round_trip_us: float | None = None
+    rest_us: float | None = None
 
 
 class RelativeRequest(RequestModel):

@@ -53,12 +53,6 @@ export type AzureLabCreate = {
      */
     subnet_prefix?: string;
     /**
-     * Image
-     *
-     * marketplace image URN publisher:offer:sku:version (null: Ubuntu 24.04 LTS)
-     */
-    image?: string | null;
-    /**
      * Jump Host
      *
      * add one VM with a public IP to reach the others through
@@ -85,122 +79,6 @@ export type AzureLabCreate = {
 };
 
 /**
- * AzureLabDefaultsPublic
- */
-export type AzureLabDefaultsPublic = {
-    /**
-     * Configured
-     *
-     * whether an Azure subscription is set (MCSCOPE_AZURE_*)
-     */
-    configured: boolean;
-    /**
-     * Templates
-     *
-     * topology templates
-     */
-    templates: Array<AzureTemplatePublic>;
-    /**
-     * Region
-     *
-     * suggested region
-     */
-    region: string;
-    /**
-     * Image
-     *
-     * default marketplace image URN
-     */
-    image: string;
-    /**
-     * Default Expiry Hours
-     *
-     * expiry of a new testbed, in h
-     */
-    default_expiry_hours: number;
-    /**
-     * Max Expiry Hours
-     *
-     * the longest expiry allowed, in h
-     */
-    max_expiry_hours: number;
-};
-
-/**
- * AzureLabDelete
- *
- * Deleting a lab asks for its name, typed by the user, as a confirmation.
- */
-export type AzureLabDelete = {
-    /**
-     * Name
-     *
-     * the lab's name, typed again to confirm
-     */
-    name: string;
-};
-
-/**
- * AzureLabPlanPublic
- */
-export type AzureLabPlanPublic = {
-    /**
-     * Resource Group
-     *
-     * the resource group holding everything
-     */
-    resource_group: string;
-    /**
-     * Region
-     *
-     * Azure region
-     */
-    region: string;
-    /**
-     * Image
-     *
-     * marketplace image URN of every VM
-     */
-    image: string;
-    /**
-     * Resources
-     *
-     * in creation order
-     */
-    resources: Array<PlannedResourcePublic>;
-    /**
-     * vCPUs needed against the region's quota
-     */
-    quota: QuotaPublic;
-    /**
-     * all VMs running for one hour
-     */
-    per_hour: CostPublic;
-    /**
-     * all VMs running until the expiry
-     */
-    until_expiry: CostPublic;
-    /**
-     * Expires In Hours
-     *
-     * hours until the testbed is deleted, in h
-     */
-    expires_in_hours: number;
-    /**
-     * Budget
-     *
-     * the budget asked for; null: none
-     */
-    budget: number | null;
-    /**
-     * Over Budget
-     *
-     * the cost up to the expiry exceeds the budget
-     */
-    over_budget: boolean;
-};
-
-/**
  * AzureLabPublic
  */
 export type AzureLabPublic = {
@@ -219,15 +97,9 @@ export type AzureLabPublic = {
     /**
      * Status
      *
-     * queued, creating (a worker is on it), ready (registered as a testbed), failed (nothing left on Azure; see error), stopping, stopped (deallocated), starting, deleting or deleted
+     * queued, creating (a worker is on it), ready (registered as a testbed) or failed (nothing left on Azure; see error)
      */
-    status: 'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted';
-    /**
-     * Planned
-     *
-     * the plan's resources, in creation order
-     */
-    planned: Array<string>;
+    status: 'queued' | 'creating' | 'ready' | 'failed';
     /**
      * Progress
      *
@@ -317,57 +189,29 @@ export type AzureRoleRequest = {
 };
 
 /**
- * AzureTemplatePublic
+ * BandwidthPublic
  */
-export type AzureTemplatePublic = {
+export type BandwidthPublic = {
     /**
-     * Name
+     * Role
      *
-     * template id
+     * the role whose host sent (its upload was measured)
      */
-    name: string;
+    role: string;
     /**
-     * Label
-     *
-     * what it is, in words
+     * From Host
      */
-    label: string;
+    from_host: string;
     /**
-     * Servers
-     *
-     * memcached server VMs
+     * To Host
      */
-    servers: number;
+    to_host: string;
     /**
-     * Middlewares
+     * Mbit S
      *
-     * middleware VMs
+     * iperf3's receiver throughput, Mbit/s (10^6 bit/s)
      */
-    middlewares: number;
-    /**
-     * Clients
-     *
-     * load generator VMs
-     */
-    clients: number;
-    /**
-     * Server Size
-     *
-     * VM size of the servers
-     */
-    server_size: string;
-    /**
-     * Middleware Size
-     *
-     * VM size of the middlewares
-     */
-    middleware_size: string;
-    /**
-     * Client Size
-     *
-     * VM size of the clients
-     */
-    client_size: string;
+    mbit_s: number;
 };
 
 /**
@@ -516,6 +360,14 @@ export type BreakdownPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -546,6 +398,10 @@ export type BreakdownRequest = {
      * time at the memcached servers, us
      */
     server_us: number;
+    /**
+     * Round Trip Us
+     */
+    round_trip_us?: number | null;
 };
 
 /**
@@ -608,6 +464,18 @@ export type BreakdownRowPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     *
+     * the measured client -> middleware TCP round trip (median over the configuration's runs); null: not measured
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     *
+     * network_us minus round_trip_us (see rest_label)
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -1770,6 +1638,12 @@ export type ExperimentBreakdownPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<BreakdownRowPublic>;
+    /**
+     * Rest Label
+     *
+     * what the network time beyond one round trip is on this testbed
+     */
+    rest_label?: string;
 };
 
 /**
@@ -1840,10 +1714,6 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
-    /**
-     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
-     */
-    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -1986,6 +1856,36 @@ export type ExperimentModelPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ModelGroupPublic>;
+};
+
+/**
+ * ExperimentNetworkBoundPublic
+ *
+ * DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths.
+ */
+export type ExperimentNetworkBoundPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<NetworkBoundRowPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at: string | null;
+    /**
+     * Sizes Note
+     */
+    sizes_note: string;
 };
 
 /**
@@ -2133,12 +2033,6 @@ export type ExperimentPublic = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id: number | null;
-    /**
-     * Slo Search
-     */
-    slo_search?: {
-        [key: string]: unknown;
-    } | null;
     /**
      * Created At
      *
@@ -2377,10 +2271,6 @@ export type ExperimentUpdate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
-    /**
-     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
-     */
-    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -4538,6 +4428,58 @@ export type MvaRequest = {
 };
 
 /**
+ * NetworkBoundRowPublic
+ */
+export type NetworkBoundRowPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
+     */
+    measured_throughput_per_s: number | null;
+    /**
+     * Roles
+     */
+    roles: Array<RoleBoundPublic>;
+    /**
+     * Bound Per S
+     *
+     * the smallest role bound
+     */
+    bound_per_s: number;
+    /**
+     * Limiting Role
+     */
+    limiting_role: string;
+    /**
+     * Fraction Of Bound
+     *
+     * measured / bound
+     */
+    fraction_of_bound: number | null;
+};
+
+/**
  * NetworkGroupPublic
  *
  * A group of configurations differing only in clients: its points and model inputs.
@@ -4573,6 +4515,20 @@ export type NetworkGroupPublic = {
      * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
      */
     utilization: Array<MeasuredUtilizationPublic>;
+};
+
+/**
+ * NetworkMeasure
+ *
+ * Measure a testbed's network now.
+ */
+export type NetworkMeasure = {
+    /**
+     * Bandwidth
+     *
+     * also measure each role host's upload with iperf3 (a few seconds per host; iperf3 must be installed on the hosts)
+     */
+    bandwidth?: boolean;
 };
 
 /**
@@ -4631,6 +4587,68 @@ export type NetworkModelRequest = {
      * also return asymptotic and balanced job bounds
      */
     include_bounds?: boolean;
+};
+
+/**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublic = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+    /**
+     * Client Middleware Rtt Us
+     *
+     * median client -> middleware round trip over the paths, µs
+     */
+    readonly client_middleware_rtt_us: number | null;
+    /**
+     * Middleware Server Rtt Us
+     *
+     * median middleware -> server round trip over the paths, µs
+     */
+    readonly middleware_server_rtt_us: number | null;
+    /**
+     * Bandwidth By Role Mbit S
+     *
+     * per role, the slowest host's upload, Mbit/s
+     */
+    readonly bandwidth_by_role_mbit_s: {
+        [key: string]: number;
+    };
 };
 
 /**
@@ -4796,42 +4814,6 @@ export type PercentilePublic = {
 };
 
 /**
- * PlannedResourcePublic
- */
-export type PlannedResourcePublic = {
-    /**
-     * Kind
-     *
-     * resource group, network security group, virtual network, ...
-     */
-    kind: string;
-    /**
-     * Name
-     *
-     * its name in the resource group
-     */
-    name: string;
-    /**
-     * Label
-     *
-     * '<kind> <name>', as the lab's progress lists it
-     */
-    label: string;
-    /**
-     * Role
-     *
-     * a VM's role (its NIC and IP's too); null otherwise
-     */
-    role: 'server' | 'middleware' | 'client' | 'jump' | null;
-    /**
-     * Size
-     *
-     * a VM's size; null for other resources
-     */
-    size: string | null;
-};
-
-/**
  * QueueModelRowPublic
  *
  * M/M/1 and M/M/m at one configuration, with the sources of their inputs.
@@ -4951,66 +4933,6 @@ export type QueuePredictionPublic = {
      * E[r] = wait + service, against the middleware response time; s
      */
     response_time_s: ComparedPublic;
-};
-
-/**
- * QuotaLinePublic
- */
-export type QuotaLinePublic = {
-    /**
-     * Family
-     *
-     * vCPU family, or 'cores' for the region's total
-     */
-    family: string;
-    /**
-     * Needed
-     *
-     * vCPUs the testbed needs
-     */
-    needed: number;
-    /**
-     * Used
-     *
-     * vCPUs in use now
-     */
-    used: number;
-    /**
-     * Limit
-     *
-     * the subscription's limit in the region
-     */
-    limit: number;
-    /**
-     * Fits
-     *
-     * used + needed <= limit
-     */
-    fits: boolean;
-};
-
-/**
- * QuotaPublic
- */
-export type QuotaPublic = {
-    /**
-     * Checked
-     *
-     * whether Azure was asked (false: no subscription is set)
-     */
-    checked: boolean;
-    /**
-     * Lines
-     *
-     * one per family, and the region's total
-     */
-    lines: Array<QuotaLinePublic>;
-    /**
-     * Error
-     *
-     * not enough quota (naming the family and the numbers), a size the region does not offer, or why the quota could not be read
-     */
-    error: string | null;
 };
 
 /**
@@ -5335,6 +5257,106 @@ export type ResultsPublic = {
 };
 
 /**
+ * RoleBoundPublic
+ */
+export type RoleBoundPublic = {
+    /**
+     * Role
+     *
+     * what the host runs: client, middleware or server
+     */
+    role: string;
+    /**
+     * Hosts
+     *
+     * machines of the role the configuration uses
+     */
+    hosts: number;
+    /**
+     * Bandwidth Mbit S
+     *
+     * the role's slowest measured upload
+     */
+    bandwidth_mbit_s: number;
+    /**
+     * Sets Per S Per Host
+     *
+     * one host's bound if all were sets
+     */
+    sets_per_s_per_host: number;
+    /**
+     * Gets Per S Per Host
+     *
+     * one host's bound if all were gets
+     */
+    gets_per_s_per_host: number;
+    /**
+     * Bytes Per Request
+     *
+     * bytes the role sends per client request
+     */
+    bytes_per_request: number;
+    /**
+     * Bound Per S
+     *
+     * hosts x bandwidth / bytes per request
+     */
+    bound_per_s: number;
+};
+
+/**
+ * RoundTripPublic
+ */
+export type RoundTripPublic = {
+    /**
+     * From Role
+     */
+    from_role: string;
+    /**
+     * From Host
+     */
+    from_host: string;
+    /**
+     * To Role
+     */
+    to_role: string;
+    /**
+     * To Host
+     */
+    to_host: string;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Port
+     *
+     * the port connected to: the service's at a run, SSH's else
+     */
+    port: number;
+    /**
+     * Samples Us
+     *
+     * each TCP connect's round trip, µs
+     */
+    samples_us: Array<number>;
+    /**
+     * Rtt Us
+     *
+     * median of the samples, µs; null: none answered
+     */
+    rtt_us: number | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+};
+
+/**
  * RunDetailPublic
  *
  * One run with the configuration it measured (the run page needs no grid list).
@@ -5440,6 +5462,10 @@ export type RunDetailPublic = {
      * the grid point this run measured, with its effective parameters
      */
     configuration: ConfigurationPublic;
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -5658,6 +5684,10 @@ export type RunPublic = {
     phase_timings: {
         [key: string]: number;
     };
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -5973,219 +6003,6 @@ export type ServiceTimesIn = {
      * think time Z of a client between reply and next request, s
      */
     think_time_s?: number;
-};
-
-/**
- * SloEstimatePublic
- *
- * A latency statistic with its confidence interval (us) over n requests.
- */
-export type SloEstimatePublic = {
-    /**
-     * Value Us
-     *
-     * the percentile's value, us
-     */
-    value_us: number;
-    /**
-     * Low Us
-     */
-    low_us: number;
-    /**
-     * High Us
-     *
-     * upper end; null: unbounded (overflow bucket)
-     */
-    high_us: number | null;
-    /**
-     * N
-     *
-     * number of values
-     */
-    n: number;
-};
-
-/**
- * SloProbePublic
- *
- * One rate probed: its runs pooled (histograms merged over runs and instances).
- */
-export type SloProbePublic = {
-    /**
-     * Rate Per Connection
-     */
-    rate_per_connection: number;
-    /**
-     * Offered Per S
-     *
-     * rate x connections, requests/s
-     */
-    offered_per_s: number;
-    /**
-     * Delivered Per S
-     *
-     * clients' mean throughput, requests/s
-     */
-    delivered_per_s: number | null;
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Run Ids
-     */
-    run_ids: Array<number>;
-    /**
-     * Runs Done
-     */
-    runs_done: number;
-    /**
-     * the objective's statistic, clients
-     */
-    client: SloEstimatePublic | null;
-    /**
-     * the same at the middleware
-     */
-    middleware: SloEstimatePublic | null;
-    /**
-     * Verdict
-     *
-     * null: no run of this rate has finished
-     */
-    verdict: 'meets' | 'misses' | 'unsure' | null;
-};
-
-/**
- * SloSearchPublic
- *
- * The search as it stands: probes in the order first run, and the answer once done.
- */
-export type SloSearchPublic = {
-    /**
-     * Objective
-     */
-    objective: string;
-    /**
-     * Confidence
-     *
-     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
-     */
-    confidence: number;
-    /**
-     * Connections
-     */
-    connections: number;
-    /**
-     * State
-     *
-     * the saved Compare page state (selection, base, grouping, metric, band, window)
-     */
-    state: 'not_started' | 'searching' | 'done' | 'stopped';
-    /**
-     * Reason
-     */
-    reason: string;
-    /**
-     * Probes
-     */
-    probes: Array<SloProbePublic>;
-    /**
-     * Answer Rate Per Connection
-     */
-    answer_rate_per_connection: number | null;
-    /**
-     * Answer Offered Per S
-     */
-    answer_offered_per_s: number | null;
-    /**
-     * Answer Delivered Per S
-     */
-    answer_delivered_per_s: number | null;
-    answer_client: SloEstimatePublic | null;
-    answer_middleware: SloEstimatePublic | null;
-    /**
-     * Runs
-     *
-     * probe runs so far
-     */
-    runs: number;
-};
-
-/**
- * SloSearchSpec
- *
- * Find the highest offered load (requests/s per connection, open loop) at which the
- * objective holds at its confidence; every other parameter is the design's `fixed`.
- */
-export type SloSearchSpec = {
-    /**
-     * Statistic
-     *
-     * the latency statistic the objective bounds
-     */
-    statistic?: 'mean' | 'percentile';
-    /**
-     * Percentile
-     *
-     * which percentile (statistic = percentile)
-     */
-    percentile?: number;
-    /**
-     * Target Us
-     *
-     * the objective: the statistic at most this, us
-     */
-    target_us: number;
-    /**
-     * Confidence
-     *
-     * confidence the objective is shown at
-     */
-    confidence?: number;
-    /**
-     * Resolution Pct
-     *
-     * stop when the bracket is this narrow, %
-     */
-    resolution_pct?: number;
-    /**
-     * Start Rate
-     *
-     * first probe, requests/s per connection
-     */
-    start_rate?: number;
-    /**
-     * Max Rate
-     *
-     * highest probe, requests/s per connection
-     */
-    max_rate?: number;
-    /**
-     * Max Repeats
-     *
-     * runs of one rate while its interval straddles
-     */
-    max_repeats?: number;
-    /**
-     * Confirm Repeats
-     *
-     * runs the answer must have
-     */
-    confirm_repeats?: number;
-    /**
-     * Max Probes
-     *
-     * runs in all, at most
-     */
-    max_probes?: number;
-    /**
-     * Min Delivered
-     *
-     * a probe misses when clients carry less than this fraction of its offered load
-     */
-    min_delivered?: number;
 };
 
 /**
@@ -6700,6 +6517,10 @@ export type TestbedPublic = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublic | null;
 };
 
 /**
@@ -7223,6 +7044,276 @@ export type HostPublicWritable = {
 };
 
 /**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublicWritable = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+};
+
+/**
+ * RunDetailPublic
+ *
+ * One run with the configuration it measured (the run page needs no grid list).
+ */
+export type RunDetailPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * the grid point this run measured, with its effective parameters
+     */
+    configuration: ConfigurationPublic;
+};
+
+/**
+ * RunPublic
+ */
+export type RunPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+};
+
+/**
+ * RunsPublic
+ */
+export type RunsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * TestbedPublic
  */
 export type TestbedPublicWritable = {
@@ -7264,6 +7355,10 @@ export type TestbedPublicWritable = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublicWritable | null;
 };
 
 /**
@@ -7427,6 +7522,38 @@ export type GetApiV1TestbedsToolsResponses = {
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
 
+export type PostApiV1TestbedsByTestbedIdNetworkData = {
+    body: NetworkMeasure;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/network';
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkError = PostApiV1TestbedsByTestbedIdNetworkErrors[keyof PostApiV1TestbedsByTestbedIdNetworkErrors];
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponses = {
+    /**
+     * Successful Response
+     */
+    202: TestbedPublic;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponse = PostApiV1TestbedsByTestbedIdNetworkResponses[keyof PostApiV1TestbedsByTestbedIdNetworkResponses];
+
 export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     body?: never;
     path: {
@@ -7567,47 +7694,6 @@ export type GetApiV1TestbedsByTestbedIdResponses = {
 
 export type GetApiV1TestbedsByTestbedIdResponse = GetApiV1TestbedsByTestbedIdResponses[keyof GetApiV1TestbedsByTestbedIdResponses];
 
-export type GetApiV1AzureLabsDefaultsData = {
-    body?: never;
-    path?: never;
-    query?: never;
-    url: '/api/v1/azure-labs/defaults';
-};
-
-export type GetApiV1AzureLabsDefaultsResponses = {
-    /**
-     * Successful Response
-     */
-    200: AzureLabDefaultsPublic;
-};
-
-export type GetApiV1AzureLabsDefaultsResponse = GetApiV1AzureLabsDefaultsResponses[keyof GetApiV1AzureLabsDefaultsResponses];
-
-export type PostApiV1AzureLabsPlanData = {
-    body: AzureLabCreate;
-    path?: never;
-    query?: never;
-    url: '/api/v1/azure-labs/plan';
-};
-
-export type PostApiV1AzureLabsPlanErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type PostApiV1AzureLabsPlanError = PostApiV1AzureLabsPlanErrors[keyof PostApiV1AzureLabsPlanErrors];
-
-export type PostApiV1AzureLabsPlanResponses = {
-    /**
-     * Successful Response
-     */
-    200: AzureLabPlanPublic;
-};
-
-export type PostApiV1AzureLabsPlanResponse = PostApiV1AzureLabsPlanResponses[keyof PostApiV1AzureLabsPlanResponses];
-
 export type GetApiV1AzureLabsData = {
     body?: never;
     path?: never;
@@ -7675,50 +7761,6 @@ export type PostApiV1AzureLabsResponses = {
 
 export type PostApiV1AzureLabsResponse = PostApiV1AzureLabsResponses[keyof PostApiV1AzureLabsResponses];
 
-export type DeleteApiV1AzureLabsByLabIdData = {
-    body: AzureLabDelete;
-    path: {
-        /**
-         * Lab Id
-         *
-         * id of the Azure lab
-         */
-        lab_id: number;
-    };
-    query?: never;
-    url: '/api/v1/azure-labs/{lab_id}';
-};
-
-export type DeleteApiV1AzureLabsByLabIdErrors = {
-    /**
-     * No such lab
-     */
-    404: unknown;
-    /**
-     * The lab is not in a state that allows it
-     */
-    409: unknown;
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * The message broker (Redis) is not reachable
-     */
-    503: unknown;
-};
-
-export type DeleteApiV1AzureLabsByLabIdError = DeleteApiV1AzureLabsByLabIdErrors[keyof DeleteApiV1AzureLabsByLabIdErrors];
-
-export type DeleteApiV1AzureLabsByLabIdResponses = {
-    /**
-     * Successful Response
-     */
-    202: AzureLabPublic;
-};
-
-export type DeleteApiV1AzureLabsByLabIdResponse = DeleteApiV1AzureLabsByLabIdResponses[keyof DeleteApiV1AzureLabsByLabIdResponses];
-
 export type GetApiV1AzureLabsByLabIdData = {
     body?: never;
     path: {
@@ -7750,94 +7792,6 @@ export type GetApiV1AzureLabsByLabIdResponses = {
 };
 
 export type GetApiV1AzureLabsByLabIdResponse = GetApiV1AzureLabsByLabIdResponses[keyof GetApiV1AzureLabsByLabIdResponses];
-
-export type PostApiV1AzureLabsByLabIdStopData = {
-    body?: never;
-    path: {
-        /**
-         * Lab Id
-         *
-         * id of the Azure lab
-         */
-        lab_id: number;
-    };
-    query?: never;
-    url: '/api/v1/azure-labs/{lab_id}/stop';
-};
-
-export type PostApiV1AzureLabsByLabIdStopErrors = {
-    /**
-     * No such lab
-     */
-    404: unknown;
-    /**
-     * The lab is not in a state that allows it
-     */
-    409: unknown;
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * The message broker (Redis) is not reachable
-     */
-    503: unknown;
-};
-
-export type PostApiV1AzureLabsByLabIdStopError = PostApiV1AzureLabsByLabIdStopErrors[keyof PostApiV1AzureLabsByLabIdStopErrors];
-
-export type PostApiV1AzureLabsByLabIdStopResponses = {
-    /**
-     * Successful Response
-     */
-    202: AzureLabPublic;
-};
-
-export type PostApiV1AzureLabsByLabIdStopResponse = PostApiV1AzureLabsByLabIdStopResponses[keyof PostApiV1AzureLabsByLabIdStopResponses];
-
-export type PostApiV1AzureLabsByLabIdStartData = {
-    body?: never;
-    path: {
-        /**
-         * Lab Id
-         *
-         * id of the Azure lab
-         */
-        lab_id: number;
-    };
-    query?: never;
-    url: '/api/v1/azure-labs/{lab_id}/start';
-};
-
-export type PostApiV1AzureLabsByLabIdStartErrors = {
-    /**
-     * No such lab
-     */
-    404: unknown;
-    /**
-     * The lab is not in a state that allows it
-     */
-    409: unknown;
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * The message broker (Redis) is not reachable
-     */
-    503: unknown;
-};
-
-export type PostApiV1AzureLabsByLabIdStartError = PostApiV1AzureLabsByLabIdStartErrors[keyof PostApiV1AzureLabsByLabIdStartErrors];
-
-export type PostApiV1AzureLabsByLabIdStartResponses = {
-    /**
-     * Successful Response
-     */
-    202: AzureLabPublic;
-};
-
-export type PostApiV1AzureLabsByLabIdStartResponse = PostApiV1AzureLabsByLabIdStartResponses[keyof PostApiV1AzureLabsByLabIdStartResponses];
 
 export type GetApiV1PricesData = {
     body?: never;
@@ -8287,38 +8241,6 @@ export type GetApiV1ExperimentsByExperimentIdRunsResponses = {
 };
 
 export type GetApiV1ExperimentsByExperimentIdRunsResponse = GetApiV1ExperimentsByExperimentIdRunsResponses[keyof GetApiV1ExperimentsByExperimentIdRunsResponses];
-
-export type GetApiV1ExperimentsByExperimentIdSloData = {
-    body?: never;
-    path: {
-        /**
-         * Experiment Id
-         *
-         * id of the experiment
-         */
-        experiment_id: number;
-    };
-    query?: never;
-    url: '/api/v1/experiments/{experiment_id}/slo';
-};
-
-export type GetApiV1ExperimentsByExperimentIdSloErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type GetApiV1ExperimentsByExperimentIdSloError = GetApiV1ExperimentsByExperimentIdSloErrors[keyof GetApiV1ExperimentsByExperimentIdSloErrors];
-
-export type GetApiV1ExperimentsByExperimentIdSloResponses = {
-    /**
-     * Successful Response
-     */
-    200: SloSearchPublic;
-};
-
-export type GetApiV1ExperimentsByExperimentIdSloResponse = GetApiV1ExperimentsByExperimentIdSloResponses[keyof GetApiV1ExperimentsByExperimentIdSloResponses];
 
 export type GetApiV1ExperimentsByExperimentIdResultsData = {
     body?: never;
@@ -9811,6 +9733,55 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 };
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/network-bound';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundError = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentNetworkBoundPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses];
 
 export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
     body: MvaFigureRequest;

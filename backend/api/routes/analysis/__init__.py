@@ -12,6 +12,7 @@ from backend.api.routes.analysis import (
     experiments,
     fit,
     models,
+    network,
     percentiles,
     statistics,
 )
@@ -23,3 +24,4 @@ router.include_router(experiments.router)
 router.include_router(percentiles.router)
 router.include_router(fit.router)
 router.include_router(demands.router)
+router.include_router(network.router)

@@ -12,6 +12,7 @@ from backend.analysis.plain import plain
 from backend.api.deps import SessionDep
 from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep, WindowDep
+from backend.crud.network import breakdown_rest_label
 from backend.models import RequestType
 from backend.results import service
 from backend.results.metrics import METRIC_UNITS, MetricName, SourceKind
@@ -68,7 +69,8 @@ def read_experiment_breakdown(
         rows = service.breakdown_table(
             session=session, experiment=experiment, request_type=request_type, window=window
         )
-    return respond(s.ExperimentBreakdownPublic, {"data": rows})
+    label = breakdown_rest_label(session=session, experiment=experiment)
+    return respond(s.ExperimentBreakdownPublic, {"data": rows, "rest_label": label})
 
 
 @router.get(EXP + "/interactive-law", response_model=s.ExperimentInteractivePublic)

@@ -14,6 +14,7 @@ from backend.analysis.model_fit import network_groups, queue_model_rows
 from backend.api.deps import SessionDep
 from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep, WindowDep
+from backend.crud.network import round_trips_us
 from backend.domain.parameters import resolve_replication
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
@@ -71,5 +72,6 @@ def read_network_inputs(
             replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
             write_fraction_of=lambda p: write_fraction(p["ratio"]),
             server_utilization=server_utilization,
+            round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
         )
     return respond(s.ExperimentNetworkInputsPublic, {"data": groups})

@@ -114,7 +114,11 @@ def split_response_time(body: s.BreakdownRequest) -> s.BreakdownPublic:
     """Queue, server, processing and network parts of the client response time."""
     with analysis_errors():
         res = breakdown(
-            body.client_response_us, body.middleware_response_us, body.queue_us, body.server_us
+            body.client_response_us,
+            body.middleware_response_us,
+            body.queue_us,
+            body.server_us,
+            body.round_trip_us,
         )
     return respond(s.BreakdownPublic, res)
 

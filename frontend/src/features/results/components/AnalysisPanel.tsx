@@ -1,11 +1,14 @@
-// Analyses of a measured experiment from the /analysis API: breakdown and interactive law.
+// Analyses of a measured experiment from the /analysis API: breakdown, network bound and
+// interactive law.
 import type { RequestType } from "@/api";
 import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { slug } from "@/features/export/utils/download";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
+import { useGetNetworkBoundQuery } from "../hooks/useGetNetworkBoundQuery";
 import { FactorialPanel } from "./FactorialPanel";
 import { InteractiveLawTable } from "./InteractiveLawTable";
+import { NetworkBoundTable } from "./NetworkBoundTable";
 
 /** Props of AnalysisPanel. */
 export interface AnalysisPanelProps {
@@ -28,6 +31,7 @@ export function AnalysisPanel({
   twoLevel,
 }: AnalysisPanelProps) {
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
+  const { bound } = useGetNetworkBoundQuery(experimentId, requestType, cut);
   // A 422 here means "not enough data for this analysis" (e.g. no middleware times): say so
   // in place rather than as an error toast.
   return (
@@ -55,6 +59,14 @@ export function AnalysisPanel({
           requestType={requestType}
           cut={cut}
         />
+      )}
+      {bound ? (
+        <NetworkBoundTable bound={bound} />
+      ) : (
+        <p className="hint" data-testid="network-bound-unavailable">
+          The network bound per role appears once the testbed's bandwidth is measured (Testbeds,
+          Measure bandwidth).
+        </p>
       )}
       {law ? (
         <InteractiveLawTable law={law} />

@@ -19,7 +19,8 @@ export function RunHosts({ hosts }: RunHostsProps) {
     return <p className="hint">Not placed yet: hosts are chosen when the run starts.</p>;
   }
   const roles = entries.filter((e): e is [string, Instance[]] => isInstanceList(e[1]));
-  const facts = entries.filter(([, v]) => !isInstanceList(v));
+  // The network has its own section on the run page.
+  const facts = entries.filter(([k, v]) => !isInstanceList(v) && k !== "network");
   return (
     <>
       <table className="table compact" data-testid="run-hosts">

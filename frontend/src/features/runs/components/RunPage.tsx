@@ -9,6 +9,7 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { NetworkTable } from "@/features/testbeds/components/NetworkTable";
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
@@ -142,6 +143,14 @@ export function RunPage() {
       <section className="card">
         <h2>Hosts</h2>
         <RunHosts hosts={run.hosts} />
+      </section>
+      <section className="card">
+        <h2>Network</h2>
+        <NetworkTable
+          network={run.network}
+          emptyHint="Not measured: the run measures its paths' round trips before its load starts."
+          testId="run-network"
+        />
       </section>
       <section className="card">
         <h2>Tool versions</h2>

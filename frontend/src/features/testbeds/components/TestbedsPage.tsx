@@ -1,18 +1,21 @@
 // Testbeds: the built-in local one and every registered one, with hosts, their pinned SSH host
-// keys, and the tools (and versions) their newest runs found. Azure testbeds: New Azure testbed
-// (plan, then create), each lab's progress while it is made, then its testbed's card with the
-// expiry countdown, the cost so far and Stop/Start/Delete.
+// keys, the network between their roles (round trips, iperf3 bandwidth), and the tools (and
+// versions) their newest runs found. Azure testbeds: New Azure testbed (plan, then create), each
+// lab's progress while it is made, then its testbed's card with the expiry countdown, the cost so
+// far and Stop/Start/Delete.
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { AzureLabPublic, TestbedToolPublic } from "@/api";
+import type { AzureLabPublic, TestbedPublic, TestbedToolPublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { formatMoney } from "@/lib/cost";
 import { useGetAzureLabDefaultsQuery, useGetAzureLabsQuery } from "../hooks/useAzureLabs";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
+import { useMeasureNetworkMutation } from "../hooks/useMeasureNetworkMutation";
 import { AzureLabPanel } from "./AzureLabPanel";
 import { HostKeyCell } from "./HostKeyCell";
+import { NetworkTable } from "./NetworkTable";
 import { NewAzureTestbed } from "./NewAzureTestbed";
 
 export function TestbedsPage() {
@@ -115,10 +118,35 @@ export function TestbedsPage() {
               </tbody>
             </table>
           )}
+          <TestbedNetwork testbed={tb} />
           <ToolsTable tools={toolsOf(tb.id)} />
         </section>
       ))}
     </section>
+  );
+}
+
+function TestbedNetwork({ testbed }: { testbed: TestbedPublic }) {
+  const measure = useMeasureNetworkMutation(testbed.id);
+  const busy = measure.isPending || testbed.network?.status === "measuring";
+  const run = (bandwidth: boolean) => measure.mutate(bandwidth, { onError: handleError });
+  return (
+    <>
+      <h3>Network between roles</h3>
+      <NetworkTable
+        network={testbed.network}
+        emptyHint="Not measured yet: round trips are measured after registration, or now."
+        testId={`testbed-network-${testbed.id}`}
+      />
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => run(false)}>
+          Measure round trips
+        </button>
+        <button type="button" disabled={busy} onClick={() => run(true)}>
+          Measure bandwidth (iperf3)
+        </button>
+      </div>
+    </>
   );
 }
 

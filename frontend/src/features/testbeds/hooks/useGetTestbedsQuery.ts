@@ -1,6 +1,6 @@
 // Registered testbeds with their hosts, and the tools the newest runs found on each. While a
 // host's SSH key is being read (in the background, after registration or Re-pin), the list is
-// polled until the read ends.
+// polled until the read ends; so is it while a testbed's network is being measured.
 import { useQuery } from "@tanstack/react-query";
 import { type HostPublic, type TestbedsPublic, TestbedsService } from "@/api";
 import { queryKeys } from "@/lib/queryKeys";
@@ -12,7 +12,9 @@ export function keyReadUnderWay(host: Pick<HostPublic, "scan_status">): boolean 
 }
 
 function pollWhileReading(data: TestbedsPublic | undefined): number | false {
-  return data?.data.some((tb) => tb.hosts.some(keyReadUnderWay)) ? POLL_MS : false;
+  const busy = (tb: TestbedsPublic["data"][number]) =>
+    tb.hosts.some(keyReadUnderWay) || tb.network?.status === "measuring";
+  return data?.data.some(busy) ? POLL_MS : false;
 }
 
 async function fetchTestbeds() {

@@ -1,0 +1,88 @@
+"""The network bound of each configuration from its testbed's measured bandwidths."""
+
+from fastapi import APIRouter
+
+from backend.analysis.experiment import write_fraction
+from backend.analysis.network_bound import configuration_bounds, design_sizes
+from backend.api.deps import SessionDep
+from backend.api.errors import unprocessable
+from backend.api.routes.analysis.common import analysis_errors, respond
+from backend.api.window import ExperimentDep, WindowDep
+from backend.crud.network import experiment_testbed
+from backend.domain.parameters import resolve_replication
+from backend.domain.round_trip import bandwidths_mbit_s
+from backend.modelfit.measured import measured_configs
+from backend.models import RequestType
+from backend.schemas.analysis.network_bound import ExperimentNetworkBoundPublic
+
+router = APIRouter()
+EXP = "/experiments/{experiment_id}"
+
+
+@router.get(EXP + "/network-bound", response_model=ExperimentNetworkBoundPublic)
+def read_network_bound(
+    session: SessionDep,
+    experiment: ExperimentDep,
+    window: WindowDep,
+    request_type: RequestType = RequestType.ALL,
+) -> ExperimentNetworkBoundPublic:
+    """Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
+    sends per request, for the design's value size, key range, SET share and replication)
+    next to the clients' measured throughput."""
+    testbed = experiment_testbed(session=session, experiment=experiment)
+    bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
+    if testbed is None or not bandwidth:
+        raise unprocessable(
+            ("testbed",),
+            "no bandwidth measured on this experiment's testbed: measure it with POST "
+            "/testbeds/{id}/network and bandwidth true (the local testbed's loopback has none)",
+            experiment.testbed_id,
+            location="query",
+        )
+    hosts = {r: sum(1 for h in testbed.hosts if h.role.value == r) for r in bandwidth}
+    configs = measured_configs(
+        session=session, experiment=experiment, request_type=request_type, window=window
+    )
+    rows = []
+    with analysis_errors("query"):
+        for c in configs:
+            p = c.params
+            roles = configuration_bounds(
+                p,
+                bandwidth,
+                hosts,
+                resolve_replication(p["replication"], int(p["servers"])),
+                write_fraction(str(p["ratio"])),
+            )
+            limiting = min(roles, key=lambda r: r.bound_per_s)
+            x = c.client.get("throughput_per_s")
+            measured = x.mean if x is not None else None
+            rows.append(
+                {
+                    "configuration_id": c.configuration_id,
+                    "index": c.index,
+                    "values": c.values,
+                    "measured_throughput_per_s": measured,
+                    "roles": roles,
+                    "bound_per_s": limiting.bound_per_s,
+                    "limiting_role": limiting.role,
+                    "fraction_of_bound": None
+                    if measured is None
+                    else measured / limiting.bound_per_s,
+                }
+            )
+    sizes = design_sizes(4096, 10_000)
+    note = (
+        "memcached text protocol with memtier's keys (longest key of the range); e.g. 4096 B "
+        f"values and 10,000 keys: set request {sizes.set_request_b} B, set reply "
+        f"{sizes.set_reply_b} B, get request {sizes.get_request_b} B, get reply "
+        f"{sizes.get_reply_b} B; multi-gets counted as single gets"
+    )
+    return respond(
+        ExperimentNetworkBoundPublic,
+        {
+            "data": rows,
+            "bandwidth_measured_at": testbed.network.get("bandwidth_measured_at"),
+            "sizes_note": note,
+        },
+    )

@@ -1,0 +1,52 @@
+"""Reading the measured network between roles (backend.domain.round_trip) of an experiment:
+its runs' probes per configuration, and its testbed's probe and kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from backend.domain.round_trip import leg_rtt_us, rest_label
+from backend.models import Experiment, HostRole, Run, RunStatus, Testbed
+
+
+def run_probes(*, session: Session, experiment_id: int) -> dict[int, list[dict[str, Any]]]:
+    """Per configuration, the network probes its succeeded runs recorded."""
+    rows = session.execute(
+        select(Run.configuration_id, Run.hosts["network"]).where(
+            Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED
+        )
+    ).all()
+    out: dict[int, list[dict[str, Any]]] = {}
+    for config_id, probe in rows:
+        if probe:
+            out.setdefault(config_id, []).append(probe)
+    return out
+
+
+def round_trips_us(
+    *, session: Session, experiment_id: int, src: str = "client", dst: str = "middleware"
+) -> dict[int, float]:
+    """Per configuration, the median `src` -> `dst` round trip over its runs (us)."""
+    out = {}
+    for config_id, probes in run_probes(session=session, experiment_id=experiment_id).items():
+        rtt = leg_rtt_us(list(probes), src, dst)
+        if rtt is not None:
+            out[config_id] = rtt
+    return out
+
+
+def experiment_testbed(*, session: Session, experiment: Experiment) -> Testbed | None:
+    return None if experiment.testbed_id is None else session.get(Testbed, experiment.testbed_id)
+
+
+def breakdown_rest_label(*, session: Session, experiment: Experiment) -> str:
+    """The name of the breakdown's network time beyond one round trip on this testbed."""
+    testbed = experiment_testbed(session=session, experiment=experiment)
+    if testbed is None:
+        return rest_label(None, True)
+    clients = {h.address for h in testbed.hosts if h.role == HostRole.CLIENT}
+    middlewares = {h.address for h in testbed.hosts if h.role == HostRole.MIDDLEWARE}
+    return rest_label(testbed.kind.value, bool(clients & middlewares))

@@ -1,0 +1,32 @@
+"""The network bound per role of each configuration, beside its measured throughput."""
+
+from pydantic import BaseModel, Field
+
+from backend.schemas.analysis.common import Units
+from backend.schemas.analysis.experiments import ConfigRef
+
+
+class RoleBoundPublic(BaseModel):
+    role: str
+    hosts: int = Field(description="machines of the role the configuration uses")
+    bandwidth_mbit_s: float = Field(description="the role's slowest measured upload")
+    sets_per_s_per_host: float = Field(description="one host's bound if all were sets")
+    gets_per_s_per_host: float = Field(description="one host's bound if all were gets")
+    bytes_per_request: float = Field(description="bytes the role sends per client request")
+    bound_per_s: float = Field(description="hosts x bandwidth / bytes per request")
+
+
+class NetworkBoundRowPublic(ConfigRef):
+    measured_throughput_per_s: float | None
+    roles: list[RoleBoundPublic]
+    bound_per_s: float = Field(description="the smallest role bound")
+    limiting_role: str
+    fraction_of_bound: float | None = Field(description="measured / bound")
+
+
+class ExperimentNetworkBoundPublic(Units):
+    """DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths."""
+
+    data: list[NetworkBoundRowPublic]
+    bandwidth_measured_at: str | None
+    sizes_note: str

@@ -1,0 +1,89 @@
+"""The network between roles as served (backend.domain.round_trip stores it): TCP connect
+round trips per path and iperf3 uploads per role host."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, computed_field
+
+from backend.domain.round_trip import bandwidths_mbit_s, leg_rtts_us
+from backend.schemas.base import RequestModel
+
+NetworkStatus = Literal["measuring", "measured", "failed"]
+
+
+class RoundTripPublic(BaseModel):
+    from_role: str
+    from_host: str
+    to_role: str
+    to_host: str
+    address: str
+    port: int = Field(description="the port connected to: the service's at a run, SSH's else")
+    samples_us: list[float] = Field(description="each TCP connect's round trip, µs")
+    rtt_us: float | None = Field(description="median of the samples, µs; null: none answered")
+    error: str | None = None
+
+
+class BandwidthPublic(BaseModel):
+    role: str = Field(description="the role whose host sent (its upload was measured)")
+    from_host: str
+    to_host: str
+    mbit_s: float = Field(description="iperf3's receiver throughput, Mbit/s (10^6 bit/s)")
+
+
+class NetworkPublic(BaseModel):
+    """Round trips of each path between roles and, if measured, each role host's upload."""
+
+    status: NetworkStatus | None = Field(
+        default=None, description="the testbed's measurement under way or its outcome"
+    )
+    error: str | None = None
+    method: str | None = Field(default=None, description="tcp_connect: SYN / SYN-ACK time")
+    measured_at: datetime | None = None
+    paths: list[RoundTripPublic] = Field(default_factory=list)
+    bandwidth: list[BandwidthPublic] = Field(default_factory=list)
+    bandwidth_measured_at: datetime | None = None
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="median client -> middleware round trip over the paths, µs"
+    )
+    @property
+    def client_middleware_rtt_us(self) -> float | None:
+        return _median(leg_rtts_us(self.model_dump(include={"paths"}), "client", "middleware"))
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="median middleware -> server round trip over the paths, µs"
+    )
+    @property
+    def middleware_server_rtt_us(self) -> float | None:
+        return _median(leg_rtts_us(self.model_dump(include={"paths"}), "middleware", "server"))
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="per role, the slowest host's upload, Mbit/s"
+    )
+    @property
+    def bandwidth_by_role_mbit_s(self) -> dict[str, float]:
+        return bandwidths_mbit_s(self.model_dump(include={"bandwidth"}))
+
+
+def _median(values: list[float]) -> float | None:
+    if not values:
+        return None
+    s = sorted(values)
+    mid = len(s) // 2
+    return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+
+
+def network_public(stored: dict[str, Any] | None) -> NetworkPublic | None:
+    """A stored probe as served; None when nothing was measured."""
+    return NetworkPublic.model_validate(stored) if stored else None
+
+
+class NetworkMeasure(RequestModel):
+    """Measure a testbed's network now."""
+
+    bandwidth: bool = Field(
+        default=False,
+        description="also measure each role host's upload with iperf3 (a few seconds per "
+        "host; iperf3 must be installed on the hosts)",
+    )
