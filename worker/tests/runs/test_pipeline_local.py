@@ -92,6 +92,16 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     print(f"client {client.throughput:.0f} ops/s, middleware {middleware.throughput:.0f} ops/s")
     assert abs(client.throughput - middleware.throughput) / client.throughput < 0.05
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
+    # Before the load, the run measured its paths on the service ports: the client to the
+    # middleware's port, the middleware to each memcached's.
+    paths = run.hosts["network"]["paths"]
+    mw, servers = run.hosts["middleware"][0], run.hosts["server"]
+    legs = {(p["from_role"], p["to_role"], p["port"]) for p in paths}
+    assert legs == {("client", "middleware", mw["port"])} | {
+        ("middleware", "server", s["port"]) for s in servers
+    }
+    assert all(len(p["samples_us"]) == 5 and p["rtt_us"] > 0 for p in paths), paths
+    print("loopback round trips (us):", [p["rtt_us"] for p in paths])
 
 
 def test_missing_tool_fails_in_preflight_naming_host(
