@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.db import SessionLocal
+from backend.crud.network import request_measurement
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm, connect
@@ -123,6 +124,8 @@ def create_lab(lab_id: int, arm_for: Callable[[], Arm] = connect_from_settings) 
             row.expires_at = expires_at(lab.tags)
             session.commit()
             logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
+            # Provisioned: its round trips between roles, measured by the maintenance worker.
+            request_measurement(session=session, testbed=testbed, bandwidth=False)
         finally:
             arm.close()
 
