@@ -1,15 +1,19 @@
-"""Reading the measured network between roles (backend.domain.round_trip) of an experiment:
-its runs' probes per configuration, and its testbed's probe and kind."""
+"""The measured network between roles (backend.domain.round_trip): reading an experiment's
+runs' probes per configuration and its testbed's probe and kind; asking for a measurement."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.core.queue import BrokerUnavailable, check_broker, enqueue_network
 from backend.domain.round_trip import leg_rtt_us, rest_label
 from backend.models import Experiment, HostRole, Run, RunStatus, Testbed
+
+logger = logging.getLogger(__name__)
 
 
 def run_probes(*, session: Session, experiment_id: int) -> dict[int, list[dict[str, Any]]]:
@@ -50,3 +54,22 @@ def breakdown_rest_label(*, session: Session, experiment: Experiment) -> str:
     clients = {h.address for h in testbed.hosts if h.role == HostRole.CLIENT}
     middlewares = {h.address for h in testbed.hosts if h.role == HostRole.MIDDLEWARE}
     return rest_label(testbed.kind.value, bool(clients & middlewares))
+
+
+def request_measurement(*, session: Session, testbed: Testbed, bandwidth: bool) -> bool:
+    """Mark the testbed's network as being measured, commit, then ask the maintenance worker
+    to measure it; False (nothing marked) when the broker does not answer."""
+    try:
+        check_broker()
+    except BrokerUnavailable:
+        logger.warning("testbed.network.not_enqueued", extra={"testbed_id": testbed.id})
+        return False
+    testbed.network = {**(testbed.network or {}), "status": "measuring", "error": None}
+    session.commit()
+    try:
+        enqueue_network(testbed.id, bandwidth)
+    except BrokerUnavailable:
+        testbed.network = {**testbed.network, "status": None}
+        session.commit()
+        return False
+    return True

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from backend.core.azure import NoSubscription, arm_clients
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
+from backend.crud.network import request_measurement
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -176,6 +177,8 @@ def _create_claimed(session: Session, lab_id: int, arm_for: Callable[[], Arm]) -
         row.expires_at = expires_at(lab.tags)
         session.commit()
         logger.info("azure_lab.ready", extra={"lab_id": lab_id, "testbed_id": testbed.id})
+        # Provisioned: its round trips between roles, measured by the maintenance worker.
+        request_measurement(session=session, testbed=testbed, bandwidth=False)
     finally:
         arm.close()
 

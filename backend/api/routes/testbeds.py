@@ -1,7 +1,6 @@
 """Testbeds and hosts."""
 
 import ipaddress
-import logging
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -16,8 +15,8 @@ from backend.core.config import settings
 from backend.core.host_keys import fingerprint
 from backend.core.host_scans import PINNING, SCANNING, UNDER_WAY, scanner
 from backend.core.keys import KeyPathError, check_key_path
-from backend.core.queue import BrokerUnavailable, check_broker, enqueue_network
 from backend.crud.costs import accrued
+from backend.crud.network import request_measurement
 from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
 from backend.schemas.network import NetworkMeasure
@@ -32,7 +31,6 @@ from backend.schemas.testbed import (
 )
 
 router = APIRouter(prefix="/testbeds", tags=["testbeds"])
-logger = logging.getLogger(__name__)
 
 
 @router.get("", response_model=TestbedsPublic)
@@ -96,22 +94,8 @@ def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
             ("name",), f"a testbed named {body.name!r} already exists", body.name
         ) from e
     scanner.submit(h for h in testbed.hosts if h.scan_status == PINNING)
-    _measure_network(session, testbed, bandwidth=False)
+    request_measurement(session=session, testbed=testbed, bandwidth=False)
     return TestbedPublic.model_validate(testbed)
-
-
-def _measure_network(session: SessionDep, testbed: Testbed, bandwidth: bool) -> bool:
-    """Mark the testbed's network as being measured and ask the worker to; False (nothing
-    marked) when the broker does not answer."""
-    try:
-        check_broker()
-    except BrokerUnavailable:
-        logger.warning("testbed.network.not_enqueued", extra={"testbed_id": testbed.id})
-        return False
-    testbed.network = {**(testbed.network or {}), "status": "measuring", "error": None}
-    session.commit()
-    enqueue_network(testbed.id, bandwidth)
-    return True
 
 
 @router.post(
@@ -127,7 +111,7 @@ def measure_testbed_network(
     testbed = session.get(Testbed, testbed_id)
     if testbed is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Testbed not found")
-    if not _measure_network(session, testbed, body.bandwidth):
+    if not request_measurement(session=session, testbed=testbed, bandwidth=body.bandwidth):
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, "The worker queue is unreachable")
     return _public(session, testbed)
 

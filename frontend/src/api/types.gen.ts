@@ -362,10 +362,14 @@ export type BreakdownPublic = {
     network_us: number;
     /**
      * Round Trip Us
+     *
+     * measured client -> middleware TCP round trip, us (null: not measured)
      */
     round_trip_us?: number | null;
     /**
      * Rest Us
+     *
+     * network_us - round_trip_us: the client side beyond one round trip, us
      */
     rest_us?: number | null;
 };
@@ -400,6 +404,8 @@ export type BreakdownRequest = {
     server_us: number;
     /**
      * Round Trip Us
+     *
+     * measured client -> middleware TCP round trip, us (null: not measured)
      */
     round_trip_us?: number | null;
 };

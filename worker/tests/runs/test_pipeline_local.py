@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
-from backend.models import RunStatus, RunSummary
+from backend.models import RequestType, RunStatus, RunSummary
+from backend.results import service
 from worker.drivers.memtier import MemtierDriver
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
@@ -97,6 +98,29 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     print(f"client {client.throughput:.0f} ops/s, middleware {middleware.throughput:.0f} ops/s")
     assert abs(client.throughput - middleware.throughput) / client.throughput < 0.05
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
+    # Before the load, the run measured its paths on the service ports: the client to the
+    # middleware's port, the middleware to each memcached's.
+    paths = run.hosts["network"]["paths"]
+    mw, servers = run.hosts["middleware"][0], run.hosts["server"]
+    legs = {(p["from_role"], p["to_role"], p["port"]) for p in paths}
+    assert legs == {("client", "middleware", mw["port"])} | {
+        ("middleware", "server", s["port"]) for s in servers
+    }
+    assert all(len(p["samples_us"]) == 5 and p["rtt_us"] > 0 for p in paths), paths
+    print("loopback round trips (us):", [p["rtt_us"] for p in paths])
+    # The breakdown splits its network time by that round trip; on one machine the rest is
+    # the load generator's own time.
+    (row,) = service.breakdown_table(
+        session=db, experiment=exp, request_type=RequestType.ALL, window=None
+    )
+    client_rtt = next(p["rtt_us"] for p in paths if p["to_role"] == "middleware")
+    assert row["round_trip_us"] == client_rtt
+    assert row["rest_us"] == pytest.approx(row["network_us"] - client_rtt)
+    print(
+        f"breakdown (us): client R {row['client_response_us']:.0f}, middleware R "
+        f"{row['middleware_response_us']:.0f}, network {row['network_us']:.0f} = round trip "
+        f"{row['round_trip_us']:.0f} + rest {row['rest_us']:.0f}"
+    )
 
 
 def test_missing_tool_fails_in_preflight_naming_host(
