@@ -24,8 +24,8 @@ def rule_text(exp: Experiment) -> str | None:
         f"({rule.source}, {metric.unit}) had a half-width above {rule.half_width_pct:g} % of "
         f"the mean. The rule and its cap were fixed before the first run. The intervals "
         f"reported are these ordinary t intervals over all the repetitions run, not "
-        f"sequential ones: the mean is unbiased, but where the noise is close to the target "
-        f"their coverage is a few points below the nominal level."
+        f"sequential ones: the mean is all but unbiased, but where the noise is near or "
+        f"above the target their coverage is a few points below the nominal level."
     )
 
 
