@@ -22,8 +22,10 @@ def rule_text(exp: Experiment) -> str | None:
         f"{rule.min_repetitions} and at most {rule.max_repetitions} times, a repetition added "
         f"while the {rule.confidence:.0%} Student t interval of its mean {metric.label} "
         f"({rule.source}, {metric.unit}) had a half-width above {rule.half_width_pct:g} % of "
-        f"the mean. The intervals reported are these ordinary t intervals over all the "
-        f"repetitions run, not sequential ones."
+        f"the mean. The rule and its cap were fixed before the first run. The intervals "
+        f"reported are these ordinary t intervals over all the repetitions run, not "
+        f"sequential ones: the mean is all but unbiased, but where the noise is near or "
+        f"above the target their coverage is a few points below the nominal level."
     )
 
 

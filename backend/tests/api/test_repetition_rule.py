@@ -136,7 +136,8 @@ def test_report_prints_the_rule_and_each_reason(
     assert (
         "each configuration ran at least 2 and at most 6 times, a repetition added while the "
         "95\\% Student t interval of its mean throughput (client, ops/s) had a half-width "
-        "above 5 \\% of the mean. The intervals reported are these ordinary t intervals"
+        "above 5 \\% of the mean. The rule and its cap were fixed before the first run. The "
+        "intervals reported are these ordinary t intervals"
     ) in " ".join(main.split())
     assert (
         "Configuration 3 (clients\\_per\\_thread = 4, workers = 8): target met at n=2, "

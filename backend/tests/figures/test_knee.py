@@ -26,7 +26,7 @@ Z_S = 0.0  # no think time: R = N / X (the interactive response time law)
 
 def _seeded(seed: int) -> ResultsPublic:
     rng = np.random.default_rng(seed)
-    rows = []
+    rows: list[ConfigurationResultPublic] = []
     for w, plateau in PLATEAU.items():
         for n in LOADS:
             x = min(1000.0 * n, plateau) * (1.0 + rng.normal(0.0, 0.01))
