@@ -5,6 +5,30 @@ export type ClientOptions = {
 };
 
 /**
+ * AttemptOutcomePublic
+ */
+export type AttemptOutcomePublic = {
+    /**
+     * Throughput Per S
+     *
+     * throughput, ops/s
+     */
+    throughput_per_s: number | null;
+    /**
+     * Response Time Us
+     *
+     * mean response time, us
+     */
+    response_time_us: number | null;
+    /**
+     * Flags
+     *
+     * the attempt's quality flags at ingest
+     */
+    flags: Array<FlagPublic>;
+};
+
+/**
  * AzureLabCreate
  *
  * A lab to create on Azure and register as a testbed once its VMs answer.
@@ -945,6 +969,30 @@ export type ConfigurationPublic = {
 };
 
 /**
+ * ConfigurationQualityPublic
+ */
+export type ConfigurationQualityPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Flags
+     *
+     * the configuration's own: outlier repetitions
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Flagged Runs
+     *
+     * its runs carrying flags of their own
+     */
+    flagged_runs: Array<number>;
+};
+
+/**
  * ConfigurationResultPublic
  *
  * One configuration over its repetitions (mean and sample std).
@@ -1354,6 +1402,12 @@ export type DifferenceRowPublic = {
      * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
+    /**
+     * Flagged Inputs
+     *
+     * of base_configuration_id and configuration_id, those with quality flags
+     */
+    flagged_inputs?: Array<number>;
 };
 
 /**
@@ -1986,6 +2040,50 @@ export type ExperimentPublic = {
 };
 
 /**
+ * ExperimentQualityPublic
+ */
+export type ExperimentQualityPublic = {
+    /**
+     * Window Start S
+     *
+     * start of the measured window, s on the run's clock
+     */
+    window_start_s: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s: number | null;
+    /**
+     * Thresholds
+     *
+     * the settings the rules used
+     */
+    thresholds: {
+        [key: string]: number;
+    };
+    /**
+     * Runs
+     *
+     * number of runs: configurations x repetitions
+     */
+    runs: Array<RunQualityPublic>;
+    /**
+     * Configurations
+     *
+     * number of grid points (factor level combinations)
+     */
+    configurations: Array<ConfigurationQualityPublic>;
+    /**
+     * Flagged Run Ids
+     *
+     * runs re-run flagged would queue: own flags or an outlier repetition
+     */
+    flagged_run_ids: Array<number>;
+};
+
+/**
  * ExperimentQueueModelsPublic
  */
 export type ExperimentQueueModelsPublic = {
@@ -2431,6 +2529,51 @@ export type FiguresPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * FlagCode
+ *
+ * Every quality flag a run or configuration can carry (README "Quality flags").
+ */
+export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal';
+
+/**
+ * FlagPublic
+ *
+ * One flag: the rule (test and threshold), what was seen, and the numbers.
+ */
+export type FlagPublic = {
+    /**
+     * which check raised it
+     */
+    code: FlagCode;
+    /**
+     * Rule
+     *
+     * the test and threshold applied, e.g. the modified z-score
+     */
+    rule: string;
+    /**
+     * Reason
+     *
+     * what was seen, in words, with its figures
+     */
+    reason: string;
+    /**
+     * Numbers
+     *
+     * the figures it was decided on (p-values, relative differences as fractions)
+     */
+    numbers: {
+        [key: string]: number;
+    };
+    /**
+     * Run Id
+     *
+     * configuration flags: the flagged repetition's run
+     */
+    run_id?: number | null;
 };
 
 /**
@@ -5001,6 +5144,24 @@ export type ReportUpdate = {
 export type RequestType = 'all' | 'get' | 'multiget' | 'set' | 'other';
 
 /**
+ * RerunResult
+ */
+export type RerunResult = {
+    /**
+     * Queued
+     *
+     * runs queued for a new attempt
+     */
+    queued: number;
+    /**
+     * Run Ids
+     *
+     * ids of the runs queued
+     */
+    run_ids: Array<number>;
+};
+
+/**
  * ResultsPublic
  */
 export type ResultsPublic = {
@@ -5040,6 +5201,64 @@ export type ResultsPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
+};
+
+/**
+ * RunAttemptPublic
+ */
+export type RunAttemptPublic = {
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * window means and flags of a successful attempt; None: it stored nothing
+     */
+    outcome: AttemptOutcomePublic | null;
+    /**
+     * In Use
+     *
+     * the results shown are this attempt's
+     */
+    in_use: boolean;
+};
+
+/**
+ * RunAttemptsPublic
+ */
+export type RunAttemptsPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunAttemptPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -5144,6 +5363,18 @@ export type RunDetailPublic = {
     phase_timings: {
         [key: string]: number;
     };
+    /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
     /**
      * the grid point this run measured, with its effective parameters
      */
@@ -5365,6 +5596,56 @@ export type RunPublic = {
      */
     phase_timings: {
         [key: string]: number;
+    };
+    /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+};
+
+/**
+ * RunQualityPublic
+ */
+export type RunQualityPublic = {
+    /**
+     * Run Id
+     *
+     * id of the run
+     */
+    run_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * Flags
+     *
+     * the run's raised flags
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Not Measured
+     *
+     * checks not made, with why
+     */
+    not_measured: {
+        [key: string]: string;
     };
 };
 
@@ -10241,3 +10522,129 @@ export type PutApiV1ViewsByViewIdResponses = {
 };
 
 export type PutApiV1ViewsByViewIdResponse = PutApiV1ViewsByViewIdResponses[keyof PutApiV1ViewsByViewIdResponses];
+
+export type GetApiV1ExperimentsByExperimentIdQualityData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/quality';
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityError = GetApiV1ExperimentsByExperimentIdQualityErrors[keyof GetApiV1ExperimentsByExperimentIdQualityErrors];
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentQualityPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponse = GetApiV1ExperimentsByExperimentIdQualityResponses[keyof GetApiV1ExperimentsByExperimentIdQualityResponses];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/rerun-flagged';
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedError = PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses = {
+    /**
+     * Successful Response
+     */
+    202: RerunResult;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponse = PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses];
+
+export type GetApiV1RunsByRunIdAttemptsData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query?: never;
+    url: '/api/v1/runs/{run_id}/attempts';
+};
+
+export type GetApiV1RunsByRunIdAttemptsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdAttemptsError = GetApiV1RunsByRunIdAttemptsErrors[keyof GetApiV1RunsByRunIdAttemptsErrors];
+
+export type GetApiV1RunsByRunIdAttemptsResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunAttemptsPublic;
+};
+
+export type GetApiV1RunsByRunIdAttemptsResponse = GetApiV1RunsByRunIdAttemptsResponses[keyof GetApiV1RunsByRunIdAttemptsResponses];

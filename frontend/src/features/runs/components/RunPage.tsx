@@ -9,6 +9,7 @@ import { PendingBlock } from "@/components/common/PendingBlock";
 import { StatusBadge } from "@/components/common/StatusBadge";
 import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
 import { formatNumber } from "@/features/experiments/utils/format";
+import { RunQuality } from "@/features/quality/components/RunQuality";
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
@@ -99,6 +100,7 @@ export function RunPage() {
       ) : (
         !experimentError && <PendingBlock label="Loading configuration" rows={2} />
       )}
+      <RunQuality runId={run.id} experimentId={run.experiment_id} flags={run.flags ?? []} />
       {run.error && (
         <section className="card">
           <h2>Error</h2>
