@@ -154,3 +154,15 @@ def test_quality_window_needs_both_ends(client: TestClient, db: Session) -> None
     assert r.json()["detail"][0]["loc"] == ["query", "window_end_s"]
     assert client.get(f"{API}/experiments/999999/quality").status_code == 404
     assert client.get(f"{API}/runs/999999/attempts").json()["detail"] == "Run not found"
+
+
+def test_a_failed_rerun_keeps_the_older_results_in_use(client: TestClient, db: Session) -> None:
+    exp, ids = _experiment(client, db)
+    before = client.get(f"{API}/experiments/{exp['id']}/results").json()["data"]
+    # What a re-run that failed leaves: the run failed, its first attempt's results stored.
+    db.execute(update(Run).where(Run.id == ids[(1, 2)]).values(status=RunStatus.FAILED, attempt=2))
+    db.commit()
+    after = client.get(f"{API}/experiments/{exp['id']}/results").json()["data"]
+    assert after == before and all(row["repetitions"] == 3 for row in after)
+    q = client.get(f"{API}/experiments/{exp['id']}/quality").json()
+    assert ids[(1, 2)] in {r["run_id"] for r in q["runs"]}

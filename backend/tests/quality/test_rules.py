@@ -176,7 +176,7 @@ def _ar1(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
 @pytest.mark.parametrize(("phi", "cv", "most"), [(0.0, 0.03, 0.0), (0.5, 0.05, 0.05)])
 def test_false_positive_rate_on_clean_seeded_series(phi: float, cv: float, most: float) -> None:
     """The README states these rates: 0 of 200 independent series at 3 % noise; correlated
-    seconds (AR(1), phi 0.5) at 5 % noise flag a few percent (2.7 % of 1,000 measured)."""
+    seconds (AR(1), phi 0.5) at 5 % noise flag a few percent (8 of these 200; 2.7 % of 1,000)."""
     rng = np.random.default_rng(2026)
     runs = 200
     flagged = sum(bool(codes(LEVEL * (1 + cv * _ar1(rng, SECONDS, phi)))) for _ in range(runs))

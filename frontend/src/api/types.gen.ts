@@ -5,6 +5,30 @@ export type ClientOptions = {
 };
 
 /**
+ * AttemptOutcomePublic
+ */
+export type AttemptOutcomePublic = {
+    /**
+     * Throughput Per S
+     *
+     * throughput, ops/s
+     */
+    throughput_per_s: number | null;
+    /**
+     * Response Time Us
+     *
+     * mean response time, us
+     */
+    response_time_us: number | null;
+    /**
+     * Flags
+     *
+     * the attempt's quality flags at ingest
+     */
+    flags: Array<FlagPublic>;
+};
+
+/**
  * AzureLabCreate
  *
  * A lab to create on Azure and register as a testbed once its VMs answer.
@@ -189,32 +213,6 @@ export type AzureRoleRequest = {
 };
 
 /**
- * BandwidthPublic
- */
-export type BandwidthPublic = {
-    /**
-     * Role
-     *
-     * the role whose host sent (its upload was measured)
-     */
-    role: string;
-    /**
-     * From Host
-     */
-    from_host: string;
-    /**
-     * To Host
-     */
-    to_host: string;
-    /**
-     * Mbit S
-     *
-     * iperf3's receiver throughput, Mbit/s (10^6 bit/s)
-     */
-    mbit_s: number;
-};
-
-/**
  * BoundsPublic
  */
 export type BoundsPublic = {
@@ -360,18 +358,6 @@ export type BreakdownPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
-    /**
-     * Round Trip Us
-     *
-     * measured client -> middleware TCP round trip, us (null: not measured)
-     */
-    round_trip_us?: number | null;
-    /**
-     * Rest Us
-     *
-     * network_us - round_trip_us: the client side beyond one round trip, us
-     */
-    rest_us?: number | null;
 };
 
 /**
@@ -402,12 +388,6 @@ export type BreakdownRequest = {
      * time at the memcached servers, us
      */
     server_us: number;
-    /**
-     * Round Trip Us
-     *
-     * measured client -> middleware TCP round trip, us (null: not measured)
-     */
-    round_trip_us?: number | null;
 };
 
 /**
@@ -470,18 +450,6 @@ export type BreakdownRowPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
-    /**
-     * Round Trip Us
-     *
-     * the measured client -> middleware TCP round trip (median over the configuration's runs); null: not measured
-     */
-    round_trip_us?: number | null;
-    /**
-     * Rest Us
-     *
-     * network_us minus round_trip_us (see rest_label)
-     */
-    rest_us?: number | null;
 };
 
 /**
@@ -1001,6 +969,30 @@ export type ConfigurationPublic = {
 };
 
 /**
+ * ConfigurationQualityPublic
+ */
+export type ConfigurationQualityPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Flags
+     *
+     * the configuration's own: outlier repetitions
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Flagged Runs
+     *
+     * its runs carrying flags of their own
+     */
+    flagged_runs: Array<number>;
+};
+
+/**
  * ConfigurationResultPublic
  *
  * One configuration over its repetitions (mean and sample std).
@@ -1410,6 +1402,12 @@ export type DifferenceRowPublic = {
      * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
+    /**
+     * Flagged Inputs
+     *
+     * of base_configuration_id and configuration_id, those with quality flags
+     */
+    flagged_inputs?: Array<number>;
 };
 
 /**
@@ -1644,12 +1642,6 @@ export type ExperimentBreakdownPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<BreakdownRowPublic>;
-    /**
-     * Rest Label
-     *
-     * what the network time beyond one round trip is on this testbed
-     */
-    rest_label?: string;
 };
 
 /**
@@ -1865,36 +1857,6 @@ export type ExperimentModelPublic = {
 };
 
 /**
- * ExperimentNetworkBoundPublic
- *
- * DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths.
- */
-export type ExperimentNetworkBoundPublic = {
-    /**
-     * Units
-     *
-     * unit of every unit-bearing field of this answer (field name -> unit)
-     */
-    units?: {
-        [key: string]: string;
-    };
-    /**
-     * Data
-     *
-     * one row per configuration (or group) of the experiment
-     */
-    data: Array<NetworkBoundRowPublic>;
-    /**
-     * Bandwidth Measured At
-     */
-    bandwidth_measured_at: string | null;
-    /**
-     * Sizes Note
-     */
-    sizes_note: string;
-};
-
-/**
  * ExperimentNetworkInputsPublic
  */
 export type ExperimentNetworkInputsPublic = {
@@ -2075,6 +2037,50 @@ export type ExperimentPublic = {
      * grid size of the design: configurations, runs, estimated duration
      */
     preview: GridPreviewPublic;
+};
+
+/**
+ * ExperimentQualityPublic
+ */
+export type ExperimentQualityPublic = {
+    /**
+     * Window Start S
+     *
+     * start of the measured window, s on the run's clock
+     */
+    window_start_s: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s: number | null;
+    /**
+     * Thresholds
+     *
+     * the settings the rules used
+     */
+    thresholds: {
+        [key: string]: number;
+    };
+    /**
+     * Runs
+     *
+     * number of runs: configurations x repetitions
+     */
+    runs: Array<RunQualityPublic>;
+    /**
+     * Configurations
+     *
+     * number of grid points (factor level combinations)
+     */
+    configurations: Array<ConfigurationQualityPublic>;
+    /**
+     * Flagged Run Ids
+     *
+     * runs re-run flagged would queue: own flags or an outlier repetition
+     */
+    flagged_run_ids: Array<number>;
 };
 
 /**
@@ -2523,6 +2529,51 @@ export type FiguresPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * FlagCode
+ *
+ * Every quality flag a run or configuration can carry (README "Quality flags").
+ */
+export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal';
+
+/**
+ * FlagPublic
+ *
+ * One flag: the rule (test and threshold), what was seen, and the numbers.
+ */
+export type FlagPublic = {
+    /**
+     * which check raised it
+     */
+    code: FlagCode;
+    /**
+     * Rule
+     *
+     * the test and threshold applied, e.g. the modified z-score
+     */
+    rule: string;
+    /**
+     * Reason
+     *
+     * what was seen, in words, with its figures
+     */
+    reason: string;
+    /**
+     * Numbers
+     *
+     * the figures it was decided on (p-values, relative differences as fractions)
+     */
+    numbers: {
+        [key: string]: number;
+    };
+    /**
+     * Run Id
+     *
+     * configuration flags: the flagged repetition's run
+     */
+    run_id?: number | null;
 };
 
 /**
@@ -4434,58 +4485,6 @@ export type MvaRequest = {
 };
 
 /**
- * NetworkBoundRowPublic
- */
-export type NetworkBoundRowPublic = {
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Index
-     *
-     * position of the configuration in the experiment's grid (0-based)
-     */
-    index: number;
-    /**
-     * Values
-     *
-     * the configuration's factor values (parameter name -> level)
-     */
-    values: {
-        [key: string]: unknown;
-    };
-    /**
-     * Measured Throughput Per S
-     *
-     * measured throughput X, ops/s
-     */
-    measured_throughput_per_s: number | null;
-    /**
-     * Roles
-     */
-    roles: Array<RoleBoundPublic>;
-    /**
-     * Bound Per S
-     *
-     * the smallest role bound
-     */
-    bound_per_s: number;
-    /**
-     * Limiting Role
-     */
-    limiting_role: string;
-    /**
-     * Fraction Of Bound
-     *
-     * measured / bound
-     */
-    fraction_of_bound: number | null;
-};
-
-/**
  * NetworkGroupPublic
  *
  * A group of configurations differing only in clients: its points and model inputs.
@@ -4521,20 +4520,6 @@ export type NetworkGroupPublic = {
      * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
      */
     utilization: Array<MeasuredUtilizationPublic>;
-};
-
-/**
- * NetworkMeasure
- *
- * Measure a testbed's network now.
- */
-export type NetworkMeasure = {
-    /**
-     * Bandwidth
-     *
-     * also measure each role host's upload with iperf3 (a few seconds per host; iperf3 must be installed on the hosts)
-     */
-    bandwidth?: boolean;
 };
 
 /**
@@ -4593,68 +4578,6 @@ export type NetworkModelRequest = {
      * also return asymptotic and balanced job bounds
      */
     include_bounds?: boolean;
-};
-
-/**
- * NetworkPublic
- *
- * Round trips of each path between roles and, if measured, each role host's upload.
- */
-export type NetworkPublic = {
-    /**
-     * Status
-     *
-     * the testbed's measurement under way or its outcome
-     */
-    status?: 'measuring' | 'measured' | 'failed' | null;
-    /**
-     * Error
-     *
-     * why the run failed (None unless failed)
-     */
-    error?: string | null;
-    /**
-     * Method
-     *
-     * tcp_connect: SYN / SYN-ACK time
-     */
-    method?: string | null;
-    /**
-     * Measured At
-     */
-    measured_at?: string | null;
-    /**
-     * Paths
-     */
-    paths?: Array<RoundTripPublic>;
-    /**
-     * Bandwidth
-     */
-    bandwidth?: Array<BandwidthPublic>;
-    /**
-     * Bandwidth Measured At
-     */
-    bandwidth_measured_at?: string | null;
-    /**
-     * Client Middleware Rtt Us
-     *
-     * median client -> middleware round trip over the paths, µs
-     */
-    readonly client_middleware_rtt_us: number | null;
-    /**
-     * Middleware Server Rtt Us
-     *
-     * median middleware -> server round trip over the paths, µs
-     */
-    readonly middleware_server_rtt_us: number | null;
-    /**
-     * Bandwidth By Role Mbit S
-     *
-     * per role, the slowest host's upload, Mbit/s
-     */
-    readonly bandwidth_by_role_mbit_s: {
-        [key: string]: number;
-    };
 };
 
 /**
@@ -5221,6 +5144,24 @@ export type ReportUpdate = {
 export type RequestType = 'all' | 'get' | 'multiget' | 'set' | 'other';
 
 /**
+ * RerunResult
+ */
+export type RerunResult = {
+    /**
+     * Queued
+     *
+     * runs queued for a new attempt
+     */
+    queued: number;
+    /**
+     * Run Ids
+     *
+     * ids of the runs queued
+     */
+    run_ids: Array<number>;
+};
+
+/**
  * ResultsPublic
  */
 export type ResultsPublic = {
@@ -5263,103 +5204,61 @@ export type ResultsPublic = {
 };
 
 /**
- * RoleBoundPublic
+ * RunAttemptPublic
  */
-export type RoleBoundPublic = {
+export type RunAttemptPublic = {
     /**
-     * Role
+     * Attempt
      *
-     * what the host runs: client, middleware or server
+     * delivery attempt of the run's task (a re-queued run counts up)
      */
-    role: string;
+    attempt: number;
     /**
-     * Hosts
+     * Worker
      *
-     * machines of the role the configuration uses
+     * Celery worker that ran it
      */
-    hosts: number;
+    worker: string;
     /**
-     * Bandwidth Mbit S
+     * Started At
      *
-     * the role's slowest measured upload
+     * time the run started, UTC
      */
-    bandwidth_mbit_s: number;
+    started_at: string;
     /**
-     * Sets Per S Per Host
+     * Finished At
      *
-     * one host's bound if all were sets
+     * time the run ended, UTC
      */
-    sets_per_s_per_host: number;
+    finished_at: string | null;
     /**
-     * Gets Per S Per Host
-     *
-     * one host's bound if all were gets
+     * window means and flags of a successful attempt; None: it stored nothing
      */
-    gets_per_s_per_host: number;
+    outcome: AttemptOutcomePublic | null;
     /**
-     * Bytes Per Request
+     * In Use
      *
-     * bytes the role sends per client request
+     * the results shown are this attempt's
      */
-    bytes_per_request: number;
-    /**
-     * Bound Per S
-     *
-     * hosts x bandwidth / bytes per request
-     */
-    bound_per_s: number;
+    in_use: boolean;
 };
 
 /**
- * RoundTripPublic
+ * RunAttemptsPublic
  */
-export type RoundTripPublic = {
+export type RunAttemptsPublic = {
     /**
-     * From Role
-     */
-    from_role: string;
-    /**
-     * From Host
-     */
-    from_host: string;
-    /**
-     * To Role
-     */
-    to_role: string;
-    /**
-     * To Host
-     */
-    to_host: string;
-    /**
-     * Address
+     * Data
      *
-     * host name or IP address reachable over SSH
+     * one row per configuration (or group) of the experiment
      */
-    address: string;
+    data: Array<RunAttemptPublic>;
     /**
-     * Port
+     * Count
      *
-     * the port connected to: the service's at a run, SSH's else
+     * total number of items matching the query (for paging)
      */
-    port: number;
-    /**
-     * Samples Us
-     *
-     * each TCP connect's round trip, µs
-     */
-    samples_us: Array<number>;
-    /**
-     * Rtt Us
-     *
-     * median of the samples, µs; null: none answered
-     */
-    rtt_us: number | null;
-    /**
-     * Error
-     *
-     * why the run failed (None unless failed)
-     */
-    error?: string | null;
+    count: number;
 };
 
 /**
@@ -5465,13 +5364,21 @@ export type RunDetailPublic = {
         [key: string]: number;
     };
     /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+    /**
      * the grid point this run measured, with its effective parameters
      */
     configuration: ConfigurationPublic;
-    /**
-     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
-     */
-    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -5691,9 +5598,55 @@ export type RunPublic = {
         [key: string]: number;
     };
     /**
-     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
      */
-    readonly network: NetworkPublic | null;
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+};
+
+/**
+ * RunQualityPublic
+ */
+export type RunQualityPublic = {
+    /**
+     * Run Id
+     *
+     * id of the run
+     */
+    run_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * Flags
+     *
+     * the run's raised flags
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Not Measured
+     *
+     * checks not made, with why
+     */
+    not_measured: {
+        [key: string]: string;
+    };
 };
 
 /**
@@ -6523,10 +6476,6 @@ export type TestbedPublic = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
-    /**
-     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
-     */
-    network?: NetworkPublic | null;
 };
 
 /**
@@ -7050,276 +6999,6 @@ export type HostPublicWritable = {
 };
 
 /**
- * NetworkPublic
- *
- * Round trips of each path between roles and, if measured, each role host's upload.
- */
-export type NetworkPublicWritable = {
-    /**
-     * Status
-     *
-     * the testbed's measurement under way or its outcome
-     */
-    status?: 'measuring' | 'measured' | 'failed' | null;
-    /**
-     * Error
-     *
-     * why the run failed (None unless failed)
-     */
-    error?: string | null;
-    /**
-     * Method
-     *
-     * tcp_connect: SYN / SYN-ACK time
-     */
-    method?: string | null;
-    /**
-     * Measured At
-     */
-    measured_at?: string | null;
-    /**
-     * Paths
-     */
-    paths?: Array<RoundTripPublic>;
-    /**
-     * Bandwidth
-     */
-    bandwidth?: Array<BandwidthPublic>;
-    /**
-     * Bandwidth Measured At
-     */
-    bandwidth_measured_at?: string | null;
-};
-
-/**
- * RunDetailPublic
- *
- * One run with the configuration it measured (the run page needs no grid list).
- */
-export type RunDetailPublicWritable = {
-    /**
-     * Id
-     *
-     * database id
-     */
-    id: number;
-    /**
-     * Experiment Id
-     *
-     * id of the experiment
-     */
-    experiment_id: number;
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Repetition
-     *
-     * repetition number of the run within its configuration (1-based)
-     */
-    repetition: number;
-    /**
-     * current state
-     */
-    status: RunStatus;
-    /**
-     * Attempt
-     *
-     * delivery attempt of the run's task (a re-queued run counts up)
-     */
-    attempt: number;
-    /**
-     * Cancel Requested
-     *
-     * True once cancel was asked; the worker stops the run
-     */
-    cancel_requested: boolean;
-    /**
-     * Started At
-     *
-     * time the run started, UTC
-     */
-    started_at: string | null;
-    /**
-     * Finished At
-     *
-     * time the run ended, UTC
-     */
-    finished_at: string | null;
-    /**
-     * Error
-     *
-     * why the run failed (None unless failed)
-     */
-    error: string | null;
-    /**
-     * Worker
-     *
-     * Celery worker that ran it
-     */
-    worker: string | null;
-    /**
-     * Hosts
-     *
-     * machines of the testbed, or the hosts a run used (role -> address)
-     */
-    hosts: {
-        [key: string]: unknown;
-    };
-    /**
-     * Tool Versions
-     *
-     * version of every tool used (memcached, middleware, load generator)
-     */
-    tool_versions: {
-        [key: string]: string;
-    };
-    /**
-     * Commands
-     *
-     * every command line run on the testbed hosts, in order
-     */
-    commands: Array<{
-        [key: string]: unknown;
-    }>;
-    /**
-     * Phase Timings
-     *
-     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
-     */
-    phase_timings: {
-        [key: string]: number;
-    };
-    /**
-     * the grid point this run measured, with its effective parameters
-     */
-    configuration: ConfigurationPublic;
-};
-
-/**
- * RunPublic
- */
-export type RunPublicWritable = {
-    /**
-     * Id
-     *
-     * database id
-     */
-    id: number;
-    /**
-     * Experiment Id
-     *
-     * id of the experiment
-     */
-    experiment_id: number;
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Repetition
-     *
-     * repetition number of the run within its configuration (1-based)
-     */
-    repetition: number;
-    /**
-     * current state
-     */
-    status: RunStatus;
-    /**
-     * Attempt
-     *
-     * delivery attempt of the run's task (a re-queued run counts up)
-     */
-    attempt: number;
-    /**
-     * Cancel Requested
-     *
-     * True once cancel was asked; the worker stops the run
-     */
-    cancel_requested: boolean;
-    /**
-     * Started At
-     *
-     * time the run started, UTC
-     */
-    started_at: string | null;
-    /**
-     * Finished At
-     *
-     * time the run ended, UTC
-     */
-    finished_at: string | null;
-    /**
-     * Error
-     *
-     * why the run failed (None unless failed)
-     */
-    error: string | null;
-    /**
-     * Worker
-     *
-     * Celery worker that ran it
-     */
-    worker: string | null;
-    /**
-     * Hosts
-     *
-     * machines of the testbed, or the hosts a run used (role -> address)
-     */
-    hosts: {
-        [key: string]: unknown;
-    };
-    /**
-     * Tool Versions
-     *
-     * version of every tool used (memcached, middleware, load generator)
-     */
-    tool_versions: {
-        [key: string]: string;
-    };
-    /**
-     * Commands
-     *
-     * every command line run on the testbed hosts, in order
-     */
-    commands: Array<{
-        [key: string]: unknown;
-    }>;
-    /**
-     * Phase Timings
-     *
-     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
-     */
-    phase_timings: {
-        [key: string]: number;
-    };
-};
-
-/**
- * RunsPublic
- */
-export type RunsPublicWritable = {
-    /**
-     * Data
-     *
-     * one row per configuration (or group) of the experiment
-     */
-    data: Array<RunPublicWritable>;
-    /**
-     * Count
-     *
-     * total number of items matching the query (for paging)
-     */
-    count: number;
-};
-
-/**
  * TestbedPublic
  */
 export type TestbedPublicWritable = {
@@ -7361,10 +7040,6 @@ export type TestbedPublicWritable = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
-    /**
-     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
-     */
-    network?: NetworkPublicWritable | null;
 };
 
 /**
@@ -7527,38 +7202,6 @@ export type GetApiV1TestbedsToolsResponses = {
 };
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
-
-export type PostApiV1TestbedsByTestbedIdNetworkData = {
-    body: NetworkMeasure;
-    path: {
-        /**
-         * Testbed Id
-         *
-         * id of the testbed
-         */
-        testbed_id: number;
-    };
-    query?: never;
-    url: '/api/v1/testbeds/{testbed_id}/network';
-};
-
-export type PostApiV1TestbedsByTestbedIdNetworkErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type PostApiV1TestbedsByTestbedIdNetworkError = PostApiV1TestbedsByTestbedIdNetworkErrors[keyof PostApiV1TestbedsByTestbedIdNetworkErrors];
-
-export type PostApiV1TestbedsByTestbedIdNetworkResponses = {
-    /**
-     * Successful Response
-     */
-    202: TestbedPublic;
-};
-
-export type PostApiV1TestbedsByTestbedIdNetworkResponse = PostApiV1TestbedsByTestbedIdNetworkResponses[keyof PostApiV1TestbedsByTestbedIdNetworkResponses];
 
 export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     body?: never;
@@ -9740,55 +9383,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
 
-export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData = {
-    body?: never;
-    path: {
-        /**
-         * Experiment Id
-         *
-         * id of the experiment
-         */
-        experiment_id: number;
-    };
-    query?: {
-        /**
-         * request type to read: all, set, get or multi-get
-         */
-        request_type?: RequestType;
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s after the load generators started (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s; default: each run's stable window
-         */
-        window_end_s?: number | null;
-    };
-    url: '/api/v1/analysis/experiments/{experiment_id}/network-bound';
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundError = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors];
-
-export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses = {
-    /**
-     * Successful Response
-     */
-    200: ExperimentNetworkBoundPublic;
-};
-
-export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses];
-
 export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
     body: MvaFigureRequest;
     path: {
@@ -10928,3 +10522,129 @@ export type PutApiV1ViewsByViewIdResponses = {
 };
 
 export type PutApiV1ViewsByViewIdResponse = PutApiV1ViewsByViewIdResponses[keyof PutApiV1ViewsByViewIdResponses];
+
+export type GetApiV1ExperimentsByExperimentIdQualityData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/quality';
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityError = GetApiV1ExperimentsByExperimentIdQualityErrors[keyof GetApiV1ExperimentsByExperimentIdQualityErrors];
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentQualityPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponse = GetApiV1ExperimentsByExperimentIdQualityResponses[keyof GetApiV1ExperimentsByExperimentIdQualityResponses];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/rerun-flagged';
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedError = PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses = {
+    /**
+     * Successful Response
+     */
+    202: RerunResult;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponse = PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses];
+
+export type GetApiV1RunsByRunIdAttemptsData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query?: never;
+    url: '/api/v1/runs/{run_id}/attempts';
+};
+
+export type GetApiV1RunsByRunIdAttemptsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdAttemptsError = GetApiV1RunsByRunIdAttemptsErrors[keyof GetApiV1RunsByRunIdAttemptsErrors];
+
+export type GetApiV1RunsByRunIdAttemptsResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunAttemptsPublic;
+};
+
+export type GetApiV1RunsByRunIdAttemptsResponse = GetApiV1RunsByRunIdAttemptsResponses[keyof GetApiV1RunsByRunIdAttemptsResponses];

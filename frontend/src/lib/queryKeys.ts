@@ -45,6 +45,7 @@ export const queryKeys = {
   metrics: () => ["metrics"] as const,
   run: (runId: number) => ["runs", runId] as const,
   runFiles: (runId: number) => ["runs", runId, "files"] as const,
+  runAttempts: (runId: number) => ["runs", runId, "attempts"] as const,
   runFilePage: (runId: number, path: string, offset: number) =>
     ["runs", runId, "files", path, offset] as const,
   testbeds: {
@@ -70,6 +71,8 @@ export const queryKeys = {
       requestType: RequestType,
       window?: ResultWindow | null,
     ) => ["experiments", "detail", id, "results", source, requestType, windowKey(window)] as const,
+    quality: (id: number, window?: ResultWindow | null) =>
+      ["experiments", "detail", id, "quality", windowKey(window)] as const,
     interactiveLaw: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
       ["experiments", "detail", id, "interactive-law", requestType, windowKey(window)] as const,
     factorial: (

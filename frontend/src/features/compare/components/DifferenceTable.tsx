@@ -145,6 +145,15 @@ export function DifferenceTable({
                       {r.verdict === "significant" ? "✱ " : ""}
                       {VERDICT_TEXT[r.verdict]}
                     </span>
+                    {(r.flagged_inputs ?? []).length > 0 && (
+                      <span
+                        className="badge badge-flag"
+                        data-testid="flagged-inputs"
+                        title={flaggedTitle(r)}
+                      >
+                        ⚑ flagged inputs
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -155,4 +164,12 @@ export function DifferenceTable({
       <Pager skip={skip} limit={PAGE} count={rows.length} onChange={setSkip} />
     </div>
   );
+}
+
+/** Which side of a difference carries quality flags (see the runs' and results' badges). */
+function flaggedTitle(r: { flagged_inputs?: number[]; base_configuration_id: number }): string {
+  const sides = (r.flagged_inputs ?? []).map((c) =>
+    c === r.base_configuration_id ? "the base" : "the compared configuration",
+  );
+  return `quality flags on ${sides.join(" and ")}: check its runs before reading this difference`;
 }

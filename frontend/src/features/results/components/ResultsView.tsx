@@ -10,6 +10,7 @@ import { ServerPlot } from "@/features/export/components/ServerPlot";
 import { TableExportButtons } from "@/features/export/components/TableExportButtons";
 import { slug } from "@/features/export/utils/download";
 import { pinParams } from "@/features/export/utils/serverFigure";
+import { useGetExperimentQualityQuery } from "@/features/quality/hooks/useGetExperimentQualityQuery";
 import { fieldErrors } from "@/lib/apiError";
 import { windowQuery } from "@/lib/queryKeys";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
@@ -46,6 +47,7 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
     poll,
     cut,
   );
+  const { quality } = useGetExperimentQualityQuery(experimentId, cut, poll);
   // A bad window is the user's to fix at the inputs; anything else is a toast.
   const windowErrors = fieldErrors(error);
   const rows = results?.data ?? [];
@@ -172,7 +174,7 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
               filename={`${slug(name)}-summary-${source}-${requestType}`}
             />
           </div>
-          <SummaryTable rows={rows} factors={factors} />
+          <SummaryTable rows={rows} factors={factors} quality={quality} />
           <div className="figures">
             <PercentilesPanel
               experimentId={experimentId}

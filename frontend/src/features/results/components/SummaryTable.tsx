@@ -1,5 +1,6 @@
 // The summary table: per configuration, mean ± std of throughput and response time.
-import type { ConfigurationResultPublic } from "@/api";
+import type { ConfigurationResultPublic, ExperimentQualityPublic } from "@/api";
+import { QualityBadges } from "@/components/common/QualityBadges";
 import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { formatNumber, formatValue } from "@/features/experiments/utils/format";
@@ -8,9 +9,12 @@ import { formatNumber, formatValue } from "@/features/experiments/utils/format";
 export interface SummaryTableProps {
   rows: ConfigurationResultPublic[];
   factors: string[];
+  /** Flags over the same window: per configuration, its own and its flagged runs. */
+  quality?: ExperimentQualityPublic;
 }
 
-export function SummaryTable({ rows, factors }: SummaryTableProps) {
+export function SummaryTable({ rows, factors, quality }: SummaryTableProps) {
+  const byConfig = new Map(quality?.configurations.map((c) => [c.configuration_id, c]));
   const labels = useParameterLabels();
   const metrics = useMetricLabels();
   // Under a repetition rule each n has its reason ("target met at n=3").
@@ -27,6 +31,7 @@ export function SummaryTable({ rows, factors }: SummaryTableProps) {
           <th className="num">{metrics.title("throughput_per_s")}</th>
           <th className="num">{metrics.title("response_time_us")}</th>
           {ruled && <th>Why this n</th>}
+          <th>Quality</th>
         </tr>
       </thead>
       <tbody>
@@ -44,9 +49,32 @@ export function SummaryTable({ rows, factors }: SummaryTableProps) {
               {formatNumber(r.response_time_us_mean)} ± {formatNumber(r.response_time_us_std)}
             </td>
             {ruled && <td data-testid="repetitions-reason">{r.repetitions_reason ?? ""}</td>}
+            <td>
+              <ConfigurationQuality flags={byConfig.get(r.configuration_id)} />
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A configuration's own flags and how many of its runs carry flags. */
+function ConfigurationQuality({
+  flags,
+}: {
+  flags: ExperimentQualityPublic["configurations"][number] | undefined;
+}) {
+  if (!flags) return null;
+  const n = flags.flagged_runs.length;
+  return (
+    <>
+      <QualityBadges flags={flags.flags} />
+      {n > 0 && (
+        <span className="badge badge-flag" title={`runs ${flags.flagged_runs.join(", ")}`}>
+          ⚑ {n} flagged run{n > 1 ? "s" : ""}
+        </span>
+      )}
+    </>
   );
 }

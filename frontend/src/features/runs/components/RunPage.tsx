@@ -10,6 +10,7 @@ import { StatusBadge } from "@/components/common/StatusBadge";
 import { useGetExperimentQuery } from "@/features/experiments/hooks/useGetExperimentQuery";
 import { formatNumber } from "@/features/experiments/utils/format";
 import { NetworkTable } from "@/features/testbeds/components/NetworkTable";
+import { RunQuality } from "@/features/quality/components/RunQuality";
 import { ApiError } from "@/lib/apiError";
 import { useDownloadRunFilesMutation } from "../hooks/useDownloadRunFilesMutation";
 import { useGetRunQuery } from "../hooks/useGetRunQuery";
@@ -100,6 +101,7 @@ export function RunPage() {
       ) : (
         !experimentError && <PendingBlock label="Loading configuration" rows={2} />
       )}
+      <RunQuality runId={run.id} experimentId={run.experiment_id} flags={run.flags ?? []} />
       {run.error && (
         <section className="card">
           <h2>Error</h2>

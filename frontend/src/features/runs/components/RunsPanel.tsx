@@ -1,9 +1,11 @@
 // The runs section of an experiment page: status filter and a polled runs table.
 import { useEffect, useMemo, useState } from "react";
-import type { ConfigurationPublic, RunStatus } from "@/api";
+import type { ConfigurationPublic, ConfigurationQualityPublic, FlagPublic, RunStatus } from "@/api";
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { RerunFlaggedButton } from "@/features/quality/components/RerunFlaggedButton";
+import { useGetExperimentQualityQuery } from "@/features/quality/hooks/useGetExperimentQualityQuery";
 import { useGetRunsQuery } from "../hooks/useGetRunsQuery";
 import { RunsTable } from "./RunsTable";
 
@@ -26,14 +28,23 @@ export function RunsPanel({ experimentId, active, configurations }: RunsPanelPro
     () => new Map(configurations.map((c) => [c.id, c.index])),
     [configurations],
   );
+  const { quality, error: qualityError } = useGetExperimentQualityQuery(experimentId, null, active);
   useEffect(() => {
     if (error) handleError(error);
   }, [error]);
+  useEffect(() => {
+    if (qualityError) handleError(qualityError);
+  }, [qualityError]);
+  const repetitionFlags = useMemo(() => byRun(quality?.configurations ?? []), [quality]);
 
   return (
     <section className="card">
       <div className="section-header">
         <h2>Runs {active && <span className="hint">(refreshing every 2 s)</span>}</h2>
+        <RerunFlaggedButton
+          experimentId={experimentId}
+          flagged={quality?.flagged_run_ids.length ?? 0}
+        />
         <select
           aria-label="Run status filter"
           value={status}
@@ -51,7 +62,11 @@ export function RunsPanel({ experimentId, active, configurations }: RunsPanelPro
         <PendingBlock label="Loading runs" />
       ) : runs && runs.count > 0 ? (
         <div className="scroll">
-          <RunsTable runs={runs.data} configurationIndex={(id) => indexById.get(id)} />
+          <RunsTable
+            runs={runs.data}
+            configurationIndex={(id) => indexById.get(id)}
+            repetitionFlags={repetitionFlags}
+          />
         </div>
       ) : (
         <EmptyState title="No runs">
@@ -60,4 +75,13 @@ export function RunsPanel({ experimentId, active, configurations }: RunsPanelPro
       )}
     </section>
   );
+}
+
+/** Configuration flags naming a repetition (outliers), by the run they name. */
+export function byRun(configurations: ConfigurationQualityPublic[]): Map<number, FlagPublic[]> {
+  const out = new Map<number, FlagPublic[]>();
+  for (const c of configurations)
+    for (const f of c.flags)
+      if (f.run_id != null) out.set(f.run_id, [...(out.get(f.run_id) ?? []), f]);
+  return out;
 }
