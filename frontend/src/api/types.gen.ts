@@ -5,6 +5,50 @@ export type ClientOptions = {
 };
 
 /**
+ * AliasSetPublic
+ *
+ * Effects one column of the design cannot tell apart.
+ */
+export type AliasSetPublic = {
+    /**
+     * Label
+     *
+     * e.g. 'A + BCD': what the column's effect estimates
+     */
+    label: string;
+    /**
+     * Terms
+     *
+     * up to three-factor interactions
+     */
+    terms: Array<AliasTermPublic>;
+    /**
+     * Omitted
+     *
+     * aliases of four or more factors, not listed
+     */
+    omitted: number;
+};
+
+/**
+ * AliasTermPublic
+ */
+export type AliasTermPublic = {
+    /**
+     * Name
+     *
+     * the effect's letters, e.g. 'BCD' ('I': the mean)
+     */
+    name: string;
+    /**
+     * Sign
+     *
+     * its sign in the column's estimate
+     */
+    sign: 1 | -1;
+};
+
+/**
  * AzureLabCreate
  *
  * A lab to create on Azure and register as a testbed once its VMs answer.
@@ -1251,6 +1295,68 @@ export type CostPublic = {
 };
 
 /**
+ * DesignOptionPublic
+ *
+ * One way to run the two-level factors, with the smallest effect it detects.
+ */
+export type DesignOptionPublic = {
+    /**
+     * Design
+     *
+     * e.g. '2^(7-4) III' or '2^3 full'
+     */
+    design: string;
+    /**
+     * Generators
+     *
+     * none for the full grid
+     */
+    generators: Array<string>;
+    /**
+     * Resolution
+     *
+     * None for the full grid
+     */
+    resolution: number | null;
+    /**
+     * Configurations
+     *
+     * distinct configurations, 2^(k-p)
+     */
+    configurations: number;
+    /**
+     * Runs
+     *
+     * configurations x repetitions
+     */
+    runs: number;
+    /**
+     * Estimated Seconds
+     *
+     * runs x (run time + overhead per run), s
+     */
+    estimated_seconds: number;
+    /**
+     * Chosen
+     *
+     * the design of this request
+     */
+    chosen: boolean;
+    /**
+     * Min Effect
+     *
+     * smallest difference between a factor's high- and low-level means found with the given power at alpha (None without a noise estimate)
+     */
+    min_effect: number | null;
+    /**
+     * Error Dof
+     *
+     * error degrees of freedom of its test (0: z test)
+     */
+    error_dof: number | null;
+};
+
+/**
  * DifferenceRowPublic
  */
 export type DifferenceRowPublic = {
@@ -1658,6 +1764,10 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * run a 2^(k-p) fraction of the two-level grid (None: all)
+     */
+    fraction?: FractionIn | null;
 };
 
 /**
@@ -1948,6 +2058,14 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
+     * Fraction
+     *
+     * as designed
+     */
+    fraction?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Created At
      *
      * creation time, UTC
@@ -2185,6 +2303,10 @@ export type ExperimentUpdate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * run a 2^(k-p) fraction of the two-level grid (None: all)
+     */
+    fraction?: FractionIn | null;
 };
 
 /**
@@ -2434,6 +2556,86 @@ export type FiguresPublic = {
 };
 
 /**
+ * FractionIn
+ *
+ * Run a 2^(k-p) fraction of the two-level grid instead of all of it: give the generators
+ * (factors lettered A, B, C, ... in the factors' order), or a resolution to get the smallest
+ * fraction that has it. Exactly one of the two.
+ */
+export type FractionIn = {
+    /**
+     * Generators
+     *
+     * e.g. ['D = AB', 'E = -AC']: a generated factor = a product of base factors
+     */
+    generators?: Array<string> | null;
+    /**
+     * Resolution
+     *
+     * 3 = III, 4 = IV, 5 = V, ...
+     */
+    resolution?: number | null;
+};
+
+/**
+ * FractionPublic
+ *
+ * The fraction the design runs: its generators, defining relation, resolution, aliases.
+ */
+export type FractionPublic = {
+    /**
+     * K
+     *
+     * two-level factors
+     */
+    k: number;
+    /**
+     * P
+     *
+     * generators: the design runs 2^(k-p) configurations
+     */
+    p: number;
+    /**
+     * Letters
+     *
+     * letter -> factor
+     */
+    letters: {
+        [key: string]: string;
+    };
+    /**
+     * Generators
+     *
+     * e.g. ['D = AB', 'E = AC']
+     */
+    generators: Array<string>;
+    /**
+     * Defining Relation
+     *
+     * the words equal to I (or -I)
+     */
+    defining_relation: Array<string>;
+    /**
+     * Resolution
+     *
+     * length of the shortest defining word
+     */
+    resolution: number | null;
+    /**
+     * Resolution Roman
+     *
+     * III, IV, V, ...
+     */
+    resolution_roman: string;
+    /**
+     * Aliases
+     *
+     * one per column of the base factors' sign table, the mean ('I') first
+     */
+    aliases: Array<AliasSetPublic>;
+};
+
+/**
  * GridPreviewPublic
  */
 export type GridPreviewPublic = {
@@ -2467,6 +2669,10 @@ export type GridPreviewPublic = {
      * estimated cost on its Azure testbed (estimated_seconds x the hourly price of its VMs, each price with date and source); null when not on an Azure testbed
      */
     cost?: CostPublic | null;
+    /**
+     * the 2^(k-p) fraction run, with its aliases (None: full grid)
+     */
+    fraction?: FractionPublic | null;
 };
 
 /**
@@ -2504,6 +2710,10 @@ export type GridPreviewWithPoints = {
      */
     cost?: CostPublic | null;
     /**
+     * the 2^(k-p) fraction run, with its aliases (None: full grid)
+     */
+    fraction?: FractionPublic | null;
+    /**
      * Points
      *
      * the first grid points, at most 200
@@ -2511,6 +2721,10 @@ export type GridPreviewWithPoints = {
     points: Array<{
         [key: string]: unknown;
     }>;
+    /**
+     * for two-level factors: the full grid and its fractions, each with the smallest effect it detects (None unless every factor has two levels)
+     */
+    power?: PowerPublic | null;
 };
 
 /**
@@ -4438,6 +4652,44 @@ export type NetworkModelRequest = {
 };
 
 /**
+ * NoisePublic
+ *
+ * The noise the detectable effects assume.
+ */
+export type NoisePublic = {
+    /**
+     * Std
+     *
+     * standard deviation of one run's main metric
+     */
+    std: number;
+    /**
+     * Metric
+     *
+     * the metric measured (None: typed in)
+     */
+    metric: string | null;
+    /**
+     * Experiment Id
+     *
+     * the experiment it was measured on
+     */
+    experiment_id: number | null;
+    /**
+     * Experiment
+     *
+     * that experiment's name
+     */
+    experiment?: string | null;
+    /**
+     * Degrees Of Freedom
+     *
+     * of the pooled std: runs minus configurations
+     */
+    degrees_of_freedom?: number | null;
+};
+
+/**
  * ParameterPublic
  */
 export type ParameterPublic = {
@@ -4597,6 +4849,36 @@ export type PercentilePublic = {
      * the percentile's value, s
      */
     value_s: number;
+};
+
+/**
+ * PowerPublic
+ *
+ * The two-level designs of the factors, each with the smallest effect it detects.
+ */
+export type PowerPublic = {
+    /**
+     * Alpha
+     *
+     * significance level of each effect's test
+     */
+    alpha: number;
+    /**
+     * Power
+     *
+     * probability of finding the smallest effect
+     */
+    power: number;
+    /**
+     * None: no noise given, no effect sizes
+     */
+    noise: NoisePublic | null;
+    /**
+     * Designs
+     *
+     * the full grid, the smallest fraction of each resolution, and the chosen
+     */
+    designs: Array<DesignOptionPublic>;
 };
 
 /**
@@ -7234,7 +7516,38 @@ export type PutApiV1PricesByRegionBySizeResponse = PutApiV1PricesByRegionBySizeR
 export type PostApiV1ExperimentsPreviewData = {
     body: ExperimentCreate;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Alpha
+         *
+         * significance level
+         */
+        alpha?: number;
+        /**
+         * Power
+         *
+         * probability to detect
+         */
+        power?: number;
+        /**
+         * Noise Std
+         *
+         * std of one run's main metric, as typed
+         */
+        noise_std?: number | null;
+        /**
+         * Noise Experiment Id
+         *
+         * take the std measured on this experiment
+         */
+        noise_experiment_id?: number | null;
+        /**
+         * Noise Metric
+         *
+         * the metric whose std noise_experiment_id gives
+         */
+        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    };
     url: '/api/v1/experiments/preview';
 };
 
