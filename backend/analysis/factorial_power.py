@@ -60,6 +60,7 @@ def min_detectable_effect(
         return DetectableEffect(float(z_delta), runs, 0, sigma, alpha, power)
     # The t test needs a larger effect than the z test; bracket it from there upward.
     high = float(z_delta)
+    require(high > 0 and math.isfinite(high), "noise_std", "too small or too large to solve for")
     while power_of(high, sigma, runs, cells, alpha) < power:
         high *= 2
     delta = optimize.brentq(

@@ -44,7 +44,9 @@ def fraction_public(f: fr.Fraction, factors: list[str]) -> FractionPublic:
                 ],
                 omitted=a.omitted,
             )
-            for a in f.aliases
+            # The mean first, then main effects, two-factor interactions, ... (the analysis
+            # keeps the sign table's column order; a reader scans by order of effect)
+            for a in sorted(f.aliases, key=lambda a: (len(a.terms[0].word), a.terms[0].word))
         ],
     )
 

@@ -226,7 +226,7 @@ def preview_experiment(
     alpha: float = Query(default=0.05, gt=0, lt=0.5, description="significance level"),
     power: float = Query(default=0.8, ge=0.5, lt=1, description="probability to detect"),
     noise_std: float | None = Query(
-        default=None, gt=0, le=1e12, description="std of one run's main metric, as typed"
+        default=None, ge=1e-9, le=1e12, description="std of one run's main metric, as typed"
     ),
     noise_experiment_id: int | None = Query(
         default=None, ge=1, le=2**31 - 1, description="take the std measured on this experiment"

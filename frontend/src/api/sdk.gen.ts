@@ -276,7 +276,8 @@ export class ExperimentsService {
      * Preview Experiment
      *
      * Expand a design without saving it: counts, duration estimate, its cost on an Azure
-     * testbed and the first points.
+     * testbed, the first points, its fraction's aliases and the smallest effect each two-level
+     * design detects given a noise estimate.
      */
     public static previewExperiment<ThrowOnError extends boolean = false>(options: Options<PostApiV1ExperimentsPreviewData, ThrowOnError>) {
         return (options.client ?? client).post<PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsPreviewErrors, ThrowOnError>({

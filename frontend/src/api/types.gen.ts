@@ -5,27 +5,47 @@ export type ClientOptions = {
 };
 
 /**
- * AttemptOutcomePublic
+ * AliasSetPublic
+ *
+ * Effects one column of the design cannot tell apart.
  */
-export type AttemptOutcomePublic = {
+export type AliasSetPublic = {
     /**
-     * Throughput Per S
+     * Label
      *
-     * throughput, ops/s
+     * e.g. 'A + BCD': what the column's effect estimates
      */
-    throughput_per_s: number | null;
+    label: string;
     /**
-     * Response Time Us
+     * Terms
      *
-     * mean response time, us
+     * up to three-factor interactions
      */
-    response_time_us: number | null;
+    terms: Array<AliasTermPublic>;
     /**
-     * Flags
+     * Omitted
      *
-     * the attempt's quality flags at ingest
+     * aliases of four or more factors, not listed
      */
-    flags: Array<FlagPublic>;
+    omitted: number;
+};
+
+/**
+ * AliasTermPublic
+ */
+export type AliasTermPublic = {
+    /**
+     * Name
+     *
+     * the effect's letters, e.g. 'BCD' ('I': the mean)
+     */
+    name: string;
+    /**
+     * Sign
+     *
+     * its sign in the column's estimate
+     */
+    sign: 1 | -1;
 };
 
 /**
@@ -969,30 +989,6 @@ export type ConfigurationPublic = {
 };
 
 /**
- * ConfigurationQualityPublic
- */
-export type ConfigurationQualityPublic = {
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Flags
-     *
-     * the configuration's own: outlier repetitions
-     */
-    flags: Array<FlagPublic>;
-    /**
-     * Flagged Runs
-     *
-     * its runs carrying flags of their own
-     */
-    flagged_runs: Array<number>;
-};
-
-/**
  * ConfigurationResultPublic
  *
  * One configuration over its repetitions (mean and sample std).
@@ -1299,6 +1295,68 @@ export type CostPublic = {
 };
 
 /**
+ * DesignOptionPublic
+ *
+ * One way to run the two-level factors, with the smallest effect it detects.
+ */
+export type DesignOptionPublic = {
+    /**
+     * Design
+     *
+     * e.g. '2^(7-4) III' or '2^3 full'
+     */
+    design: string;
+    /**
+     * Generators
+     *
+     * none for the full grid
+     */
+    generators: Array<string>;
+    /**
+     * Resolution
+     *
+     * None for the full grid
+     */
+    resolution: number | null;
+    /**
+     * Configurations
+     *
+     * distinct configurations, 2^(k-p)
+     */
+    configurations: number;
+    /**
+     * Runs
+     *
+     * configurations x repetitions
+     */
+    runs: number;
+    /**
+     * Estimated Seconds
+     *
+     * runs x (run time + overhead per run), s
+     */
+    estimated_seconds: number;
+    /**
+     * Chosen
+     *
+     * the design of this request
+     */
+    chosen: boolean;
+    /**
+     * Min Effect
+     *
+     * smallest difference between a factor's high- and low-level means found with the given power at alpha (None without a noise estimate)
+     */
+    min_effect: number | null;
+    /**
+     * Error Dof
+     *
+     * error degrees of freedom of its test (0: z test)
+     */
+    error_dof: number | null;
+};
+
+/**
  * DifferenceRowPublic
  */
 export type DifferenceRowPublic = {
@@ -1402,12 +1460,6 @@ export type DifferenceRowPublic = {
      * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
-    /**
-     * Flagged Inputs
-     *
-     * of base_configuration_id and configuration_id, those with quality flags
-     */
-    flagged_inputs?: Array<number>;
 };
 
 /**
@@ -1712,6 +1764,10 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * run a 2^(k-p) fraction of the two-level grid (None: all)
+     */
+    fraction?: FractionIn | null;
 };
 
 /**
@@ -2002,6 +2058,14 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
+     * Fraction
+     *
+     * as designed
+     */
+    fraction?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Created At
      *
      * creation time, UTC
@@ -2037,50 +2101,6 @@ export type ExperimentPublic = {
      * grid size of the design: configurations, runs, estimated duration
      */
     preview: GridPreviewPublic;
-};
-
-/**
- * ExperimentQualityPublic
- */
-export type ExperimentQualityPublic = {
-    /**
-     * Window Start S
-     *
-     * start of the measured window, s on the run's clock
-     */
-    window_start_s: number | null;
-    /**
-     * Window End S
-     *
-     * end (exclusive) of the measured window, s on the run's clock
-     */
-    window_end_s: number | null;
-    /**
-     * Thresholds
-     *
-     * the settings the rules used
-     */
-    thresholds: {
-        [key: string]: number;
-    };
-    /**
-     * Runs
-     *
-     * number of runs: configurations x repetitions
-     */
-    runs: Array<RunQualityPublic>;
-    /**
-     * Configurations
-     *
-     * number of grid points (factor level combinations)
-     */
-    configurations: Array<ConfigurationQualityPublic>;
-    /**
-     * Flagged Run Ids
-     *
-     * runs re-run flagged would queue: own flags or an outlier repetition
-     */
-    flagged_run_ids: Array<number>;
 };
 
 /**
@@ -2283,6 +2303,10 @@ export type ExperimentUpdate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+    /**
+     * run a 2^(k-p) fraction of the two-level grid (None: all)
+     */
+    fraction?: FractionIn | null;
 };
 
 /**
@@ -2532,48 +2556,83 @@ export type FiguresPublic = {
 };
 
 /**
- * FlagCode
+ * FractionIn
  *
- * Every quality flag a run or configuration can carry (README "Quality flags").
+ * Run a 2^(k-p) fraction of the two-level grid instead of all of it: give the generators
+ * (factors lettered A, B, C, ... in the factors' order), or a resolution to get the smallest
+ * fraction that has it. Exactly one of the two.
  */
-export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal';
+export type FractionIn = {
+    /**
+     * Generators
+     *
+     * e.g. ['D = AB', 'E = -AC']: a generated factor = a product of base factors
+     */
+    generators?: Array<string> | null;
+    /**
+     * Resolution
+     *
+     * 3 = III, 4 = IV, 5 = V, ...
+     */
+    resolution?: number | null;
+};
 
 /**
- * FlagPublic
+ * FractionPublic
  *
- * One flag: the rule (test and threshold), what was seen, and the numbers.
+ * The fraction the design runs: its generators, defining relation, resolution, aliases.
  */
-export type FlagPublic = {
+export type FractionPublic = {
     /**
-     * which check raised it
-     */
-    code: FlagCode;
-    /**
-     * Rule
+     * K
      *
-     * the test and threshold applied, e.g. the modified z-score
+     * two-level factors
      */
-    rule: string;
+    k: number;
     /**
-     * Reason
+     * P
      *
-     * what was seen, in words, with its figures
+     * generators: the design runs 2^(k-p) configurations
      */
-    reason: string;
+    p: number;
     /**
-     * Numbers
+     * Letters
      *
-     * the figures it was decided on (p-values, relative differences as fractions)
+     * letter -> factor
      */
-    numbers: {
-        [key: string]: number;
+    letters: {
+        [key: string]: string;
     };
     /**
-     * Run Id
+     * Generators
      *
-     * configuration flags: the flagged repetition's run
+     * e.g. ['D = AB', 'E = AC']
      */
-    run_id?: number | null;
+    generators: Array<string>;
+    /**
+     * Defining Relation
+     *
+     * the words equal to I (or -I)
+     */
+    defining_relation: Array<string>;
+    /**
+     * Resolution
+     *
+     * length of the shortest defining word
+     */
+    resolution: number | null;
+    /**
+     * Resolution Roman
+     *
+     * III, IV, V, ...
+     */
+    resolution_roman: string;
+    /**
+     * Aliases
+     *
+     * one per column of the base factors' sign table, the mean ('I') first
+     */
+    aliases: Array<AliasSetPublic>;
 };
 
 /**
@@ -2610,6 +2669,10 @@ export type GridPreviewPublic = {
      * estimated cost on its Azure testbed (estimated_seconds x the hourly price of its VMs, each price with date and source); null when not on an Azure testbed
      */
     cost?: CostPublic | null;
+    /**
+     * the 2^(k-p) fraction run, with its aliases (None: full grid)
+     */
+    fraction?: FractionPublic | null;
 };
 
 /**
@@ -2647,6 +2710,10 @@ export type GridPreviewWithPoints = {
      */
     cost?: CostPublic | null;
     /**
+     * the 2^(k-p) fraction run, with its aliases (None: full grid)
+     */
+    fraction?: FractionPublic | null;
+    /**
      * Points
      *
      * the first grid points, at most 200
@@ -2654,6 +2721,10 @@ export type GridPreviewWithPoints = {
     points: Array<{
         [key: string]: unknown;
     }>;
+    /**
+     * for two-level factors: the full grid and its fractions, each with the smallest effect it detects (None unless every factor has two levels)
+     */
+    power?: PowerPublic | null;
 };
 
 /**
@@ -4581,6 +4652,44 @@ export type NetworkModelRequest = {
 };
 
 /**
+ * NoisePublic
+ *
+ * The noise the detectable effects assume.
+ */
+export type NoisePublic = {
+    /**
+     * Std
+     *
+     * standard deviation of one run's main metric
+     */
+    std: number;
+    /**
+     * Metric
+     *
+     * the metric measured (None: typed in)
+     */
+    metric: string | null;
+    /**
+     * Experiment Id
+     *
+     * the experiment it was measured on
+     */
+    experiment_id: number | null;
+    /**
+     * Experiment
+     *
+     * that experiment's name
+     */
+    experiment?: string | null;
+    /**
+     * Degrees Of Freedom
+     *
+     * of the pooled std: runs minus configurations
+     */
+    degrees_of_freedom?: number | null;
+};
+
+/**
  * ParameterPublic
  */
 export type ParameterPublic = {
@@ -4740,6 +4849,36 @@ export type PercentilePublic = {
      * the percentile's value, s
      */
     value_s: number;
+};
+
+/**
+ * PowerPublic
+ *
+ * The two-level designs of the factors, each with the smallest effect it detects.
+ */
+export type PowerPublic = {
+    /**
+     * Alpha
+     *
+     * significance level of each effect's test
+     */
+    alpha: number;
+    /**
+     * Power
+     *
+     * probability of finding the smallest effect
+     */
+    power: number;
+    /**
+     * None: no noise given, no effect sizes
+     */
+    noise: NoisePublic | null;
+    /**
+     * Designs
+     *
+     * the full grid, the smallest fraction of each resolution, and the chosen
+     */
+    designs: Array<DesignOptionPublic>;
 };
 
 /**
@@ -5144,24 +5283,6 @@ export type ReportUpdate = {
 export type RequestType = 'all' | 'get' | 'multiget' | 'set' | 'other';
 
 /**
- * RerunResult
- */
-export type RerunResult = {
-    /**
-     * Queued
-     *
-     * runs queued for a new attempt
-     */
-    queued: number;
-    /**
-     * Run Ids
-     *
-     * ids of the runs queued
-     */
-    run_ids: Array<number>;
-};
-
-/**
  * ResultsPublic
  */
 export type ResultsPublic = {
@@ -5201,64 +5322,6 @@ export type ResultsPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
-};
-
-/**
- * RunAttemptPublic
- */
-export type RunAttemptPublic = {
-    /**
-     * Attempt
-     *
-     * delivery attempt of the run's task (a re-queued run counts up)
-     */
-    attempt: number;
-    /**
-     * Worker
-     *
-     * Celery worker that ran it
-     */
-    worker: string;
-    /**
-     * Started At
-     *
-     * time the run started, UTC
-     */
-    started_at: string;
-    /**
-     * Finished At
-     *
-     * time the run ended, UTC
-     */
-    finished_at: string | null;
-    /**
-     * window means and flags of a successful attempt; None: it stored nothing
-     */
-    outcome: AttemptOutcomePublic | null;
-    /**
-     * In Use
-     *
-     * the results shown are this attempt's
-     */
-    in_use: boolean;
-};
-
-/**
- * RunAttemptsPublic
- */
-export type RunAttemptsPublic = {
-    /**
-     * Data
-     *
-     * one row per configuration (or group) of the experiment
-     */
-    data: Array<RunAttemptPublic>;
-    /**
-     * Count
-     *
-     * total number of items matching the query (for paging)
-     */
-    count: number;
 };
 
 /**
@@ -5363,18 +5426,6 @@ export type RunDetailPublic = {
     phase_timings: {
         [key: string]: number;
     };
-    /**
-     * Results Attempt
-     *
-     * the attempt whose results are in use (None: no results)
-     */
-    results_attempt?: number | null;
-    /**
-     * Flags
-     *
-     * quality flags computed at ingest (stable window)
-     */
-    flags?: Array<FlagPublic>;
     /**
      * the grid point this run measured, with its effective parameters
      */
@@ -5596,56 +5647,6 @@ export type RunPublic = {
      */
     phase_timings: {
         [key: string]: number;
-    };
-    /**
-     * Results Attempt
-     *
-     * the attempt whose results are in use (None: no results)
-     */
-    results_attempt?: number | null;
-    /**
-     * Flags
-     *
-     * quality flags computed at ingest (stable window)
-     */
-    flags?: Array<FlagPublic>;
-};
-
-/**
- * RunQualityPublic
- */
-export type RunQualityPublic = {
-    /**
-     * Run Id
-     *
-     * id of the run
-     */
-    run_id: number;
-    /**
-     * Configuration Id
-     *
-     * id of the grid point (configuration) this row belongs to
-     */
-    configuration_id: number;
-    /**
-     * Repetition
-     *
-     * repetition number of the run within its configuration (1-based)
-     */
-    repetition: number;
-    /**
-     * Flags
-     *
-     * the run's raised flags
-     */
-    flags: Array<FlagPublic>;
-    /**
-     * Not Measured
-     *
-     * checks not made, with why
-     */
-    not_measured: {
-        [key: string]: string;
     };
 };
 
@@ -7515,7 +7516,38 @@ export type PutApiV1PricesByRegionBySizeResponse = PutApiV1PricesByRegionBySizeR
 export type PostApiV1ExperimentsPreviewData = {
     body: ExperimentCreate;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Alpha
+         *
+         * significance level
+         */
+        alpha?: number;
+        /**
+         * Power
+         *
+         * probability to detect
+         */
+        power?: number;
+        /**
+         * Noise Std
+         *
+         * std of one run's main metric, as typed
+         */
+        noise_std?: number | null;
+        /**
+         * Noise Experiment Id
+         *
+         * take the std measured on this experiment
+         */
+        noise_experiment_id?: number | null;
+        /**
+         * Noise Metric
+         *
+         * the metric whose std noise_experiment_id gives
+         */
+        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    };
     url: '/api/v1/experiments/preview';
 };
 
@@ -10522,129 +10554,3 @@ export type PutApiV1ViewsByViewIdResponses = {
 };
 
 export type PutApiV1ViewsByViewIdResponse = PutApiV1ViewsByViewIdResponses[keyof PutApiV1ViewsByViewIdResponses];
-
-export type GetApiV1ExperimentsByExperimentIdQualityData = {
-    body?: never;
-    path: {
-        /**
-         * Experiment Id
-         *
-         * id of the experiment
-         */
-        experiment_id: number;
-    };
-    query?: {
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s after the load generators started (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s; default: each run's stable window
-         */
-        window_end_s?: number | null;
-    };
-    url: '/api/v1/experiments/{experiment_id}/quality';
-};
-
-export type GetApiV1ExperimentsByExperimentIdQualityErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type GetApiV1ExperimentsByExperimentIdQualityError = GetApiV1ExperimentsByExperimentIdQualityErrors[keyof GetApiV1ExperimentsByExperimentIdQualityErrors];
-
-export type GetApiV1ExperimentsByExperimentIdQualityResponses = {
-    /**
-     * Successful Response
-     */
-    200: ExperimentQualityPublic;
-};
-
-export type GetApiV1ExperimentsByExperimentIdQualityResponse = GetApiV1ExperimentsByExperimentIdQualityResponses[keyof GetApiV1ExperimentsByExperimentIdQualityResponses];
-
-export type PostApiV1ExperimentsByExperimentIdRerunFlaggedData = {
-    body?: never;
-    path: {
-        /**
-         * Experiment Id
-         *
-         * id of the experiment
-         */
-        experiment_id: number;
-    };
-    query?: {
-        /**
-         * Window Start S
-         *
-         * re-cut window start, s after the load generators started (with window_end_s)
-         */
-        window_start_s?: number | null;
-        /**
-         * Window End S
-         *
-         * re-cut window end (exclusive), s; default: each run's stable window
-         */
-        window_end_s?: number | null;
-    };
-    url: '/api/v1/experiments/{experiment_id}/rerun-flagged';
-};
-
-export type PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-    /**
-     * The message broker (Redis) is not reachable
-     */
-    503: unknown;
-};
-
-export type PostApiV1ExperimentsByExperimentIdRerunFlaggedError = PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors];
-
-export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses = {
-    /**
-     * Successful Response
-     */
-    202: RerunResult;
-};
-
-export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponse = PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses];
-
-export type GetApiV1RunsByRunIdAttemptsData = {
-    body?: never;
-    path: {
-        /**
-         * Run Id
-         *
-         * id of the run
-         */
-        run_id: number;
-    };
-    query?: never;
-    url: '/api/v1/runs/{run_id}/attempts';
-};
-
-export type GetApiV1RunsByRunIdAttemptsErrors = {
-    /**
-     * Validation Error
-     */
-    422: HttpValidationError;
-};
-
-export type GetApiV1RunsByRunIdAttemptsError = GetApiV1RunsByRunIdAttemptsErrors[keyof GetApiV1RunsByRunIdAttemptsErrors];
-
-export type GetApiV1RunsByRunIdAttemptsResponses = {
-    /**
-     * Successful Response
-     */
-    200: RunAttemptsPublic;
-};
-
-export type GetApiV1RunsByRunIdAttemptsResponse = GetApiV1RunsByRunIdAttemptsResponses[keyof GetApiV1RunsByRunIdAttemptsResponses];

@@ -132,7 +132,8 @@ export const queryKeys = {
         percentiles,
         windowKey(window),
       ] as const,
-    preview: (spec: ExperimentCreate) => ["experiments", "preview", spec] as const,
+    preview: (spec: ExperimentCreate, power: object = {}) =>
+      ["experiments", "preview", spec, power] as const,
     queueModels: (
       id: number,
       requestType: RequestType,

@@ -1,7 +1,7 @@
 // The design form: a new experiment, a copy of one (pre-filled, saved as new), or an edit of one
 // that has no runs. Template picker, factor and fixed-value editors, run settings, live preview;
 // the draft survives a reload.
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { EmptyState } from "@/components/common/EmptyState";
 import { FieldError } from "@/components/common/FieldError";
@@ -13,18 +13,23 @@ import { useFormDraft } from "../hooks/useFormDraft";
 import { useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
 import { useGetParametersQuery } from "../hooks/useGetParametersQuery";
 import { useGetTemplatesQuery } from "../hooks/useGetTemplatesQuery";
-import { usePreviewExperimentQuery } from "../hooks/usePreviewExperimentQuery";
+import { PREVIEW_DEBOUNCE_MS, usePreviewExperimentQuery } from "../hooks/usePreviewExperimentQuery";
 import { useUpdateExperimentMutation } from "../hooks/useUpdateExperimentMutation";
 import {
+  DEFAULT_POWER,
   type DesignForm,
   EMPTY_FORM,
   fromExperiment,
   fromTemplate,
+  type PowerForm,
+  toPowerQuery,
   toSpec,
 } from "../utils/designForm";
 import { FactorEditor } from "./FactorEditor";
 import { FixedEditor } from "./FixedEditor";
+import { FractionEditor } from "./FractionEditor";
 import { GridPreview } from "./GridPreview";
+import { PowerSettings } from "./PowerSettings";
 import { RepetitionRuleEditor } from "./RepetitionRuleEditor";
 import { RunSettings } from "./RunSettings";
 import { TemplatePicker } from "./TemplatePicker";
@@ -63,7 +68,9 @@ export function DesignPage({ mode }: DesignPageProps) {
   const spec = useMemo(() => toSpec(form, parameters ?? []), [form, parameters]);
   // The preview has no name yet while the user types; a placeholder keeps it from failing on it.
   const previewSpec = useMemo(() => ({ ...spec, name: spec.name.trim() || "preview" }), [spec]);
-  const preview = usePreviewExperimentQuery(previewSpec);
+  const [powerForm, setPowerForm] = useState<PowerForm>(DEFAULT_POWER);
+  const powerQuery = useMemo(() => toPowerQuery(powerForm), [powerForm]);
+  const preview = usePreviewExperimentQuery(previewSpec, PREVIEW_DEBOUNCE_MS, powerQuery);
 
   // Errors of the last submit win; otherwise the live preview's design errors show at the fields.
   const errors = save.error ? fieldErrors(save.error) : fieldErrors(preview.error);
@@ -169,6 +176,11 @@ export function DesignPage({ mode }: DesignPageProps) {
             errors={errors}
             onChange={(fixed) => update({ fixed })}
           />
+          <FractionEditor
+            form={form}
+            errors={errors}
+            onChange={(fraction) => update({ fraction })}
+          />
           <RunSettings
             form={form}
             errors={errors}
@@ -195,7 +207,9 @@ export function DesignPage({ mode }: DesignPageProps) {
             isFetching={preview.isFetching}
             isStale={preview.isStale}
             hasError={Boolean(preview.error)}
-          />
+          >
+            <PowerSettings value={powerForm} errors={errors} onChange={setPowerForm} />
+          </GridPreview>
         </aside>
       </div>
     </form>

@@ -3,6 +3,8 @@ import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { useParameterLabels } from "../hooks/useParameterLabels";
 import { formatDuration, formatOverhead, formatValue } from "../utils/format";
+import { DesignOptions } from "./DesignOptions";
+import { FractionPreview } from "./FractionPreview";
 
 /** Props of GridPreview. */
 export interface GridPreviewProps {
@@ -10,11 +12,19 @@ export interface GridPreviewProps {
   isFetching: boolean;
   isStale: boolean;
   hasError: boolean;
+  /** The inputs of the detectable effects, shown above the designs. */
+  children?: React.ReactNode;
 }
 
 const SHOWN_POINTS = 10;
 
-export function GridPreview({ preview, isFetching, isStale, hasError }: GridPreviewProps) {
+export function GridPreview({
+  preview,
+  isFetching,
+  isStale,
+  hasError,
+  children,
+}: GridPreviewProps) {
   const labels = useParameterLabels();
   const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
   return (
@@ -41,6 +51,13 @@ export function GridPreview({ preview, isFetching, isStale, hasError }: GridPrev
           </dl>
           {preview.cost && (
             <CostSummary cost={preview.cost} label="Estimated cost" testId="preview-cost" />
+          )}
+          {preview.fraction && <FractionPreview fraction={preview.fraction} />}
+          {preview.power && (
+            <>
+              {children}
+              <DesignOptions power={preview.power} />
+            </>
           )}
           {columns.length > 0 && (
             <table className="table compact">

@@ -1,14 +1,25 @@
 // Live grid preview of a design being edited: debounced (the first design is asked at once),
 // and the last valid answer stays shown while the design is invalid.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { type ExperimentCreate, ExperimentsService } from "@/api";
+import { useEffect, useMemo, useRef, useState } from "react";
+import {
+  type ExperimentCreate,
+  ExperimentsService,
+  type PostApiV1ExperimentsPreviewData,
+} from "@/api";
 import { queryKeys } from "@/lib/queryKeys";
 
 export const PREVIEW_DEBOUNCE_MS = 400;
 
-async function fetchPreview(spec: ExperimentCreate) {
-  const { data } = await ExperimentsService.previewExperiment({ body: spec, throwOnError: true });
+/** The preview's power inputs: alpha, power and the noise (see toPowerQuery). */
+export type PreviewPowerQuery = NonNullable<PostApiV1ExperimentsPreviewData["query"]>;
+
+async function fetchPreview(spec: ExperimentCreate, power: PreviewPowerQuery) {
+  const { data } = await ExperimentsService.previewExperiment({
+    body: spec,
+    query: power,
+    throwOnError: true,
+  });
   return data;
 }
 
@@ -22,11 +33,19 @@ export function useDebounced<T>(value: T, delayMs: number): T {
   return debounced;
 }
 
-export function usePreviewExperimentQuery(spec: ExperimentCreate, delayMs = PREVIEW_DEBOUNCE_MS) {
-  const debounced = useDebounced(spec, delayMs);
+const NO_POWER: PreviewPowerQuery = {};
+
+/** `spec` and `power` must keep their identity between renders while unchanged (memoized). */
+export function usePreviewExperimentQuery(
+  spec: ExperimentCreate,
+  delayMs = PREVIEW_DEBOUNCE_MS,
+  power: PreviewPowerQuery = NO_POWER,
+) {
+  const input = useMemo(() => ({ spec, power }), [spec, power]);
+  const debounced = useDebounced(input, delayMs);
   const query = useQuery({
-    queryKey: queryKeys.experiments.preview(debounced),
-    queryFn: () => fetchPreview(debounced),
+    queryKey: queryKeys.experiments.preview(debounced.spec, debounced.power),
+    queryFn: () => fetchPreview(debounced.spec, debounced.power),
     placeholderData: keepPreviousData,
     retry: false,
   });
@@ -37,6 +56,6 @@ export function usePreviewExperimentQuery(spec: ExperimentCreate, delayMs = PREV
     preview: query.data ?? lastGood.current,
     error: query.error,
     isFetching: query.isFetching,
-    isStale: debounced !== spec || query.isPlaceholderData,
+    isStale: debounced !== input || query.isPlaceholderData,
   } as const;
 }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterPublic, TemplatePublic } from "@/api";
 import {
+  DEFAULT_POWER,
   describeRange,
   EMPTY_FORM,
+  FULL_GRID,
   fromTemplate,
+  parseGenerators,
   parseLevel,
   parseLevels,
+  toPowerQuery,
   toSpec,
   unusedParameters,
 } from "./designForm";
@@ -106,5 +110,35 @@ describe("describeRange", () => {
     expect(describeRange(params[1] as ParameterPublic)).toBe("true or false");
     expect(describeRange(params[3] as ParameterPublic)).toBe("1..16 servers, or one / half / all");
     expect(describeRange(params[4] as ParameterPublic)).toBe("one of auto, memtier");
+  });
+});
+
+describe("fractions and power inputs", () => {
+  it("sends a fraction by resolution or by generators, and none for the full grid", () => {
+    const base = { ...EMPTY_FORM, name: "f" };
+    expect(toSpec(base, []).fraction).toBeUndefined();
+    expect(
+      toSpec({ ...base, fraction: { ...FULL_GRID, mode: "resolution", resolution: 4 } }, [])
+        .fraction,
+    ).toEqual({ resolution: 4 });
+    const gens = { ...FULL_GRID, mode: "generators" as const, generators: "D = AB; E = -AC, " };
+    expect(toSpec({ ...base, fraction: gens }, []).fraction).toEqual({
+      generators: ["D = AB", "E = -AC"],
+    });
+    expect(parseGenerators(" , ")).toEqual([]);
+  });
+
+  it("asks for a typed std or an experiment's, never both", () => {
+    expect(toPowerQuery(DEFAULT_POWER)).toEqual({ alpha: 0.05, power: 0.8 });
+    expect(toPowerQuery({ ...DEFAULT_POWER, noiseStd: "120" })).toEqual({
+      alpha: 0.05,
+      power: 0.8,
+      noise_std: 120,
+    });
+    expect(toPowerQuery({ ...DEFAULT_POWER, noiseStd: "120", noiseExperimentId: 7 })).toEqual({
+      alpha: 0.05,
+      power: 0.8,
+      noise_experiment_id: 7,
+    });
   });
 });

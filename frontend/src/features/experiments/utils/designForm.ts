@@ -19,6 +19,52 @@ export interface FixedRow {
   value: string;
 }
 
+/** How much of a two-level grid runs: all of it, or a 2^(k-p) fraction. */
+export interface FractionForm {
+  mode: "full" | "resolution" | "generators";
+  /** 3 = III, 4 = IV, 5 = V. */
+  resolution: number;
+  /** As typed: "D = AB, E = AC". */
+  generators: string;
+}
+
+export const FULL_GRID: FractionForm = { mode: "full", resolution: 3, generators: "" };
+
+/** What the preview's detectable effects assume (not part of the design). */
+export interface PowerForm {
+  noiseExperimentId: number | null;
+  /** As typed; "" = none. */
+  noiseStd: string;
+  alpha: number;
+  power: number;
+}
+
+export const DEFAULT_POWER: PowerForm = {
+  noiseExperimentId: null,
+  noiseStd: "",
+  alpha: 0.05,
+  power: 0.8,
+};
+
+/** The preview's query parameters for `p`. */
+export function toPowerQuery(p: PowerForm): {
+  alpha: number;
+  power: number;
+  noise_std?: number;
+  noise_experiment_id?: number;
+} {
+  const std = Number(p.noiseStd);
+  return {
+    alpha: p.alpha,
+    power: p.power,
+    ...(p.noiseExperimentId !== null
+      ? { noise_experiment_id: p.noiseExperimentId }
+      : p.noiseStd.trim() !== "" && Number.isFinite(std)
+        ? { noise_std: std }
+        : {}),
+  };
+}
+
 export interface DesignForm {
   name: string;
   description: string;
@@ -33,6 +79,8 @@ export interface DesignForm {
   testbed_id?: number | null;
   /** Repetitions by a rule (the minimum is `repetitions`); null or absent = fixed repetitions. */
   rule?: RuleForm | null;
+  /** Absent in drafts saved before fractions: the full grid. */
+  fraction?: FractionForm;
 }
 
 /** The repetition rule as the form edits it; its minimum is the form's `repetitions`. */
@@ -104,6 +152,29 @@ function kindOf(params: ParameterPublic[], name: string): string {
   return params.find((p) => p.name === name)?.kind ?? "choice";
 }
 
+/** "D = AB, E = -AC" (commas or semicolons) -> ["D = AB", "E = -AC"]. */
+export function parseGenerators(text: string): string[] {
+  return text
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** The request's fraction: null for the full grid. */
+export function toFraction(f: FractionForm | undefined): ExperimentCreate["fraction"] {
+  if (!f || f.mode === "full") return null;
+  return f.mode === "resolution"
+    ? { resolution: f.resolution }
+    : { generators: parseGenerators(f.generators) };
+}
+
+function fromFraction(stored: ExperimentPublic["fraction"]): FractionForm {
+  if (!stored) return FULL_GRID;
+  const gens = stored.generators as string[] | null | undefined;
+  if (gens) return { ...FULL_GRID, mode: "generators", generators: gens.join(", ") };
+  return { ...FULL_GRID, mode: "resolution", resolution: Number(stored.resolution ?? 3) };
+}
+
 /** The request body for preview and create. */
 export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentCreate {
   return {
@@ -122,6 +193,7 @@ export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentC
     cooldown_s: form.cooldown_s,
     ...(form.testbed_id !== undefined ? { testbed_id: form.testbed_id } : {}),
     ...(form.rule ? { repetition_rule: toRule(form.rule, form.repetitions) } : {}),
+    ...(toFraction(form.fraction) ? { fraction: toFraction(form.fraction) } : {}),
   };
 }
 
@@ -156,6 +228,7 @@ export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignFo
     cooldown_s: exp.cooldown_s ?? EMPTY_FORM.cooldown_s,
     testbed_id: exp.testbed_id ?? null,
     rule: fromRule(exp.repetition_rule),
+    fraction: fromFraction(exp.fraction),
   };
 }
 
