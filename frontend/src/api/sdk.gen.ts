@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DeleteApiV1ExperimentsByExperimentIdData, DeleteApiV1ExperimentsByExperimentIdErrors, DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1TestbedsByTestbedIdData, DeleteApiV1TestbedsByTestbedIdErrors, DeleteApiV1TestbedsByTestbedIdResponses, DeleteApiV1ViewsByViewIdData, DeleteApiV1ViewsByViewIdErrors, DeleteApiV1ViewsByViewIdResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownData, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialData, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramData, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawData, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesData, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationData, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryData, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1AzureLabsByLabIdData, GetApiV1AzureLabsByLabIdErrors, GetApiV1AzureLabsByLabIdResponses, GetApiV1AzureLabsData, GetApiV1AzureLabsErrors, GetApiV1AzureLabsResponses, GetApiV1ExperimentsByExperimentIdBundleZipData, GetApiV1ExperimentsByExperimentIdBundleZipErrors, GetApiV1ExperimentsByExperimentIdBundleZipResponses, GetApiV1ExperimentsByExperimentIdConfigurationsData, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdData, GetApiV1ExperimentsByExperimentIdErrors, GetApiV1ExperimentsByExperimentIdEventsData, GetApiV1ExperimentsByExperimentIdEventsErrors, GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses, GetApiV1ExperimentsByExperimentIdFiguresData, GetApiV1ExperimentsByExperimentIdFiguresErrors, GetApiV1ExperimentsByExperimentIdFiguresResponses, GetApiV1ExperimentsByExperimentIdQualityData, GetApiV1ExperimentsByExperimentIdQualityErrors, GetApiV1ExperimentsByExperimentIdQualityResponses, GetApiV1ExperimentsByExperimentIdReportBundleZipData, GetApiV1ExperimentsByExperimentIdReportBundleZipErrors, GetApiV1ExperimentsByExperimentIdReportBundleZipResponses, GetApiV1ExperimentsByExperimentIdReportData, GetApiV1ExperimentsByExperimentIdReportErrors, GetApiV1ExperimentsByExperimentIdReportPdfData, GetApiV1ExperimentsByExperimentIdReportPdfErrors, GetApiV1ExperimentsByExperimentIdReportPdfResponses, GetApiV1ExperimentsByExperimentIdReportResponses, GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdResultsData, GetApiV1ExperimentsByExperimentIdResultsErrors, GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsData, GetApiV1ExperimentsByExperimentIdRunsErrors, GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtResponses, GetApiV1ExperimentsByExperimentIdTablesData, GetApiV1ExperimentsByExperimentIdTablesErrors, GetApiV1ExperimentsByExperimentIdTablesResponses, GetApiV1ExperimentsData, GetApiV1ExperimentsErrors, GetApiV1ExperimentsResponses, GetApiV1HealthData, GetApiV1HealthResponses, GetApiV1MetricsData, GetApiV1MetricsResponses, GetApiV1ParametersData, GetApiV1ParametersResponses, GetApiV1PricesData, GetApiV1PricesErrors, GetApiV1PricesResponses, GetApiV1RunsByRunIdAttemptsData, GetApiV1RunsByRunIdAttemptsErrors, GetApiV1RunsByRunIdAttemptsResponses, GetApiV1RunsByRunIdData, GetApiV1RunsByRunIdErrors, GetApiV1RunsByRunIdFilesData, GetApiV1RunsByRunIdFilesErrors, GetApiV1RunsByRunIdFilesIndexData, GetApiV1RunsByRunIdFilesIndexErrors, GetApiV1RunsByRunIdFilesIndexResponses, GetApiV1RunsByRunIdFilesRawData, GetApiV1RunsByRunIdFilesRawErrors, GetApiV1RunsByRunIdFilesRawResponses, GetApiV1RunsByRunIdFilesResponses, GetApiV1RunsByRunIdFilesTextData, GetApiV1RunsByRunIdFilesTextErrors, GetApiV1RunsByRunIdFilesTextResponses, GetApiV1RunsByRunIdResponses, GetApiV1TemplatesData, GetApiV1TemplatesResponses, GetApiV1TestbedsByTestbedIdData, GetApiV1TestbedsByTestbedIdErrors, GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsData, GetApiV1TestbedsResponses, GetApiV1TestbedsToolsData, GetApiV1TestbedsToolsResponses, GetApiV1ViewsByViewIdData, GetApiV1ViewsByViewIdErrors, GetApiV1ViewsByViewIdResponses, GetApiV1ViewsData, GetApiV1ViewsErrors, GetApiV1ViewsResponses, PostApiV1AnalysisBreakdownData, PostApiV1AnalysisBreakdownErrors, PostApiV1AnalysisBreakdownResponses, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelErrors, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses, PostApiV1AnalysisFactorialData, PostApiV1AnalysisFactorialErrors, PostApiV1AnalysisFactorialResponses, PostApiV1AnalysisFiguresMvaCalculatorByFmtData, PostApiV1AnalysisFiguresMvaCalculatorByFmtErrors, PostApiV1AnalysisFiguresMvaCalculatorByFmtResponses, PostApiV1AnalysisLawsInteractiveData, PostApiV1AnalysisLawsInteractiveErrors, PostApiV1AnalysisLawsInteractiveResponses, PostApiV1AnalysisLawsLittleData, PostApiV1AnalysisLawsLittleErrors, PostApiV1AnalysisLawsLittleResponses, PostApiV1AnalysisLawsUtilizationData, PostApiV1AnalysisLawsUtilizationErrors, PostApiV1AnalysisLawsUtilizationResponses, PostApiV1AnalysisMm1Data, PostApiV1AnalysisMm1Errors, PostApiV1AnalysisMm1Responses, PostApiV1AnalysisMmmData, PostApiV1AnalysisMmmErrors, PostApiV1AnalysisMmmResponses, PostApiV1AnalysisMvaBoundsData, PostApiV1AnalysisMvaBoundsErrors, PostApiV1AnalysisMvaBoundsResponses, PostApiV1AnalysisMvaData, PostApiV1AnalysisMvaErrors, PostApiV1AnalysisMvaMulticlassData, PostApiV1AnalysisMvaMulticlassErrors, PostApiV1AnalysisMvaMulticlassResponses, PostApiV1AnalysisMvaResponses, PostApiV1AnalysisMvaWhatIfData, PostApiV1AnalysisMvaWhatIfErrors, PostApiV1AnalysisMvaWhatIfResponses, PostApiV1AnalysisNetworkModelData, PostApiV1AnalysisNetworkModelErrors, PostApiV1AnalysisNetworkModelResponses, PostApiV1AnalysisPercentilesHistogramData, PostApiV1AnalysisPercentilesHistogramErrors, PostApiV1AnalysisPercentilesHistogramResponses, PostApiV1AnalysisPercentilesSamplesData, PostApiV1AnalysisPercentilesSamplesErrors, PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisRelativeDifferencesData, PostApiV1AnalysisRelativeDifferencesErrors, PostApiV1AnalysisRelativeDifferencesResponses, PostApiV1AnalysisSaturationData, PostApiV1AnalysisSaturationErrors, PostApiV1AnalysisSaturationResponses, PostApiV1AnalysisStatisticsInstancesData, PostApiV1AnalysisStatisticsInstancesErrors, PostApiV1AnalysisStatisticsInstancesResponses, PostApiV1AnalysisStatisticsRepetitionsData, PostApiV1AnalysisStatisticsRepetitionsErrors, PostApiV1AnalysisStatisticsRepetitionsResponses, PostApiV1AuthLoginData, PostApiV1AuthLoginResponses, PostApiV1AzureLabsData, PostApiV1AzureLabsErrors, PostApiV1AzureLabsResponses, PostApiV1CompareConfigurationsData, PostApiV1CompareConfigurationsErrors, PostApiV1CompareConfigurationsResponses, PostApiV1CompareDifferencesData, PostApiV1CompareDifferencesErrors, PostApiV1CompareDifferencesResponses, PostApiV1CompareFiguresByFigureByFmtData, PostApiV1CompareFiguresByFigureByFmtErrors, PostApiV1CompareFiguresByFigureByFmtResponses, PostApiV1CompareGroupsData, PostApiV1CompareGroupsErrors, PostApiV1CompareGroupsResponses, PostApiV1CompareParametersData, PostApiV1CompareParametersErrors, PostApiV1CompareParametersResponses, PostApiV1CompareTablesDifferencesByFmtData, PostApiV1CompareTablesDifferencesByFmtErrors, PostApiV1CompareTablesDifferencesByFmtResponses, PostApiV1ExperimentsByExperimentIdCancelData, PostApiV1ExperimentsByExperimentIdCancelErrors, PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdDuplicateData, PostApiV1ExperimentsByExperimentIdDuplicateErrors, PostApiV1ExperimentsByExperimentIdDuplicateResponses, PostApiV1ExperimentsByExperimentIdRerunFlaggedData, PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors, PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses, PostApiV1ExperimentsByExperimentIdStartData, PostApiV1ExperimentsByExperimentIdStartErrors, PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsData, PostApiV1ExperimentsErrors, PostApiV1ExperimentsPreviewData, PostApiV1ExperimentsPreviewErrors, PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsResponses, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses, PostApiV1TestbedsData, PostApiV1TestbedsErrors, PostApiV1TestbedsResponses, PostApiV1ViewsData, PostApiV1ViewsErrors, PostApiV1ViewsResponses, PutApiV1ExperimentsByExperimentIdData, PutApiV1ExperimentsByExperimentIdErrors, PutApiV1ExperimentsByExperimentIdReportData, PutApiV1ExperimentsByExperimentIdReportErrors, PutApiV1ExperimentsByExperimentIdReportResponses, PutApiV1ExperimentsByExperimentIdResponses, PutApiV1PricesByRegionBySizeData, PutApiV1PricesByRegionBySizeErrors, PutApiV1PricesByRegionBySizeResponses, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses, PutApiV1ViewsByViewIdData, PutApiV1ViewsByViewIdErrors, PutApiV1ViewsByViewIdResponses } from './types.gen';
+import type { DeleteApiV1AzureLabsByLabIdData, DeleteApiV1AzureLabsByLabIdErrors, DeleteApiV1AzureLabsByLabIdResponses, DeleteApiV1AzureLabsUntrackedByNameData, DeleteApiV1AzureLabsUntrackedByNameErrors, DeleteApiV1AzureLabsUntrackedByNameResponses, DeleteApiV1ExperimentsByExperimentIdData, DeleteApiV1ExperimentsByExperimentIdErrors, DeleteApiV1ExperimentsByExperimentIdResponses, DeleteApiV1TestbedsByTestbedIdData, DeleteApiV1TestbedsByTestbedIdErrors, DeleteApiV1TestbedsByTestbedIdResponses, DeleteApiV1ViewsByViewIdData, DeleteApiV1ViewsByViewIdErrors, DeleteApiV1ViewsByViewIdResponses, GetApiV1AnalysisExperimentsByExperimentIdBreakdownData, GetApiV1AnalysisExperimentsByExperimentIdBreakdownErrors, GetApiV1AnalysisExperimentsByExperimentIdBreakdownResponses, GetApiV1AnalysisExperimentsByExperimentIdDemandModelsData, GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors, GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdFactorialData, GetApiV1AnalysisExperimentsByExperimentIdFactorialErrors, GetApiV1AnalysisExperimentsByExperimentIdFactorialResponses, GetApiV1AnalysisExperimentsByExperimentIdHistogramData, GetApiV1AnalysisExperimentsByExperimentIdHistogramErrors, GetApiV1AnalysisExperimentsByExperimentIdHistogramResponses, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawErrors, GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawResponses, GetApiV1AnalysisExperimentsByExperimentIdLittleLawData, GetApiV1AnalysisExperimentsByExperimentIdLittleLawErrors, GetApiV1AnalysisExperimentsByExperimentIdLittleLawResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses, GetApiV1AnalysisExperimentsByExperimentIdPercentilesData, GetApiV1AnalysisExperimentsByExperimentIdPercentilesErrors, GetApiV1AnalysisExperimentsByExperimentIdPercentilesResponses, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsErrors, GetApiV1AnalysisExperimentsByExperimentIdQueueModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesErrors, GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesResponses, GetApiV1AnalysisExperimentsByExperimentIdSaturationData, GetApiV1AnalysisExperimentsByExperimentIdSaturationErrors, GetApiV1AnalysisExperimentsByExperimentIdSaturationResponses, GetApiV1AnalysisExperimentsByExperimentIdSummaryData, GetApiV1AnalysisExperimentsByExperimentIdSummaryErrors, GetApiV1AnalysisExperimentsByExperimentIdSummaryResponses, GetApiV1AzureLabsByLabIdData, GetApiV1AzureLabsByLabIdErrors, GetApiV1AzureLabsByLabIdResponses, GetApiV1AzureLabsData, GetApiV1AzureLabsDefaultsData, GetApiV1AzureLabsDefaultsResponses, GetApiV1AzureLabsErrors, GetApiV1AzureLabsResponses, GetApiV1AzureLabsUntrackedData, GetApiV1AzureLabsUntrackedResponses, GetApiV1ExperimentsByExperimentIdBundleZipData, GetApiV1ExperimentsByExperimentIdBundleZipErrors, GetApiV1ExperimentsByExperimentIdBundleZipResponses, GetApiV1ExperimentsByExperimentIdConfigurationsData, GetApiV1ExperimentsByExperimentIdConfigurationsErrors, GetApiV1ExperimentsByExperimentIdConfigurationsResponses, GetApiV1ExperimentsByExperimentIdData, GetApiV1ExperimentsByExperimentIdErrors, GetApiV1ExperimentsByExperimentIdEventsData, GetApiV1ExperimentsByExperimentIdEventsErrors, GetApiV1ExperimentsByExperimentIdEventsResponses, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtErrors, GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtResponses, GetApiV1ExperimentsByExperimentIdFiguresData, GetApiV1ExperimentsByExperimentIdFiguresErrors, GetApiV1ExperimentsByExperimentIdFiguresResponses, GetApiV1ExperimentsByExperimentIdQualityData, GetApiV1ExperimentsByExperimentIdQualityErrors, GetApiV1ExperimentsByExperimentIdQualityResponses, GetApiV1ExperimentsByExperimentIdReportBundleZipData, GetApiV1ExperimentsByExperimentIdReportBundleZipErrors, GetApiV1ExperimentsByExperimentIdReportBundleZipResponses, GetApiV1ExperimentsByExperimentIdReportData, GetApiV1ExperimentsByExperimentIdReportErrors, GetApiV1ExperimentsByExperimentIdReportPdfData, GetApiV1ExperimentsByExperimentIdReportPdfErrors, GetApiV1ExperimentsByExperimentIdReportPdfResponses, GetApiV1ExperimentsByExperimentIdReportResponses, GetApiV1ExperimentsByExperimentIdResponses, GetApiV1ExperimentsByExperimentIdResultsData, GetApiV1ExperimentsByExperimentIdResultsErrors, GetApiV1ExperimentsByExperimentIdResultsResponses, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesErrors, GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesResponses, GetApiV1ExperimentsByExperimentIdRunsData, GetApiV1ExperimentsByExperimentIdRunsErrors, GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdSloData, GetApiV1ExperimentsByExperimentIdSloErrors, GetApiV1ExperimentsByExperimentIdSloResponses, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtErrors, GetApiV1ExperimentsByExperimentIdTablesByTableByFmtResponses, GetApiV1ExperimentsByExperimentIdTablesData, GetApiV1ExperimentsByExperimentIdTablesErrors, GetApiV1ExperimentsByExperimentIdTablesResponses, GetApiV1ExperimentsData, GetApiV1ExperimentsErrors, GetApiV1ExperimentsResponses, GetApiV1HealthData, GetApiV1HealthResponses, GetApiV1MetricsData, GetApiV1MetricsResponses, GetApiV1ParametersData, GetApiV1ParametersResponses, GetApiV1PricesData, GetApiV1PricesErrors, GetApiV1PricesResponses, GetApiV1RunsByRunIdAttemptsData, GetApiV1RunsByRunIdAttemptsErrors, GetApiV1RunsByRunIdAttemptsResponses, GetApiV1RunsByRunIdData, GetApiV1RunsByRunIdErrors, GetApiV1RunsByRunIdFilesData, GetApiV1RunsByRunIdFilesErrors, GetApiV1RunsByRunIdFilesIndexData, GetApiV1RunsByRunIdFilesIndexErrors, GetApiV1RunsByRunIdFilesIndexResponses, GetApiV1RunsByRunIdFilesRawData, GetApiV1RunsByRunIdFilesRawErrors, GetApiV1RunsByRunIdFilesRawResponses, GetApiV1RunsByRunIdFilesResponses, GetApiV1RunsByRunIdFilesTextData, GetApiV1RunsByRunIdFilesTextErrors, GetApiV1RunsByRunIdFilesTextResponses, GetApiV1RunsByRunIdResponses, GetApiV1TemplatesData, GetApiV1TemplatesResponses, GetApiV1TestbedsByTestbedIdData, GetApiV1TestbedsByTestbedIdErrors, GetApiV1TestbedsByTestbedIdResponses, GetApiV1TestbedsData, GetApiV1TestbedsResponses, GetApiV1TestbedsToolsData, GetApiV1TestbedsToolsResponses, GetApiV1ViewsByViewIdData, GetApiV1ViewsByViewIdErrors, GetApiV1ViewsByViewIdResponses, GetApiV1ViewsData, GetApiV1ViewsErrors, GetApiV1ViewsResponses, PostApiV1AnalysisBreakdownData, PostApiV1AnalysisBreakdownErrors, PostApiV1AnalysisBreakdownResponses, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelData, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelErrors, PostApiV1AnalysisExperimentsByExperimentIdNetworkModelResponses, PostApiV1AnalysisFactorialData, PostApiV1AnalysisFactorialErrors, PostApiV1AnalysisFactorialResponses, PostApiV1AnalysisFiguresMvaCalculatorByFmtData, PostApiV1AnalysisFiguresMvaCalculatorByFmtErrors, PostApiV1AnalysisFiguresMvaCalculatorByFmtResponses, PostApiV1AnalysisLawsInteractiveData, PostApiV1AnalysisLawsInteractiveErrors, PostApiV1AnalysisLawsInteractiveResponses, PostApiV1AnalysisLawsLittleData, PostApiV1AnalysisLawsLittleErrors, PostApiV1AnalysisLawsLittleResponses, PostApiV1AnalysisLawsUtilizationData, PostApiV1AnalysisLawsUtilizationErrors, PostApiV1AnalysisLawsUtilizationResponses, PostApiV1AnalysisMm1Data, PostApiV1AnalysisMm1Errors, PostApiV1AnalysisMm1Responses, PostApiV1AnalysisMmmData, PostApiV1AnalysisMmmErrors, PostApiV1AnalysisMmmResponses, PostApiV1AnalysisMvaBoundsData, PostApiV1AnalysisMvaBoundsErrors, PostApiV1AnalysisMvaBoundsResponses, PostApiV1AnalysisMvaData, PostApiV1AnalysisMvaErrors, PostApiV1AnalysisMvaMulticlassData, PostApiV1AnalysisMvaMulticlassErrors, PostApiV1AnalysisMvaMulticlassResponses, PostApiV1AnalysisMvaResponses, PostApiV1AnalysisMvaWhatIfData, PostApiV1AnalysisMvaWhatIfErrors, PostApiV1AnalysisMvaWhatIfResponses, PostApiV1AnalysisNetworkModelData, PostApiV1AnalysisNetworkModelErrors, PostApiV1AnalysisNetworkModelResponses, PostApiV1AnalysisPercentilesHistogramData, PostApiV1AnalysisPercentilesHistogramErrors, PostApiV1AnalysisPercentilesHistogramResponses, PostApiV1AnalysisPercentilesSamplesData, PostApiV1AnalysisPercentilesSamplesErrors, PostApiV1AnalysisPercentilesSamplesResponses, PostApiV1AnalysisRelativeDifferencesData, PostApiV1AnalysisRelativeDifferencesErrors, PostApiV1AnalysisRelativeDifferencesResponses, PostApiV1AnalysisSaturationData, PostApiV1AnalysisSaturationErrors, PostApiV1AnalysisSaturationResponses, PostApiV1AnalysisStatisticsInstancesData, PostApiV1AnalysisStatisticsInstancesErrors, PostApiV1AnalysisStatisticsInstancesResponses, PostApiV1AnalysisStatisticsRepetitionsData, PostApiV1AnalysisStatisticsRepetitionsErrors, PostApiV1AnalysisStatisticsRepetitionsResponses, PostApiV1AuthLoginData, PostApiV1AuthLoginResponses, PostApiV1AzureLabsByLabIdStartData, PostApiV1AzureLabsByLabIdStartErrors, PostApiV1AzureLabsByLabIdStartResponses, PostApiV1AzureLabsByLabIdStopData, PostApiV1AzureLabsByLabIdStopErrors, PostApiV1AzureLabsByLabIdStopResponses, PostApiV1AzureLabsData, PostApiV1AzureLabsErrors, PostApiV1AzureLabsPlanData, PostApiV1AzureLabsPlanErrors, PostApiV1AzureLabsPlanResponses, PostApiV1AzureLabsResponses, PostApiV1CompareConfigurationsData, PostApiV1CompareConfigurationsErrors, PostApiV1CompareConfigurationsResponses, PostApiV1CompareDifferencesData, PostApiV1CompareDifferencesErrors, PostApiV1CompareDifferencesResponses, PostApiV1CompareFiguresByFigureByFmtData, PostApiV1CompareFiguresByFigureByFmtErrors, PostApiV1CompareFiguresByFigureByFmtResponses, PostApiV1CompareGroupsData, PostApiV1CompareGroupsErrors, PostApiV1CompareGroupsResponses, PostApiV1CompareParametersData, PostApiV1CompareParametersErrors, PostApiV1CompareParametersResponses, PostApiV1CompareTablesDifferencesByFmtData, PostApiV1CompareTablesDifferencesByFmtErrors, PostApiV1CompareTablesDifferencesByFmtResponses, PostApiV1ExperimentsByExperimentIdCancelData, PostApiV1ExperimentsByExperimentIdCancelErrors, PostApiV1ExperimentsByExperimentIdCancelResponses, PostApiV1ExperimentsByExperimentIdDuplicateData, PostApiV1ExperimentsByExperimentIdDuplicateErrors, PostApiV1ExperimentsByExperimentIdDuplicateResponses, PostApiV1ExperimentsByExperimentIdRerunFlaggedData, PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors, PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses, PostApiV1ExperimentsByExperimentIdStartData, PostApiV1ExperimentsByExperimentIdStartErrors, PostApiV1ExperimentsByExperimentIdStartResponses, PostApiV1ExperimentsData, PostApiV1ExperimentsErrors, PostApiV1ExperimentsPreviewData, PostApiV1ExperimentsPreviewErrors, PostApiV1ExperimentsPreviewResponses, PostApiV1ExperimentsResponses, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanErrors, PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanResponses, PostApiV1TestbedsByTestbedIdNetworkData, PostApiV1TestbedsByTestbedIdNetworkErrors, PostApiV1TestbedsByTestbedIdNetworkResponses, PostApiV1TestbedsData, PostApiV1TestbedsErrors, PostApiV1TestbedsResponses, PostApiV1ViewsData, PostApiV1ViewsErrors, PostApiV1ViewsResponses, PutApiV1ExperimentsByExperimentIdData, PutApiV1ExperimentsByExperimentIdErrors, PutApiV1ExperimentsByExperimentIdReportData, PutApiV1ExperimentsByExperimentIdReportErrors, PutApiV1ExperimentsByExperimentIdReportResponses, PutApiV1ExperimentsByExperimentIdResponses, PutApiV1PricesByRegionBySizeData, PutApiV1PricesByRegionBySizeErrors, PutApiV1PricesByRegionBySizeResponses, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyData, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyErrors, PutApiV1TestbedsByTestbedIdHostsByHostIdHostKeyResponses, PutApiV1ViewsByViewIdData, PutApiV1ViewsByViewIdErrors, PutApiV1ViewsByViewIdResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -132,6 +132,26 @@ export class TestbedsService {
     }
     
     /**
+     * Measure Testbed Network
+     *
+     * Measure the network between the testbed's roles in the background: TCP round trips
+     * client -> middleware -> server, and with bandwidth=true each role host's iperf3 upload.
+     * The testbed shows network.status "measuring", then "measured" or "failed"; a running
+     * experiment goes first.
+     */
+    public static measureTestbedNetwork<ThrowOnError extends boolean = false>(options: Options<PostApiV1TestbedsByTestbedIdNetworkData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1TestbedsByTestbedIdNetworkResponses, PostApiV1TestbedsByTestbedIdNetworkErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/testbeds/{testbed_id}/network',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
      * Scan Testbed Host Key
      *
      * Read the SSH key the host offers now (a key exchange, no login), in the background and
@@ -195,6 +215,63 @@ export class TestbedsService {
 
 export class AzureLabsService {
     /**
+     * Read Azure Lab Defaults
+     *
+     * Templates, the suggested region and image, and the expiry's default and maximum.
+     */
+    public static readAzureLabDefaults<ThrowOnError extends boolean = false>(options?: Options<GetApiV1AzureLabsDefaultsData, ThrowOnError>) {
+        return (options?.client ?? client).get<GetApiV1AzureLabsDefaultsResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/defaults',
+            ...options
+        });
+    }
+    
+    /**
+     * Plan Azure Lab
+     *
+     * What creating this lab would make, the quota it needs and what it would cost; nothing
+     * is created. Bad values are 422s naming the field, as on create.
+     */
+    public static planAzureLab<ThrowOnError extends boolean = false>(options: Options<PostApiV1AzureLabsPlanData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1AzureLabsPlanResponses, PostApiV1AzureLabsPlanErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/plan',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Read Untracked Groups
+     *
+     * List resource groups with mcscope's tag that no lab in the database holds.
+     */
+    public static readUntrackedGroups<ThrowOnError extends boolean = false>(options?: Options<GetApiV1AzureLabsUntrackedData, ThrowOnError>) {
+        return (options?.client ?? client).get<GetApiV1AzureLabsUntrackedResponses, unknown, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/untracked',
+            ...options
+        });
+    }
+    
+    /**
+     * Delete Untracked Group
+     *
+     * Queue the deletion of one untracked group with mcscope's tag (the user confirmed).
+     */
+    public static deleteUntrackedGroup<ThrowOnError extends boolean = false>(options: Options<DeleteApiV1AzureLabsUntrackedByNameData, ThrowOnError>) {
+        return (options.client ?? client).delete<DeleteApiV1AzureLabsUntrackedByNameResponses, DeleteApiV1AzureLabsUntrackedByNameErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/untracked/{name}',
+            ...options
+        });
+    }
+    
+    /**
      * Read Azure Labs
      *
      * List Azure labs, newest first.
@@ -225,6 +302,23 @@ export class AzureLabsService {
     }
     
     /**
+     * Delete Azure Lab
+     *
+     * Queue deleting the lab's resource group and all in it; the body repeats its name.
+     */
+    public static deleteAzureLab<ThrowOnError extends boolean = false>(options: Options<DeleteApiV1AzureLabsByLabIdData, ThrowOnError>) {
+        return (options.client ?? client).delete<DeleteApiV1AzureLabsByLabIdResponses, DeleteApiV1AzureLabsByLabIdErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/{lab_id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
      * Read Azure Lab
      *
      * Get one Azure lab: its state, progress and, once ready, its testbed.
@@ -233,6 +327,32 @@ export class AzureLabsService {
         return (options.client ?? client).get<GetApiV1AzureLabsByLabIdResponses, GetApiV1AzureLabsByLabIdErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/azure-labs/{lab_id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Stop Azure Lab
+     *
+     * Queue deallocating the lab's VMs (no compute billed; disks, keys, addresses kept).
+     */
+    public static stopAzureLab<ThrowOnError extends boolean = false>(options: Options<PostApiV1AzureLabsByLabIdStopData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1AzureLabsByLabIdStopResponses, PostApiV1AzureLabsByLabIdStopErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/{lab_id}/stop',
+            ...options
+        });
+    }
+    
+    /**
+     * Start Azure Lab
+     *
+     * Queue starting the lab's stopped VMs again.
+     */
+    public static startAzureLab<ThrowOnError extends boolean = false>(options: Options<PostApiV1AzureLabsByLabIdStartData, ThrowOnError>) {
+        return (options.client ?? client).post<PostApiV1AzureLabsByLabIdStartResponses, PostApiV1AzureLabsByLabIdStartErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/azure-labs/{lab_id}/start',
             ...options
         });
     }
@@ -432,6 +552,19 @@ export class ExperimentRunsService {
         return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdRunsResponses, GetApiV1ExperimentsByExperimentIdRunsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/experiments/{experiment_id}/runs',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Slo Search
+     *
+     * A latency-SLO search as it stands: its probes with their verdicts, and the answer.
+     */
+    public static readSloSearch<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdSloData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdSloResponses, GetApiV1ExperimentsByExperimentIdSloErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/experiments/{experiment_id}/slo',
             ...options
         });
     }
@@ -997,6 +1130,34 @@ export class AnalysisService {
         return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/analysis/experiments/{experiment_id}/network-inputs',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Demand Models
+     *
+     * Demands D = CPU seconds / requests per host and process (stable window), the model.
+     */
+    public static readDemandModels<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdDemandModelsData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses, GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/demand-models',
+            ...options
+        });
+    }
+    
+    /**
+     * Read Network Bound
+     *
+     * Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
+     * sends per request, for the design's value size, key range, SET share and replication)
+     * next to the clients' measured throughput.
+     */
+    public static readNetworkBound<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData, ThrowOnError>) {
+        return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/analysis/experiments/{experiment_id}/network-bound',
             ...options
         });
     }

@@ -49,6 +49,30 @@ export type AliasTermPublic = {
 };
 
 /**
+ * AttemptOutcomePublic
+ */
+export type AttemptOutcomePublic = {
+    /**
+     * Throughput Per S
+     *
+     * throughput, ops/s
+     */
+    throughput_per_s: number | null;
+    /**
+     * Response Time Us
+     *
+     * mean response time, us
+     */
+    response_time_us: number | null;
+    /**
+     * Flags
+     *
+     * the attempt's quality flags at ingest
+     */
+    flags: Array<FlagPublic>;
+};
+
+/**
  * AzureLabCreate
  *
  * A lab to create on Azure and register as a testbed once its VMs answer.
@@ -97,6 +121,12 @@ export type AzureLabCreate = {
      */
     subnet_prefix?: string;
     /**
+     * Image
+     *
+     * marketplace image URN publisher:offer:sku:version (null: Ubuntu 24.04 LTS)
+     */
+    image?: string | null;
+    /**
      * Jump Host
      *
      * add one VM with a public IP to reach the others through
@@ -123,6 +153,122 @@ export type AzureLabCreate = {
 };
 
 /**
+ * AzureLabDefaultsPublic
+ */
+export type AzureLabDefaultsPublic = {
+    /**
+     * Configured
+     *
+     * whether an Azure subscription is set (MCSCOPE_AZURE_*)
+     */
+    configured: boolean;
+    /**
+     * Templates
+     *
+     * topology templates
+     */
+    templates: Array<AzureTemplatePublic>;
+    /**
+     * Region
+     *
+     * suggested region
+     */
+    region: string;
+    /**
+     * Image
+     *
+     * default marketplace image URN
+     */
+    image: string;
+    /**
+     * Default Expiry Hours
+     *
+     * expiry of a new testbed, in h
+     */
+    default_expiry_hours: number;
+    /**
+     * Max Expiry Hours
+     *
+     * the longest expiry allowed, in h
+     */
+    max_expiry_hours: number;
+};
+
+/**
+ * AzureLabDelete
+ *
+ * Deleting a lab asks for its name, typed by the user, as a confirmation.
+ */
+export type AzureLabDelete = {
+    /**
+     * Name
+     *
+     * the lab's name, typed again to confirm
+     */
+    name: string;
+};
+
+/**
+ * AzureLabPlanPublic
+ */
+export type AzureLabPlanPublic = {
+    /**
+     * Resource Group
+     *
+     * the resource group holding everything
+     */
+    resource_group: string;
+    /**
+     * Region
+     *
+     * Azure region
+     */
+    region: string;
+    /**
+     * Image
+     *
+     * marketplace image URN of every VM
+     */
+    image: string;
+    /**
+     * Resources
+     *
+     * in creation order
+     */
+    resources: Array<PlannedResourcePublic>;
+    /**
+     * vCPUs needed against the region's quota
+     */
+    quota: QuotaPublic;
+    /**
+     * all VMs running for one hour
+     */
+    per_hour: CostPublic;
+    /**
+     * all VMs running until the expiry
+     */
+    until_expiry: CostPublic;
+    /**
+     * Expires In Hours
+     *
+     * hours until the testbed is deleted, in h
+     */
+    expires_in_hours: number;
+    /**
+     * Budget
+     *
+     * the budget asked for; null: none
+     */
+    budget: number | null;
+    /**
+     * Over Budget
+     *
+     * the cost up to the expiry exceeds the budget
+     */
+    over_budget: boolean;
+};
+
+/**
  * AzureLabPublic
  */
 export type AzureLabPublic = {
@@ -141,9 +287,15 @@ export type AzureLabPublic = {
     /**
      * Status
      *
-     * queued, creating (a worker is on it), ready (registered as a testbed) or failed (nothing left on Azure; see error)
+     * queued, creating (a worker is on it), ready (registered as a testbed), failed (nothing left on Azure; see error), stopping, stopped (deallocated), starting, deleting or deleted
      */
-    status: 'queued' | 'creating' | 'ready' | 'failed';
+    status: 'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted';
+    /**
+     * Planned
+     *
+     * the plan's resources, in creation order
+     */
+    planned: Array<string>;
     /**
      * Progress
      *
@@ -230,6 +382,125 @@ export type AzureRoleRequest = {
      * Azure VM size, e.g. 'Standard_A2_v2'
      */
     size: string;
+};
+
+/**
+ * AzureTemplatePublic
+ */
+export type AzureTemplatePublic = {
+    /**
+     * Name
+     *
+     * template id
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * what it is, in words
+     */
+    label: string;
+    /**
+     * Servers
+     *
+     * memcached server VMs
+     */
+    servers: number;
+    /**
+     * Middlewares
+     *
+     * middleware VMs
+     */
+    middlewares: number;
+    /**
+     * Clients
+     *
+     * load generator VMs
+     */
+    clients: number;
+    /**
+     * Server Size
+     *
+     * VM size of the servers
+     */
+    server_size: string;
+    /**
+     * Middleware Size
+     *
+     * VM size of the middlewares
+     */
+    middleware_size: string;
+    /**
+     * Client Size
+     *
+     * VM size of the clients
+     */
+    client_size: string;
+};
+
+/**
+ * BandwidthPublic
+ */
+export type BandwidthPublic = {
+    /**
+     * Role
+     *
+     * the role whose host sent (its upload was measured)
+     */
+    role: string;
+    /**
+     * From Host
+     */
+    from_host: string;
+    /**
+     * To Host
+     */
+    to_host: string;
+    /**
+     * Mbit S
+     *
+     * iperf3's receiver throughput, Mbit/s (10^6 bit/s)
+     */
+    mbit_s: number;
+};
+
+/**
+ * BottleneckPublic
+ *
+ * The resource with the highest utilization at the highest measured load.
+ */
+export type BottleneckPublic = {
+    /**
+     * Resource
+     *
+     * resource level of the series (e.g. workers); the cheapest wins ties
+     */
+    resource: string;
+    /**
+     * Utilization
+     *
+     * utilization (busy fraction, 0..1)
+     */
+    utilization: number;
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Servers
+     *
+     * number of servers m
+     */
+    servers: number;
+    /**
+     * Others
+     */
+    others: Array<[
+        string,
+        number
+    ]>;
 };
 
 /**
@@ -378,6 +649,18 @@ export type BreakdownPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     *
+     * measured client -> middleware TCP round trip, us (null: not measured)
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     *
+     * network_us - round_trip_us: the client side beyond one round trip, us
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -408,6 +691,12 @@ export type BreakdownRequest = {
      * time at the memcached servers, us
      */
     server_us: number;
+    /**
+     * Round Trip Us
+     *
+     * measured client -> middleware TCP round trip, us (null: not measured)
+     */
+    round_trip_us?: number | null;
 };
 
 /**
@@ -470,6 +759,18 @@ export type BreakdownRowPublic = {
      * client response - middleware total: network and client side, us
      */
     network_us: number;
+    /**
+     * Round Trip Us
+     *
+     * the measured client -> middleware TCP round trip (median over the configuration's runs); null: not measured
+     */
+    round_trip_us?: number | null;
+    /**
+     * Rest Us
+     *
+     * network_us minus round_trip_us (see rest_label)
+     */
+    rest_us?: number | null;
 };
 
 /**
@@ -599,7 +900,7 @@ export type CompareFigureRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -632,7 +933,7 @@ export type CompareFigureRequest = {
      *
      * compare-groups: the metric drawn; compare-parcoords: the metric colouring the lines (an axis beside throughput and response time)
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Band
      *
@@ -688,7 +989,7 @@ export type CompareSelection = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -730,7 +1031,7 @@ export type CompareViewState = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * X
      *
@@ -754,7 +1055,7 @@ export type CompareViewState = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -989,6 +1290,30 @@ export type ConfigurationPublic = {
 };
 
 /**
+ * ConfigurationQualityPublic
+ */
+export type ConfigurationQualityPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Flags
+     *
+     * the configuration's own: outlier repetitions
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Flagged Runs
+     *
+     * its runs carrying flags of their own
+     */
+    flagged_runs: Array<number>;
+};
+
+/**
  * ConfigurationResultPublic
  *
  * One configuration over its repetitions (mean and sample std).
@@ -1050,6 +1375,12 @@ export type ConfigurationResultPublic = {
      * keys per second (requests x keys per request), mean, keys/s
      */
     keys_per_s_mean: number | null;
+    /**
+     * Repetitions Reason
+     *
+     * why the configuration has its n under the design's repetition rule (judged on the rule's own metric and source over the stable window), e.g. 'target met at n=3'; None for fixed repetitions
+     */
+    repetitions_reason?: string | null;
 };
 
 /**
@@ -1115,7 +1446,7 @@ export type ConfigurationTablePublic = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
     /**
      * Units
      *
@@ -1191,7 +1522,7 @@ export type ConfigurationsRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -1212,7 +1543,7 @@ export type ConfigurationsRequest = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
 };
 
 /**
@@ -1292,6 +1623,134 @@ export type CostPublic = {
      * what is counted, in words
      */
     counted: string;
+};
+
+/**
+ * DemandFitPointPublic
+ *
+ * The model against the measurement at one measured client count.
+ */
+export type DemandFitPointPublic = {
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
+     */
+    measured_throughput_per_s: number;
+    /**
+     * Model Throughput Per S
+     *
+     * MVA throughput at this client count, ops/s
+     */
+    model_throughput_per_s: number;
+    /**
+     * Bound Throughput Per S
+     *
+     * asymptotic bound min(N/(D+Z), m/D)
+     */
+    bound_throughput_per_s: number;
+    /**
+     * Throughput Error Pct
+     */
+    throughput_error_pct: number;
+    /**
+     * Measured Response Time S
+     *
+     * measured mean response time per client count, s
+     */
+    measured_response_time_s: number | null;
+    /**
+     * Model Response Time S
+     *
+     * MVA response time at this client count, s
+     */
+    model_response_time_s: number;
+    /**
+     * Response Time Error Pct
+     */
+    response_time_error_pct: number | null;
+};
+
+/**
+ * DemandGroupPublic
+ */
+export type DemandGroupPublic = {
+    /**
+     * Group
+     *
+     * factor values shared by the group (all but the client counts)
+     */
+    group: {
+        [key: string]: unknown;
+    };
+    /**
+     * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
+     */
+    configuration_ids: Array<number>;
+    /**
+     * the solved network (curves for n = 1..max clients)
+     */
+    model: DemandModelPublic;
+    /**
+     * Timer Tolerance
+     */
+    timer_tolerance: number;
+};
+
+/**
+ * DemandModelPublic
+ */
+export type DemandModelPublic = {
+    /**
+     * Stations
+     *
+     * service centers of the closed network, in the order of the request path
+     */
+    stations: Array<StationDemandPublic>;
+    /**
+     * Processes
+     */
+    processes: Array<StationDemandPublic>;
+    /**
+     * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
+     */
+    think_time_s: number;
+    /**
+     * Points
+     *
+     * measured points of the group, by client count
+     */
+    points: Array<DemandFitPointPublic>;
+    /**
+     * station with the largest demand per server D / m
+     */
+    bottleneck: BottleneckPublic | null;
+    /**
+     * Warnings
+     */
+    warnings: Array<string>;
+    /**
+     * Timer Demand S
+     *
+     * the middleware timers' worker time per request (pooled), the cross-check
+     */
+    timer_demand_s: number | null;
+    /**
+     * Cpu Demand S
+     *
+     * the middlewares' CPU per request (pooled)
+     */
+    cpu_demand_s: number | null;
 };
 
 /**
@@ -1397,7 +1856,7 @@ export type DifferenceRowPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Unit
      *
@@ -1460,6 +1919,12 @@ export type DifferenceRowPublic = {
      * significant, not distinguishable from noise, or too few repetitions
      */
     verdict: 'significant' | 'not_distinguishable' | 'insufficient';
+    /**
+     * Flagged Inputs
+     *
+     * of base_configuration_id and configuration_id, those with quality flags
+     */
+    flagged_inputs?: Array<number>;
 };
 
 /**
@@ -1536,7 +2001,7 @@ export type DifferencesRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -1575,7 +2040,7 @@ export type DifferencesRequest = {
      *
      * metrics of the metric table (GET /metrics) the chosen source reports
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
     /**
      * Level
      *
@@ -1694,6 +2159,12 @@ export type ExperimentBreakdownPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<BreakdownRowPublic>;
+    /**
+     * Rest Label
+     *
+     * what the network time beyond one round trip is on this testbed
+     */
+    rest_label?: string;
 };
 
 /**
@@ -1765,9 +2236,37 @@ export type ExperimentCreate = {
      */
     testbed_id?: number | null;
     /**
+     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
+    /**
      * run a 2^(k-p) fraction of the two-level grid (None: all)
      */
     fraction?: FractionIn | null;
+    /**
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
+     */
+    slo_search?: SloSearchSpec | null;
+};
+
+/**
+ * ExperimentDemandModelsPublic
+ */
+export type ExperimentDemandModelsPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<DemandGroupPublic>;
 };
 
 /**
@@ -1910,6 +2409,36 @@ export type ExperimentModelPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ModelGroupPublic>;
+};
+
+/**
+ * ExperimentNetworkBoundPublic
+ *
+ * DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths.
+ */
+export type ExperimentNetworkBoundPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<NetworkBoundRowPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at: string | null;
+    /**
+     * Sizes Note
+     */
+    sizes_note: string;
 };
 
 /**
@@ -2058,11 +2587,21 @@ export type ExperimentPublic = {
      */
     testbed_id: number | null;
     /**
+     * the stored repetition rule (None: fixed repetitions)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
+    /**
      * Fraction
      *
      * as designed
      */
     fraction?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Slo Search
+     */
+    slo_search?: {
         [key: string]: unknown;
     } | null;
     /**
@@ -2101,6 +2640,50 @@ export type ExperimentPublic = {
      * grid size of the design: configurations, runs, estimated duration
      */
     preview: GridPreviewPublic;
+};
+
+/**
+ * ExperimentQualityPublic
+ */
+export type ExperimentQualityPublic = {
+    /**
+     * Window Start S
+     *
+     * start of the measured window, s on the run's clock
+     */
+    window_start_s: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s: number | null;
+    /**
+     * Thresholds
+     *
+     * the settings the rules used
+     */
+    thresholds: {
+        [key: string]: number;
+    };
+    /**
+     * Runs
+     *
+     * number of runs: configurations x repetitions
+     */
+    runs: Array<RunQualityPublic>;
+    /**
+     * Configurations
+     *
+     * number of grid points (factor level combinations)
+     */
+    configurations: Array<ConfigurationQualityPublic>;
+    /**
+     * Flagged Run Ids
+     *
+     * runs re-run flagged would queue: own flags or an outlier repetition
+     */
+    flagged_run_ids: Array<number>;
 };
 
 /**
@@ -2304,9 +2887,17 @@ export type ExperimentUpdate = {
      */
     testbed_id?: number | null;
     /**
+     * repetitions by a rule fixed before Start: configurations get more runs until their interval is narrow enough, up to a cap (None: `repetitions` each)
+     */
+    repetition_rule?: RepetitionRuleSpec | null;
+    /**
      * run a 2^(k-p) fraction of the two-level grid (None: all)
      */
     fraction?: FractionIn | null;
+    /**
+     * a latency-SLO search instead of a grid: factors stay empty, and each probe's offered load (rate_limit) is chosen by the search
+     */
+    slo_search?: SloSearchSpec | null;
 };
 
 /**
@@ -2553,6 +3144,51 @@ export type FiguresPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * FlagCode
+ *
+ * Every quality flag a run or configuration can carry (README "Quality flags").
+ */
+export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal';
+
+/**
+ * FlagPublic
+ *
+ * One flag: the rule (test and threshold), what was seen, and the numbers.
+ */
+export type FlagPublic = {
+    /**
+     * which check raised it
+     */
+    code: FlagCode;
+    /**
+     * Rule
+     *
+     * the test and threshold applied, e.g. the modified z-score
+     */
+    rule: string;
+    /**
+     * Reason
+     *
+     * what was seen, in words, with its figures
+     */
+    reason: string;
+    /**
+     * Numbers
+     *
+     * the figures it was decided on (p-values, relative differences as fractions)
+     */
+    numbers: {
+        [key: string]: number;
+    };
+    /**
+     * Run Id
+     *
+     * configuration flags: the flagged repetition's run
+     */
+    run_id?: number | null;
 };
 
 /**
@@ -2828,7 +3464,7 @@ export type GroupsPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Unit
      *
@@ -2884,7 +3520,7 @@ export type GroupsRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -2917,7 +3553,7 @@ export type GroupsRequest = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Band
      *
@@ -4556,6 +5192,58 @@ export type MvaRequest = {
 };
 
 /**
+ * NetworkBoundRowPublic
+ */
+export type NetworkBoundRowPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
+     */
+    measured_throughput_per_s: number | null;
+    /**
+     * Roles
+     */
+    roles: Array<RoleBoundPublic>;
+    /**
+     * Bound Per S
+     *
+     * the smallest role bound
+     */
+    bound_per_s: number;
+    /**
+     * Limiting Role
+     */
+    limiting_role: string;
+    /**
+     * Fraction Of Bound
+     *
+     * measured / bound
+     */
+    fraction_of_bound: number | null;
+};
+
+/**
  * NetworkGroupPublic
  *
  * A group of configurations differing only in clients: its points and model inputs.
@@ -4591,6 +5279,20 @@ export type NetworkGroupPublic = {
      * measured utilization and demand D = U / X per configuration (utilization law), for the stations whose busy time the middleware reports
      */
     utilization: Array<MeasuredUtilizationPublic>;
+};
+
+/**
+ * NetworkMeasure
+ *
+ * Measure a testbed's network now.
+ */
+export type NetworkMeasure = {
+    /**
+     * Bandwidth
+     *
+     * also measure each role host's upload with iperf3 (a few seconds per host; iperf3 must be installed on the hosts)
+     */
+    bandwidth?: boolean;
 };
 
 /**
@@ -4649,6 +5351,68 @@ export type NetworkModelRequest = {
      * also return asymptotic and balanced job bounds
      */
     include_bounds?: boolean;
+};
+
+/**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublic = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+    /**
+     * Client Middleware Rtt Us
+     *
+     * median client -> middleware round trip over the paths, µs
+     */
+    readonly client_middleware_rtt_us: number | null;
+    /**
+     * Middleware Server Rtt Us
+     *
+     * median middleware -> server round trip over the paths, µs
+     */
+    readonly middleware_server_rtt_us: number | null;
+    /**
+     * Bandwidth By Role Mbit S
+     *
+     * per role, the slowest host's upload, Mbit/s
+     */
+    readonly bandwidth_by_role_mbit_s: {
+        [key: string]: number;
+    };
 };
 
 /**
@@ -4852,6 +5616,42 @@ export type PercentilePublic = {
 };
 
 /**
+ * PlannedResourcePublic
+ */
+export type PlannedResourcePublic = {
+    /**
+     * Kind
+     *
+     * resource group, network security group, virtual network, ...
+     */
+    kind: string;
+    /**
+     * Name
+     *
+     * its name in the resource group
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * '<kind> <name>', as the lab's progress lists it
+     */
+    label: string;
+    /**
+     * Role
+     *
+     * a VM's role (its NIC and IP's too); null otherwise
+     */
+    role: 'server' | 'middleware' | 'client' | 'jump' | null;
+    /**
+     * Size
+     *
+     * a VM's size; null for other resources
+     */
+    size: string | null;
+};
+
+/**
  * PowerPublic
  *
  * The two-level designs of the factors, each with the smallest effect it detects.
@@ -5004,6 +5804,66 @@ export type QueuePredictionPublic = {
 };
 
 /**
+ * QuotaLinePublic
+ */
+export type QuotaLinePublic = {
+    /**
+     * Family
+     *
+     * vCPU family, or 'cores' for the region's total
+     */
+    family: string;
+    /**
+     * Needed
+     *
+     * vCPUs the testbed needs
+     */
+    needed: number;
+    /**
+     * Used
+     *
+     * vCPUs in use now
+     */
+    used: number;
+    /**
+     * Limit
+     *
+     * the subscription's limit in the region
+     */
+    limit: number;
+    /**
+     * Fits
+     *
+     * used + needed <= limit
+     */
+    fits: boolean;
+};
+
+/**
+ * QuotaPublic
+ */
+export type QuotaPublic = {
+    /**
+     * Checked
+     *
+     * whether Azure was asked (false: no subscription is set)
+     */
+    checked: boolean;
+    /**
+     * Lines
+     *
+     * one per family, and the region's total
+     */
+    lines: Array<QuotaLinePublic>;
+    /**
+     * Error
+     *
+     * not enough quota (naming the family and the numbers), a size the region does not offer, or why the quota could not be read
+     */
+    error: string | null;
+};
+
+/**
  * RelativeConfigRowPublic
  */
 export type RelativeConfigRowPublic = {
@@ -5115,6 +5975,52 @@ export type RelativeRowPublic = {
      * relative difference 100 (value - base) / base, %
      */
     difference_percent: number;
+};
+
+/**
+ * RepetitionRuleSpec
+ *
+ * Add repetitions to a configuration until the `confidence` t interval of its mean
+ * `metric` has a half-width of at most `half_width_pct` % of the mean, between
+ * `min_repetitions` and `max_repetitions` runs.
+ */
+export type RepetitionRuleSpec = {
+    /**
+     * Metric
+     *
+     * the main metric the rule judges
+     */
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    /**
+     * Source
+     *
+     * which side's measurement of the metric (client or middleware); request type all, the stored stable window
+     */
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * Half Width Pct
+     *
+     * target half-width of the interval, percent of the mean (%)
+     */
+    half_width_pct?: number;
+    /**
+     * Confidence
+     *
+     * confidence level of the interval
+     */
+    confidence?: number;
+    /**
+     * Min Repetitions
+     *
+     * repetitions every configuration gets first (at least 2: an interval needs a standard deviation); equals the design's repetitions
+     */
+    min_repetitions?: number;
+    /**
+     * Max Repetitions
+     *
+     * the cap: no configuration gets more repetitions than this
+     */
+    max_repetitions?: number;
 };
 
 /**
@@ -5283,6 +6189,24 @@ export type ReportUpdate = {
 export type RequestType = 'all' | 'get' | 'multiget' | 'set' | 'other';
 
 /**
+ * RerunResult
+ */
+export type RerunResult = {
+    /**
+     * Queued
+     *
+     * runs queued for a new attempt
+     */
+    queued: number;
+    /**
+     * Run Ids
+     *
+     * ids of the runs queued
+     */
+    run_ids: Array<number>;
+};
+
+/**
  * ResultsPublic
  */
 export type ResultsPublic = {
@@ -5291,7 +6215,7 @@ export type ResultsPublic = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source: 'client' | 'middleware';
+    source: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -5322,6 +6246,164 @@ export type ResultsPublic = {
      * one row per configuration (or group) of the experiment
      */
     data: Array<ConfigurationResultPublic>;
+};
+
+/**
+ * RoleBoundPublic
+ */
+export type RoleBoundPublic = {
+    /**
+     * Role
+     *
+     * what the host runs: client, middleware or server
+     */
+    role: string;
+    /**
+     * Hosts
+     *
+     * machines of the role the configuration uses
+     */
+    hosts: number;
+    /**
+     * Bandwidth Mbit S
+     *
+     * the role's slowest measured upload
+     */
+    bandwidth_mbit_s: number;
+    /**
+     * Sets Per S Per Host
+     *
+     * one host's bound if all were sets
+     */
+    sets_per_s_per_host: number;
+    /**
+     * Gets Per S Per Host
+     *
+     * one host's bound if all were gets
+     */
+    gets_per_s_per_host: number;
+    /**
+     * Bytes Per Request
+     *
+     * bytes the role sends per client request
+     */
+    bytes_per_request: number;
+    /**
+     * Bound Per S
+     *
+     * hosts x bandwidth / bytes per request
+     */
+    bound_per_s: number;
+};
+
+/**
+ * RoundTripPublic
+ */
+export type RoundTripPublic = {
+    /**
+     * From Role
+     */
+    from_role: string;
+    /**
+     * From Host
+     */
+    from_host: string;
+    /**
+     * To Role
+     */
+    to_role: string;
+    /**
+     * To Host
+     */
+    to_host: string;
+    /**
+     * Address
+     *
+     * host name or IP address reachable over SSH
+     */
+    address: string;
+    /**
+     * Port
+     *
+     * the port connected to: the service's at a run, SSH's else
+     */
+    port: number;
+    /**
+     * Samples Us
+     *
+     * each TCP connect's round trip, µs
+     */
+    samples_us: Array<number>;
+    /**
+     * Rtt Us
+     *
+     * median of the samples, µs; null: none answered
+     */
+    rtt_us: number | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+};
+
+/**
+ * RunAttemptPublic
+ */
+export type RunAttemptPublic = {
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * window means and flags of a successful attempt; None: it stored nothing
+     */
+    outcome: AttemptOutcomePublic | null;
+    /**
+     * In Use
+     *
+     * the results shown are this attempt's
+     */
+    in_use: boolean;
+};
+
+/**
+ * RunAttemptsPublic
+ */
+export type RunAttemptsPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunAttemptPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
 };
 
 /**
@@ -5427,9 +6509,25 @@ export type RunDetailPublic = {
         [key: string]: number;
     };
     /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+    /**
      * the grid point this run measured, with its effective parameters
      */
     configuration: ConfigurationPublic;
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
 };
 
 /**
@@ -5647,6 +6745,60 @@ export type RunPublic = {
      */
     phase_timings: {
         [key: string]: number;
+    };
+    /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+    /**
+     * round trips of the run's paths between roles on the service ports, measured before its load started (hosts.network); null: not measured
+     */
+    readonly network: NetworkPublic | null;
+};
+
+/**
+ * RunQualityPublic
+ */
+export type RunQualityPublic = {
+    /**
+     * Run Id
+     *
+     * id of the run
+     */
+    run_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * Flags
+     *
+     * the run's raised flags
+     */
+    flags: Array<FlagPublic>;
+    /**
+     * Not Measured
+     *
+     * checks not made, with why
+     */
+    not_measured: {
+        [key: string]: string;
     };
 };
 
@@ -5966,6 +7118,219 @@ export type ServiceTimesIn = {
 };
 
 /**
+ * SloEstimatePublic
+ *
+ * A latency statistic with its confidence interval (us) over n requests.
+ */
+export type SloEstimatePublic = {
+    /**
+     * Value Us
+     *
+     * the percentile's value, us
+     */
+    value_us: number;
+    /**
+     * Low Us
+     */
+    low_us: number;
+    /**
+     * High Us
+     *
+     * upper end; null: unbounded (overflow bucket)
+     */
+    high_us: number | null;
+    /**
+     * N
+     *
+     * number of values
+     */
+    n: number;
+};
+
+/**
+ * SloProbePublic
+ *
+ * One rate probed: its runs pooled (histograms merged over runs and instances).
+ */
+export type SloProbePublic = {
+    /**
+     * Rate Per Connection
+     */
+    rate_per_connection: number;
+    /**
+     * Offered Per S
+     *
+     * rate x connections, requests/s
+     */
+    offered_per_s: number;
+    /**
+     * Delivered Per S
+     *
+     * clients' mean throughput, requests/s
+     */
+    delivered_per_s: number | null;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Run Ids
+     */
+    run_ids: Array<number>;
+    /**
+     * Runs Done
+     */
+    runs_done: number;
+    /**
+     * the objective's statistic, clients
+     */
+    client: SloEstimatePublic | null;
+    /**
+     * the same at the middleware
+     */
+    middleware: SloEstimatePublic | null;
+    /**
+     * Verdict
+     *
+     * null: no run of this rate has finished
+     */
+    verdict: 'meets' | 'misses' | 'unsure' | null;
+};
+
+/**
+ * SloSearchPublic
+ *
+ * The search as it stands: probes in the order first run, and the answer once done.
+ */
+export type SloSearchPublic = {
+    /**
+     * Objective
+     */
+    objective: string;
+    /**
+     * Confidence
+     *
+     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
+     */
+    confidence: number;
+    /**
+     * Connections
+     */
+    connections: number;
+    /**
+     * State
+     *
+     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     */
+    state: 'not_started' | 'searching' | 'done' | 'stopped';
+    /**
+     * Reason
+     */
+    reason: string;
+    /**
+     * Probes
+     */
+    probes: Array<SloProbePublic>;
+    /**
+     * Answer Rate Per Connection
+     */
+    answer_rate_per_connection: number | null;
+    /**
+     * Answer Offered Per S
+     */
+    answer_offered_per_s: number | null;
+    /**
+     * Answer Delivered Per S
+     */
+    answer_delivered_per_s: number | null;
+    answer_client: SloEstimatePublic | null;
+    answer_middleware: SloEstimatePublic | null;
+    /**
+     * Runs
+     *
+     * probe runs so far
+     */
+    runs: number;
+};
+
+/**
+ * SloSearchSpec
+ *
+ * Find the highest offered load (requests/s per connection, open loop) at which the
+ * objective holds at its confidence; every other parameter is the design's `fixed`.
+ */
+export type SloSearchSpec = {
+    /**
+     * Statistic
+     *
+     * the latency statistic the objective bounds
+     */
+    statistic?: 'mean' | 'percentile';
+    /**
+     * Percentile
+     *
+     * which percentile (statistic = percentile)
+     */
+    percentile?: number;
+    /**
+     * Target Us
+     *
+     * the objective: the statistic at most this, us
+     */
+    target_us: number;
+    /**
+     * Confidence
+     *
+     * confidence the objective is shown at
+     */
+    confidence?: number;
+    /**
+     * Resolution Pct
+     *
+     * stop when the bracket is this narrow, %
+     */
+    resolution_pct?: number;
+    /**
+     * Start Rate
+     *
+     * first probe, requests/s per connection
+     */
+    start_rate?: number;
+    /**
+     * Max Rate
+     *
+     * highest probe, requests/s per connection
+     */
+    max_rate?: number;
+    /**
+     * Max Repeats
+     *
+     * runs of one rate while its interval straddles
+     */
+    max_repeats?: number;
+    /**
+     * Confirm Repeats
+     *
+     * runs the answer must have
+     */
+    confirm_repeats?: number;
+    /**
+     * Max Probes
+     *
+     * runs in all, at most
+     */
+    max_probes?: number;
+    /**
+     * Min Delivered
+     *
+     * a probe misses when clients carry less than this fraction of its offered load
+     */
+    min_delivered?: number;
+};
+
+/**
  * StableWindowPublic
  *
  * The measured seconds of each run, [start_s, end_s) after the load starts.
@@ -6131,6 +7496,42 @@ export type StationCurvesPublic = {
      * mean jobs at the station, those in service included
      */
     queue_length: Array<number>;
+};
+
+/**
+ * StationDemandPublic
+ *
+ * A station's (or process's) demand by the utilization law D = U / X.
+ */
+export type StationDemandPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Servers
+     *
+     * cores of a host's CPU; threads of a process
+     */
+    servers: number;
+    /**
+     * Demand S
+     *
+     * pooled over the group's points: sum busy / sum X
+     */
+    demand_s: number;
+    /**
+     * Demand By Point S
+     */
+    demand_by_point_s: Array<number>;
+    /**
+     * Utilization By Point
+     *
+     * busy servers / servers per point
+     */
+    utilization_by_point: Array<number>;
 };
 
 /**
@@ -6477,6 +7878,10 @@ export type TestbedPublic = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublic | null;
 };
 
 /**
@@ -6549,6 +7954,66 @@ export type TestbedsPublic = {
      * Count
      *
      * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
+ * UntrackedGroupPublic
+ */
+export type UntrackedGroupPublic = {
+    /**
+     * Name
+     *
+     * the resource group's name
+     */
+    name: string;
+    /**
+     * Location
+     *
+     * its Azure region
+     */
+    location: string;
+    /**
+     * Testbed
+     *
+     * its mcscope-testbed tag
+     */
+    testbed: string;
+    /**
+     * Owner
+     *
+     * its mcscope-owner tag
+     */
+    owner: string | null;
+    /**
+     * Created
+     *
+     * its mcscope-created tag (ISO 8601, UTC)
+     */
+    created: string | null;
+    /**
+     * Expires
+     *
+     * its mcscope-expires tag (ISO 8601, UTC)
+     */
+    expires: string | null;
+};
+
+/**
+ * UntrackedGroupsPublic
+ */
+export type UntrackedGroupsPublic = {
+    /**
+     * Data
+     *
+     * untracked groups, by name
+     */
+    data: Array<UntrackedGroupPublic>;
+    /**
+     * Count
+     *
+     * number of untracked groups
      */
     count: number;
 };
@@ -7000,6 +8465,300 @@ export type HostPublicWritable = {
 };
 
 /**
+ * NetworkPublic
+ *
+ * Round trips of each path between roles and, if measured, each role host's upload.
+ */
+export type NetworkPublicWritable = {
+    /**
+     * Status
+     *
+     * the testbed's measurement under way or its outcome
+     */
+    status?: 'measuring' | 'measured' | 'failed' | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error?: string | null;
+    /**
+     * Method
+     *
+     * tcp_connect: SYN / SYN-ACK time
+     */
+    method?: string | null;
+    /**
+     * Measured At
+     */
+    measured_at?: string | null;
+    /**
+     * Paths
+     */
+    paths?: Array<RoundTripPublic>;
+    /**
+     * Bandwidth
+     */
+    bandwidth?: Array<BandwidthPublic>;
+    /**
+     * Bandwidth Measured At
+     */
+    bandwidth_measured_at?: string | null;
+};
+
+/**
+ * RunDetailPublic
+ *
+ * One run with the configuration it measured (the run page needs no grid list).
+ */
+export type RunDetailPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+    /**
+     * the grid point this run measured, with its effective parameters
+     */
+    configuration: ConfigurationPublic;
+};
+
+/**
+ * RunPublic
+ */
+export type RunPublicWritable = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Experiment Id
+     *
+     * id of the experiment
+     */
+    experiment_id: number;
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Repetition
+     *
+     * repetition number of the run within its configuration (1-based)
+     */
+    repetition: number;
+    /**
+     * current state
+     */
+    status: RunStatus;
+    /**
+     * Attempt
+     *
+     * delivery attempt of the run's task (a re-queued run counts up)
+     */
+    attempt: number;
+    /**
+     * Cancel Requested
+     *
+     * True once cancel was asked; the worker stops the run
+     */
+    cancel_requested: boolean;
+    /**
+     * Started At
+     *
+     * time the run started, UTC
+     */
+    started_at: string | null;
+    /**
+     * Finished At
+     *
+     * time the run ended, UTC
+     */
+    finished_at: string | null;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Worker
+     *
+     * Celery worker that ran it
+     */
+    worker: string | null;
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Tool Versions
+     *
+     * version of every tool used (memcached, middleware, load generator)
+     */
+    tool_versions: {
+        [key: string]: string;
+    };
+    /**
+     * Commands
+     *
+     * every command line run on the testbed hosts, in order
+     */
+    commands: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Phase Timings
+     *
+     * wall time of each phase of the run's last attempt, phase name -> s (preflight, start, populate, warmup, run, stop, fetch, parse, store); empty before it ran
+     */
+    phase_timings: {
+        [key: string]: number;
+    };
+    /**
+     * Results Attempt
+     *
+     * the attempt whose results are in use (None: no results)
+     */
+    results_attempt?: number | null;
+    /**
+     * Flags
+     *
+     * quality flags computed at ingest (stable window)
+     */
+    flags?: Array<FlagPublic>;
+};
+
+/**
+ * RunsPublic
+ */
+export type RunsPublicWritable = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RunPublicWritable>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * TestbedPublic
  */
 export type TestbedPublicWritable = {
@@ -7041,6 +8800,10 @@ export type TestbedPublicWritable = {
      * Azure testbeds created as a lab: cost so far and budget left; null on others
      */
     cost?: TestbedCostPublic | null;
+    /**
+     * the network between roles as last measured (round trips after registration and on request, iperf3 bandwidth on request); null: never measured
+     */
+    network?: NetworkPublicWritable | null;
 };
 
 /**
@@ -7204,6 +8967,38 @@ export type GetApiV1TestbedsToolsResponses = {
 
 export type GetApiV1TestbedsToolsResponse = GetApiV1TestbedsToolsResponses[keyof GetApiV1TestbedsToolsResponses];
 
+export type PostApiV1TestbedsByTestbedIdNetworkData = {
+    body: NetworkMeasure;
+    path: {
+        /**
+         * Testbed Id
+         *
+         * id of the testbed
+         */
+        testbed_id: number;
+    };
+    query?: never;
+    url: '/api/v1/testbeds/{testbed_id}/network';
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkError = PostApiV1TestbedsByTestbedIdNetworkErrors[keyof PostApiV1TestbedsByTestbedIdNetworkErrors];
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponses = {
+    /**
+     * Successful Response
+     */
+    202: TestbedPublic;
+};
+
+export type PostApiV1TestbedsByTestbedIdNetworkResponse = PostApiV1TestbedsByTestbedIdNetworkResponses[keyof PostApiV1TestbedsByTestbedIdNetworkResponses];
+
 export type PostApiV1TestbedsByTestbedIdHostsByHostIdHostKeyScanData = {
     body?: never;
     path: {
@@ -7344,6 +9139,107 @@ export type GetApiV1TestbedsByTestbedIdResponses = {
 
 export type GetApiV1TestbedsByTestbedIdResponse = GetApiV1TestbedsByTestbedIdResponses[keyof GetApiV1TestbedsByTestbedIdResponses];
 
+export type GetApiV1AzureLabsDefaultsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/defaults';
+};
+
+export type GetApiV1AzureLabsDefaultsResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabDefaultsPublic;
+};
+
+export type GetApiV1AzureLabsDefaultsResponse = GetApiV1AzureLabsDefaultsResponses[keyof GetApiV1AzureLabsDefaultsResponses];
+
+export type PostApiV1AzureLabsPlanData = {
+    body: AzureLabCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/plan';
+};
+
+export type PostApiV1AzureLabsPlanErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1AzureLabsPlanError = PostApiV1AzureLabsPlanErrors[keyof PostApiV1AzureLabsPlanErrors];
+
+export type PostApiV1AzureLabsPlanResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabPlanPublic;
+};
+
+export type PostApiV1AzureLabsPlanResponse = PostApiV1AzureLabsPlanResponses[keyof PostApiV1AzureLabsPlanResponses];
+
+export type GetApiV1AzureLabsUntrackedData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/untracked';
+};
+
+export type GetApiV1AzureLabsUntrackedResponses = {
+    /**
+     * Successful Response
+     */
+    200: UntrackedGroupsPublic;
+};
+
+export type GetApiV1AzureLabsUntrackedResponse = GetApiV1AzureLabsUntrackedResponses[keyof GetApiV1AzureLabsUntrackedResponses];
+
+export type DeleteApiV1AzureLabsUntrackedByNameData = {
+    body?: never;
+    path: {
+        /**
+         * Name
+         *
+         * the resource group's name
+         */
+        name: string;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/untracked/{name}';
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameErrors = {
+    /**
+     * resource group not found
+     */
+    404: unknown;
+    /**
+     * resource group has no mcscope-testbed tag: mcscope never touches it; or resource group belongs to a lab mcscope knows: delete the lab instead
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameError = DeleteApiV1AzureLabsUntrackedByNameErrors[keyof DeleteApiV1AzureLabsUntrackedByNameErrors];
+
+export type DeleteApiV1AzureLabsUntrackedByNameResponses = {
+    /**
+     * Successful Response
+     */
+    202: UntrackedGroupPublic;
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameResponse = DeleteApiV1AzureLabsUntrackedByNameResponses[keyof DeleteApiV1AzureLabsUntrackedByNameResponses];
+
 export type GetApiV1AzureLabsData = {
     body?: never;
     path?: never;
@@ -7411,6 +9307,50 @@ export type PostApiV1AzureLabsResponses = {
 
 export type PostApiV1AzureLabsResponse = PostApiV1AzureLabsResponses[keyof PostApiV1AzureLabsResponses];
 
+export type DeleteApiV1AzureLabsByLabIdData = {
+    body: AzureLabDelete;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}';
+};
+
+export type DeleteApiV1AzureLabsByLabIdErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type DeleteApiV1AzureLabsByLabIdError = DeleteApiV1AzureLabsByLabIdErrors[keyof DeleteApiV1AzureLabsByLabIdErrors];
+
+export type DeleteApiV1AzureLabsByLabIdResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type DeleteApiV1AzureLabsByLabIdResponse = DeleteApiV1AzureLabsByLabIdResponses[keyof DeleteApiV1AzureLabsByLabIdResponses];
+
 export type GetApiV1AzureLabsByLabIdData = {
     body?: never;
     path: {
@@ -7442,6 +9382,94 @@ export type GetApiV1AzureLabsByLabIdResponses = {
 };
 
 export type GetApiV1AzureLabsByLabIdResponse = GetApiV1AzureLabsByLabIdResponses[keyof GetApiV1AzureLabsByLabIdResponses];
+
+export type PostApiV1AzureLabsByLabIdStopData = {
+    body?: never;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}/stop';
+};
+
+export type PostApiV1AzureLabsByLabIdStopErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1AzureLabsByLabIdStopError = PostApiV1AzureLabsByLabIdStopErrors[keyof PostApiV1AzureLabsByLabIdStopErrors];
+
+export type PostApiV1AzureLabsByLabIdStopResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type PostApiV1AzureLabsByLabIdStopResponse = PostApiV1AzureLabsByLabIdStopResponses[keyof PostApiV1AzureLabsByLabIdStopResponses];
+
+export type PostApiV1AzureLabsByLabIdStartData = {
+    body?: never;
+    path: {
+        /**
+         * Lab Id
+         *
+         * id of the Azure lab
+         */
+        lab_id: number;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/{lab_id}/start';
+};
+
+export type PostApiV1AzureLabsByLabIdStartErrors = {
+    /**
+     * No such lab
+     */
+    404: unknown;
+    /**
+     * The lab is not in a state that allows it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1AzureLabsByLabIdStartError = PostApiV1AzureLabsByLabIdStartErrors[keyof PostApiV1AzureLabsByLabIdStartErrors];
+
+export type PostApiV1AzureLabsByLabIdStartResponses = {
+    /**
+     * Successful Response
+     */
+    202: AzureLabPublic;
+};
+
+export type PostApiV1AzureLabsByLabIdStartResponse = PostApiV1AzureLabsByLabIdStartResponses[keyof PostApiV1AzureLabsByLabIdStartResponses];
 
 export type GetApiV1PricesData = {
     body?: never;
@@ -7546,7 +9574,7 @@ export type PostApiV1ExperimentsPreviewData = {
          *
          * the metric whose std noise_experiment_id gives
          */
-        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     };
     url: '/api/v1/experiments/preview';
 };
@@ -7923,6 +9951,38 @@ export type GetApiV1ExperimentsByExperimentIdRunsResponses = {
 
 export type GetApiV1ExperimentsByExperimentIdRunsResponse = GetApiV1ExperimentsByExperimentIdRunsResponses[keyof GetApiV1ExperimentsByExperimentIdRunsResponses];
 
+export type GetApiV1ExperimentsByExperimentIdSloData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: never;
+    url: '/api/v1/experiments/{experiment_id}/slo';
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloError = GetApiV1ExperimentsByExperimentIdSloErrors[keyof GetApiV1ExperimentsByExperimentIdSloErrors];
+
+export type GetApiV1ExperimentsByExperimentIdSloResponses = {
+    /**
+     * Successful Response
+     */
+    200: SloSearchPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdSloResponse = GetApiV1ExperimentsByExperimentIdSloResponses[keyof GetApiV1ExperimentsByExperimentIdSloResponses];
+
 export type GetApiV1ExperimentsByExperimentIdResultsData = {
     body?: never;
     path: {
@@ -7939,7 +9999,7 @@ export type GetApiV1ExperimentsByExperimentIdResultsData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8000,7 +10060,7 @@ export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8679,13 +10739,13 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8917,7 +10977,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSaturationData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8990,13 +11050,13 @@ export type GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -9051,7 +11111,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9075,7 +11135,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -9195,7 +11255,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -9260,7 +11320,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -9415,6 +11475,94 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
 
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Timer Tolerance
+         *
+         * warn when the middleware timers' demand and its CPU demand differ by more than this share of the CPU demand
+         */
+        timer_tolerance?: number;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/demand-models';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsError = GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentDemandModelsPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponse = GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/network-bound';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundError = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentNetworkBoundPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses];
+
 export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
     body: MvaFigureRequest;
     path: {
@@ -9551,7 +11699,7 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9798,7 +11946,7 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9905,7 +12053,7 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -10054,7 +12202,7 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -10139,7 +12287,7 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -10554,3 +12702,129 @@ export type PutApiV1ViewsByViewIdResponses = {
 };
 
 export type PutApiV1ViewsByViewIdResponse = PutApiV1ViewsByViewIdResponses[keyof PutApiV1ViewsByViewIdResponses];
+
+export type GetApiV1ExperimentsByExperimentIdQualityData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/quality';
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityError = GetApiV1ExperimentsByExperimentIdQualityErrors[keyof GetApiV1ExperimentsByExperimentIdQualityErrors];
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentQualityPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdQualityResponse = GetApiV1ExperimentsByExperimentIdQualityResponses[keyof GetApiV1ExperimentsByExperimentIdQualityResponses];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/rerun-flagged';
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedError = PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedErrors];
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses = {
+    /**
+     * Successful Response
+     */
+    202: RerunResult;
+};
+
+export type PostApiV1ExperimentsByExperimentIdRerunFlaggedResponse = PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses[keyof PostApiV1ExperimentsByExperimentIdRerunFlaggedResponses];
+
+export type GetApiV1RunsByRunIdAttemptsData = {
+    body?: never;
+    path: {
+        /**
+         * Run Id
+         *
+         * id of the run
+         */
+        run_id: number;
+    };
+    query?: never;
+    url: '/api/v1/runs/{run_id}/attempts';
+};
+
+export type GetApiV1RunsByRunIdAttemptsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RunsByRunIdAttemptsError = GetApiV1RunsByRunIdAttemptsErrors[keyof GetApiV1RunsByRunIdAttemptsErrors];
+
+export type GetApiV1RunsByRunIdAttemptsResponses = {
+    /**
+     * Successful Response
+     */
+    200: RunAttemptsPublic;
+};
+
+export type GetApiV1RunsByRunIdAttemptsResponse = GetApiV1RunsByRunIdAttemptsResponses[keyof GetApiV1RunsByRunIdAttemptsResponses];
