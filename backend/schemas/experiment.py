@@ -152,7 +152,9 @@ class ExperimentPublic(BaseModel):
     warmup_s: int = Field(description="seconds cut at the start")
     cooldown_s: int = Field(description="seconds cut at the end")
     testbed_id: int | None
-    slo_search: dict[str, Any] | None = None
+    slo_search: dict[str, Any] | None = Field(
+        default=None, description="the latency-SLO search of a search experiment; null: a grid"
+    )
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

@@ -57,7 +57,7 @@ beforeAll(async () => {
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
   page = await context.newPage();
-});
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
