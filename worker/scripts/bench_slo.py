@@ -191,10 +191,11 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
         # One run per point: a point whose interval straddles the target is not shown to meet.
         grid_answer, _ = bracket(points, replace(spec_of(exp).limits(), max_repeats=1))
         meets = [p.rate for p in points if p.verdict is Verdict.MEETS]
+        ordered = sorted(points, key=lambda p: p.rate)
         marks = {Verdict.MEETS: "+", Verdict.MISSES: "-", Verdict.UNSURE: "?"}
         print(
             f"grid verdicts (+ meets, - misses, ? unsure) from {rates[0]} to {rates[-1]}/s "
-            f"per connection: {''.join(marks[p.verdict] for p in sorted(points, key=lambda p: p.rate))}"
+            f"per connection: {''.join(marks[p.verdict] for p in ordered)}"
         )
         n_configs = len(db.query(Configuration).filter_by(experiment_id=grid_id).all())
 
