@@ -194,7 +194,9 @@ class ExperimentPublic(BaseModel):
         default=None, description="the stored repetition rule (None: fixed repetitions)"
     )
     fraction: dict[str, Any] | None = Field(default=None, description="as designed")
-    slo_search: dict[str, Any] | None = None
+    slo_search: dict[str, Any] | None = Field(
+        default=None, description="the latency-SLO search of a search experiment; null: a grid"
+    )
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

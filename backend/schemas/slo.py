@@ -71,40 +71,51 @@ class SloSearchSpec(RequestModel):
 class SloEstimatePublic(Schema):
     """A latency statistic with its confidence interval (us) over n requests."""
 
-    value_us: float
-    low_us: float
-    high_us: float | None = Field(description="upper end; null: unbounded (overflow bucket)")
-    n: int
+    value_us: float = Field(description="the statistic, us")
+    low_us: float = Field(description="lower end of its confidence interval, us")
+    high_us: float | None = Field(
+        description="upper end of its confidence interval, us; null: unbounded (overflow bucket)"
+    )
+    n: int = Field(description="requests in the merged histogram")
 
 
 class SloProbePublic(Schema):
     """One rate probed: its runs pooled (histograms merged over runs and instances)."""
 
-    rate_per_connection: int
+    rate_per_connection: int = Field(description="offered load per connection, requests/s")
     offered_per_s: float = Field(description="rate x connections, requests/s")
     delivered_per_s: float | None = Field(description="clients' mean throughput, requests/s")
-    configuration_id: int
-    run_ids: list[int]
-    runs_done: int
-    client: SloEstimatePublic | None = Field(description="the objective's statistic, clients")
-    middleware: SloEstimatePublic | None = Field(description="the same at the middleware")
+    configuration_id: int = Field(description="the configuration {rate_limit: rate}")
+    run_ids: list[int] = Field(description="the probe's runs, in the order they were queued")
+    runs_done: int = Field(description="runs of this rate that succeeded")
+    client: SloEstimatePublic | None = Field(
+        description="the objective's statistic over the clients' merged histograms"
+    )
+    middleware: SloEstimatePublic | None = Field(
+        description="the same statistic over the middlewares' merged histograms"
+    )
     verdict: Literal["meets", "misses", "unsure"] | None = Field(
-        description="null: no run of this rate has finished"
+        description="meets: the whole interval within the target and the load carried; "
+        "misses: the interval above it or the load not carried; null: no run finished"
     )
 
 
 class SloSearchPublic(Schema):
     """The search as it stands: probes in the order first run, and the answer once done."""
 
-    objective: str
-    confidence: float
-    connections: int
-    state: Literal["not_started", "searching", "done", "stopped"]
-    reason: str
-    probes: list[SloProbePublic]
-    answer_rate_per_connection: int | None
-    answer_offered_per_s: float | None
-    answer_delivered_per_s: float | None
-    answer_client: SloEstimatePublic | None
-    answer_middleware: SloEstimatePublic | None
+    objective: str = Field(description="the objective in words, e.g. p99 ≤ 2 ms")
+    confidence: float = Field(description="confidence of every interval, 0..1")
+    connections: int = Field(description="connections that each carry the rate")
+    state: Literal["not_started", "searching", "done", "stopped"] = Field(
+        description="stopped: a probe failed or was cancelled (Start resumes it)"
+    )
+    reason: str = Field(description="why the search is in this state, or why it stopped")
+    probes: list[SloProbePublic] = Field(description="every rate probed, first probed first")
+    answer_rate_per_connection: int | None = Field(
+        description="highest rate per connection shown to meet the objective, requests/s"
+    )
+    answer_offered_per_s: float | None = Field(description="its offered load, requests/s")
+    answer_delivered_per_s: float | None = Field(description="the load carried, requests/s")
+    answer_client: SloEstimatePublic | None = Field(description="clients' statistic at it")
+    answer_middleware: SloEstimatePublic | None = Field(description="middlewares' statistic at it")
     runs: int = Field(description="probe runs so far")

@@ -190,6 +190,13 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
         ]
         # One run per point: a point whose interval straddles the target is not shown to meet.
         grid_answer, _ = bracket(points, replace(spec_of(exp).limits(), max_repeats=1))
+        meets = [p.rate for p in points if p.verdict is Verdict.MEETS]
+        ordered = sorted(points, key=lambda p: p.rate)
+        marks = {Verdict.MEETS: "+", Verdict.MISSES: "-", Verdict.UNSURE: "?"}
+        print(
+            f"grid verdicts (+ meets, - misses, ? unsure) from {rates[0]} to {rates[-1]}/s "
+            f"per connection: {''.join(marks[p.verdict] for p in ordered)}"
+        )
         n_configs = len(db.query(Configuration).filter_by(experiment_id=grid_id).all())
 
     conn = found.connections
@@ -205,6 +212,10 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
     print()
     line("search", found.runs, search_wall, found.answer_rate_per_connection)
     line("grid", n_configs, grid_wall, grid_answer)
+    print(
+        f"       (grid: highest rate meeting below its first miss; highest meeting anywhere: "
+        f"{max(meets) if meets else 'none'}/s per connection)"
+    )
     print(
         f"the search took {found.runs / n_configs:.2f} x the runs and "
         f"{search_wall / grid_wall:.2f} x the VM-time of the {GRID_POINTS}-point grid "

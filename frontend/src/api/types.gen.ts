@@ -2600,6 +2600,8 @@ export type ExperimentPublic = {
     } | null;
     /**
      * Slo Search
+     *
+     * the latency-SLO search of a search experiment; null: a grid
      */
     slo_search?: {
         [key: string]: unknown;
@@ -7126,23 +7128,25 @@ export type SloEstimatePublic = {
     /**
      * Value Us
      *
-     * the percentile's value, us
+     * the statistic, us
      */
     value_us: number;
     /**
      * Low Us
+     *
+     * lower end of its confidence interval, us
      */
     low_us: number;
     /**
      * High Us
      *
-     * upper end; null: unbounded (overflow bucket)
+     * upper end of its confidence interval, us; null: unbounded (overflow bucket)
      */
     high_us: number | null;
     /**
      * N
      *
-     * number of values
+     * requests in the merged histogram
      */
     n: number;
 };
@@ -7155,6 +7159,8 @@ export type SloEstimatePublic = {
 export type SloProbePublic = {
     /**
      * Rate Per Connection
+     *
+     * offered load per connection, requests/s
      */
     rate_per_connection: number;
     /**
@@ -7172,29 +7178,33 @@ export type SloProbePublic = {
     /**
      * Configuration Id
      *
-     * id of the grid point (configuration) this row belongs to
+     * the configuration {rate_limit: rate}
      */
     configuration_id: number;
     /**
      * Run Ids
+     *
+     * the probe's runs, in the order they were queued
      */
     run_ids: Array<number>;
     /**
      * Runs Done
+     *
+     * runs of this rate that succeeded
      */
     runs_done: number;
     /**
-     * the objective's statistic, clients
+     * the objective's statistic over the clients' merged histograms
      */
     client: SloEstimatePublic | null;
     /**
-     * the same at the middleware
+     * the same statistic over the middlewares' merged histograms
      */
     middleware: SloEstimatePublic | null;
     /**
      * Verdict
      *
-     * null: no run of this rate has finished
+     * meets: the whole interval within the target and the load carried; misses: the interval above it or the load not carried; null: no run finished
      */
     verdict: 'meets' | 'misses' | 'unsure' | null;
 };
@@ -7207,45 +7217,65 @@ export type SloProbePublic = {
 export type SloSearchPublic = {
     /**
      * Objective
+     *
+     * the objective in words, e.g. p99 ≤ 2 ms
      */
     objective: string;
     /**
      * Confidence
      *
-     * confidence level of the intervals, e.g. 0.90 (None: no intervals)
+     * confidence of every interval, 0..1
      */
     confidence: number;
     /**
      * Connections
+     *
+     * connections that each carry the rate
      */
     connections: number;
     /**
      * State
      *
-     * the saved Compare page state (selection, base, grouping, metric, band, window)
+     * stopped: a probe failed or was cancelled (Start resumes it)
      */
     state: 'not_started' | 'searching' | 'done' | 'stopped';
     /**
      * Reason
+     *
+     * why the search is in this state, or why it stopped
      */
     reason: string;
     /**
      * Probes
+     *
+     * every rate probed, first probed first
      */
     probes: Array<SloProbePublic>;
     /**
      * Answer Rate Per Connection
+     *
+     * highest rate per connection shown to meet the objective, requests/s
      */
     answer_rate_per_connection: number | null;
     /**
      * Answer Offered Per S
+     *
+     * its offered load, requests/s
      */
     answer_offered_per_s: number | null;
     /**
      * Answer Delivered Per S
+     *
+     * the load carried, requests/s
      */
     answer_delivered_per_s: number | null;
+    /**
+     * clients' statistic at it
+     */
     answer_client: SloEstimatePublic | null;
+    /**
+     * middlewares' statistic at it
+     */
     answer_middleware: SloEstimatePublic | null;
     /**
      * Runs

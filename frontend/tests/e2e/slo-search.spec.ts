@@ -57,7 +57,7 @@ beforeAll(async () => {
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
   page = await context.newPage();
-});
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -78,10 +78,14 @@ describe("latency-SLO search page", () => {
     // The next probes complete: the page polls and shows them with their verdicts.
     setRuns(rates[1] ?? 0, "succeeded");
     setRuns(rates[2] ?? 0, "succeeded");
-    await page.getByTestId("slo-answer").waitFor({ timeout: 15_000 });
+    const slo = () => api<SloSearchPublic>(`/experiments/${exp.id}/slo`);
+    await expect
+      .poll(async () => JSON.stringify(await slo()), { timeout: 30_000 })
+      .toContain('"state":"done"');
+    await page.getByTestId("slo-answer").waitFor({ timeout: 30_000 });
     expect(await page.locator('tr[data-verdict="meets"]').count()).toBe(2);
     expect(await page.locator('tr[data-verdict="misses"]').count()).toBe(1);
-    const served = await api<SloSearchPublic>(`/experiments/${exp.id}/slo`);
+    const served = await slo();
     expect(served.state).toBe("done");
     expect(served.answer_rate_per_connection).toBe(rates[1]);
     const answer = await page.getByTestId("slo-answer").innerText();
