@@ -6272,6 +6272,66 @@ export type TestbedsPublic = {
 };
 
 /**
+ * UntrackedGroupPublic
+ */
+export type UntrackedGroupPublic = {
+    /**
+     * Name
+     *
+     * the resource group's name
+     */
+    name: string;
+    /**
+     * Location
+     *
+     * its Azure region
+     */
+    location: string;
+    /**
+     * Testbed
+     *
+     * its mcscope-testbed tag
+     */
+    testbed: string;
+    /**
+     * Owner
+     *
+     * its mcscope-owner tag
+     */
+    owner: string | null;
+    /**
+     * Created
+     *
+     * its mcscope-created tag (ISO 8601, UTC)
+     */
+    created: string | null;
+    /**
+     * Expires
+     *
+     * its mcscope-expires tag (ISO 8601, UTC)
+     */
+    expires: string | null;
+};
+
+/**
+ * UntrackedGroupsPublic
+ */
+export type UntrackedGroupsPublic = {
+    /**
+     * Data
+     *
+     * untracked groups, by name
+     */
+    data: Array<UntrackedGroupPublic>;
+    /**
+     * Count
+     *
+     * number of untracked groups
+     */
+    count: number;
+};
+
+/**
  * UtilizationPublic
  */
 export type UtilizationPublic = {
@@ -7061,6 +7121,66 @@ export type GetApiV1TestbedsByTestbedIdResponses = {
 };
 
 export type GetApiV1TestbedsByTestbedIdResponse = GetApiV1TestbedsByTestbedIdResponses[keyof GetApiV1TestbedsByTestbedIdResponses];
+
+export type GetApiV1AzureLabsUntrackedData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/untracked';
+};
+
+export type GetApiV1AzureLabsUntrackedResponses = {
+    /**
+     * Successful Response
+     */
+    200: UntrackedGroupsPublic;
+};
+
+export type GetApiV1AzureLabsUntrackedResponse = GetApiV1AzureLabsUntrackedResponses[keyof GetApiV1AzureLabsUntrackedResponses];
+
+export type DeleteApiV1AzureLabsUntrackedByNameData = {
+    body?: never;
+    path: {
+        /**
+         * Name
+         *
+         * the resource group's name
+         */
+        name: string;
+    };
+    query?: never;
+    url: '/api/v1/azure-labs/untracked/{name}';
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameErrors = {
+    /**
+     * resource group not found
+     */
+    404: unknown;
+    /**
+     * resource group has no mcscope-testbed tag: mcscope never touches it; or resource group belongs to a lab mcscope knows: delete the lab instead
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameError = DeleteApiV1AzureLabsUntrackedByNameErrors[keyof DeleteApiV1AzureLabsUntrackedByNameErrors];
+
+export type DeleteApiV1AzureLabsUntrackedByNameResponses = {
+    /**
+     * Successful Response
+     */
+    202: UntrackedGroupPublic;
+};
+
+export type DeleteApiV1AzureLabsUntrackedByNameResponse = DeleteApiV1AzureLabsUntrackedByNameResponses[keyof DeleteApiV1AzureLabsUntrackedByNameResponses];
 
 export type GetApiV1AzureLabsData = {
     body?: never;
