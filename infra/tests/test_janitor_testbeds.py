@@ -235,3 +235,14 @@ def test_untracked_groups_are_listed_and_deleted_only_when_asked(
     with pytest.raises(provision.ProvisionError, match="not made by mcscope"):
         delete_group("someone-elses")
     assert fake_arm.resource_ids() == ["mcscope-known", "someone-elses"]
+
+
+def test_untracked_groups_need_a_subscription(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(settings, "AZURE_SUBSCRIPTION_ID", None)
+    r = client.get("/api/v1/azure-labs/untracked")
+    assert (r.status_code, r.json()["detail"]) == (
+        409,
+        "MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription",
+    )
