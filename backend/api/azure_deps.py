@@ -14,7 +14,8 @@ def get_arm() -> Iterator[Arm]:
     try:
         arm = arm_clients()
     except NoSubscription as exc:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from exc
+        # The installation's state, not an outage: 409 (set the variable and restart).
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
     try:
         yield arm
     finally:

@@ -55,7 +55,13 @@ def recover_orphaned_labs(
             & (AzureLab.attempt == lab.attempt)
         )
         if lab.attempt >= MAX_ATTEMPTS:
-            delete_group(lab.resource_group)  # raises on failure: the next pass tries again
+            try:
+                delete_group(lab.resource_group)
+            except Exception as exc:  # Azure or the engine's refusal: the next pass tries again
+                logger.warning(
+                    "azure_lab.cleanup_failed", extra={"lab_id": lab.id, "error": str(exc)}
+                )
+                continue
             error = (
                 f"its worker died during {lab.attempt} attempts (last: {lab.worker}); "
                 f"resource group {lab.resource_group} was deleted"

@@ -5,6 +5,8 @@ database (infra.azure.janitor for Azure, worker.azure.janitor for the database).
 
 import logging
 
+from azure.core.exceptions import AzureError, ResourceNotFoundError
+
 from backend.core.azure import NoSubscription, arm_clients
 from backend.core.config import settings
 from backend.core.db import SessionLocal
@@ -36,15 +38,18 @@ CREATE_SOFT_TIME_LIMIT_S = 3600
 
 def _idle(arm: Arm, sweep: Sweep) -> None:
     with SessionLocal() as session:
-        idle = [
-            lab.resource_group
-            for lab in janitor.idle_labs(session, settings.AZURE_IDLE_DEALLOCATE_S)
-        ]
+        labs = janitor.idle_labs(session, settings.AZURE_IDLE_DEALLOCATE_S)
+        idle = [lab.resource_group for lab in labs]
     for rg in idle:
-        if any(vm.power_state == "running" for vm in provision.status(arm, rg)):
-            provision.deallocate(arm, rg)
-            sweep.deallocated.append(rg)
-            logger.warning("azure.idle_deallocated", extra={"resource_group": rg})
+        try:
+            if any(vm.power_state == "running" for vm in provision.status(arm, rg)):
+                provision.deallocate(arm, rg)
+                sweep.deallocated.append(rg)
+                logger.warning("azure.idle_deallocated", extra={"resource_group": rg})
+        except ResourceNotFoundError:
+            mark_deleted([rg])  # deleted outside mcscope: its cost stops here
+        except AzureError as exc:
+            sweep.failed[rg] = provision.describe(exc)
 
 
 def sweep_with(arm: Arm) -> Sweep:

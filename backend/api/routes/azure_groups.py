@@ -38,7 +38,11 @@ def _azure_failed(exc: AzureError) -> HTTPException:
     return HTTPException(status.HTTP_502_BAD_GATEWAY, f"Azure answered: {describe(exc)}")
 
 
-@router.get("", response_model=UntrackedGroupsPublic)
+@router.get(
+    "",
+    response_model=UntrackedGroupsPublic,
+    responses={409: {"description": "no Azure subscription is set"}},
+)
 def read_untracked_groups(session: SessionDep, arm: ArmDep) -> UntrackedGroupsPublic:
     """List resource groups with mcscope's tag that no lab in the database holds."""
     try:
@@ -54,7 +58,7 @@ def read_untracked_groups(session: SessionDep, arm: ArmDep) -> UntrackedGroupsPu
     response_model=UntrackedGroupPublic,
     responses={
         404: {"description": NOT_FOUND},
-        409: {"description": f"{NOT_OURS}; or {TRACKED}"},
+        409: {"description": f"{NOT_OURS}; or {TRACKED}; or no Azure subscription is set"},
         503: {"description": "The message broker (Redis) is not reachable"},
     },
 )
