@@ -36,7 +36,7 @@ function workerLog(): string {
 }
 
 /** A Celery worker on this run's maintenance queue, with e2e.sh's settings (the fake's). */
-async function startWorker(): Promise<ChildProcess> {
+async function startWorker(): Promise<void> {
   const log = openSync(WORKER_LOG, "a");
   const queue = `${process.env.MCSCOPE_RUNS_QUEUE}.maintenance`;
   const proc = spawn(
@@ -46,13 +46,13 @@ async function startWorker(): Promise<ChildProcess> {
       .concat(["-n", `e2e-azure-${process.pid}@%h`]),
     { cwd: ROOT, env: process.env, stdio: ["ignore", log, log] },
   );
+  worker = proc; // afterAll stops it, ready or not
   // Ready once it has connected to the broker (a deadline only against a worker that hangs).
   for (let i = 0; i < 300 && !workerLog().includes("ready."); i++) {
     if (proc.exitCode !== null) throw new Error(`celery worker exited: ${workerLog()}`);
     await new Promise((done) => setTimeout(done, 200));
   }
   if (!workerLog().includes("ready.")) throw new Error(`celery worker not ready: ${workerLog()}`);
-  return proc;
 }
 
 async function role(key: "servers" | "middlewares" | "clients", count: number, size: string) {
@@ -70,7 +70,7 @@ async function showPlan(): Promise<string> {
 
 beforeAll(async () => {
   if (!NETWORK) throw new Error("the fake Azure is not running: see scripts/e2e.sh's output");
-  worker = await startWorker();
+  await startWorker();
   await setPrice("Standard_A1_v2", 0.05);
   await setPrice("Standard_A2_v2", 0.1);
   browser = await launch();
