@@ -9,7 +9,6 @@ db="mcscope_e2e_$$"
 uvicorn_pid=""
 preview_pid=""
 fake_arm_pid=""
-worker_pid=""
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
 var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
 export MCSCOPE_VAR_DIR="$var_dir" E2E_VAR_DIR="$var_dir"
@@ -21,7 +20,6 @@ stop_pid() {
 }
 
 cleanup() {
-  stop_pid "$worker_pid"
   stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
   if [[ -n "${MCSCOPE_RUNS_QUEUE:-}" ]]; then
     "$py" -c "import redis,sys; r=redis.Redis.from_url(sys.argv[1]); r.delete(sys.argv[2], sys.argv[2] + '.maintenance')" \
@@ -66,8 +64,8 @@ E2E_TOKEN="$("$py" -c 'import secrets; print("mcs_" + secrets.token_urlsafe(32))
 export E2E_TOKEN MCSCOPE_ADMIN_TOKEN="$E2E_TOKEN"
 
 # Azure testbeds (azure.spec.ts): the fake Azure Resource Manager, whose VMs are network
-# namespace hosts, and a Celery worker on this run's own queue; API and worker are pointed at
-# the fake by the same MCSCOPE_AZURE_* settings a deployment points at Azure. Each Azure
+# namespace hosts, and this run's own queue; the API and the spec's Celery worker are pointed
+# at the fake by the same MCSCOPE_AZURE_* settings a deployment points at Azure. Each Azure
 # operation is polled once a second, so a creation takes long enough to be watched.
 export MCSCOPE_RUNS_QUEUE="runs-e2e-$$"
 azure_dir="$(mktemp -d -t mcscope-e2e-azure.XXXXXX)"
@@ -91,10 +89,8 @@ if [[ -f "$azure_dir/arm/fake-arm.json" ]]; then
   E2E_AZURE_NETWORK="$(arm_field network)"
   export MCSCOPE_AZURE_SUBSCRIPTION_ID MCSCOPE_AZURE_ARM_URL MCSCOPE_AZURE_CA_BUNDLE \
     MCSCOPE_AZURE_ACCESS_TOKEN E2E_AZURE_NETWORK MCSCOPE_AZURE_POLLING_INTERVAL_S=1
-  (cd "$root" && exec "$root/.venv/bin/celery" -A worker.celery_app worker --loglevel=INFO \
-    -Q "$MCSCOPE_RUNS_QUEUE.maintenance" --concurrency=1 --without-gossip --without-mingle \
-    --without-heartbeat -n "e2e-$$@%h") >"$azure_dir/worker.log" 2>&1 &
-  worker_pid=$!
+  # azure.spec.ts starts its own Celery worker on this queue (only while it runs: other specs
+  # leave maintenance messages nobody is meant to carry out).
   export E2E_AZURE_WORKER_LOG="$azure_dir/worker.log"
 else
   echo "e2e: the fake Azure did not start (azure.spec.ts will fail):" >&2

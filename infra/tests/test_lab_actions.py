@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
 from backend.core.config import settings
+from backend.models import AzureLab, AzureLabStatus
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -214,3 +217,20 @@ def test_create_stop_start_delete_through_a_worker(
     assert fake_arm.resource_ids() == []
     r = client.post(f"/api/v1/azure-labs/{lab['id']}/stop")
     assert (r.status_code, r.json()["detail"]) == (409, "cannot stop a lab that is deleted")
+
+
+def test_a_lab_the_janitor_deleted_cannot_be_stopped(client: TestClient, db: Session) -> None:
+    row = AzureLab(
+        name="gone",
+        spec={},
+        status=AzureLabStatus.READY.value,
+        progress=[],
+        resource_group="mcscope-gone",
+        deleted_at=datetime.now(UTC),
+    )
+    db.add(row)
+    db.commit()
+    r = client.post(f"/api/v1/azure-labs/{row.id}/stop")
+    assert (r.status_code, r.json()["detail"]) == (409, "cannot stop a lab that is deleted")
+    db.refresh(row)
+    assert row.status == AzureLabStatus.READY.value

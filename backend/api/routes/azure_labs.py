@@ -201,10 +201,14 @@ def _act(session: Session, lab: AzureLab, action: _Action) -> AzureLabPublic:
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action.verb}: {exc}; nothing was queued"
         ) from exc
-    before = lab.status
+    before = lab.status if lab.deleted_at is None else AzureLabStatus.DELETED.value
     moved = session.execute(
         update(AzureLab)
-        .where(AzureLab.id == lab.id, AzureLab.status.in_([s.value for s in action.allowed]))
+        .where(
+            AzureLab.id == lab.id,
+            AzureLab.status.in_([s.value for s in action.allowed]),
+            AzureLab.deleted_at.is_(None),  # the janitor deleted its group
+        )
         .values(status=action.becomes.value, error=None)
     ).rowcount  # type: ignore[attr-defined]
     session.commit()

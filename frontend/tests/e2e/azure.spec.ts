@@ -6,18 +6,23 @@
 // past the quota, then shows the creation resource by resource, the hosts with their roles,
 // the expiry countdown and the cost so far; Stop and Start deallocate and start the VMs, and
 // Delete wants the testbed's name typed.
-import { readFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { openSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VmPricePublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
 
+const ROOT = resolve(__dirname, "../../..");
 const NETWORK = process.env.E2E_AZURE_NETWORK ?? "";
+const WORKER_LOG = process.env.E2E_AZURE_WORKER_LOG ?? "";
 const name = `aze2e${Date.now().toString(36)}`;
 const today = new Date().toISOString().slice(0, 10);
 
 let browser: Browser;
 let page: Page;
+let worker: ChildProcess | undefined;
 
 async function setPrice(size: string, price: number): Promise<void> {
   await api<VmPricePublic>(`/prices/westeurope/${size}`, {
@@ -27,8 +32,27 @@ async function setPrice(size: string, price: number): Promise<void> {
 }
 
 function workerLog(): string {
-  const path = process.env.E2E_AZURE_WORKER_LOG;
-  return path ? readFileSync(path, "utf8").slice(-3000) : "(no worker log)";
+  return readFileSync(WORKER_LOG, "utf8").slice(-3000);
+}
+
+/** A Celery worker on this run's maintenance queue, with e2e.sh's settings (the fake's). */
+async function startWorker(): Promise<void> {
+  const log = openSync(WORKER_LOG, "a");
+  const queue = `${process.env.MCSCOPE_RUNS_QUEUE}.maintenance`;
+  const proc = spawn(
+    `${ROOT}/.venv/bin/celery`,
+    ["-A", "worker.celery_app", "worker", "--loglevel=INFO", "-Q", queue, "--concurrency=1"]
+      .concat(["--without-gossip", "--without-mingle", "--without-heartbeat"])
+      .concat(["-n", `e2e-azure-${process.pid}@%h`]),
+    { cwd: ROOT, env: process.env, stdio: ["ignore", log, log] },
+  );
+  worker = proc; // afterAll stops it, ready or not
+  // Ready once it has connected to the broker (a deadline only against a worker that hangs).
+  for (let i = 0; i < 300 && !workerLog().includes("ready."); i++) {
+    if (proc.exitCode !== null) throw new Error(`celery worker exited: ${workerLog()}`);
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  if (!workerLog().includes("ready.")) throw new Error(`celery worker not ready: ${workerLog()}`);
 }
 
 async function role(key: "servers" | "middlewares" | "clients", count: number, size: string) {
@@ -46,6 +70,7 @@ async function showPlan(): Promise<string> {
 
 beforeAll(async () => {
   if (!NETWORK) throw new Error("the fake Azure is not running: see scripts/e2e.sh's output");
+  await startWorker();
   await setPrice("Standard_A1_v2", 0.05);
   await setPrice("Standard_A2_v2", 0.1);
   browser = await launch();
@@ -54,6 +79,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  if (worker && worker.exitCode === null) {
+    const exited = new Promise((done) => worker?.once("exit", done));
+    worker.kill("SIGTERM");
+    await exited;
+  }
 });
 
 describe("an Azure testbed from the Testbeds page", () => {

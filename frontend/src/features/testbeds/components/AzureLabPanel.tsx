@@ -34,6 +34,8 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
   const created = states.filter((s) => s.state === "created").length;
   const showResources = lab.status === "queued" || lab.status === "creating" || lab.error;
   const busy = BUSY.has(lab.status) || action.isPending || remove.isPending;
+  // The janitor deletes an expired lab's group and records when, without the delete action.
+  const gone = lab.status === "deleted" || lab.deleted_at !== null;
   return (
     <div className="azure-lab" data-testid={`azure-lab-${lab.name}`}>
       <p>
@@ -62,7 +64,7 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
           </ul>
         </>
       )}
-      {lab.status !== "deleted" && (
+      {!gone && (
         <div className="actions">
           {lab.status === "ready" && (
             <button type="button" disabled={busy} onClick={() => action.mutate("stop")}>
@@ -87,7 +89,7 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
             )}
         </div>
       )}
-      {confirming && lab.status !== "deleting" && lab.status !== "deleted" && (
+      {confirming && lab.status !== "deleting" && !gone && (
         <form
           className="card inset"
           onSubmit={(e) => {
