@@ -9217,6 +9217,13 @@ export type GetApiV1AzureLabsUntrackedData = {
     url: '/api/v1/azure-labs/untracked';
 };
 
+export type GetApiV1AzureLabsUntrackedErrors = {
+    /**
+     * no Azure subscription is set
+     */
+    409: unknown;
+};
+
 export type GetApiV1AzureLabsUntrackedResponses = {
     /**
      * Successful Response
@@ -9246,7 +9253,7 @@ export type DeleteApiV1AzureLabsUntrackedByNameErrors = {
      */
     404: unknown;
     /**
-     * resource group has no mcscope-testbed tag: mcscope never touches it; or resource group belongs to a lab mcscope knows: delete the lab instead
+     * resource group has no mcscope-testbed tag: mcscope never touches it; or resource group belongs to a lab mcscope knows: delete the lab instead; or no Azure subscription is set
      */
     409: unknown;
     /**
