@@ -189,6 +189,45 @@ export type AzureRoleRequest = {
 };
 
 /**
+ * BottleneckPublic
+ *
+ * The resource with the highest utilization at the highest measured load.
+ */
+export type BottleneckPublic = {
+    /**
+     * Resource
+     *
+     * resource level of the series (e.g. workers); the cheapest wins ties
+     */
+    resource: string;
+    /**
+     * Utilization
+     *
+     * utilization (busy fraction, 0..1)
+     */
+    utilization: number;
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Servers
+     *
+     * number of servers m
+     */
+    servers: number;
+    /**
+     * Others
+     */
+    others: Array<[
+        string,
+        number
+    ]>;
+};
+
+/**
  * BoundsPublic
  */
 export type BoundsPublic = {
@@ -555,7 +594,7 @@ export type CompareFigureRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -588,7 +627,7 @@ export type CompareFigureRequest = {
      *
      * compare-groups: the metric drawn; compare-parcoords: the metric colouring the lines (an axis beside throughput and response time)
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Band
      *
@@ -644,7 +683,7 @@ export type CompareSelection = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -686,7 +725,7 @@ export type CompareViewState = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * X
      *
@@ -710,7 +749,7 @@ export type CompareViewState = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -1071,7 +1110,7 @@ export type ConfigurationTablePublic = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
     /**
      * Units
      *
@@ -1147,7 +1186,7 @@ export type ConfigurationsRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -1168,7 +1207,7 @@ export type ConfigurationsRequest = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
 };
 
 /**
@@ -1251,6 +1290,134 @@ export type CostPublic = {
 };
 
 /**
+ * DemandFitPointPublic
+ *
+ * The model against the measurement at one measured client count.
+ */
+export type DemandFitPointPublic = {
+    /**
+     * Clients
+     *
+     * number of closed-loop clients N (machines x instances x threads x clients)
+     */
+    clients: number;
+    /**
+     * Measured Throughput Per S
+     *
+     * measured throughput X, ops/s
+     */
+    measured_throughput_per_s: number;
+    /**
+     * Model Throughput Per S
+     *
+     * MVA throughput at this client count, ops/s
+     */
+    model_throughput_per_s: number;
+    /**
+     * Bound Throughput Per S
+     *
+     * asymptotic bound min(N/(D+Z), m/D)
+     */
+    bound_throughput_per_s: number;
+    /**
+     * Throughput Error Pct
+     */
+    throughput_error_pct: number;
+    /**
+     * Measured Response Time S
+     *
+     * measured mean response time per client count, s
+     */
+    measured_response_time_s: number | null;
+    /**
+     * Model Response Time S
+     *
+     * MVA response time at this client count, s
+     */
+    model_response_time_s: number;
+    /**
+     * Response Time Error Pct
+     */
+    response_time_error_pct: number | null;
+};
+
+/**
+ * DemandGroupPublic
+ */
+export type DemandGroupPublic = {
+    /**
+     * Group
+     *
+     * factor values shared by the group (all but the client counts)
+     */
+    group: {
+        [key: string]: unknown;
+    };
+    /**
+     * Configuration Ids
+     *
+     * ids of the compared configurations (configuration mode)
+     */
+    configuration_ids: Array<number>;
+    /**
+     * the solved network (curves for n = 1..max clients)
+     */
+    model: DemandModelPublic;
+    /**
+     * Timer Tolerance
+     */
+    timer_tolerance: number;
+};
+
+/**
+ * DemandModelPublic
+ */
+export type DemandModelPublic = {
+    /**
+     * Stations
+     *
+     * service centers of the closed network, in the order of the request path
+     */
+    stations: Array<StationDemandPublic>;
+    /**
+     * Processes
+     */
+    processes: Array<StationDemandPublic>;
+    /**
+     * Think Time S
+     *
+     * think time Z of a client between reply and next request, s
+     */
+    think_time_s: number;
+    /**
+     * Points
+     *
+     * measured points of the group, by client count
+     */
+    points: Array<DemandFitPointPublic>;
+    /**
+     * station with the largest demand per server D / m
+     */
+    bottleneck: BottleneckPublic | null;
+    /**
+     * Warnings
+     */
+    warnings: Array<string>;
+    /**
+     * Timer Demand S
+     *
+     * the middleware timers' worker time per request (pooled), the cross-check
+     */
+    timer_demand_s: number | null;
+    /**
+     * Cpu Demand S
+     *
+     * the middlewares' CPU per request (pooled)
+     */
+    cpu_demand_s: number | null;
+};
+
+/**
  * DifferenceRowPublic
  */
 export type DifferenceRowPublic = {
@@ -1291,7 +1458,7 @@ export type DifferenceRowPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Unit
      *
@@ -1430,7 +1597,7 @@ export type DifferencesRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -1469,7 +1636,7 @@ export type DifferencesRequest = {
      *
      * metrics of the metric table (GET /metrics) the chosen source reports
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
     /**
      * Level
      *
@@ -1658,6 +1825,26 @@ export type ExperimentCreate = {
      * id of the testbed the runs use (None: the local testbed)
      */
     testbed_id?: number | null;
+};
+
+/**
+ * ExperimentDemandModelsPublic
+ */
+export type ExperimentDemandModelsPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<DemandGroupPublic>;
 };
 
 /**
@@ -2614,7 +2801,7 @@ export type GroupsPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Unit
      *
@@ -2670,7 +2857,7 @@ export type GroupsRequest = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source?: 'client' | 'middleware';
+    source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -2703,7 +2890,7 @@ export type GroupsRequest = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
     /**
      * Band
      *
@@ -5009,7 +5196,7 @@ export type ResultsPublic = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source: 'client' | 'middleware';
+    source: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
@@ -5849,6 +6036,42 @@ export type StationCurvesPublic = {
      * mean jobs at the station, those in service included
      */
     queue_length: Array<number>;
+};
+
+/**
+ * StationDemandPublic
+ *
+ * A station's (or process's) demand by the utilization law D = U / X.
+ */
+export type StationDemandPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Servers
+     *
+     * cores of a host's CPU; threads of a process
+     */
+    servers: number;
+    /**
+     * Demand S
+     *
+     * pooled over the group's points: sum busy / sum X
+     */
+    demand_s: number;
+    /**
+     * Demand By Point S
+     */
+    demand_by_point_s: Array<number>;
+    /**
+     * Utilization By Point
+     *
+     * busy servers / servers per point
+     */
+    utilization_by_point: Array<number>;
 };
 
 /**
@@ -7626,7 +7849,7 @@ export type GetApiV1ExperimentsByExperimentIdResultsData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -7687,7 +7910,7 @@ export type GetApiV1ExperimentsByExperimentIdRunsByRunIdSeriesData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8366,13 +8589,13 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8604,7 +8827,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSaturationData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8677,13 +8900,13 @@ export type GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8738,7 +8961,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -8762,7 +8985,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8882,7 +9105,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -8947,7 +9170,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
          *
          * client: the load generators' measurements; middleware: the middleware's
          */
-        source?: 'client' | 'middleware';
+        source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
         /**
          * request type to read: all, set, get or multi-get
          */
@@ -9102,6 +9325,45 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
 
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Timer Tolerance
+         *
+         * warn when the middleware timers' demand and its CPU demand differ by more than this share of the CPU demand
+         */
+        timer_tolerance?: number;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/demand-models';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsError = GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdDemandModelsErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentDemandModelsPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponse = GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdDemandModelsResponses];
+
 export type PostApiV1AnalysisFiguresMvaCalculatorByFmtData = {
     body: MvaFigureRequest;
     path: {
@@ -9238,7 +9500,7 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9485,7 +9747,7 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9592,7 +9854,7 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9741,7 +10003,7 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
@@ -9826,7 +10088,7 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
         /**
          * Factors
          *
