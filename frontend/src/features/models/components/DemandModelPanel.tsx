@@ -45,19 +45,19 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
       {model.warnings.length > 0 && (
         <ul className="warnings" data-testid="demand-warnings">
           {model.warnings.map((w) => (
-            <li key={w} className="error">
+            <li key={w} className="warning">
               {w}
             </li>
           ))}
         </ul>
       )}
-      <table className="data-table" data-testid="demand-stations">
+      <table className="table compact" data-testid="demand-stations">
         <thead>
           <tr>
             <th>Station</th>
-            <th>Servers</th>
-            <th>D (µs per request)</th>
-            <th>Utilization at N = {model.points[last]?.clients}</th>
+            <th className="num">Servers</th>
+            <th className="num">D (µs per request)</th>
+            <th className="num">Utilization at N = {model.points[last]?.clients}</th>
           </tr>
         </thead>
         <tbody>
@@ -67,15 +67,15 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
                 {s.name}
                 {model.processes.includes(s) ? " (part of its host's CPU)" : ""}
               </td>
-              <td>{s.servers}</td>
-              <td>{formatNumber(s.demand_s * US, 1)}</td>
-              <td>{formatNumber(s.utilization_by_point[last] ?? 0, 2)}</td>
+              <td className="num">{s.servers}</td>
+              <td className="num">{formatNumber(s.demand_s * US, 1)}</td>
+              <td className="num">{formatNumber(s.utilization_by_point[last] ?? 0, 2)}</td>
             </tr>
           ))}
           <tr data-testid="demand-timers">
             <td>middleware timers (cross-check: worker time per request)</td>
-            <td>–</td>
-            <td>
+            <td className="num">–</td>
+            <td className="num">
               {model.timer_demand_s === null || model.timer_demand_s === undefined
                 ? "–"
                 : formatNumber(model.timer_demand_s * US, 1)}
@@ -83,41 +83,41 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
                 ? ` vs ${formatNumber(model.cpu_demand_s * US, 1)} CPU`
                 : ""}
             </td>
-            <td>–</td>
+            <td className="num">–</td>
           </tr>
         </tbody>
       </table>
-      <table className="data-table" data-testid="demand-fit">
+      <table className="table compact" data-testid="demand-fit">
         <thead>
           <tr>
-            <th>N</th>
-            <th>Measured X (ops/s)</th>
-            <th>Model X</th>
-            <th>Error X</th>
-            <th>Bound X</th>
-            <th>Measured R (µs)</th>
-            <th>Model R</th>
-            <th>Error R</th>
+            <th className="num">N</th>
+            <th className="num">Measured X (ops/s)</th>
+            <th className="num">Model X</th>
+            <th className="num">Error X</th>
+            <th className="num">Bound X</th>
+            <th className="num">Measured R (µs)</th>
+            <th className="num">Model R</th>
+            <th className="num">Error R</th>
           </tr>
         </thead>
         <tbody>
           {model.points.map((p) => (
             <tr
               key={p.clients}
-              className={p.measured_throughput_per_s > p.bound_throughput_per_s ? "error" : ""}
+              className={p.measured_throughput_per_s > p.bound_throughput_per_s ? "warning" : ""}
             >
-              <td>{p.clients}</td>
-              <td>{formatNumber(p.measured_throughput_per_s, 0)}</td>
-              <td>{formatNumber(p.model_throughput_per_s, 0)}</td>
-              <td>{pct(p.throughput_error_pct)}</td>
-              <td>{formatNumber(p.bound_throughput_per_s, 0)}</td>
-              <td>
+              <td className="num">{p.clients}</td>
+              <td className="num">{formatNumber(p.measured_throughput_per_s, 0)}</td>
+              <td className="num">{formatNumber(p.model_throughput_per_s, 0)}</td>
+              <td className="num">{pct(p.throughput_error_pct)}</td>
+              <td className="num">{formatNumber(p.bound_throughput_per_s, 0)}</td>
+              <td className="num">
                 {p.measured_response_time_s === null || p.measured_response_time_s === undefined
                   ? "–"
                   : formatNumber(p.measured_response_time_s * US, 0)}
               </td>
-              <td>{formatNumber(p.model_response_time_s * US, 0)}</td>
-              <td>{pct(p.response_time_error_pct)}</td>
+              <td className="num">{formatNumber(p.model_response_time_s * US, 0)}</td>
+              <td className="num">{pct(p.response_time_error_pct)}</td>
             </tr>
           ))}
         </tbody>
