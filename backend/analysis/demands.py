@@ -191,6 +191,14 @@ def demand_model(
             )
         )
     warnings = _warnings(fit, [*demands, *per_process], points)
+    low = fit[0]  # the lowest load: the least queueing
+    total = sum(s.demand_s for s in demands)
+    if low.measured_response_time_s is not None and low.measured_response_time_s > 2 * total:
+        warnings.append(
+            f"N = {low.clients}: measured response time {low.measured_response_time_s * 1e6:.0f} "
+            f"us against {total * 1e6:.0f} us of CPU demands: the rest (network round trips, "
+            "waiting) is no station of this model, so it overestimates throughput"
+        )
     timer, cpu = _timer_pair(points)
     if (
         timer is not None

@@ -73,8 +73,9 @@ class RemoteProcess:
 
 
 def program_name(argv: list[str]) -> str:
-    """The tool an argv runs, looking through a `stdbuf -oL` prefix."""
+    """The tool an argv runs, looking through a `stdbuf -oL` or `nice -n N` prefix."""
     rest = argv[2:] if argv[:2] == ["stdbuf", "-oL"] else argv
+    rest = rest[3:] if rest[:2] == ["nice", "-n"] else rest
     return rest[0].rsplit("/", 1)[-1] if rest else ""
 
 
@@ -196,7 +197,7 @@ class Host:
         # 17) after the tool minus before it: the tool's exact total, the monitor's last value.
         waited = '{ read -r s < /proc/$$/stat; s=${s##*") "}; set -- $s; echo $((${14} + ${15})); }'
         script = (
-            f"date +%s.%N > {q(base + '.start')}; c0=$({waited}); "
+            f"c0=$({waited}); date +%s.%N > {q(base + '.start')}; "
             f"{shlex.join(argv)} > {q(base + '.out')} 2> {q(base + '.err')} < /dev/null & "
             f"echo $! > {q(base + '.pid')}; wait $!; rc=$?; "
             f"echo $(($({waited}) - c0)) > {q(base + '.cpu')} 2>/dev/null; "

@@ -70,3 +70,15 @@ def test_no_cpu_measured_is_a_field_error() -> None:
     with pytest.raises(AnalysisError) as err:
         demand_model(points, [])
     assert err.value.field == "resources"
+
+
+def test_time_no_cpu_explains_is_warned_of() -> None:
+    points, resources = _measured([1, 8])
+    slow = DemandPoint(
+        1, points[0].throughput_per_s, 10e-3, 100e-6, points[0].throughput_per_s * 40e-6
+    )
+    model = demand_model([slow, points[1]], resources, timer_tolerance=2.0)
+    assert any(
+        w.startswith("N = 1: measured response time 10000 us against 260 us of CPU demands")
+        for w in model.warnings
+    ), model.warnings

@@ -164,6 +164,7 @@ export const queryKeys = {
         utilization ?? "none",
         windowKey(window),
       ] as const,
+    demandModels: (id: number) => ["experiments", "detail", id, "demand-models"] as const,
     report: (id: number) => ["experiments", "detail", id, "report"] as const,
     figureList: (id: number) => ["experiments", "detail", id, "figure-list"] as const,
     tableList: (id: number) => ["experiments", "detail", id, "table-list"] as const,

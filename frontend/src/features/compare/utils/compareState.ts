@@ -166,7 +166,9 @@ export function fromViewState(v: CompareViewState): CompareState {
     x: v.x ?? null,
     group: v.group_by ?? GROUP_BY_EXPERIMENT,
     band: v.band ?? "std",
-    source: v.source ?? "client",
+    // The page offers the load generators and middlewares; the monitor's sources (host, net,
+    // process) are compared through the API only so far.
+    source: v.source === "middleware" ? "middleware" : "client",
     requestType: (REQUEST_TYPES as readonly string[]).includes(rt)
       ? (rt as SelectableRequestType)
       : "all",

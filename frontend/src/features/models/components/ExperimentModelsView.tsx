@@ -4,9 +4,11 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
 import { useResultsViewState } from "@/features/results/urlState";
+import { useGetDemandModelsQuery } from "../hooks/useGetDemandModelsQuery";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
 import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";
 import { useModelsViewState } from "../urlState";
+import { DemandModelPanel } from "./DemandModelPanel";
 import { NetworkFitPanel } from "./NetworkFitPanel";
 import { QueueModelsPanel } from "./QueueModelsPanel";
 
@@ -34,10 +36,15 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
     state.rate,
     window,
   );
+  const { demands, error: demandError } = useGetDemandModelsQuery(experimentId);
   if (isLoading) return <PendingBlock label="Loading models" />;
   const groups = inputs?.data ?? [];
   const index = Math.min(state.group, Math.max(groups.length - 1, 0));
   const group = groups[index];
+  // The demand model of the same configurations (groups with monitor data only).
+  const demandGroup =
+    demands?.data.find((d) => group && groupName(d.group) === groupName(group.group)) ??
+    demands?.data[0];
   return (
     <section className="card" data-testid="models-view">
       <div className="section-header">
@@ -103,6 +110,12 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
             />
           </>
         )
+      )}
+      <h3>Model from measured demands</h3>
+      {demandGroup ? (
+        <DemandModelPanel group={demandGroup} />
+      ) : (
+        demandError && <p className="hint">No demand model: {demandError.message}</p>
       )}
       <h3>M/M/1 and M/M/m per configuration</h3>
       {queueModels ? (

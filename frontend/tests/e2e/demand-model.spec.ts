@@ -1,0 +1,74 @@
+// End-to-end: the Models tab's model from measured demands, on a seeded experiment whose runs
+// are given the monitor's window means (the utilization law: CPU = X D, D known), as the worker
+// stores them (worker/runs/monitoring.py): host CPU, memcached and middleware processes.
+import { execFileSync } from "node:child_process";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExperimentPublic } from "@/api";
+import { BASE_URL, launch, screenshot } from "./browser";
+import { createSeeded } from "./seed";
+
+let browser: Browser;
+let page: Page;
+let exp: ExperimentPublic;
+
+/** The monitor's rows of every run: per request 120 us of the 2-core host, memcached 30 us,
+ * the middleware 50 us (percent of a core = 100 X D, X the run's client throughput). */
+function seedMonitorRows(experimentId: number): void {
+  const db = process.env.E2E_DATABASE;
+  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
+  const rows = [
+    ["host:local", "host_cpu_busy_pct", 120e-6],
+    ["process:server:0", "process_cpu_pct", 30e-6],
+    ["process:middleware:0", "process_cpu_pct", 50e-6],
+  ] as const;
+  for (const [source, column, demand] of rows) {
+    const extra = source.startsWith("host:") ? ", host_cpus" : "";
+    const extraValue = source.startsWith("host:") ? ", 2" : "";
+    const statement = `INSERT INTO run_summaries (run_id, source, request_type, window_start_s,
+      window_end_s, count, throughput, response_time_us, ${column}${extra})
+      SELECT s.run_id, '${source}', 'all', s.window_start_s, s.window_end_s, 0, 'NaN', 'NaN',
+             sum(s.throughput) * ${100 * demand}${extraValue}
+      FROM run_summaries s JOIN runs r ON r.id = s.run_id
+      WHERE r.experiment_id = ${experimentId} AND s.source LIKE 'client:%'
+        AND s.request_type = 'all'
+      GROUP BY s.run_id, s.window_start_s, s.window_end_s`;
+    execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q", "-c", statement]);
+  }
+}
+
+beforeAll(async () => {
+  exp = await createSeeded(`demands-${Date.now()}`, [8], [1, 4, 16], { middlewares: 1 });
+  seedMonitorRows(exp.id);
+  browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("model from measured demands", () => {
+  it("shows the demands, the fit at every point, warnings and the bottleneck", async () => {
+    await page.goto(`${BASE_URL}/experiments/${exp.id}?tab=models`);
+    const panel = page.getByTestId("demand-model");
+    await panel.waitFor();
+    const stations = await panel
+      .getByTestId("demand-stations")
+      .locator("tbody tr")
+      .allTextContents();
+    expect(stations[0]).toContain("CPU of local");
+    expect(stations[0]).toContain("120");
+    expect(stations.some((s) => s.includes("memcached server:0") && s.includes("30"))).toBe(true);
+    expect(await panel.getByTestId("demand-timers").textContent()).toContain("vs 50 CPU");
+    expect(await panel.getByTestId("demand-fit").locator("tbody tr").count()).toBe(3);
+    expect(await panel.getByTestId("demand-bottleneck").textContent()).toContain("CPU of local");
+    // Every measured point above the model's bound is named by a warning.
+    const rows = await panel.getByTestId("demand-fit").locator("tbody tr.warning").count();
+    const warnings = panel.getByTestId("demand-warnings");
+    if (rows > 0) expect(await warnings.textContent()).toContain("above the model's bound");
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, "demand-model");
+  });
+});
