@@ -13,10 +13,10 @@ NetworkStatus = Literal["measuring", "measured", "failed"]
 
 
 class RoundTripPublic(BaseModel):
-    from_role: str
-    from_host: str
-    to_role: str
-    to_host: str
+    from_role: str = Field(description="the role of the host the connect was made from")
+    from_host: str = Field(description="the host the connect was made from")
+    to_role: str = Field(description="the role connected to")
+    to_host: str = Field(description="the host connected to")
     address: str
     port: int = Field(description="the port connected to: the service's at a run, SSH's else")
     samples_us: list[float] = Field(description="each TCP connect's round trip, µs")
@@ -26,8 +26,8 @@ class RoundTripPublic(BaseModel):
 
 class BandwidthPublic(BaseModel):
     role: str = Field(description="the role whose host sent (its upload was measured)")
-    from_host: str
-    to_host: str
+    from_host: str = Field(description="the host that sent")
+    to_host: str = Field(description="the peer that received")
     mbit_s: float = Field(description="iperf3's receiver throughput, Mbit/s (10^6 bit/s)")
 
 
@@ -39,10 +39,18 @@ class NetworkPublic(BaseModel):
     )
     error: str | None = None
     method: str | None = Field(default=None, description="tcp_connect: SYN / SYN-ACK time")
-    measured_at: datetime | None = None
-    paths: list[RoundTripPublic] = Field(default_factory=list)
-    bandwidth: list[BandwidthPublic] = Field(default_factory=list)
-    bandwidth_measured_at: datetime | None = None
+    measured_at: datetime | None = Field(
+        default=None, description="when the round trips were taken"
+    )
+    paths: list[RoundTripPublic] = Field(
+        default_factory=list, description="round trips of each path between roles"
+    )
+    bandwidth: list[BandwidthPublic] = Field(
+        default_factory=list, description="iperf3 upload of each role host (on request)"
+    )
+    bandwidth_measured_at: datetime | None = Field(
+        default=None, description="when the bandwidths were measured; null: never"
+    )
 
     @computed_field(  # type: ignore[prop-decorator]
         description="median client -> middleware round trip over the paths, µs"

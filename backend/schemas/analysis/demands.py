@@ -13,7 +13,7 @@ class StationDemandPublic(BaseModel):
     name: str
     servers: int = Field(description="cores of a host's CPU; threads of a process")
     demand_s: float = Field(description="pooled over the group's points: sum busy / sum X")
-    demand_by_point_s: list[float]
+    demand_by_point_s: list[float] = Field(description="D = busy / X at each measured point, s")
     utilization_by_point: list[float] = Field(description="busy servers / servers per point")
 
 
@@ -24,10 +24,12 @@ class DemandFitPointPublic(BaseModel):
     measured_throughput_per_s: float
     model_throughput_per_s: float
     bound_throughput_per_s: float = Field(description="asymptotic bound min(N/(D+Z), m/D)")
-    throughput_error_pct: float
+    throughput_error_pct: float = Field(description="(model - measured) / measured, %")
     measured_response_time_s: float | None
     model_response_time_s: float
-    response_time_error_pct: float | None
+    response_time_error_pct: float | None = Field(
+        description="(model - measured) / measured response time, %; null: not measured"
+    )
 
 
 class BottleneckPublic(BaseModel):
@@ -37,16 +39,22 @@ class BottleneckPublic(BaseModel):
     utilization: float
     clients: int
     servers: int
-    others: list[tuple[str, float]]
+    others: list[tuple[str, float]] = Field(
+        description="the other resources with their utilization there, highest first"
+    )
 
 
 class DemandModelPublic(BaseModel):
     stations: list[StationDemandPublic]
-    processes: list[StationDemandPublic]
+    processes: list[StationDemandPublic] = Field(
+        description="each process's own CPU demand, beside the stations (not a station)"
+    )
     think_time_s: float
     points: list[DemandFitPointPublic]
     bottleneck: BottleneckPublic | None
-    warnings: list[str]
+    warnings: list[str] = Field(
+        description="why the model may not fit: above the bound, U > 1, timers vs CPU"
+    )
     timer_demand_s: float | None = Field(
         description="the middleware timers' worker time per request (pooled), the cross-check"
     )
@@ -57,7 +65,9 @@ class DemandGroupPublic(BaseModel):
     group: dict[str, Any]
     configuration_ids: list[int]
     model: DemandModelPublic
-    timer_tolerance: float
+    timer_tolerance: float = Field(
+        description="relative difference of timers and CPU demand above which a warning is given"
+    )
 
 
 class ExperimentDemandModelsPublic(Units):

@@ -18,9 +18,9 @@ class RoleBoundPublic(BaseModel):
 
 class NetworkBoundRowPublic(ConfigRef):
     measured_throughput_per_s: float | None
-    roles: list[RoleBoundPublic]
+    roles: list[RoleBoundPublic] = Field(description="each role's bound")
     bound_per_s: float = Field(description="the smallest role bound")
-    limiting_role: str
+    limiting_role: str = Field(description="the role whose bound is the smallest")
     fraction_of_bound: float | None = Field(description="measured / bound")
 
 
@@ -28,5 +28,7 @@ class ExperimentNetworkBoundPublic(Units):
     """DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths."""
 
     data: list[NetworkBoundRowPublic]
-    bandwidth_measured_at: str | None
-    sizes_note: str
+    bandwidth_measured_at: str | None = Field(
+        description="when the testbed's bandwidths were measured (iperf3)"
+    )
+    sizes_note: str = Field(description="how the request and reply sizes were derived")

@@ -450,10 +450,14 @@ export type BandwidthPublic = {
     role: string;
     /**
      * From Host
+     *
+     * the host that sent
      */
     from_host: string;
     /**
      * To Host
+     *
+     * the peer that received
      */
     to_host: string;
     /**
@@ -496,6 +500,8 @@ export type BottleneckPublic = {
     servers: number;
     /**
      * Others
+     *
+     * the other resources with their utilization there, highest first
      */
     others: Array<[
         string,
@@ -1657,6 +1663,8 @@ export type DemandFitPointPublic = {
     bound_throughput_per_s: number;
     /**
      * Throughput Error Pct
+     *
+     * (model - measured) / measured, %
      */
     throughput_error_pct: number;
     /**
@@ -1673,6 +1681,8 @@ export type DemandFitPointPublic = {
     model_response_time_s: number;
     /**
      * Response Time Error Pct
+     *
+     * (model - measured) / measured response time, %; null: not measured
      */
     response_time_error_pct: number | null;
 };
@@ -1701,6 +1711,8 @@ export type DemandGroupPublic = {
     model: DemandModelPublic;
     /**
      * Timer Tolerance
+     *
+     * relative difference of timers and CPU demand above which a warning is given
      */
     timer_tolerance: number;
 };
@@ -1717,6 +1729,8 @@ export type DemandModelPublic = {
     stations: Array<StationDemandPublic>;
     /**
      * Processes
+     *
+     * each process's own CPU demand, beside the stations (not a station)
      */
     processes: Array<StationDemandPublic>;
     /**
@@ -1737,6 +1751,8 @@ export type DemandModelPublic = {
     bottleneck: BottleneckPublic | null;
     /**
      * Warnings
+     *
+     * why the model may not fit: above the bound, U > 1, timers vs CPU
      */
     warnings: Array<string>;
     /**
@@ -2433,10 +2449,14 @@ export type ExperimentNetworkBoundPublic = {
     data: Array<NetworkBoundRowPublic>;
     /**
      * Bandwidth Measured At
+     *
+     * when the testbed's bandwidths were measured (iperf3)
      */
     bandwidth_measured_at: string | null;
     /**
      * Sizes Note
+     *
+     * how the request and reply sizes were derived
      */
     sizes_note: string;
 };
@@ -5225,6 +5245,8 @@ export type NetworkBoundRowPublic = {
     measured_throughput_per_s: number | null;
     /**
      * Roles
+     *
+     * each role's bound
      */
     roles: Array<RoleBoundPublic>;
     /**
@@ -5235,6 +5257,8 @@ export type NetworkBoundRowPublic = {
     bound_per_s: number;
     /**
      * Limiting Role
+     *
+     * the role whose bound is the smallest
      */
     limiting_role: string;
     /**
@@ -5381,18 +5405,26 @@ export type NetworkPublic = {
     method?: string | null;
     /**
      * Measured At
+     *
+     * when the round trips were taken
      */
     measured_at?: string | null;
     /**
      * Paths
+     *
+     * round trips of each path between roles
      */
     paths?: Array<RoundTripPublic>;
     /**
      * Bandwidth
+     *
+     * iperf3 upload of each role host (on request)
      */
     bandwidth?: Array<BandwidthPublic>;
     /**
      * Bandwidth Measured At
+     *
+     * when the bandwidths were measured; null: never
      */
     bandwidth_measured_at?: string | null;
     /**
@@ -6304,18 +6336,26 @@ export type RoleBoundPublic = {
 export type RoundTripPublic = {
     /**
      * From Role
+     *
+     * the role of the host the connect was made from
      */
     from_role: string;
     /**
      * From Host
+     *
+     * the host the connect was made from
      */
     from_host: string;
     /**
      * To Role
+     *
+     * the role connected to
      */
     to_role: string;
     /**
      * To Host
+     *
+     * the host connected to
      */
     to_host: string;
     /**
@@ -7554,6 +7594,8 @@ export type StationDemandPublic = {
     demand_s: number;
     /**
      * Demand By Point S
+     *
+     * D = busy / X at each measured point, s
      */
     demand_by_point_s: Array<number>;
     /**
@@ -8520,18 +8562,26 @@ export type NetworkPublicWritable = {
     method?: string | null;
     /**
      * Measured At
+     *
+     * when the round trips were taken
      */
     measured_at?: string | null;
     /**
      * Paths
+     *
+     * round trips of each path between roles
      */
     paths?: Array<RoundTripPublic>;
     /**
      * Bandwidth
+     *
+     * iperf3 upload of each role host (on request)
      */
     bandwidth?: Array<BandwidthPublic>;
     /**
      * Bandwidth Measured At
+     *
+     * when the bandwidths were measured; null: never
      */
     bandwidth_measured_at?: string | null;
 };
