@@ -19,8 +19,8 @@ class RoundTripPublic(BaseModel):
     to_host: str = Field(description="the host connected to")
     address: str
     port: int = Field(description="the port connected to: the service's at a run, SSH's else")
-    samples_us: list[float] = Field(description="each TCP connect's round trip, µs")
-    rtt_us: float | None = Field(description="median of the samples, µs; null: none answered")
+    samples_us: list[float] = Field(description="each TCP connect's round trip, us")
+    rtt_us: float | None = Field(description="median of the samples, us; null: none answered")
     error: str | None = None
 
 
@@ -53,14 +53,14 @@ class NetworkPublic(BaseModel):
     )
 
     @computed_field(  # type: ignore[prop-decorator]
-        description="median client -> middleware round trip over the paths, µs"
+        description="median client -> middleware round trip over the paths, us"
     )
     @property
     def client_middleware_rtt_us(self) -> float | None:
         return _median(leg_rtts_us(self.model_dump(include={"paths"}), "client", "middleware"))
 
     @computed_field(  # type: ignore[prop-decorator]
-        description="median middleware -> server round trip over the paths, µs"
+        description="median middleware -> server round trip over the paths, us"
     )
     @property
     def middleware_server_rtt_us(self) -> float | None:

@@ -23,7 +23,9 @@ class DemandFitPointPublic(BaseModel):
     clients: int
     measured_throughput_per_s: float
     model_throughput_per_s: float
-    bound_throughput_per_s: float = Field(description="asymptotic bound min(N/(D+Z), m/D)")
+    bound_throughput_per_s: float = Field(
+        description="asymptotic bound min(N/(D+Z), m/D), requests/s"
+    )
     throughput_error_pct: float = Field(description="(model - measured) / measured, %")
     measured_response_time_s: float | None
     model_response_time_s: float
@@ -56,9 +58,11 @@ class DemandModelPublic(BaseModel):
         description="why the model may not fit: above the bound, U > 1, timers vs CPU"
     )
     timer_demand_s: float | None = Field(
-        description="the middleware timers' worker time per request (pooled), the cross-check"
+        description="the middleware timers' worker time per request in s (pooled), the cross-check"
     )
-    cpu_demand_s: float | None = Field(description="the middlewares' CPU per request (pooled)")
+    cpu_demand_s: float | None = Field(
+        description="the middlewares' CPU seconds per request (pooled)"
+    )
 
 
 class DemandGroupPublic(BaseModel):

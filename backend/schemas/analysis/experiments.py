@@ -50,11 +50,11 @@ class BreakdownRowPublic(ConfigRef):
     network_us: float
     round_trip_us: float | None = Field(
         default=None,
-        description="the measured client -> middleware TCP round trip (median over the "
+        description="the measured client -> middleware TCP round trip, us (median over the "
         "configuration's runs); null: not measured",
     )
     rest_us: float | None = Field(
-        default=None, description="network_us minus round_trip_us (see rest_label)"
+        default=None, description="network_us minus round_trip_us, us (see rest_label)"
     )
 
 

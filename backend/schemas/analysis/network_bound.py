@@ -13,13 +13,13 @@ class RoleBoundPublic(BaseModel):
     sets_per_s_per_host: float = Field(description="one host's bound if all were sets")
     gets_per_s_per_host: float = Field(description="one host's bound if all were gets")
     bytes_per_request: float = Field(description="bytes the role sends per client request")
-    bound_per_s: float = Field(description="hosts x bandwidth / bytes per request")
+    bound_per_s: float = Field(description="hosts x bandwidth / bytes per request, requests/s")
 
 
 class NetworkBoundRowPublic(ConfigRef):
     measured_throughput_per_s: float | None
     roles: list[RoleBoundPublic] = Field(description="each role's bound")
-    bound_per_s: float = Field(description="the smallest role bound")
+    bound_per_s: float = Field(description="the smallest role bound, requests/s")
     limiting_role: str = Field(description="the role whose bound is the smallest")
     fraction_of_bound: float | None = Field(description="measured / bound")
 

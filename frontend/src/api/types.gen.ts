@@ -768,13 +768,13 @@ export type BreakdownRowPublic = {
     /**
      * Round Trip Us
      *
-     * the measured client -> middleware TCP round trip (median over the configuration's runs); null: not measured
+     * the measured client -> middleware TCP round trip, us (median over the configuration's runs); null: not measured
      */
     round_trip_us?: number | null;
     /**
      * Rest Us
      *
-     * network_us minus round_trip_us (see rest_label)
+     * network_us minus round_trip_us, us (see rest_label)
      */
     rest_us?: number | null;
 };
@@ -1658,7 +1658,7 @@ export type DemandFitPointPublic = {
     /**
      * Bound Throughput Per S
      *
-     * asymptotic bound min(N/(D+Z), m/D)
+     * asymptotic bound min(N/(D+Z), m/D), requests/s
      */
     bound_throughput_per_s: number;
     /**
@@ -1758,13 +1758,13 @@ export type DemandModelPublic = {
     /**
      * Timer Demand S
      *
-     * the middleware timers' worker time per request (pooled), the cross-check
+     * the middleware timers' worker time per request in s (pooled), the cross-check
      */
     timer_demand_s: number | null;
     /**
      * Cpu Demand S
      *
-     * the middlewares' CPU per request (pooled)
+     * the middlewares' CPU seconds per request (pooled)
      */
     cpu_demand_s: number | null;
 };
@@ -5252,7 +5252,7 @@ export type NetworkBoundRowPublic = {
     /**
      * Bound Per S
      *
-     * the smallest role bound
+     * the smallest role bound, requests/s
      */
     bound_per_s: number;
     /**
@@ -5430,13 +5430,13 @@ export type NetworkPublic = {
     /**
      * Client Middleware Rtt Us
      *
-     * median client -> middleware round trip over the paths, µs
+     * median client -> middleware round trip over the paths, us
      */
     readonly client_middleware_rtt_us: number | null;
     /**
      * Middleware Server Rtt Us
      *
-     * median middleware -> server round trip over the paths, µs
+     * median middleware -> server round trip over the paths, us
      */
     readonly middleware_server_rtt_us: number | null;
     /**
@@ -6325,7 +6325,7 @@ export type RoleBoundPublic = {
     /**
      * Bound Per S
      *
-     * hosts x bandwidth / bytes per request
+     * hosts x bandwidth / bytes per request, requests/s
      */
     bound_per_s: number;
 };
@@ -6373,13 +6373,13 @@ export type RoundTripPublic = {
     /**
      * Samples Us
      *
-     * each TCP connect's round trip, µs
+     * each TCP connect's round trip, us
      */
     samples_us: Array<number>;
     /**
      * Rtt Us
      *
-     * median of the samples, µs; null: none answered
+     * median of the samples, us; null: none answered
      */
     rtt_us: number | null;
     /**
