@@ -1,9 +1,9 @@
 """Runs per configuration as the repetition rule counts them, and adding one repetition."""
 
 from sqlalchemy import func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from backend.crud.run import insert_run
 from backend.models import Run, RunStatus
 
 PENDING = (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -33,20 +33,9 @@ def add_repetition(*, session: Session, experiment_id: int, configuration_id: in
     last = session.scalar(
         select(func.max(Run.repetition)).where(Run.configuration_id == configuration_id)
     )
-    created: int | None = session.scalar(
-        pg_insert(Run)
-        .values(
-            experiment_id=experiment_id,
-            configuration_id=configuration_id,
-            repetition=(-1 if last is None else int(last)) + 1,
-            status=RunStatus.QUEUED,
-            attempt=0,
-            cancel_requested=False,
-            hosts={},
-            tool_versions={},
-            commands=[],
-        )
-        .on_conflict_do_nothing()
-        .returning(Run.id)
+    return insert_run(
+        session=session,
+        experiment_id=experiment_id,
+        configuration_id=configuration_id,
+        repetition=(-1 if last is None else int(last)) + 1,
     )
-    return created

@@ -23,6 +23,31 @@ _REQUEUED = {
 }
 
 
+def insert_run(
+    *, session: Session, experiment_id: int, configuration_id: int, repetition: int
+) -> int | None:
+    """One new queued, unsent run (a rule's extra repetition, a search's probe); its id, or
+    None when that (configuration, repetition) exists: the unique pair makes two callers
+    deciding at once add one run. Not committed."""
+    created: int | None = session.scalar(
+        pg_insert(Run)
+        .values(
+            experiment_id=experiment_id,
+            configuration_id=configuration_id,
+            repetition=repetition,
+            status=RunStatus.QUEUED,
+            attempt=0,
+            cancel_requested=False,
+            hosts={},
+            tool_versions={},
+            commands=[],
+        )
+        .on_conflict_do_nothing()
+        .returning(Run.id)
+    )
+    return created
+
+
 def queue_runs(*, session: Session, experiment: Experiment) -> tuple[list[int], int]:
     """Create every missing run and re-queue failed or cancelled ones (resume), all unsent:
     Start's sender sends them (backend.crud.dispatch). Two statements whatever the grid's size.

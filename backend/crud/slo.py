@@ -3,10 +3,10 @@ it. Adding one is idempotent (the unique configuration values and run repetition
 search step that runs twice adds it once."""
 
 from sqlalchemy import func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from backend.models import Configuration, Experiment, Run, RunStatus
+from backend.crud.run import insert_run
+from backend.models import Configuration, Experiment, Run
 from backend.results.slo import RATE
 
 
@@ -30,20 +30,11 @@ def add_probe(*, session: Session, experiment: Experiment, rate: int, repetition
         session.flush()
         rates = sorted({*experiment.factors.get(RATE, []), rate})
         experiment.factors = {RATE: rates}
-    session.execute(
-        pg_insert(Run)
-        .values(
-            experiment_id=experiment.id,
-            configuration_id=config.id,
-            repetition=repetition,
-            status=RunStatus.QUEUED,
-            attempt=0,
-            cancel_requested=False,
-            hosts={},
-            tool_versions={},
-            commands=[],
-        )
-        .on_conflict_do_nothing()
+    insert_run(
+        session=session,
+        experiment_id=experiment.id,
+        configuration_id=config.id,
+        repetition=repetition,
     )
     session.flush()
     run_id = session.scalar(

@@ -25,28 +25,19 @@ from backend.core.queue import AZURE_DELETE_GROUP_TASK, AZURE_QUEUE
 from backend.main import app
 from backend.models import AzureLab, AzureLabStatus, RunStatus
 from infra.azure import provision
-from infra.azure.arm import Arm, connect
+from infra.azure.arm import Arm
 from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
 from infra.azure.spec import LabSpec
-from infra.tests.conftest import fake_options
-from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential, iter_namespaces
+from infra.tests.fake_arm import FakeArm, iter_namespaces
+from infra.tests.labs import SMALL_EXPERIMENT, fake_clients, ready_lab
 from worker.azure.janitor import EXPIRED_REASON
-from worker.azure.labs import create_lab
 from worker.tasks.azure import delete_group, sweep_once
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, in_load_phase, runs_of
 
 pytestmark = pytest.mark.integration
 
-FIXED = {
-    "servers": 1,
-    "middlewares": 0,
-    "instances_per_machine": 1,
-    "ratio": "1:9",
-    "value_size": 128,
-    "key_maximum": 2000,
-    "load_generator": "memaslap",
-}
+FIXED = SMALL_EXPERIMENT
 LATER = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
 
 
@@ -58,26 +49,6 @@ def lab_name() -> str:
     return f"azjan{next(_labs)}"  # testbed names are unique in the session's database
 
 
-def _to(fake: FakeArm) -> Arm:
-    return connect(SUBSCRIPTION, FakeCredential(), fake_options(fake))
-
-
-def _ready_lab(db: Session, fake: FakeArm, spec: LabSpec) -> AzureLab:
-    row = AzureLab(
-        name=spec.name,
-        spec=spec.model_dump(mode="json"),
-        resource_group=spec.resource_group,
-        status=AzureLabStatus.QUEUED.value,
-        progress=[],
-    )
-    db.add(row)
-    db.commit()
-    create_lab(row.id, arm_for=lambda: _to(fake))
-    db.refresh(row)
-    assert row.status == AzureLabStatus.READY.value, row.error
-    return row
-
-
 @pytest.mark.timeout(300)
 def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
     db: Session,
@@ -87,7 +58,7 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
-    lab = _ready_lab(db, fake_arm, small_lab)
+    lab = ready_lab(db, fake_arm, small_lab)
     exp, run_ids = create_queued_experiment(
         db,
         factors={"clients_per_thread": [2, 4]},
@@ -125,7 +96,7 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
 def test_an_idle_testbed_is_deallocated_once(
     db: Session, arm: Arm, fake_arm: FakeArm, small_lab: LabSpec
 ) -> None:
-    lab = _ready_lab(db, fake_arm, small_lab)
+    lab = ready_lab(db, fake_arm, small_lab)
     fresh = sweep_once(arm)
     assert fresh is not None and not fresh.anything()  # just made: not idle, nothing done
     idle_since = datetime.now(UTC) - timedelta(seconds=settings.AZURE_IDLE_DEALLOCATE_S + 60)
@@ -173,7 +144,7 @@ def api_on_fake(arm: Arm, fake_arm: FakeArm, monkeypatch: pytest.MonkeyPatch) ->
         yield arm
 
     app.dependency_overrides[get_arm] = clients
-    monkeypatch.setattr(azure, "connect_from_settings", lambda: _to(fake_arm))
+    monkeypatch.setattr(azure, "connect_from_settings", lambda: fake_clients(fake_arm))
     try:
         yield
     finally:

@@ -16,30 +16,21 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.host_keys import fingerprint, scan_host_key
-from backend.models import AzureLab, AzureLabStatus, RunStatus, Testbed
+from backend.models import RunStatus, Testbed
 from infra.azure import provision
-from infra.azure.arm import Arm, connect
+from infra.azure.arm import Arm
 from infra.azure.cloud_init import new_host_key
 from infra.azure.lab import register
 from infra.azure.spec import LabSpec
-from infra.tests.conftest import fake_options
-from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential, iter_namespaces
-from worker.azure.labs import create_lab
+from infra.tests.fake_arm import FakeArm, iter_namespaces
+from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
 
-FIXED = {
-    "servers": 1,
-    "middlewares": 0,
-    "instances_per_machine": 1,
-    "ratio": "1:9",
-    "value_size": 128,
-    "key_maximum": 2000,
-    "load_generator": "memaslap",
-}
+FIXED = SMALL_EXPERIMENT
 
 
 @pytest.fixture(params=["api", "task"])
@@ -77,21 +68,7 @@ def _make_testbed(
         lab = provision.create(arm, spec)
         testbed_id = register(spec, lab.hosts, client=client)["id"]
     else:
-        row = AzureLab(
-            name=spec.name,
-            spec=spec.model_dump(mode="json"),
-            resource_group=spec.resource_group,
-            status=AzureLabStatus.QUEUED.value,
-            progress=[],
-        )
-        db.add(row)
-        db.commit()
-        create_lab(
-            row.id, arm_for=lambda: connect(SUBSCRIPTION, FakeCredential(), fake_options(fake))
-        )
-        db.refresh(row)
-        assert row.status == AzureLabStatus.READY.value, row.error
-        testbed_id = row.testbed_id
+        testbed_id = ready_lab(db, fake, spec).testbed_id
     testbed = db.get(Testbed, testbed_id)
     assert testbed is not None
     return testbed

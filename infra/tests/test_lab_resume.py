@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.host_keys import scan_host_key
 from backend.core.queue import enqueue_azure_lab
-from backend.models import AzureLab, AzureLabStatus, Testbed
+from backend.models import AzureLabStatus, Testbed
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -23,6 +23,7 @@ from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
 from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.fake_azure_app import CA_ENV, URL_ENV
+from infra.tests.labs import queue_lab
 from worker.azure.labs import MAX_ATTEMPTS
 from worker.tasks.azure import sweep_once
 
@@ -49,19 +50,6 @@ def _wait(what: str, done: object, timeout_s: float = 120) -> None:
         time.sleep(0.2)
 
 
-def _queue(db: Session, spec: LabSpec) -> AzureLab:
-    row = AzureLab(
-        name=spec.name,
-        spec=spec.model_dump(mode="json"),
-        resource_group=spec.resource_group,
-        status=AzureLabStatus.QUEUED.value,
-        progress=[],
-    )
-    db.add(row)
-    db.commit()
-    return row
-
-
 @pytest.mark.timeout(300)
 def test_a_creation_whose_worker_is_killed_is_finished_by_the_next(
     db: Session,
@@ -75,7 +63,7 @@ def test_a_creation_whose_worker_is_killed_is_finished_by_the_next(
     # retry policy, with the group, network, NICs and the first VM made. Killed there.
     middleware_vm = rf"/virtualMachines/{name}-middleware-1$"
     fake_arm.inject("PUT", middleware_vm, 429, "TooManyRequests", times=1, retry_after=60)
-    row = _queue(db, small_lab)
+    row = queue_lab(db, small_lab)
     first = _azure_worker(fake_arm, tmp_path)
     first.start()
     try:
@@ -137,7 +125,7 @@ def test_a_creation_whose_workers_keep_dying_is_cleaned_up(
     dead = subprocess.Popen(["true"])
     dead.wait()
     fake_arm.add_group(small_lab.resource_group, {TAG_TESTBED: small_lab.name, TAG_EXPIRES: "x"})
-    row = _queue(db, small_lab)
+    row = queue_lab(db, small_lab)
     row.status = AzureLabStatus.CREATING.value
     row.attempt = MAX_ATTEMPTS
     row.worker = f"{socket.gethostname()}:{dead.pid}"

@@ -11,12 +11,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from backend.core.host_keys import scan_host_key
-from backend.models import AzureLab, AzureLabStatus, Testbed, TestbedKind
+from backend.models import AzureLabStatus, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm, connect
 from infra.azure.spec import LabSpec, Role
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
+from infra.tests.labs import queue_lab
 from worker.azure.labs import create_lab
 
 pytestmark = pytest.mark.integration
@@ -27,19 +28,6 @@ def lab_name() -> str:
     return "aztask"
 
 
-def _queue(db: Session, spec: LabSpec) -> AzureLab:
-    row = AzureLab(
-        name=spec.name,
-        spec=spec.model_dump(mode="json"),
-        resource_group=spec.resource_group,
-        status=AzureLabStatus.QUEUED.value,
-        progress=[],
-    )
-    db.add(row)
-    db.commit()
-    return row
-
-
 def _to(fake: FakeArm) -> Arm:
     return connect(SUBSCRIPTION, FakeCredential(), fake_options(fake))
 
@@ -47,7 +35,7 @@ def _to(fake: FakeArm) -> Arm:
 def test_a_queued_lab_becomes_a_registered_testbed(
     db: Session, arm: Arm, fake_arm: FakeArm, small_lab: LabSpec
 ) -> None:
-    row = _queue(db, small_lab)
+    row = queue_lab(db, small_lab)
     create_lab(row.id, arm_for=lambda: _to(fake_arm))
     db.refresh(row)
     assert (row.status, row.error) == (AzureLabStatus.READY.value, None)
@@ -92,7 +80,7 @@ def test_a_failed_lab_says_why_and_leaves_nothing(
     db: Session, fake_arm: FakeArm, small_lab: LabSpec
 ) -> None:
     fake_arm.inject("PUT", r"/virtualMachines/aztask-client-1$", 409, "SkuNotAvailable")
-    row = _queue(db, small_lab)
+    row = queue_lab(db, small_lab)
     testbeds = db.scalar(select(func.count()).select_from(Testbed))
     create_lab(row.id, arm_for=lambda: _to(fake_arm))
     db.refresh(row)

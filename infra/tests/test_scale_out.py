@@ -12,27 +12,18 @@ from sqlalchemy.orm import Session
 
 from backend.core.queue import enqueue_runs
 from backend.crud.dispatch import mark_sent
-from backend.models import AzureLab, AzureLabStatus, Run, RunStatus
+from backend.models import Run, RunStatus
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.azure import provision
-from infra.azure.arm import Arm, connect
+from infra.azure.arm import Arm
 from infra.azure.spec import LabSpec
-from infra.tests.conftest import fake_options
-from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
-from worker.azure.labs import create_lab
+from infra.tests.fake_arm import FakeArm
+from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.tests.utils.experiments import all_final, create_queued_experiment, wait_for
 
 pytestmark = pytest.mark.integration
 
-FIXED = {
-    "servers": 1,
-    "middlewares": 0,
-    "instances_per_machine": 1,
-    "ratio": "1:9",
-    "value_size": 128,
-    "key_maximum": 2000,
-    "load_generator": "memaslap",
-}
+FIXED = SMALL_EXPERIMENT
 
 
 @pytest.fixture()
@@ -41,18 +32,7 @@ def lab_name() -> str:
 
 
 def _ready(db: Session, fake: FakeArm, spec: LabSpec) -> int:
-    row = AzureLab(
-        name=spec.name,
-        spec=spec.model_dump(mode="json"),
-        resource_group=spec.resource_group,
-        status=AzureLabStatus.QUEUED.value,
-        progress=[],
-    )
-    db.add(row)
-    db.commit()
-    create_lab(row.id, arm_for=lambda: connect(SUBSCRIPTION, FakeCredential(), fake_options(fake)))
-    db.refresh(row)
-    assert row.status == AzureLabStatus.READY.value, row.error
+    row = ready_lab(db, fake, spec)
     assert row.testbed_id is not None
     return row.testbed_id
 
