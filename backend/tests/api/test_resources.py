@@ -1,5 +1,8 @@
 """The monitor's numbers served: demand models, the resources figures, Compare and exports."""
 
+import csv
+import io
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
@@ -134,3 +137,36 @@ def test_demand_models_have_the_round_trip_and_the_links(client: TestClient, db:
             assert link["servers"] == b["hosts"]
             # Capacity m / D is the role's bound.
             assert link["servers"] / link["demand_s"] == pytest.approx(b["bound_per_s"])
+
+
+@pytest.mark.usefixtures("closes_renderer")
+def test_compare_exports_carry_the_monitor_sides(client: TestClient, db: Session) -> None:
+    """What the Compare page offers for hosts and processes exports as it shows: the grouped
+    curves' figure and the differences table for the process side's CPU."""
+    exp = stored_experiment(client, db)
+    other = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"], other["id"]],
+        "source": "process",
+        "request_type": "all",
+        "metric": "process_cpu_pct",
+        "x": "clients_per_thread",
+    }
+    fig = client.post(f"{API}/compare/figures/compare-groups.json", json=body)
+    assert fig.status_code == 200, fig.text
+    assert "% of a core" in fig.text
+    assert any(len(t.get("y", [])) > 0 for t in fig.json()["data"])
+    diffs = {**body, "metrics": ["process_cpu_pct"]}
+    del diffs["metric"], diffs["x"]
+    table = client.post(f"{API}/compare/tables/differences.csv", json=diffs)
+    assert table.status_code == 200, table.text
+    header, *rows = list(csv.reader(io.StringIO(table.text)))
+    assert "Base mean (% of a core)" in header
+    served = client.post(f"{API}/compare/differences", json=diffs).json()["data"]
+    mean = header.index("Base mean (% of a core)")
+    assert [float(r[mean]) for r in rows] == pytest.approx([d["base"]["mean"] for d in served])
+    host = client.post(
+        f"{API}/compare/figures/compare-groups.json",
+        json={**body, "source": "host", "metric": "host_cpu_busy_pct"},
+    )
+    assert host.status_code == 200, host.text
