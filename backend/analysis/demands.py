@@ -8,6 +8,13 @@ on one host share its cores (on the local testbed clients, middleware and memcac
 cores: that CPU is the station, no process timer is). A memcached server runs one worker
 thread (`-t 1`): its process is also a one-server station of its own. Think time comes from
 the interactive law over the measured points, as in the timer-based model.
+
+Two measured stations that are no CPU: the client -> middleware round trip of the run's
+probe (backend.domain.round_trip) is a delay (infinite-server) station with D = the round
+trip (a request crosses the link once each way), and where iperf3 measured the testbed's
+bandwidths each role's link is an m-server station (m = the role's hosts, D = bits the role
+sends per request / bandwidth), so its capacity m / D is the role's network bound
+(backend.analysis.network_bound).
 """
 
 from __future__ import annotations
@@ -42,7 +49,23 @@ class Resource:
     name: str
     servers: int
     busy: tuple[float, ...]
-    kind: str = "cpu"  # "cpu" of a host, or "process"
+    kind: str = "cpu"  # "cpu" of a host, "process", or "link" (a role's network bound)
+
+
+def link_resource(
+    role: str, hosts: int, bound_per_s: float, bandwidth_mbit_s: float, xs: Sequence[float]
+) -> Resource:
+    """A role's links as a station: `hosts` servers, D = hosts / bound (bits sent per request
+    / bandwidth), so its capacity is the bound; busy = X D at each point (derived from the
+    bandwidth, not measured: a NIC's busy time is not observable)."""
+    require(bound_per_s > 0, "bound_per_s", "must be positive")
+    d = hosts / bound_per_s
+    return Resource(
+        f"network of {role} ({hosts} x {bandwidth_mbit_s:.4g} Mbit/s)",
+        hosts,
+        tuple(x * d for x in xs),
+        "link",
+    )
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,7 @@ class DemandModel:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     timer_demand_s: float | None = None  # the middleware timers' demand (pooled)
     cpu_demand_s: float | None = None  # the middleware processes' CPU demand (pooled)
+    network_delay_s: float | None = None  # the delay station: the measured round trip
 
 
 def _error(model: float, measured: float | None) -> float | None:
@@ -138,8 +162,9 @@ def demand_model(
     stations: Sequence[Resource],
     processes: Sequence[Resource] = (),
     timer_tolerance: float = DEFAULT_TIMER_TOLERANCE,
+    network_delay_s: float | None = None,
 ) -> DemandModel:
-    """The closed network of the measured CPUs, solved by exact MVA for 1..max N, its
+    """The closed network of the measured stations, solved by exact MVA for 1..max N, its
     asymptotic bound, the fit at each measured point, warnings and the bottleneck.
 
     stations: each host's CPU (servers = cores). processes: the CPU of each process, with the
@@ -150,6 +175,9 @@ def demand_model(
     require(all(p.throughput_per_s > 0 for p in points), "throughput_per_s", "must be positive")
     require(len(stations) > 0, "resources", "no CPU measured: run with the monitor")
     require(0 < timer_tolerance, "timer_tolerance", "must be positive")
+    require(
+        network_delay_s is None or network_delay_s >= 0, "network_delay_s", "must not be negative"
+    )
     order = sorted(range(len(points)), key=lambda i: points[i].clients)
     points = [points[i] for i in order]
 
@@ -170,6 +198,8 @@ def demand_model(
         if s.demand_s > 0
     )  # fmt: skip
     require(len(network) > 0, "resources", "no CPU time measured at any station")
+    if network_delay_s:
+        network = (*network, Station("network round trip", StationKind.DELAY, network_delay_s))
     top = max(p.clients for p in points)
     solved = solve_mva(network, top, think)
     bound = bounds(network, top, think)
@@ -192,12 +222,13 @@ def demand_model(
         )
     warnings = _warnings(fit, [*demands, *per_process], points)
     low = fit[0]  # the lowest load: the least queueing
-    total = sum(s.demand_s for s in demands)
+    total = sum(s.demand_s for s in demands) + (network_delay_s or 0.0)
     if low.measured_response_time_s is not None and low.measured_response_time_s > 2 * total:
+        what = "CPU demands" + (" and round trip" if network_delay_s else "")
         warnings.append(
             f"N = {low.clients}: measured response time {low.measured_response_time_s * 1e6:.0f} "
-            f"us against {total * 1e6:.0f} us of CPU demands: the rest (network round trips, "
-            "waiting) is no station of this model, so it overestimates throughput"
+            f"us against {total * 1e6:.0f} us of {what}: the rest (waiting, time no "
+            "measurement covers) is no station of this model, so it overestimates throughput"
         )
     timer, cpu = _timer_pair(points)
     if (
@@ -221,6 +252,7 @@ def demand_model(
         tuple(warnings),
         timer,
         cpu,
+        network_delay_s or None,
     )
 
 

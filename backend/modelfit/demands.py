@@ -13,11 +13,26 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from backend.analysis.demands import DemandModel, DemandPoint, Resource, demand_model
-from backend.analysis.errors import require
-from backend.analysis.model_fit import MeasuredConfig, group_key, measured_utilization
+from backend.analysis.demands import (
+    DemandModel,
+    DemandPoint,
+    Resource,
+    demand_model,
+    link_resource,
+)
+from backend.analysis.errors import AnalysisError, require
+from backend.analysis.experiment import write_fraction
+from backend.analysis.model_fit import (
+    MeasuredConfig,
+    group_key,
+    group_round_trip_us,
+    measured_utilization,
+)
+from backend.analysis.network_bound import configuration_bounds
 from backend.crud import results as crud
-from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
+from backend.crud.network import experiment_testbed, round_trips_us
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
+from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
 from backend.models import Experiment, RequestType
 from backend.results.metrics import SourceKind
@@ -84,6 +99,12 @@ def demand_groups(
     cores = _means(session, experiment.id, "host", "host_cpus")
     procs = _means(session, experiment.id, "process", "process_cpu_pct")
     hosts_of = crud.read_process_hosts(session=session, experiment_id=experiment.id)
+    rtts = round_trips_us(session=session, experiment_id=experiment.id)
+    testbed = experiment_testbed(session=session, experiment=experiment)
+    bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
+    role_hosts = {
+        r: sum(1 for h in testbed.hosts if h.role.value == r) for r in bandwidth if testbed
+    }
     groups: dict[tuple[tuple[str, str], ...], list[MeasuredConfig]] = {}
     for c in configs:
         if c.configuration_id in busy:
@@ -92,8 +113,44 @@ def demand_groups(
     out = []
     for members in groups.values():
         members.sort(key=lambda c: c.clients)
-        out.append(_group(members, busy, cores, procs, hosts_of, timer_tolerance))
+        links, why = _links(members, bandwidth, role_hosts)
+        out.append(
+            _group(
+                members,
+                busy,
+                cores,
+                procs,
+                hosts_of,
+                timer_tolerance,
+                group_round_trip_us(members, rtts),
+                links,
+                why,
+            )
+        )
     return out
+
+
+def _links(
+    members: list[MeasuredConfig], bandwidth: dict[str, float], role_hosts: dict[str, int]
+) -> tuple[list[Resource], list[str]]:
+    """Each role's link station from the testbed's iperf3 bandwidths (none measured: none)."""
+    if not bandwidth:
+        return [], []
+    p = members[0].params
+    try:
+        roles = configuration_bounds(
+            p,
+            bandwidth,
+            role_hosts,
+            resolve_replication(p["replication"], int(p["servers"])),
+            write_fraction(str(p["ratio"])),
+        )
+    except AnalysisError as err:
+        return [], [f"no network bound in the model: {err.reason}"]
+    xs = [c.client["throughput_per_s"].mean for c in members]
+    return [
+        link_resource(r.role, r.hosts, r.bound_per_s, r.bandwidth_mbit_s, xs) for r in roles
+    ], []
 
 
 def _group(
@@ -103,6 +160,9 @@ def _group(
     procs: dict[int, dict[str, float]],
     hosts_of: dict[str, str],
     timer_tolerance: float,
+    round_trip_us: float | None = None,
+    links: list[Resource] | None = None,
+    link_notes: list[str] | None = None,
 ) -> DemandGroup:
     """The group's model. A host's CPU station is busy with the run's own processes on it
     (the monitor's included): another user's load on a shared machine is no demand of the
@@ -150,7 +210,13 @@ def _group(
                 sum(mw) if mw else None,
             )
         )
-    model = demand_model(points, stations, processes, timer_tolerance)
-    model = replace(model, warnings=(*model.warnings, *notes))
+    model = demand_model(
+        points,
+        [*stations, *(links or [])],
+        processes,
+        timer_tolerance,
+        None if round_trip_us is None else round_trip_us / 1e6,
+    )
+    model = replace(model, warnings=(*model.warnings, *notes, *(link_notes or [])))
     group = {k: v for k, v in members[0].values.items() if k not in CLIENT_COUNT_PARAMETERS}
     return DemandGroup(group, tuple(ids), model, timer_tolerance)

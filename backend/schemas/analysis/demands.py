@@ -11,7 +11,9 @@ class StationDemandPublic(BaseModel):
     """A station's (or process's) demand by the utilization law D = U / X."""
 
     name: str
-    servers: int = Field(description="cores of a host's CPU; threads of a process")
+    servers: int = Field(
+        description="cores of a host's CPU; threads of a process; hosts of a role's network"
+    )
     demand_s: float = Field(description="pooled over the group's points: sum busy / sum X")
     demand_by_point_s: list[float] = Field(description="D = busy / X at each measured point, s")
     utilization_by_point: list[float] = Field(description="busy servers / servers per point")
@@ -62,6 +64,11 @@ class DemandModelPublic(BaseModel):
     )
     cpu_demand_s: float | None = Field(
         description="the middlewares' CPU seconds per request (pooled)"
+    )
+    network_delay_s: float | None = Field(
+        default=None,
+        description="the delay station: the measured client -> middleware round trip in s "
+        "(median over the group's runs); null: not measured, no delay station",
     )
 
 

@@ -2,7 +2,13 @@
 
 import pytest
 
-from backend.analysis.demands import DemandPoint, Resource, demand_model, utilization_law_demand
+from backend.analysis.demands import (
+    DemandPoint,
+    Resource,
+    demand_model,
+    link_resource,
+    utilization_law_demand,
+)
 from backend.analysis.errors import AnalysisError
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.network import Station, StationKind
@@ -82,3 +88,42 @@ def test_time_no_cpu_explains_is_warned_of() -> None:
         w.startswith("N = 1: measured response time 10000 us against 260 us of CPU demands")
         for w in model.warnings
     ), model.warnings
+
+
+def test_a_delay_station_against_hand_mva() -> None:
+    """One CPU (D = 100 us) and the measured round trip (Z_net = 50 us) as a delay station,
+    think time 0, solved by hand with exact MVA:
+    N = 1: R = 100 + 50 = 150 us, X = 1 / 150 us = 6,666.7/s, Q_cpu = X 100 us = 2/3;
+    N = 2: R_cpu = 100 (1 + 2/3) = 166.7 us, R = 216.7 us, X = 2 / 216.7 us = 9,230.8/s."""
+    x1, x2 = 1 / 150e-6, 2 / 216.6667e-6
+    points = [DemandPoint(1, x1, 150e-6), DemandPoint(2, x2, 2 / x2)]
+    cpu = Resource("CPU of h", 1, (x1 * 100e-6, x2 * 100e-6))
+    model = demand_model(points, [cpu], network_delay_s=50e-6)
+    assert model.network_delay_s == pytest.approx(50e-6)
+    assert model.think_time_s == pytest.approx(0.0, abs=1e-9)
+    assert [f.model_throughput_per_s for f in model.points] == pytest.approx([x1, x2], rel=1e-5)
+    assert [f.model_response_time_s for f in model.points] == pytest.approx(
+        [150e-6, 216.6667e-6], rel=1e-5
+    )
+    # The bound folds the delay into Z: min(N / (D + Z), 1 / D) = min(N / 150 us, 10,000/s).
+    assert model.points[1].bound_throughput_per_s == pytest.approx(10_000.0)
+    # Without the delay station the same points fit worse (the model misses 50 us a request).
+    bare = demand_model(points, [cpu])
+    assert bare.network_delay_s is None
+    assert abs(bare.points[1].response_time_error_pct or 0) > 1.0
+
+
+def test_a_role_link_is_a_station_whose_capacity_is_its_bound() -> None:
+    """A client link bounding the system at 5,000 requests/s over 2 hosts: 2 servers, D = 400 us,
+    so it saturates first and is named the bottleneck."""
+    xs = (1_000.0, 4_000.0)
+    link = link_resource("client", 2, 5_000.0, 201.0, xs)
+    assert link.servers == 2 and link.kind == "link"
+    points = [DemandPoint(1, xs[0], 1e-3), DemandPoint(8, xs[1], 2e-3)]
+    cpu = Resource("CPU of h", 2, (0.1, 0.4))  # D = 100 us on 2 cores: 20,000/s
+    model = demand_model(points, [cpu, link])
+    assert model.stations[1].demand_s == pytest.approx(400e-6)
+    assert model.points[-1].bound_throughput_per_s <= 5_000.0 * (1 + 1e-9)
+    assert model.bottleneck is not None
+    assert model.bottleneck.resource == link.name
+    assert model.bottleneck.utilization == pytest.approx(4_000.0 / 5_000.0)

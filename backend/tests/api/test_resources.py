@@ -1,5 +1,8 @@
 """The monitor's numbers served: demand models, the resources figures, Compare and exports."""
 
+import csv
+import io
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
@@ -94,3 +97,76 @@ def test_compare_reads_monitor_metrics(client: TestClient, db: Session) -> None:
     first = body["data"][0]
     x = model_throughput(first["values"], 0) + 50.0  # repetitions 0 and 1: +0, +100
     assert first["metrics"]["process_cpu_pct"] == pytest.approx(100 * x * 80e-6)
+
+
+def test_demand_models_have_the_round_trip_and_the_links(client: TestClient, db: Session) -> None:
+    """The runs' measured round trip is a delay station; the testbed's iperf3 bandwidths make
+    each role's link a station whose capacity is the network bound the API serves."""
+    from sqlalchemy import select
+
+    from backend.models import Experiment, Run
+    from backend.tests.api.test_network_between_roles import RTT_US, _probe, _testbed
+
+    exp = stored_experiment(client, db)
+    url = f"{API}/analysis/experiments/{exp['id']}/demand-models"
+    before = {tuple(g["configuration_ids"]): g["model"] for g in client.get(url).json()["data"]}
+    for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
+        run.hosts = {**(run.hosts or {}), "network": _probe(RTT_US)}
+    bed = _testbed(db, {"client": 201.0, "middleware": 802.0, "server": 101.0})
+    experiment = db.get(Experiment, exp["id"])
+    assert experiment is not None
+    experiment.testbed_id = bed.id
+    db.commit()
+    r = client.get(url)
+    assert r.status_code == 200, r.text
+    bounds = client.get(f"{API}/analysis/experiments/{exp['id']}/network-bound").json()["data"]
+    bound_of = {b["configuration_id"]: {x["role"]: x for x in b["roles"]} for b in bounds}
+    for g in r.json()["data"]:
+        model = g["model"]
+        assert model["network_delay_s"] == pytest.approx(RTT_US / 1e6)
+        old = before[tuple(g["configuration_ids"])]
+        for new_p, old_p in zip(model["points"], old["points"], strict=True):
+            # The delay adds to every response time at N = 1 and lowers the bound N / (D + Z).
+            assert new_p["bound_throughput_per_s"] <= old_p["bound_throughput_per_s"]
+        assert model["points"][0]["model_response_time_s"] > RTT_US / 1e6
+        links = {s["name"]: s for s in model["stations"] if s["name"].startswith("network of")}
+        roles = bound_of[g["configuration_ids"][0]]
+        assert len(links) == len(roles) == 3
+        for role, b in roles.items():
+            (link,) = [s for n, s in links.items() if n.startswith(f"network of {role} ")]
+            assert link["servers"] == b["hosts"]
+            # Capacity m / D is the role's bound.
+            assert link["servers"] / link["demand_s"] == pytest.approx(b["bound_per_s"])
+
+
+@pytest.mark.usefixtures("closes_renderer")
+def test_compare_exports_carry_the_monitor_sides(client: TestClient, db: Session) -> None:
+    """What the Compare page offers for hosts and processes exports as it shows: the grouped
+    curves' figure and the differences table for the process side's CPU."""
+    exp = stored_experiment(client, db)
+    other = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"], other["id"]],
+        "source": "process",
+        "request_type": "all",
+        "metric": "process_cpu_pct",
+        "x": "clients_per_thread",
+    }
+    fig = client.post(f"{API}/compare/figures/compare-groups.json", json=body)
+    assert fig.status_code == 200, fig.text
+    assert "% of a core" in fig.text
+    assert any(len(t.get("y", [])) > 0 for t in fig.json()["data"])
+    diffs = {**body, "metrics": ["process_cpu_pct"]}
+    del diffs["metric"], diffs["x"]
+    table = client.post(f"{API}/compare/tables/differences.csv", json=diffs)
+    assert table.status_code == 200, table.text
+    header, *rows = list(csv.reader(io.StringIO(table.text)))
+    assert "Base mean (% of a core)" in header
+    served = client.post(f"{API}/compare/differences", json=diffs).json()["data"]
+    mean = header.index("Base mean (% of a core)")
+    assert [float(r[mean]) for r in rows] == pytest.approx([d["base"]["mean"] for d in served])
+    host = client.post(
+        f"{API}/compare/figures/compare-groups.json",
+        json={**body, "source": "host", "metric": "host_cpu_busy_pct"},
+    )
+    assert host.status_code == 200, host.text

@@ -1767,6 +1767,12 @@ export type DemandModelPublic = {
      * the middlewares' CPU seconds per request (pooled)
      */
     cpu_demand_s: number | null;
+    /**
+     * Network Delay S
+     *
+     * the delay station: the measured client -> middleware round trip in s (median over the group's runs); null: not measured, no delay station
+     */
+    network_delay_s?: number | null;
 };
 
 /**
@@ -7583,7 +7589,7 @@ export type StationDemandPublic = {
     /**
      * Servers
      *
-     * cores of a host's CPU; threads of a process
+     * cores of a host's CPU; threads of a process; hosts of a role's network
      */
     servers: number;
     /**

@@ -35,6 +35,14 @@ function seedMonitorRows(experimentId: number): void {
       GROUP BY s.run_id, s.window_start_s, s.window_end_s`;
     execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q", "-c", statement]);
   }
+  // Each run's probe measured a 400 us client -> middleware round trip (a delay station).
+  const probe = JSON.stringify({
+    method: "tcp_connect",
+    paths: [{ from_role: "client", to_role: "middleware", rtt_us: 400, samples_us: [400] }],
+  });
+  const update = `UPDATE runs SET hosts = coalesce(hosts, '{}'::jsonb) ||
+    jsonb_build_object('network', '${probe}'::jsonb) WHERE experiment_id = ${experimentId}`;
+  execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q", "-c", update]);
 }
 
 beforeAll(async () => {
@@ -62,6 +70,7 @@ describe("model from measured demands", () => {
     expect(stations[0]).toContain("120");
     expect(stations.some((s) => s.includes("memcached server:0") && s.includes("30"))).toBe(true);
     expect(await panel.getByTestId("demand-timers").textContent()).toContain("vs 50 CPU");
+    expect(await panel.getByTestId("demand-delay").textContent()).toContain("∞400");
     expect(await panel.getByTestId("demand-fit").locator("tbody tr").count()).toBe(3);
     expect(await panel.getByTestId("demand-bottleneck").textContent()).toContain("CPU of local");
     // Every measured point above the model's bound is named by a warning.

@@ -23,7 +23,9 @@ import {
   effectiveMetric,
   GROUP_BY_EXPERIMENT,
   groupedCurvesTitle,
+  isMonitorSource,
   offeredMetrics,
+  tableMetrics,
 } from "../utils/compareState";
 import { CompareToolbar } from "./CompareToolbar";
 import { ConfigurationTable } from "./ConfigurationTable";
@@ -64,7 +66,7 @@ export function ComparePage() {
         ? {
             experiment_ids: state.experiments,
             source: state.source,
-            request_type: state.requestType,
+            request_type: isMonitorSource(state.source) ? "all" : state.requestType,
             // The comparison API cuts whole seconds: widen a fractional window to them.
             window_start_s: state.window ? Math.floor(state.window.start) : null,
             window_end_s: state.window ? Math.ceil(state.window.end) : null,
@@ -79,11 +81,11 @@ export function ComparePage() {
       selection && metric
         ? {
             ...selection,
-            metrics: [...new Set<CompareMetric>(["throughput_per_s", "response_time_us", metric])],
+            metrics: tableMetrics(metric, offered),
             brush: brushBody,
           }
         : null,
-    [selection, metric, brushBody],
+    [selection, metric, offered, brushBody],
   );
   const configs = useGetCompareConfigurationsQuery(configsRequest);
   const groupable = params.parameters?.groupable ?? [];

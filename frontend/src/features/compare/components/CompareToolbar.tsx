@@ -31,6 +31,7 @@ export function CompareToolbar(props: CompareToolbarProps) {
     <div className="toolbar" data-testid="compare-toolbar">
       <ResultSelectors
         source={state.source}
+        monitor
         requestType={state.requestType}
         onSource={(source) => onChange({ source })}
         onRequestType={(requestType) => onChange({ requestType })}

@@ -13,9 +13,11 @@ import {
   effectiveBase,
   effectiveMetric,
   fromViewState,
+  isMonitorSource,
   offeredMetrics,
   parseAsBrush,
   serializeCompare,
+  tableMetrics,
   toViewState,
   withBrushScope,
 } from "./compareState";
@@ -163,6 +165,35 @@ describe("compare URL state", () => {
     expect(effectiveMetric("queue_time_us", offeredMetrics(SERVED_METRICS, "client"))).toBe(
       "throughput_per_s",
     );
+  });
+
+  it("offers the monitor's hosts and processes as sides, with their own metrics", () => {
+    // The URL and a saved view keep a monitor side; the API's net side reopens on the clients.
+    expect(load("?source=process").source).toBe("process");
+    expect(load("?source=host").source).toBe("host");
+    expect(serializeCompare({ source: "host" })).toBe("?source=host");
+    const view = toViewState({ ...FULL, source: "process" });
+    expect(view.source).toBe("process");
+    expect(fromViewState(view).source).toBe("process");
+    expect(fromViewState({ ...view, source: "net" }).source).toBe("client");
+    expect(isMonitorSource("host") && isMonitorSource("process")).toBe(true);
+    expect(isMonitorSource("client") || isMonitorSource("middleware")).toBe(false);
+    const process = offeredMetrics(SERVED_METRICS, "process");
+    const host = offeredMetrics(SERVED_METRICS, "host").map((m) => m.name);
+    expect(process.map((m) => m.name)).toContain("process_cpu_pct");
+    expect(host).toContain("host_cpu_busy_pct");
+    expect(host).not.toContain("throughput_per_s");
+    // A request metric chosen before switching sides falls back to the side's first metric,
+    // and the table asks only for what the side reports (the API's 422 otherwise).
+    const shown = effectiveMetric("throughput_per_s", process);
+    expect(shown).toBe(process[0]?.name);
+    expect(tableMetrics(shown, process)).toEqual([shown]);
+    const client = offeredMetrics(SERVED_METRICS, "client");
+    expect(tableMetrics("p99_us", client)).toEqual([
+      "throughput_per_s",
+      "response_time_us",
+      "p99_us",
+    ]);
   });
 
   it("uses the chosen base only while it is selected", () => {

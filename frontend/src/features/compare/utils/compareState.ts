@@ -14,7 +14,6 @@ import type { ResultWindow } from "@/lib/queryKeys";
 import {
   parseAsIdList,
   parseAsRequestType,
-  parseAsSource,
   parseAsWindow,
   REQUEST_TYPES,
   type SelectableRequestType,
@@ -25,6 +24,14 @@ import type { BrushRanges } from "../components/ParallelCoordinates.utils";
 export type CompareMetric = NonNullable<CompareViewState["metric"]>;
 export const DEFAULT_METRIC: CompareMetric = "throughput_per_s";
 export const BANDS = ["std", "se", "ci"] as const;
+/** The sides Compare offers: the requests' (load generators, middlewares) and the monitor's
+ * hosts and processes (their CPU, memory, network; every host or process of a run summed). */
+export const COMPARE_SOURCES = ["client", "middleware", "host", "process"] as const;
+export type CompareSource = (typeof COMPARE_SOURCES)[number];
+/** The monitor's sides: per run, not per request type (their rows are request type "all"). */
+export function isMonitorSource(source: CompareSource): boolean {
+  return source === "host" || source === "process";
+}
 /** The grouping by experiment; any other value of `group` is a parameter name. */
 export const GROUP_BY_EXPERIMENT = "experiment";
 
@@ -74,7 +81,7 @@ export const compareParsers = {
   x: parseAsString,
   group: parseAsString.withDefault(GROUP_BY_EXPERIMENT),
   band: parseAsStringLiteral(BANDS).withDefault("std"),
-  source: parseAsSource.withDefault("client"),
+  source: parseAsStringLiteral(COMPARE_SOURCES).withDefault("client"),
   requestType: parseAsRequestType.withDefault("all"),
   window: parseAsWindow,
   onlyDifferences: parseAsBoolean.withDefault(false),
@@ -109,7 +116,7 @@ export interface CompareState {
   x: string | null;
   group: string;
   band: (typeof BANDS)[number];
-  source: "client" | "middleware";
+  source: CompareSource;
   requestType: SelectableRequestType;
   window: ResultWindow | null;
   onlyDifferences: boolean;
@@ -166,9 +173,11 @@ export function fromViewState(v: CompareViewState): CompareState {
     x: v.x ?? null,
     group: v.group_by ?? GROUP_BY_EXPERIMENT,
     band: v.band ?? "std",
-    // The page offers the load generators and middlewares; the monitor's sources (host, net,
-    // process) are compared through the API only so far.
-    source: v.source === "middleware" ? "middleware" : "client",
+    // The page offers the requests' sides and the monitor's hosts and processes; a view of
+    // the monitor's network interfaces (net, API only) reopens on the clients.
+    source: (COMPARE_SOURCES as readonly string[]).includes(v.source ?? "")
+      ? (v.source as CompareSource)
+      : "client",
     requestType: (REQUEST_TYPES as readonly string[]).includes(rt)
       ? (rt as SelectableRequestType)
       : "all",
@@ -197,9 +206,26 @@ export function offeredMetrics(
   return (metrics ?? []).filter((m) => m.sources.includes(source));
 }
 
-/** The metric shown: the chosen one if offered, else throughput (a stale or pasted name). */
+/** The metric shown: the chosen one if offered, else throughput, else the side's first (a
+ * stale or pasted name, or a monitor side, which reports no throughput). */
 export function effectiveMetric(chosen: string, offered: readonly MetricPublic[]): CompareMetric {
-  return (offered.some((m) => m.name === chosen) ? chosen : DEFAULT_METRIC) as CompareMetric;
+  const names = offered.map((m) => m.name);
+  if (names.includes(chosen)) return chosen as CompareMetric;
+  return (
+    names.includes(DEFAULT_METRIC) ? DEFAULT_METRIC : (names[0] ?? DEFAULT_METRIC)
+  ) as CompareMetric;
+}
+
+/** The metrics a configuration table asks for: the overview's the side reports, and the shown
+ * one (the API answers 422 for a metric the side does not report). */
+export function tableMetrics(
+  metric: CompareMetric,
+  offered: readonly MetricPublic[],
+): CompareMetric[] {
+  const overview = (["throughput_per_s", "response_time_us"] as const).filter((m) =>
+    offered.some((o) => o.name === m),
+  );
+  return [...new Set<CompareMetric>([...overview, metric])];
 }
 
 const BAND_TEXT: Record<CompareState["band"], string> = {

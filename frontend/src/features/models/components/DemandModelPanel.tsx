@@ -1,6 +1,7 @@
 // The model built from measured demands: each CPU's demand by the utilization law (D = CPU
 // seconds / requests), the middleware timers beside them, the fit at every measured point, its
-// warnings and the bottleneck at the highest load.
+// warnings and the bottleneck at the highest load. The measured round trip is a delay station and
+// each role's link (iperf3 bandwidth) a station whose capacity is its network bound.
 import type { DemandGroupPublic } from "@/api";
 import { formatNumber } from "@/features/experiments/utils/format";
 
@@ -25,7 +26,13 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
         Stations are the CPUs the run used: each host is an m-server station (m = its cores), busy
         with the run's own processes; D = CPU seconds / requests completed (utilization law), over
         each run's stable window. Think time Z = {formatNumber(model.think_time_s * US, 1)} µs
-        (interactive law).
+        (interactive law).{" "}
+        {model.network_delay_s
+          ? "The measured client → middleware round trip is a delay station."
+          : "No round trip measured: no network delay station."}{" "}
+        {model.stations.some((s) => s.name.startsWith("network of"))
+          ? "Each role's link is a station: hosts × iperf3 bandwidth / bytes it sends per request."
+          : "No bandwidth measured on the testbed: no link stations."}
       </p>
       {neck && (
         <dl className="stats inline" data-testid="demand-bottleneck">
@@ -72,6 +79,14 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
               <td className="num">{formatNumber(s.utilization_by_point[last] ?? 0, 2)}</td>
             </tr>
           ))}
+          {model.network_delay_s ? (
+            <tr data-testid="demand-delay">
+              <td>network round trip, client → middleware (delay station, measured)</td>
+              <td className="num">∞</td>
+              <td className="num">{formatNumber(model.network_delay_s * US, 1)}</td>
+              <td className="num">–</td>
+            </tr>
+          ) : null}
           <tr data-testid="demand-timers">
             <td>middleware timers (cross-check: worker time per request)</td>
             <td className="num">–</td>

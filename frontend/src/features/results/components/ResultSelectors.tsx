@@ -4,32 +4,42 @@ import type { ResultSource } from "@/lib/queryKeys";
 import { REQUEST_TYPES, type SelectableRequestType } from "@/lib/urlState/parsers";
 
 /** Props of ResultSelectors. */
-export interface ResultSelectorsProps {
-  source: ResultSource;
+export interface ResultSelectorsProps<S extends string = ResultSource> {
+  source: S;
   requestType: RequestType;
-  onSource: (s: ResultSource) => void;
+  onSource: (s: S) => void;
   onRequestType: (r: SelectableRequestType) => void;
+  /** Also offer the monitor's hosts and processes (Compare); their rows cover all requests. */
+  monitor?: boolean;
 }
 
-export function ResultSelectors({
+export function ResultSelectors<S extends string = ResultSource>({
   source,
   requestType,
   onSource,
   onRequestType,
-}: ResultSelectorsProps) {
+  monitor = false,
+}: ResultSelectorsProps<S>) {
+  const perRun = source === "host" || source === "process";
   return (
     <>
       <label>
         Source
-        <select value={source} onChange={(e) => onSource(e.target.value as ResultSource)}>
+        <select value={source} onChange={(e) => onSource(e.target.value as S)}>
           <option value="client">client (load generator)</option>
           <option value="middleware">middleware</option>
+          {monitor && <option value="host">hosts (monitor: CPU, memory, network; summed)</option>}
+          {monitor && (
+            <option value="process">processes (monitor: CPU of every process; summed)</option>
+          )}
         </select>
       </label>
       <label>
         Request type
         <select
-          value={requestType}
+          value={perRun ? "all" : requestType}
+          disabled={perRun}
+          title={perRun ? "the monitor measures hosts and processes, not request types" : undefined}
           onChange={(e) => onRequestType(e.target.value as SelectableRequestType)}
         >
           {REQUEST_TYPES.map((r) => (
