@@ -21,13 +21,14 @@ from infra.azure import provision
 from infra.azure.arm import Arm, connect
 from infra.azure.cloud_init import new_host_key
 from infra.azure.lab import register
-from infra.azure.spec import LabSpec
+from infra.azure.spec import LabSpec, Role
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential, iter_namespaces
 from worker.azure.labs import create_lab
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.hardware import local_cpu_model
 
 pytestmark = pytest.mark.integration
 
@@ -126,6 +127,12 @@ def test_experiment_on_an_azure_lab_then_teardown(
     assert hosts["ssh_host_keys"] == {
         h.name: fingerprint(h.host_key or "") for h in (server, client_host)
     }
+    # Each host's hardware as registered (VM size, region) and its CPU as read at the run.
+    assert hosts["hardware"] == {
+        h.name: {"cpu_model": local_cpu_model(), "size": h.size, "region": h.region}
+        for h in (server, client_host)
+    }
+    assert server.size == small_lab.roles[Role.SERVER].size and server.region == small_lab.region
 
     # The same VMs registered again with another key pinned for the server: the run fails
     # on that host before logging in.
