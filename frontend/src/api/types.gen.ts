@@ -5568,7 +5568,7 @@ export type ParameterRowPublic = {
      *
      * factor values shared by the group (all but the client counts)
      */
-    group: 'design' | 'parameter' | 'testbed' | 'tool';
+    group: 'design' | 'parameter' | 'testbed' | 'tool' | 'hardware';
     /**
      * Name
      *
@@ -5629,6 +5629,12 @@ export type ParametersComparisonPublic = {
      * parameters whose value differs between runs
      */
     groupable: Array<string>;
+    /**
+     * Hardware Differences
+     *
+     * one sentence per hardware row that differs ('different hardware: client VM size Standard_A2_v2 vs Standard_D2s_v3')
+     */
+    hardware_differences?: Array<string>;
 };
 
 /**
