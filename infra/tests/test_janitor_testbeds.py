@@ -135,6 +135,8 @@ def test_an_idle_testbed_is_deallocated_once(
     assert sweep is not None and sweep.deallocated == [small_lab.resource_group]
     states = {vm.power_state for vm in provision.status(arm, small_lab.resource_group)}
     assert states == {"deallocated"}
+    db.refresh(lab)
+    assert lab.status == AzureLabStatus.STOPPED.value  # the page offers Start
     again = sweep_once(arm)
     assert again is not None and again.deallocated == []
     assert provision.delete(arm, small_lab.resource_group)

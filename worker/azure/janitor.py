@@ -148,3 +148,18 @@ def idle_labs(session: Session, idle_s: float, now: datetime | None = None) -> l
         if not busy and last < cutoff:
             out.append(lab)
     return out
+
+
+def mark_stopped(session: Session, resource_group: str) -> bool:
+    """An idle testbed the janitor deallocated shows as stopped (the page offers Start), and
+    later passes leave it alone; only a lab still ready is changed."""
+    changed = session.execute(
+        update(AzureLab)
+        .where(
+            AzureLab.resource_group == resource_group,
+            AzureLab.status == AzureLabStatus.READY.value,
+        )
+        .values(status=AzureLabStatus.STOPPED.value)
+    )
+    session.commit()
+    return bool(changed.rowcount)  # type: ignore[attr-defined]

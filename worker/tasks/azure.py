@@ -44,6 +44,8 @@ def _idle(arm: Arm, sweep: Sweep) -> None:
         try:
             if any(vm.power_state == "running" for vm in provision.status(arm, rg)):
                 provision.deallocate(arm, rg)
+                with SessionLocal() as session:
+                    janitor.mark_stopped(session, rg)
                 sweep.deallocated.append(rg)
                 logger.warning("azure.idle_deallocated", extra={"resource_group": rg})
         except ResourceNotFoundError:
