@@ -109,8 +109,11 @@ def test_experiment_on_an_azure_lab_then_teardown(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
+    # In availability zone 2: every host records it, read back from its VM.
+    small_lab = small_lab.model_copy(update={"zone": "2"})
     testbed = _make_testbed(how, db, client, arm, fake_arm, small_lab)
     server, middleware, client_host = testbed.hosts
+    assert [h.zone for h in testbed.hosts] == ["2", "2", "2"]
     assert [(h.name, h.role.value) for h in testbed.hosts] == [
         (f"{lab_name}-server-1", "server"),
         (f"{lab_name}-middleware-1", "middleware"),
@@ -127,9 +130,9 @@ def test_experiment_on_an_azure_lab_then_teardown(
     assert hosts["ssh_host_keys"] == {
         h.name: fingerprint(h.host_key or "") for h in (server, client_host)
     }
-    # Each host's hardware as registered (VM size, region) and its CPU as read at the run.
+    # Each host's hardware as registered (VM size, region, zone) and its CPU as read at the run.
     assert hosts["hardware"] == {
-        h.name: {"cpu_model": local_cpu_model(), "size": h.size, "region": h.region}
+        h.name: {"cpu_model": local_cpu_model(), "size": h.size, "region": h.region, "zone": "2"}
         for h in (server, client_host)
     }
     assert server.size == small_lab.roles[Role.SERVER].size and server.region == small_lab.region

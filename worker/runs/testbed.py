@@ -29,7 +29,7 @@ class TestbedLayout:
     clients: tuple[HostSpec, ...]
     middleware_binary: str | None  # None: look it up on the host's PATH
     workroot: str
-    # Host name -> what is known of its machine before connecting ({"size": ..., "region": ...}
+    # Host name -> what is known of its machine before connecting ({"size", "region", "zone"}
     # of an Azure VM); recorded in Run.hosts["hardware"] with the CPU model read at each run.
     hardware: dict[str, dict[str, str]] = field(default_factory=dict, hash=False, compare=False)
 
@@ -88,7 +88,7 @@ def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
     by_role: dict[HostRole, list[HostSpec]] = {role: [] for role in HostRole}
     hardware: dict[str, dict[str, str]] = {}
     for h in testbed.hosts:
-        known = {"size": h.size, "region": h.region}
+        known = {"size": h.size, "region": h.region, "zone": h.zone}
         hardware[h.name] = {k: v for k, v in known.items() if v is not None}
         spec = HostSpec(h.name, h.address, h.ssh_user, h.ssh_port, h.key_path, h.host_key)
         by_role[h.role].append(spec)

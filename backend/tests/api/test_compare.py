@@ -25,6 +25,7 @@ def _seed(
     throughput: Callable[[dict[str, Any]], float],
     tools: dict[str, str] | None = None,
     client_size: str = "Standard_A2_v2",
+    zone: str | None = None,
 ) -> dict[str, Any]:
     """An experiment over workers 8/16, 3 repetitions, whose runs succeeded with
     throughput(values) + NOISE[repetition] ops/s, response time 1e6 / throughput us and a
@@ -63,17 +64,18 @@ def _seed(
         .values(
             status=RunStatus.SUCCEEDED,
             tool_versions=tools or {"memtier_benchmark": "2.3.0"},
-            hosts=_hosts(client_size),
+            hosts=_hosts(client_size, zone),
         )
     )
     db.commit()
     return exp
 
 
-def _hosts(client_size: str) -> dict[str, Any]:
-    """Run.hosts as the worker records it: instances per role and each machine's hardware."""
+def _hosts(client_size: str, zone: str | None = None) -> dict[str, Any]:
+    """Run.hosts as the worker records it: instances per role and each machine's hardware
+    (a zonal VM's zone; a regional one records none)."""
     cpu = "Intel(R) Xeon(R) Platinum 8272CL CPU @ 2.60GHz"
-    return {
+    hosts: dict[str, Any] = {
         "server": [{"name": "server-0", "host": "vm-s", "address": "10.0.0.4", "port": 1}],
         "middleware": [],
         "client": [{"name": "client-0", "host": "vm-c", "machine": "vm-c", "target": "server:0"}],
@@ -82,6 +84,10 @@ def _hosts(client_size: str) -> dict[str, Any]:
             "vm-c": {"cpu_model": cpu, "size": client_size, "region": "westeurope"},
         },
     }
+    if zone is not None:
+        for machine in hosts["hardware"].values():
+            machine["zone"] = zone
+    return hosts
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +144,21 @@ def test_parameters_show_different_hardware(client: TestClient, db: Session) -> 
     assert differing == {("hardware", "client.size")}
     assert body["hardware_differences"] == [
         "different hardware: client VM size Standard_A2_v2 vs Standard_D2s_v3"
+    ]
+
+
+def test_parameters_show_a_different_zone(client: TestClient, db: Session) -> None:
+    """The same design and VMs in availability zones 1 and 2: the zone is a difference."""
+    one = _seed(client, db, 1, lambda v: 1000.0, zone="1")
+    two = _seed(client, db, 1, lambda v: 1000.0, zone="2")
+    r = client.post(f"{API}/parameters", json={"experiment_ids": [one["id"], two["id"]]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    differing = {(row["group"], row["name"]) for row in body["data"] if row["differs"]}
+    assert differing == {("hardware", "client.zone"), ("hardware", "server.zone")}
+    assert body["hardware_differences"] == [
+        "different hardware: client zone 1 vs 2",
+        "different hardware: server zone 1 vs 2",
     ]
 
 
