@@ -91,6 +91,7 @@ def plan(
     return AzureLabPlanPublic(
         resource_group=spec.resource_group,
         region=spec.region,
+        zone=spec.zone,
         image=spec.image,
         resources=resources(spec),
         quota=quota(spec, arm_for),

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backend.compare.differences import ExperimentDesign
+from backend.compare.hardware import Hardware, row_names
 from backend.domain.parameters import PARAMETERS
 from backend.models import Experiment
 from backend.schemas.compare import ParameterRowPublic
@@ -54,8 +55,10 @@ def parameter_rows(
     experiments: Sequence[Experiment],
     testbeds: dict[int, tuple[str, str]],
     tool_versions: dict[int, dict[str, list[str]]],
+    hardware: Hardware | None = None,
 ) -> list[ParameterRowPublic]:
-    """testbeds: id -> (name, kind); tool_versions: experiment -> tool -> distinct versions."""
+    """testbeds: id -> (name, kind); tool_versions: experiment -> tool -> distinct versions;
+    hardware: experiment -> "role.fact" -> distinct values (backend.compare.hardware)."""
     no = [False] * len(experiments)
     rows = [
         _row("design", n, label, unit, [getattr(e, n) for e in experiments], no)
@@ -90,6 +93,10 @@ def parameter_rows(
     for tool in tools:
         values = [", ".join(tool_versions.get(e.id, {}).get(tool, [])) or None for e in experiments]
         rows.append(_row("tool", tool, tool, None, values, no))
+    machines = hardware or {}
+    for name, label in row_names(machines):
+        values = [", ".join(machines.get(e.id, {}).get(name, [])) or None for e in experiments]
+        rows.append(_row("hardware", name, label, None, values, no))
     return rows
 
 

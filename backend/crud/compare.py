@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.compare.hardware import Hardware, experiment_hardware
 from backend.models import Configuration, Experiment, Run, RunStatus, Testbed
 
 
@@ -40,6 +41,16 @@ def read_tool_versions(
         for tool, version in (versions or {}).items():
             out.setdefault(exp_id, {}).setdefault(tool, set()).add(str(version))
     return {e: {t: sorted(v) for t, v in tools.items()} for e, tools in out.items()}
+
+
+def read_hardware(*, session: Session, experiment_ids: Sequence[int]) -> Hardware:
+    """The machines of the experiments' succeeded runs, per role (backend.compare.hardware)."""
+    rows = session.execute(
+        select(Run.experiment_id, Run.hosts).where(
+            Run.experiment_id.in_(experiment_ids), Run.status == RunStatus.SUCCEEDED
+        )
+    ).all()
+    return experiment_hardware((e, h) for e, h in rows)
 
 
 def configuration_owners(*, session: Session, ids: Sequence[int]) -> dict[int, int]:

@@ -67,9 +67,10 @@ class Host(Base):
     scanned_key: Mapped[str | None] = mapped_column(String(4096), default=None)
     scanned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
-    # Azure hosts: the VM size and region it runs in (what its price is looked up by);
-    # None on other testbeds.
+    # Azure hosts: the VM size and region it runs in (what its price is looked up by) and
+    # its availability zone; None on other testbeds (zone: also on a regional VM).
     size: Mapped[str | None] = mapped_column(String(64), default=None)
     region: Mapped[str | None] = mapped_column(String(40), default=None)
+    zone: Mapped[str | None] = mapped_column(String(8), default=None)
 
     testbed: Mapped[Testbed] = relationship(back_populates="hosts")

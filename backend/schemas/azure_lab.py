@@ -46,6 +46,11 @@ class AzureLabCreate(RequestModel):
         pattern=r"^[a-z][a-z0-9]*$",
         description="Azure region, e.g. 'westeurope'",
     )
+    zone: Literal["1", "2", "3"] | None = Field(
+        default=None,
+        description="availability zone of every VM, '1', '2' or '3' (null: regional, Azure "
+        "picks); recorded on each host, so Compare shows runs in different zones",
+    )
     servers: AzureRoleRequest = Field(description="memcached server VMs (at least one)")
     middlewares: AzureRoleRequest = Field(description="middleware VMs (0: no middleware)")
     clients: AzureRoleRequest = Field(description="load generator VMs (at least one)")

@@ -39,6 +39,7 @@ class QuotaPublic(BaseModel):
 class AzureLabPlanPublic(BaseModel):
     resource_group: str = Field(description="the resource group holding everything")
     region: str = Field(description="Azure region")
+    zone: str | None = Field(description="availability zone of every VM; null: regional")
     image: str = Field(description="marketplace image URN of every VM")
     resources: list[PlannedResourcePublic] = Field(description="in creation order")
     quota: QuotaPublic = Field(description="vCPUs needed against the region's quota")

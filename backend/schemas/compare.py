@@ -192,7 +192,7 @@ class ConfigurationTablePublic(Schema):
 
 
 class ParameterRowPublic(Schema):
-    group: Literal["design", "parameter", "testbed", "tool"]
+    group: Literal["design", "parameter", "testbed", "tool", "hardware"]
     name: str
     label: str = Field(description='how the UI names the row ("worker threads", "run time (s)")')
     unit: str | None
@@ -210,6 +210,11 @@ class ParametersComparisonPublic(Schema):
     experiments: list[ExperimentRefPublic]
     data: list[ParameterRowPublic]
     groupable: list[str] = Field(description="parameters whose value differs between runs")
+    hardware_differences: list[str] = Field(
+        default_factory=list,
+        description="one sentence per hardware row that differs "
+        "('different hardware: client VM size Standard_A2_v2 vs Standard_D2s_v3')",
+    )
 
 
 class CompareFigureRequest(BrushedSelection, FigureOutput):

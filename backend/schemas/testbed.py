@@ -67,6 +67,13 @@ class HostFields(BaseModel):
         pattern=r"^[a-z][a-z0-9]*$",
         description="Azure hosts: the region the VM runs in, e.g. 'westeurope'",
     )
+    zone: str | None = Field(
+        default=None,
+        max_length=8,
+        pattern=r"^[1-9][0-9]?$",
+        description="Azure hosts: the availability zone the VM runs in, e.g. '2' (null: "
+        "regional, or not an Azure VM)",
+    )
 
 
 HOST_KEY_DOC = (

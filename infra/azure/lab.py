@@ -68,6 +68,7 @@ def build_testbed_payload(spec: LabSpec, hosts: list[LabHost]) -> dict[str, Any]
             # What the host's price is looked up by (vm_prices).
             "size": vm.size,
             "region": spec.region,
+            "zone": by_name[vm.name].zone,
         }
         for vm in planned_vms(spec)
         if vm.role is not None

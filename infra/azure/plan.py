@@ -99,6 +99,12 @@ def _id(spec: LabSpec, subscription_id: str, provider_type: str, name: str) -> s
     )
 
 
+def _zones(spec: LabSpec) -> dict[str, list[str]]:
+    """A zonal lab's VMs and public IPs carry its zone (a zonal VM needs a Standard IP of
+    the same zone or none); a regional lab's carry no zones."""
+    return {"zones": [spec.zone]} if spec.zone else {}
+
+
 def _image(urn: str) -> dict[str, str]:
     publisher, offer, sku, version = urn.split(":")
     return {"publisher": publisher, "offer": offer, "sku": sku, "version": version}
@@ -111,6 +117,7 @@ def _vm_body(
     nic_id = _id(spec, sub, "Microsoft.Network/networkInterfaces", vm.nic_name)
     return {
         "location": spec.region,
+        **_zones(spec),
         "tags": {**tags, TAG_ROLE: vm.role.value if vm.role else "jump"},
         "properties": {
             "hardwareProfile": {"vmSize": vm.size},
@@ -215,6 +222,7 @@ def build_plan(
                     vm.ip_name,
                     {
                         **base,
+                        **_zones(spec),
                         "sku": {"name": "Standard"},
                         "properties": {"publicIPAllocationMethod": "Static"},
                     },

@@ -42,6 +42,8 @@ class LabHost:
     private_ip: str
     public_ip: str | None
     host_key: str
+    # The availability zone Azure put the VM in (read back from the VM); None: regional.
+    zone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -212,7 +214,18 @@ def _hosts(arm: Arm, spec: LabSpec, keys: dict[str, str]) -> list[LabHost]:
         public_ip = None
         if vm.public_ip:
             public_ip = arm.network.public_ip_addresses.get(rg, vm.ip_name).ip_address
-        out.append(LabHost(vm.name, vm.role, vm.size, str(private_ip), public_ip, keys[vm.name]))
+        zones = arm.compute.virtual_machines.get(rg, vm.name).zones or []
+        out.append(
+            LabHost(
+                vm.name,
+                vm.role,
+                vm.size,
+                str(private_ip),
+                public_ip,
+                keys[vm.name],
+                zones[0] if zones else None,
+            )
+        )
     return out
 
 

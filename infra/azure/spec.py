@@ -8,7 +8,7 @@ import json
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -22,6 +22,8 @@ VmPrefix = Annotated[
     str, Field(min_length=1, max_length=40, pattern=r"^[a-z](?:[a-z0-9-]*[a-z0-9])?$")
 ]
 Region = Annotated[str, Field(min_length=2, max_length=40, pattern=r"^[a-z][a-z0-9]*$")]
+# Availability zones are numbered 1-3 in every region that has them.
+Zone = Literal["1", "2", "3"]
 # Marketplace URN publisher:offer:sku:version (the SDK takes no az aliases such as Ubuntu2404).
 Image = Annotated[
     str,
@@ -174,6 +176,8 @@ class LabSpec(BaseModel):
     description: str = Field(default="", max_length=500)
     resource_group: ResourceName
     region: Region
+    # Every VM (and public IP) in this availability zone; None: regional, Azure picks.
+    zone: Zone | None = None
     admin_user: AdminUser = "mcscope"
     ssh_public_key_path: str
     ssh_private_key_path: str

@@ -530,6 +530,8 @@ class FakeArm:
         }
         if "sku" in body:
             res["sku"] = body["sku"]
+        if body.get("zones"):
+            res["zones"] = list(body["zones"])
         ops = getattr(self, f"_put_{kind.split('/')[1]}", None)
         if ops is None:
             raise ArmError(400, "UnsupportedResourceType", g["type"])

@@ -21,12 +21,13 @@ from infra.azure import provision
 from infra.azure.arm import Arm
 from infra.azure.cloud_init import new_host_key
 from infra.azure.lab import register
-from infra.azure.spec import LabSpec
+from infra.azure.spec import LabSpec, Role
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.hardware import local_cpu_model
 
 pytestmark = pytest.mark.integration
 
@@ -85,8 +86,11 @@ def test_experiment_on_an_azure_lab_then_teardown(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
+    # In availability zone 2: every host records it, read back from its VM.
+    small_lab = small_lab.model_copy(update={"zone": "2"})
     testbed = _make_testbed(how, db, client, arm, fake_arm, small_lab)
     server, middleware, client_host = testbed.hosts
+    assert [h.zone for h in testbed.hosts] == ["2", "2", "2"]
     assert [(h.name, h.role.value) for h in testbed.hosts] == [
         (f"{lab_name}-server-1", "server"),
         (f"{lab_name}-middleware-1", "middleware"),
@@ -103,6 +107,12 @@ def test_experiment_on_an_azure_lab_then_teardown(
     assert hosts["ssh_host_keys"] == {
         h.name: fingerprint(h.host_key or "") for h in (server, client_host)
     }
+    # Each host's hardware as registered (VM size, region, zone) and its CPU as read at the run.
+    assert hosts["hardware"] == {
+        h.name: {"cpu_model": local_cpu_model(), "size": h.size, "region": h.region, "zone": "2"}
+        for h in (server, client_host)
+    }
+    assert server.size == small_lab.roles[Role.SERVER].size and server.region == small_lab.region
 
     # The same VMs registered again with another key pinned for the server: the run fails
     # on that host before logging in.

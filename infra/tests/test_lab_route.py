@@ -110,6 +110,7 @@ def test_post_queues_a_lab_the_worker_turns_into_a_testbed(
         ({"clients": {"count": 0, "size": "Standard_A2_v2"}}, ["body", "clients"], "at least 1"),
         ({"ssh_source_cidr": "0.0.0.0/0"}, ["body", "ssh_source_cidr"], "whole internet"),
         ({"subnet_prefix": "10.42.1.7/24"}, ["body", "subnet_prefix"], "CIDR"),
+        ({"zone": "4"}, ["body", "zone"], "'1', '2' or '3'"),
     ],
 )
 def test_bad_values_name_the_field(

@@ -59,9 +59,10 @@ def test_a_queued_lab_becomes_a_registered_testbed(
         ("aztask-middleware-1", "middleware"),
         ("aztask-client-1", "client"),
     ]
-    # Each host records the size and region its price is looked up by.
-    assert [(h.size, h.region) for h in testbed.hosts] == [
-        (small_lab.roles[r].size, small_lab.region)
+    # Each host records the size and region its price is looked up by; a regional lab's
+    # VMs are in no zone.
+    assert [(h.size, h.region, h.zone) for h in testbed.hosts] == [
+        (small_lab.roles[r].size, small_lab.region, None)
         for r in (Role.SERVER, Role.MIDDLEWARE, Role.CLIENT)
     ]
     for h in testbed.hosts:

@@ -141,6 +141,21 @@ def test_public_ip_where_configured_and_no_jump_host(example_data: dict[str, Any
     assert ips == ["lab-client-1-ip", "lab-client-2-ip", "lab-client-3-ip"]
 
 
+def test_a_zonal_lab_puts_every_vm_and_public_ip_in_its_zone(
+    example_data: dict[str, Any],
+) -> None:
+    regional = _plan(LabSpec.model_validate(example_data))
+    assert all("zones" not in r.body for r in regional)
+    zonal = _plan(LabSpec.model_validate({**example_data, "zone": "2"}))
+    # A zonal VM needs its (Standard) public IP in the same zone; network and NICs have none.
+    assert {r.name for r in zonal if r.body.get("zones") == ["2"]} == {
+        r.name for r in zonal if r.kind in (Kind.VM, Kind.PUBLIC_IP)
+    }
+    assert len([r for r in zonal if "zones" in r.body]) == len(
+        [r for r in zonal if r.kind in (Kind.VM, Kind.PUBLIC_IP)]
+    )
+
+
 def test_each_vm_boots_with_its_host_key_and_role_vms_set_up(spec: LabSpec) -> None:
     for name, body in _vms(spec).items():
         doc = _cloud_config(body)

@@ -144,6 +144,8 @@ def test_relative_key_paths_resolve_against_the_spec_folder(
         ("resource_group", "rg; rm -rf /"),
         ("resource_group", "rg $(id)"),
         ("region", "west europe"),
+        ("zone", "4"),
+        ("zone", "1; id"),
         ("admin_user", "ops;id"),
         ("admin_user", "root"),
         ("image", "Ubuntu 24.04"),

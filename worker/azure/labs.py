@@ -114,6 +114,7 @@ def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
             host_key_pinned_at=pinned_at,
             size=h.size,
             region=lab.region,
+            zone=h.zone,
         )
         for h in lab.hosts
         if h.role is not None  # the jump host is not an mcscope host

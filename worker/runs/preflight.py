@@ -19,6 +19,8 @@ from worker.runs.plan import RunPlan
 MAX_CLOCK_SKEW_S = 2.0
 # Below Linux's ephemeral range (32768+), so an outgoing connection never holds our port.
 PORT_RANGE = (20000, 32000)
+# The CPU's model name, one line (empty where /proc/cpuinfo has none).
+_CPU_MODEL = "sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1"
 
 
 @dataclass
@@ -27,6 +29,9 @@ class HostFacts:
     clock_offset_s: float
     listening: set[int]
     allocated: set[int] = field(default_factory=set)
+    # /proc/cpuinfo's "model name" (None where the kernel gives none, e.g. some ARM hosts):
+    # recorded with the run so Compare tells runs on different hardware apart.
+    cpu_model: str | None = None
 
 
 def inspect_host(host: Host, workdir: str) -> HostFacts:
@@ -34,12 +39,14 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
     q = shlex.quote(workdir)
     before = time.time()
     out = host.run(
-        f"date +%s.%N; mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok "
+        f'date +%s.%N; echo "cpu:$({_CPU_MODEL})"; '
+        f"mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok "
         "|| echo ss-missing; ss -Htln || true"
     ).splitlines()
     after = time.time()
     # The remote clock was read within this round trip: a first offset, good to half of it.
     offset, uncertainty = float(out.pop(0)) - (before + after) / 2, (after - before) / 2
+    cpu_model = out.pop(0).removeprefix("cpu:").strip() or None
     if abs(offset) + uncertainty > MAX_CLOCK_SKEW_S:  # undecided: measure with quicker probes
         offset, uncertainty = host.clock_offset_s()
     if len(out) < 2 or out[1] != "ss-ok":
@@ -50,7 +57,10 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
             f"(more than {MAX_CLOCK_SKEW_S} s; run ntp/chrony)"
         )
     return HostFacts(
-        is_root=out[0].strip() == "0", clock_offset_s=offset, listening=parse_ss("\n".join(out[2:]))
+        is_root=out[0].strip() == "0",
+        clock_offset_s=offset,
+        listening=parse_ss("\n".join(out[2:])),
+        cpu_model=cpu_model,
     )
 
 

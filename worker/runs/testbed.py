@@ -1,7 +1,7 @@
 """Which machines play which role: the local testbed (SSH to 127.0.0.1) or hosts from the DB."""
 
 import getpass
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,6 +29,9 @@ class TestbedLayout:
     clients: tuple[HostSpec, ...]
     middleware_binary: str | None  # None: look it up on the host's PATH
     workroot: str
+    # Host name -> what is known of its machine before connecting ({"size", "region", "zone"}
+    # of an Azure VM); recorded in Run.hosts["hardware"] with the CPU model read at each run.
+    hardware: dict[str, dict[str, str]] = field(default_factory=dict, hash=False, compare=False)
 
     def used(self, params: dict[str, Any]) -> list[HostSpec]:
         """The hosts a run with these parameters uses, once each, in role order."""
@@ -83,7 +86,10 @@ def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
     if testbed is None:
         raise LookupError(f"testbed {testbed_id} does not exist")
     by_role: dict[HostRole, list[HostSpec]] = {role: [] for role in HostRole}
+    hardware: dict[str, dict[str, str]] = {}
     for h in testbed.hosts:
+        known = {"size": h.size, "region": h.region, "zone": h.zone}
+        hardware[h.name] = {k: v for k, v in known.items() if v is not None}
         spec = HostSpec(h.name, h.address, h.ssh_user, h.ssh_port, h.key_path, h.host_key)
         by_role[h.role].append(spec)
     return TestbedLayout(
@@ -94,4 +100,5 @@ def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
         clients=tuple(by_role[HostRole.CLIENT]),
         middleware_binary=None,
         workroot=REMOTE_WORKROOT,
+        hardware=hardware,
     )

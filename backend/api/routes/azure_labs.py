@@ -85,6 +85,7 @@ def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec
         "name": body.name,
         "resource_group": f"mcscope-{body.name}",
         "region": body.region,
+        "zone": body.zone,
         "owner": body.owner,
         "expires_in_hours": body.expires_in_hours,
         "ssh_private_key_path": private_key,

@@ -13,6 +13,7 @@ from backend.api.routes.analysis.common import analysis_errors
 from backend.compare.brush import EXPERIMENT_AXIS, AxisRow, brushed_ids
 from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
 from backend.compare.groups import group_curves
+from backend.compare.hardware import describe
 from backend.compare.parameters import parameter_rows, varying_parameters
 from backend.compare.source import CompareMetric, ConfigurationSamples, read_configurations
 from backend.crud import compare as crud
@@ -134,11 +135,15 @@ def compare_parameters(session: SessionDep, body: CompareSelection) -> Parameter
         session=session, ids=[e.testbed_id for e in experiments if e.testbed_id is not None]
     )
     tools = crud.read_tool_versions(session=session, experiment_ids=body.experiment_ids)
-    rows = parameter_rows(experiments, testbeds, tools)
+    hardware = crud.read_hardware(session=session, experiment_ids=body.experiment_ids)
+    rows = parameter_rows(experiments, testbeds, tools, hardware)
     return ParametersComparisonPublic(
         experiments=[ExperimentRefPublic(id=e.id, name=e.name) for e in experiments],
         data=rows,
         groupable=varying_parameters(list(designs.values())),
+        hardware_differences=[
+            describe(r.label, r.values) for r in rows if r.group == "hardware" and r.differs
+        ],
     )
 
 

@@ -24,6 +24,8 @@ def _seed(
     middlewares: int,
     throughput: Callable[[dict[str, Any]], float],
     tools: dict[str, str] | None = None,
+    client_size: str = "Standard_A2_v2",
+    zone: str | None = None,
 ) -> dict[str, Any]:
     """An experiment over workers 8/16, 3 repetitions, whose runs succeeded with
     throughput(values) + NOISE[repetition] ops/s, response time 1e6 / throughput us and a
@@ -59,10 +61,33 @@ def _seed(
     db.execute(
         update(Run)
         .where(Run.experiment_id == exp["id"])
-        .values(status=RunStatus.SUCCEEDED, tool_versions=tools or {"memtier_benchmark": "2.3.0"})
+        .values(
+            status=RunStatus.SUCCEEDED,
+            tool_versions=tools or {"memtier_benchmark": "2.3.0"},
+            hosts=_hosts(client_size, zone),
+        )
     )
     db.commit()
     return exp
+
+
+def _hosts(client_size: str, zone: str | None = None) -> dict[str, Any]:
+    """Run.hosts as the worker records it: instances per role and each machine's hardware
+    (a zonal VM's zone; a regional one records none)."""
+    cpu = "Intel(R) Xeon(R) Platinum 8272CL CPU @ 2.60GHz"
+    hosts: dict[str, Any] = {
+        "server": [{"name": "server-0", "host": "vm-s", "address": "10.0.0.4", "port": 1}],
+        "middleware": [],
+        "client": [{"name": "client-0", "host": "vm-c", "machine": "vm-c", "target": "server:0"}],
+        "hardware": {
+            "vm-s": {"cpu_model": cpu, "size": "Standard_A1_v2", "region": "westeurope"},
+            "vm-c": {"cpu_model": cpu, "size": client_size, "region": "westeurope"},
+        },
+    }
+    if zone is not None:
+        for machine in hosts["hardware"].values():
+            machine["zone"] = zone
+    return hosts
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +122,44 @@ def test_parameters_only_the_fixed_setting_differs(client: TestClient, pair: Any
     assert rows["workers"]["label"] == PARAMETERS["workers"].label == "worker threads"
     assert rows["run_time_s"]["label"] == "run time (s)"
     assert set(body["groupable"]) == {"workers", "middlewares"}
+    # Both ran on the same machines: hardware rows, none of them a difference.
+    assert rows["client.size"]["values"] == ["Standard_A2_v2", "Standard_A2_v2"]
+    assert rows["client.size"]["label"] == "client VM size"
+    assert {row["name"] for row in body["data"] if row["group"] == "hardware"} == {
+        f"{role}.{fact}"
+        for role in ("client", "server")
+        for fact in ("size", "region", "cpu_model")
+    }
+    assert body["hardware_differences"] == []
+
+
+def test_parameters_show_different_hardware(client: TestClient, db: Session) -> None:
+    """The same design on a bigger client VM: Compare says the hardware differs."""
+    one = _seed(client, db, 1, lambda v: 1000.0)
+    two = _seed(client, db, 1, lambda v: 1000.0, client_size="Standard_D2s_v3")
+    r = client.post(f"{API}/parameters", json={"experiment_ids": [one["id"], two["id"]]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    differing = {(row["group"], row["name"]) for row in body["data"] if row["differs"]}
+    assert differing == {("hardware", "client.size")}
+    assert body["hardware_differences"] == [
+        "different hardware: client VM size Standard_A2_v2 vs Standard_D2s_v3"
+    ]
+
+
+def test_parameters_show_a_different_zone(client: TestClient, db: Session) -> None:
+    """The same design and VMs in availability zones 1 and 2: the zone is a difference."""
+    one = _seed(client, db, 1, lambda v: 1000.0, zone="1")
+    two = _seed(client, db, 1, lambda v: 1000.0, zone="2")
+    r = client.post(f"{API}/parameters", json={"experiment_ids": [one["id"], two["id"]]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    differing = {(row["group"], row["name"]) for row in body["data"] if row["differs"]}
+    assert differing == {("hardware", "client.zone"), ("hardware", "server.zone")}
+    assert body["hardware_differences"] == [
+        "different hardware: client zone 1 vs 2",
+        "different hardware: server zone 1 vs 2",
+    ]
 
 
 def test_differences_against_base_experiment(client: TestClient, pair: Any) -> None:

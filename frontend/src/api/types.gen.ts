@@ -91,6 +91,12 @@ export type AzureLabCreate = {
      */
     region: string;
     /**
+     * Zone
+     *
+     * availability zone of every VM, '1', '2' or '3' (null: regional, Azure picks); recorded on each host, so Compare shows runs in different zones
+     */
+    zone?: '1' | '2' | '3' | null;
+    /**
      * memcached server VMs (at least one)
      */
     servers: AzureRoleRequest;
@@ -224,6 +230,12 @@ export type AzureLabPlanPublic = {
      * Azure region
      */
     region: string;
+    /**
+     * Zone
+     *
+     * availability zone of every VM; null: regional
+     */
+    zone: string | null;
     /**
      * Image
      *
@@ -3816,6 +3828,12 @@ export type HostCreate = {
      */
     region?: string | null;
     /**
+     * Zone
+     *
+     * Azure hosts: the availability zone the VM runs in, e.g. '2' (null: regional, or not an Azure VM)
+     */
+    zone?: string | null;
+    /**
      * Host Key
      *
      * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host in the background after registration and pinned (see scan_status)
@@ -3893,6 +3911,12 @@ export type HostPublic = {
      * Azure hosts: the region the VM runs in, e.g. 'westeurope'
      */
     region?: string | null;
+    /**
+     * Zone
+     *
+     * Azure hosts: the availability zone the VM runs in, e.g. '2' (null: regional, or not an Azure VM)
+     */
+    zone?: string | null;
     /**
      * Id
      *
@@ -5574,7 +5598,7 @@ export type ParameterRowPublic = {
      *
      * factor values shared by the group (all but the client counts)
      */
-    group: 'design' | 'parameter' | 'testbed' | 'tool';
+    group: 'design' | 'parameter' | 'testbed' | 'tool' | 'hardware';
     /**
      * Name
      *
@@ -5635,6 +5659,12 @@ export type ParametersComparisonPublic = {
      * parameters whose value differs between runs
      */
     groupable: Array<string>;
+    /**
+     * Hardware Differences
+     *
+     * one sentence per hardware row that differs ('different hardware: client VM size Standard_A2_v2 vs Standard_D2s_v3')
+     */
+    hardware_differences?: Array<string>;
 };
 
 /**
@@ -8492,6 +8522,12 @@ export type HostPublicWritable = {
      * Azure hosts: the region the VM runs in, e.g. 'westeurope'
      */
     region?: string | null;
+    /**
+     * Zone
+     *
+     * Azure hosts: the availability zone the VM runs in, e.g. '2' (null: regional, or not an Azure VM)
+     */
+    zone?: string | null;
     /**
      * Id
      *

@@ -38,7 +38,10 @@ function workerLog(): string {
 /** A Celery worker on this run's maintenance queue, with e2e.sh's settings (the fake's). */
 async function startWorker(): Promise<void> {
   const log = openSync(WORKER_LOG, "a");
-  const queue = `${process.env.MCSCOPE_RUNS_QUEUE}.maintenance`;
+  // Lab creation, stop, start and delete go to the azure queue (backend/core/queue.py).
+  const queue = ["maintenance", "azure"]
+    .map((q) => `${process.env.MCSCOPE_RUNS_QUEUE}.${q}`)
+    .join(",");
   const proc = spawn(
     `${ROOT}/.venv/bin/celery`,
     ["-A", "worker.celery_app", "worker", "--loglevel=INFO", "-Q", queue, "--concurrency=1"]
@@ -105,6 +108,7 @@ describe("an Azure testbed from the Testbeds page", () => {
 
     // The reports' testbed: 20 resources, a size without a price makes the total unknown.
     let text = await showPlan();
+    expect(text).toContain("(no zone: regional)");
     expect(await page.getByTestId("azure-plan-resources").locator("tbody tr").count()).toBe(20);
     expect(text).toContain(`virtual machine${name}-middleware-1`);
     const perHour = (await page.getByTestId("azure-plan-per-hour").textContent()) ?? "";
@@ -138,7 +142,10 @@ describe("an Azure testbed from the Testbeds page", () => {
     await role("clients", 1, "Standard_A2_v2");
     await page.locator('input[name="jump_host"]').uncheck();
     await page.locator('input[name="budget"]').fill("5");
+    // In availability zone 2: the plan says so (every VM is created in it).
+    await page.locator('select[name="zone"]').selectOption("2");
     text = await showPlan();
+    expect(text).toContain("availability zone 2");
     expect(await page.getByTestId("azure-plan-resources").locator("tbody tr").count()).toBe(9);
     expect(await page.getByTestId("azure-plan-per-hour").textContent()).toContain(
       "Per hour: 0.25 USD",
@@ -156,6 +163,7 @@ describe("an Azure testbed from the Testbeds page", () => {
     await expect
       .poll(async () => (await lab.getByText(/of 9 resources created/).textContent()) ?? "", {
         timeout: 60_000,
+        message: workerLog(),
       })
       .toMatch(/^[1-8] of 9 resources created/);
     expect(await lab.locator('li[data-state="created"]').count()).toBeGreaterThan(0);

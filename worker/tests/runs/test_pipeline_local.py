@@ -20,6 +20,7 @@ from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
 from worker.tests.runs.monitoring_checks import check_monitor_rows
 from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.hardware import local_cpu_model
 
 pytestmark = pytest.mark.integration
 
@@ -76,6 +77,8 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
     assert run.hosts["ssh_host_keys"] == {
         local.name: f"{expected.get_name()} {expected.fingerprint}"
     }
+    # What the machine is, read over the same connection (Compare tells hardware apart by it).
+    assert run.hosts["hardware"] == {local.name: {"cpu_model": local_cpu_model()}}
 
 
 def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) -> None:

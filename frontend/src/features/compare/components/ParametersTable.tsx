@@ -1,5 +1,5 @@
-// Fixed parameters, factors, testbed and tool versions of the compared experiments side by
-// side; "only differences" hides the rows on which they agree.
+// Fixed parameters, factors, testbed, tool versions and hardware of the compared experiments
+// side by side; "only differences" hides the rows on which they agree.
 import type { ParametersComparisonPublic } from "@/api";
 import { formatLevels, formatValue } from "@/features/experiments/utils/format";
 
@@ -22,6 +22,7 @@ export function ParametersTable({
   onOnlyDifferences,
 }: ParametersTableProps) {
   const rows = onlyDifferences ? parameters.data.filter((r) => r.differs) : parameters.data;
+  const hardware = parameters.hardware_differences ?? [];
   return (
     <div className="card" data-testid="parameters-table">
       <div className="section-header">
@@ -35,6 +36,14 @@ export function ParametersTable({
           only differences
         </label>
       </div>
+      {hardware.length > 0 && (
+        // Said above the table: results measured on different machines may differ for that alone.
+        <ul className="hint" data-testid="hardware-differences">
+          {hardware.map((h) => (
+            <li key={h}>{h}</li>
+          ))}
+        </ul>
+      )}
       {rows.length === 0 ? (
         <p className="hint">The experiments agree on every parameter.</p>
       ) : (

@@ -20,8 +20,9 @@ export function AzurePlanView({ plan }: AzurePlanViewProps) {
     <div className="azure-plan" data-testid="azure-plan">
       <h3>Plan</h3>
       <p className="hint">
-        Resource group {plan.resource_group} in {plan.region}, image {plan.image}. Nothing is
-        created until you press Create.
+        Resource group {plan.resource_group} in {plan.region}
+        {plan.zone ? `, availability zone ${plan.zone}` : " (no zone: regional)"}, image{" "}
+        {plan.image}. Nothing is created until you press Create.
       </p>
       <table className="table compact" data-testid="azure-plan-resources">
         <thead>

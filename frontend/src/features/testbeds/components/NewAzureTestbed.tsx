@@ -8,7 +8,14 @@ import { FieldError } from "@/components/common/FieldError";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { fieldErrors } from "@/lib/apiError";
 import { useCreateAzureLabMutation, usePlanAzureLabMutation } from "../hooks/useAzureLabs";
-import { type AzureForm, initialForm, ROLES, toRequest, withTemplate } from "../utils/azureForm";
+import {
+  type AzureForm,
+  initialForm,
+  ROLES,
+  toRequest,
+  withTemplate,
+  ZONES,
+} from "../utils/azureForm";
 import { AzurePlanView } from "./AzurePlanView";
 
 /** Props of NewAzureTestbed. */
@@ -129,6 +136,24 @@ export function NewAzureTestbed({ defaults, onCreated }: NewAzureTestbedProps) {
               <FieldError message={errors[f.key]} testId={`error-${f.key}`} />
             </div>
           ))}
+          <div>
+            <label>
+              Availability zone
+              <select
+                name="zone"
+                value={form.zone}
+                onChange={(e) => update({ zone: e.target.value as AzureForm["zone"] })}
+                aria-invalid={Boolean(errors.zone)}
+              >
+                {ZONES.map((z) => (
+                  <option key={z.value} value={z.value}>
+                    {z.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FieldError message={errors.zone} testId="error-zone" />
+          </div>
           <div>
             <label>
               Expiry (h, at most {defaults.max_expiry_hours})

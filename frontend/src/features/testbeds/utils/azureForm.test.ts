@@ -45,6 +45,12 @@ describe("azure form", () => {
     expect(toRequest({ ...form, image: "" }).image).toBeNull();
   });
 
+  it("sends no zone (regional) as null and a chosen zone as it is", () => {
+    const form = initialForm(reports, "westeurope", "a:b:c:d", 4);
+    expect(toRequest(form).zone).toBeNull();
+    expect(toRequest({ ...form, zone: "2" }).zone).toBe("2");
+  });
+
   it("counts down in hours, minutes and seconds", () => {
     expect(formatCountdown(4 * 3600 + 2 * 60 + 3)).toBe("4 h 02 min 03 s");
     expect(formatCountdown(59.9)).toBe("0 min 59 s");

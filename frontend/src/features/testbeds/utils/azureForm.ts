@@ -11,6 +11,8 @@ export interface AzureForm {
   template: string;
   name: string;
   region: string;
+  /** Availability zone; empty: regional (Azure picks). */
+  zone: "" | "1" | "2" | "3";
   image: string;
   servers: RoleForm;
   middlewares: RoleForm;
@@ -51,6 +53,7 @@ export function initialForm(
     template: "custom",
     name: "",
     region,
+    zone: "",
     image,
     servers: { count: 0, size: "" },
     middlewares: { count: 0, size: "" },
@@ -71,6 +74,7 @@ export function toRequest(form: AzureForm): AzureLabCreate {
   return {
     name: form.name.trim(),
     region: form.region.trim(),
+    zone: form.zone === "" ? null : form.zone,
     image: form.image.trim() || null,
     servers: form.servers,
     middlewares: form.middlewares,
@@ -83,6 +87,14 @@ export function toRequest(form: AzureForm): AzureLabCreate {
     budget: budget === "" ? null : Number(budget),
   };
 }
+
+/** The zone select's choices: regional, or one of the three availability zones. */
+export const ZONES = [
+  { value: "", label: "no zone (regional)" },
+  { value: "1", label: "zone 1" },
+  { value: "2", label: "zone 2" },
+  { value: "3", label: "zone 3" },
+] as const;
 
 /** 14523 s -> "4 h 02 min 03 s"; at or below zero -> "expired". */
 export function formatCountdown(seconds: number): string {
