@@ -84,6 +84,7 @@ def test_a_new_tool_is_one_registration(with_fake: None) -> None:
         "sharded": False,
         "replication": 1,
         "queue_capacity": 8,
+        "rate_limit": 0,
     }
     ports = iter(range(30000, 30100))
     plan = build_plan(params, local_testbed(), "fakegen", 5, lambda _: next(ports))
