@@ -1,10 +1,9 @@
 """Per-second series of one run, as served to the time-series view."""
 
-from typing import Literal
-
 from pydantic import BaseModel
 
 from backend.models.enums import RequestType
+from backend.results.metrics import SourceKind
 
 SERIES_UNITS = {
     "time_s": "s",
@@ -44,7 +43,7 @@ class RunSeriesPublic(BaseModel):
     experiment_id: int
     configuration_id: int
     repetition: int
-    source: Literal["client", "middleware"]
+    source: SourceKind
     request_type: RequestType
     # Unix time of second 0 (the load generators' start); None when nothing was stored.
     start_unix: float | None

@@ -1,5 +1,6 @@
 """Analysis request and response schemas; units are in field names (_s, _us, _per_s) and `units`."""
 
+from backend.results.metrics import SourceKind
 from backend.schemas.analysis.common import (
     TIME_UNITS,
     Percentiles,
@@ -92,7 +93,6 @@ from backend.schemas.analysis.statistics import (
     SaturationPublic,
     SaturationRequest,
     SeriesIn,
-    SourceKind,
     UtilizationPublic,
     UtilizationRequest,
 )

@@ -4,6 +4,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from backend.results.metrics import SourceKind
 from backend.schemas.analysis.common import Units
 from backend.schemas.analysis.mva import (
     ModelRowPublic,
@@ -11,7 +12,6 @@ from backend.schemas.analysis.mva import (
 from backend.schemas.analysis.statistics import (
     HistogramPercentilePublic,
     HistogramPublic,
-    SourceKind,
 )
 from backend.schemas.base import RequestModel
 

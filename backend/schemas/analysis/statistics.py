@@ -199,6 +199,3 @@ class RelativeRowPublic(BaseModel):
 
 class RelativePublic(Units):
     rows: list[RelativeRowPublic]
-
-
-SourceKind = Literal["client", "middleware"]

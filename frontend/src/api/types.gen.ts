@@ -2522,7 +2522,7 @@ export type ExperimentPercentilesPublic = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source: 'client' | 'middleware';
+    source: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * Percentiles
      *
@@ -2843,7 +2843,7 @@ export type ExperimentSummaryPublic = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source: 'client' | 'middleware';
+    source: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * Confidence
      *
@@ -6913,7 +6913,7 @@ export type RunSeriesPublic = {
      *
      * which side measured it: client (load generators) or middleware
      */
-    source: 'client' | 'middleware';
+    source: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
      * request type: all, set, get or multi-get
      */
