@@ -71,8 +71,10 @@ def body(small_lab: LabSpec, fake_arm: FakeArm, monkeypatch: pytest.MonkeyPatch)
 
 @pytest.fixture()
 def worker(fake_arm: FakeArm, tmp_path: Path, database: str) -> Iterator[CeleryWorkerProcess]:
-    """A real worker on the maintenance queue, pointed at the fake by its environment."""
-    proc = CeleryWorkerProcess(log_dir=tmp_path, beat=True, env=_env(fake_arm))
+    """A real worker on the Azure queue (lab tasks), pointed at the fake by its environment."""
+    proc = CeleryWorkerProcess(
+        log_dir=tmp_path, beat=True, env=_env(fake_arm), queue_suffix=".azure"
+    )
     proc.start()
     try:
         yield proc
