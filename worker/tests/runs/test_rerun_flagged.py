@@ -19,6 +19,8 @@ def _lenient(monkeypatch: pytest.MonkeyPatch) -> None:
     """Thresholds no real run breaks (a 3 s window leaves the series tests unmeasured)."""
     monkeypatch.setattr(settings, "QUALITY_INTERACTIVE_TOLERANCE", 1e9)
     monkeypatch.setattr(settings, "QUALITY_THROUGHPUT_TOLERANCE", 1e9)
+    # This VM has real CPU steal under load (the monitor measures it): not this test's flag.
+    monkeypatch.setattr(settings, "QUALITY_STEAL_PCT", 1e9)
 
 
 @pytest.mark.timeout(300)
