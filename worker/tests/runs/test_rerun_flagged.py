@@ -32,6 +32,7 @@ def test_rerun_flagged_queues_exactly_the_flagged_run(
     )
     # The first run is stored under a tolerance no measurement meets: the interactive law
     # flags it at ingest. The second under lenient ones: no flag.
+    monkeypatch.setattr(settings, "QUALITY_STEAL_PCT", 1e9)  # see _lenient
     monkeypatch.setattr(settings, "QUALITY_INTERACTIVE_TOLERANCE", 1e-12)
     assert _execute_run(flagged) is None
     _lenient(monkeypatch)
