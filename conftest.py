@@ -46,9 +46,30 @@ os.environ["MCSCOPE_SSH_KNOWN_HOSTS"] = os.path.join(
     tempfile.mkdtemp(prefix="mcscope-known-hosts-"), "known_hosts"
 )
 
-from backend.tests.utils.broker import purge_session_keys  # noqa: E402
+from backend.tests.utils.broker import purge_queues, purge_session_keys  # noqa: E402
 from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
+
+# Fixtures of tests that put real load on this machine's cores: a run on the local testbed
+# (its sshd) or on Azure VMs that are namespace hosts of this machine.
+_LOAD_FIXTURES = frozenset({"local_sshd", "fake_arm"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Groups for pytest-xdist's `--dist loadgroup` (`make test`): each module stays on one
+    worker, so its module fixtures (a Celery worker, a server) start once; every module that
+    puts load on the machine joins one group, so two of them never run at once (each would
+    measure the other: throughput ratios, heartbeats and timeouts are what they assert)."""
+    modules: dict[str, bool] = {}
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        loads = bool(_LOAD_FIXTURES & set(item.fixturenames))
+        modules[module] = modules.get(module, False) or loads
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group("load" if modules[module] else module))
+        if modules[module]:
+            item.add_marker(pytest.mark.load)  # `make check` leaves these out
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +92,27 @@ def broker_state() -> Iterator[None]:
     from backend.core.config import settings
 
     purge_session_keys(settings.REDIS_URL, _SUFFIX)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_work_left_behind(database: str) -> None:
+    """Each module starts with no live work: runs an earlier module started (an API test's Start
+    without a worker, a sweep or repetition rule adding runs) would otherwise be run by this
+    module's worker, or re-sent by its recovery, and hold its testbed for minutes."""
+    from sqlalchemy import update
+
+    from backend.core.config import settings
+    from backend.core.db import SessionLocal
+    from backend.models import Run, RunStatus
+
+    purge_queues(settings.REDIS_URL, os.environ["MCSCOPE_RUNS_QUEUE"])
+    with SessionLocal() as session:
+        session.execute(
+            update(Run)
+            .where(Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]))
+            .values(status=RunStatus.CANCELLED, error="left by an earlier test module")
+        )
+        session.commit()
 
 
 @pytest.fixture()

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
-from backend.models import AzureLab, AzureLabStatus
+from backend.models import AzureLab, AzureLabStatus, VmPrice
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -101,8 +102,11 @@ def _wait(
 
 
 def test_plan_lists_resources_quota_and_prices(
-    client: TestClient, fake_arm: FakeArm, body: dict[str, Any]
+    client: TestClient, db: Session, fake_arm: FakeArm, body: dict[str, Any]
 ) -> None:
+    # The jump host's size must start unpriced (other modules of the session price it).
+    db.execute(delete(VmPrice).where(VmPrice.size == "Standard_B2s"))
+    db.commit()
     _put_price(client, "Standard_A1_v2", 0.05)
     _put_price(client, "Standard_A2_v2", 0.1)
     r = client.post("/api/v1/azure-labs/plan", json=body)

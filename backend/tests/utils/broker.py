@@ -29,3 +29,14 @@ def purge_session_keys(redis_url: str, suffix: str) -> int:
         return removed + len(ours)
     finally:
         client.close()
+
+
+def purge_queues(redis_url: str, queue: str) -> int:
+    """Drop the messages waiting in `queue` and its sibling queues (`.maintenance`, `.azure`,
+    kombu's priority lists); their bindings stay, so publishing keeps routing to them."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{queue}*", count=1000))
+        return int(client.delete(*keys)) if keys else 0
+    finally:
+        client.close()

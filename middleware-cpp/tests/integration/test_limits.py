@@ -138,14 +138,19 @@ def test_client_that_never_reads_is_closed_after_the_write_timeout(
     mw = start_middleware(extra=["--client-write-timeout-ms", "300"])
     value = b"w" * 400_000
     assert request(mw.port, set_cmd("wt:big", value), 8) == b"STORED\r\n"
-    stuck = connect(mw.port)
+    # A small window from the handshake on: the kernel then buffers little of what the
+    # middleware writes (set after connect, about 4 MB got buffered and took 100 s to drain).
+    stuck = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.settimeout(10)
+    stuck.connect((HOST, mw.port))
     try:
         stuck.sendall(b"get wt:big\r\n" * 40)  # 16 MB of replies it never reads
         # The middleware gives up on it: its socket closes (reset, or FIN after what fit).
         with connect(mw.port) as other:
             other.sendall(b"version\r\n")
             assert read_line(other).startswith(b"VERSION ")
+
 
         def closed() -> bool:
             try:
