@@ -47,8 +47,8 @@ PercentileSource = Literal["json", "json-histogram", "hgrm", "table"]
 PERCENTILE_SOURCES: tuple[PercentileSource, ...] = ("json", "json-histogram", "hgrm", "table")
 """Where a type's percentiles come from, most exact first: the first the run has wins."""
 
-_HDR_FILE = re.compile(r"_(FULL_RUN|GET_command|SET_command)_run_1\.(hgrm|txt)$")
-_HDR_TYPES = {"FULL_RUN": "Totals", "GET_command": "Gets", "SET_command": "Sets"}
+_HDR_FILE = re.compile(r"_(FULL_RUN|GET_command_run|SET_command_run)_1\.(hgrm|txt)$")
+_HDR_TYPES = {"FULL_RUN": "Totals", "GET_command_run": "Gets", "SET_command_run": "Sets"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def read_hdr_files(directory: Path, prefix: str) -> HdrFiles:
     """The HDR files of run 1 under `directory` named `prefix`_...; none: empty."""
     logs: dict[str, HdrHistogram] = {}
     tables: dict[str, HdrPercentileTable] = {}
-    for path in sorted(directory.glob(f"{prefix}_*_run_1.*")):
+    for path in sorted(directory.glob(f"{prefix}_*_1.*")):
         match = _HDR_FILE.search(path.name)
         if match is None or path.name != f"{prefix}{match.group(0)}":
             continue
