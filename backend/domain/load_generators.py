@@ -3,8 +3,9 @@ choices) and by the worker (driver, preflight, plan, watch, parse, populate).
 
 Adding a tool is its driver module (worker/drivers/), its parser module (worker/parsers/: its
 outputs to a ClientResult, its live progress) and one entry here, which also says how to
-install it (infra/install_plan.py); see "Adding a load generator" in the README. This module imports nothing heavy,
-so the API reads the names without loading the worker's SSH code.
+install it (infra/install_plan.py); see "Adding a load generator" in the README. This module
+imports only the standard library, so the API reads the names without loading the worker's SSH
+code and the set-up's system python3 reads the install plan before any virtualenv exists.
 """
 
 from dataclasses import dataclass

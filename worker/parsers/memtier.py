@@ -4,9 +4,11 @@ Percentiles come from the most exact source a run has, in this order (PERCENTILE
 memtier's JSON values (whole microseconds: memtier records us and prints ms with 3
 decimals), the JSON's compressed HDR histogram (every bucket), the .hgrm HDR log of
 --hdr-file-prefix (the same histogram), and only then the HDR text table, whose
-ticks are printed in ms with 2 decimals and skip buckets: for a 10,001-request run whose
-table shows 0.06 ms at TotalCount 9,980 and 0.08 ms on the next row, the table says
-p99.9 = 80 us where the histogram (and memtier's JSON) say 63 us.
+ticks are printed in ms with 2 decimals and skip buckets: in the 338,751-request fixture
+memtier_ratio1-0_c4_t2_d4096_5s the table has 0.46 ms at TotalCount 338,388 and 0.66 ms on
+the next row, so it says p99.9 = 660 us where the histogram and memtier's JSON say 543 us.
+The worker's runs have the JSON (worker/drivers/memtier.py); the HDR files are read where a
+run wrote them with the instance's prefix (name + HDR_SUFFIX).
 """
 
 from __future__ import annotations
