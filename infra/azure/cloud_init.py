@@ -21,7 +21,6 @@ REMOTE_SCRIPT = "/opt/mcscope/setup-host.sh"
 # setup-host.sh runs the load generators' install recipes found next to it: every recipe of
 # the registry (infra.install_plan), shipped beside the script.
 RECIPES = tuple(ROOT / r for r in recipes())
-MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")  # one of them, by name
 # Azure rejects custom data above 64 KiB once base64-encoded (4/3 growth).
 MAX_CUSTOM_DATA = 64 * 1024 * 3 // 4
 
