@@ -1,9 +1,11 @@
 """The load-generator registry: one declarative entry per tool, read by the API (parameter
 choices) and by the worker (driver, preflight, plan, watch, parse, populate).
 
-Adding a tool is a driver file (worker/drivers/), a parser file (worker/parsers/) and one
-entry here; see "Adding a load generator" in the README. This module imports nothing heavy,
-so the API reads the names without loading the worker's SSH code.
+Adding a tool is its driver module (worker/drivers/), its parser module (worker/parsers/: its
+outputs to a ClientResult, its live progress) and one entry here, which also says how to
+install it (infra/install_plan.py); see "Adding a load generator" in the README. This module
+imports only the standard library, so the API reads the names without loading the worker's SSH
+code and the set-up's system python3 reads the install plan before any virtualenv exists.
 """
 
 from dataclasses import dataclass
@@ -22,8 +24,10 @@ class LoadGeneratorSpec:
     populates: it can write the whole key space before a run (the populate step uses the
         first registered tool that can).
     writes_own_keys: it sets the keys it reads by itself, so no populate step is needed.
-    install_recipe: the script under infra/ that installs it where missing (None: a Debian
-        package of infra/local/install-deps.sh and infra/hosts/setup-host.sh).
+    debian_packages: the Debian packages that provide it.
+    install_recipe: the script under infra/hosts/ that installs it where missing (a tool Debian
+        does not package). Both are what infra/local/install-deps.sh and the hosts' set-up
+        install for the tool: `python3 -m infra.install_plan` derives them from here.
     rate_limits: it can hold each connection to a set request rate (the `rate_limit`
         parameter: open-loop load, as the latency-SLO search sets it).
     """
@@ -35,6 +39,7 @@ class LoadGeneratorSpec:
     version_args: tuple[str, ...] = ("--version",)
     populates: bool = False
     writes_own_keys: bool = False
+    debian_packages: tuple[str, ...] = ()
     install_recipe: str | None = None
     rate_limits: bool = False
 
@@ -55,6 +60,7 @@ LOAD_GENERATORS: tuple[LoadGeneratorSpec, ...] = (
         program="memaslap",
         driver="worker.drivers.memaslap:MemaslapDriver",
         candidates=("memaslap", "memcaslap"),
+        debian_packages=("libmemcached-tools",),
         # memaslap writes the keys of its own windows before reading (it cannot use a key range).
         writes_own_keys=True,
     ),

@@ -14,11 +14,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from infra.azure.spec import LabSpec, Role
+from infra.install_plan import ROOT, recipes
 
 SETUP_SCRIPT = Path(__file__).resolve().parents[1] / "hosts" / "setup-host.sh"
 REMOTE_SCRIPT = "/opt/mcscope/setup-host.sh"
-# setup-host.sh runs the memtier recipe found next to it.
-MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")
+# setup-host.sh runs the load generators' install recipes found next to it: every recipe of
+# the registry (infra.install_plan), shipped beside the script.
+RECIPES = tuple(ROOT / r for r in recipes())
 # Azure rejects custom data above 64 KiB once base64-encoded (4/3 growth).
 MAX_CUSTOM_DATA = 64 * 1024 * 3 // 4
 
@@ -76,9 +78,10 @@ def render(spec: LabSpec, role: Role | None, host_key: HostKey, script: Path = S
                 f"MIDDLEWARE_GIT_URL={spec.middleware_source.git_url}",
                 f"MIDDLEWARE_GIT_REF={spec.middleware_source.git_ref}",
             ]
+        folder = REMOTE_SCRIPT.rsplit("/", 1)[0]
         doc["write_files"] = [
             _file(REMOTE_SCRIPT, script),
-            _file(REMOTE_SCRIPT.rsplit("/", 1)[0] + "/" + MEMTIER_RECIPE.name, MEMTIER_RECIPE),
+            *(_file(f"{folder}/{recipe.name}", recipe) for recipe in RECIPES),
         ]
         # runcmd lists run without a shell; output lands in /var/log/cloud-init-output.log.
         doc["runcmd"] = [[*env, "bash", REMOTE_SCRIPT, role.value]]

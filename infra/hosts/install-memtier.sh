@@ -11,8 +11,13 @@
 #   MEMTIER_SRC_DIR       where the source is unpacked and built (default: a temporary folder)
 #   MEMTIER_REQUIRED=1    fail when it cannot be installed (hosts); otherwise one line, exit 0
 #   MEMTIER_QUIET=1       print nothing when it is already installed
+#   INSTALL_REQUIRED, INSTALL_QUIET, INSTALL_SRC_DIR: the same, under the names the set-up
+#                         scripts pass to every recipe of the load-generator registry
 #   DRY_RUN=1             print every command instead of running it
 set -euo pipefail
+MEMTIER_REQUIRED="${MEMTIER_REQUIRED:-${INSTALL_REQUIRED:-0}}"
+MEMTIER_QUIET="${MEMTIER_QUIET:-${INSTALL_QUIET:-0}}"
+MEMTIER_SRC_DIR="${MEMTIER_SRC_DIR:-${INSTALL_SRC_DIR:-}}"
 
 # 2.3.0: the worker's memtier parsers were checked on output of this release, so its
 # JSON/stdout/HDR formats are the ones the worker expects.

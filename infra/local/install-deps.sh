@@ -4,22 +4,33 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-PACKAGES=(postgresql redis-server memcached libmemcached-tools openssh-server iproute2 iperf3
+PACKAGES=(postgresql redis-server memcached openssh-server iproute2 iperf3
   cmake g++ make libboost-all-dev googletest libgtest-dev libgmock-dev clang libclang-rt-14-dev
   nutcracker chromium python3-venv docker-compose shellcheck
   fonts-liberation poppler-utils
   texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern)
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+updated=0
+install_missing() {
+  local missing=() p
+  for p in "$@"; do
+    [ -n "$p" ] || continue
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
   say "installing Debian packages: ${missing[*]}"
-  $SUDO apt-get update -qq
+  if [ "$updated" = 0 ]; then $SUDO apt-get update -qq; updated=1; fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+}
+install_missing "${PACKAGES[@]}"
+
+# The load generators' packages and install recipes come from their registry
+# (backend/domain/load_generators.py), read by the system python3 (python3-venv above brings it).
+plan() { (cd "$ROOT" && python3 -m infra.install_plan "$1"); }
+tool_packages="$(plan packages)"
+mapfile -t TOOL_PACKAGES <<< "$tool_packages"
+install_missing "${TOOL_PACKAGES[@]}"
 
 # The virtualenv is rebuilt only when pyproject.toml changed since the last install.
 stamp="$VENV/.mcscope-installed"
@@ -35,7 +46,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# memtier_benchmark (not a Debian package): the one recipe builds the pinned release when it is
-# missing, from $MEMTIER_TARBALL when set, else from the checksummed download; offline with no
-# tarball it says so in one line and the local testbed uses memaslap.
-MEMTIER_QUIET=1 bash "$ROOT/infra/hosts/install-memtier.sh"
+# Tools Debian does not package: each recipe installs its pinned release when it is missing
+# (memtier_benchmark: from $MEMTIER_TARBALL when set, else the checksummed download; offline
+# with no tarball it says so in one line and the local testbed uses memaslap).
+tool_recipes="$(plan recipes)"
+mapfile -t TOOL_RECIPES <<< "$tool_recipes"
+for recipe in "${TOOL_RECIPES[@]}"; do
+  [ -z "$recipe" ] || INSTALL_QUIET=1 bash "$ROOT/$recipe"
+done

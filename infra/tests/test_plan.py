@@ -15,9 +15,11 @@ import pytest
 import yaml
 
 from infra.azure.__main__ import main
-from infra.azure.cloud_init import MEMTIER_RECIPE, SETUP_SCRIPT, HostKey, new_host_key, render
+from infra.azure.cloud_init import SETUP_SCRIPT, HostKey, new_host_key, render
 from infra.azure.plan import Kind, Resource, build_plan, lab_tags, planned_vms
 from infra.azure.spec import LabSpec, Role, load_spec
+
+MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")
 
 SUB = "11111111-2222-4333-8444-555555555555"
 KEY = new_host_key()

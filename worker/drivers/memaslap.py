@@ -5,8 +5,12 @@ from pathlib import Path
 
 from backend.domain.load_generators import load_generator_spec
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
-from worker.parsers import ClientResult, client_result_from_memaslap, parse_memaslap
-from worker.parsers.progress import MemaslapProgressParser
+from worker.parsers import ClientResult
+from worker.parsers.memaslap import (
+    MemaslapProgressParser,
+    client_result_from_memaslap,
+    parse_memaslap,
+)
 
 KEY_SIZE_B = 16
 

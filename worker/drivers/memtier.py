@@ -8,10 +8,10 @@ from backend.domain.load_generators import (
     load_generator_spec,
 )
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
-from worker.parsers import ClientResult, client_result_from_memtier, parse_memtier_json
-from worker.parsers.progress import MemtierProgressParser
+from worker.parsers import ClientResult
+from worker.parsers.memtier import PRINTED_PERCENTILES, MemtierProgressParser, read_memtier_result
 
-PERCENTILES = "50,90,99,99.9"
+PERCENTILES = ",".join(f"{p:g}" for p in PRINTED_PERCENTILES)
 # The keys memtier reads are KEY_PREFIX + 1 .. key_maximum; populate writes exactly those.
 KEY_PREFIX = MEMTIER_KEY_PREFIX
 EXPIRY_S = MEMTIER_EXPIRY_S
@@ -84,8 +84,8 @@ class MemtierDriver(LoadGenerator):
         ]
 
     def parse(self, local_dir: Path, name: str) -> ClientResult:
-        text = (local_dir / f"{name}.json").read_text(errors="replace")
-        return client_result_from_memtier(parse_memtier_json(text))
+        """memtier's JSON (exact percentiles and histograms); see read_memtier_result."""
+        return read_memtier_result(local_dir, name)
 
     def progress_parser(self) -> MemtierProgressParser:
         return MemtierProgressParser()

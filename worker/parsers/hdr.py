@@ -73,6 +73,28 @@ class HdrHistogram:
         return value_at_percentile(self.buckets(), percentile)
 
 
+def merge_histograms(hists: list[HdrHistogram]) -> HdrHistogram | None:
+    """Sum histograms bucket by bucket (one layout, as memtier uses for every type);
+    None for no histograms."""
+    if not hists:
+        return None
+    first = hists[0]
+    if any(
+        (h.lowest_trackable, h.significant_digits)
+        != (first.lowest_trackable, first.significant_digits)
+        for h in hists
+    ):
+        raise ParseError("cannot merge HDR histograms with different layouts")
+    width = max(len(h.counts) for h in hists)
+    counts = [0] * width
+    for h in hists:
+        for i, c in enumerate(h.counts):
+            counts[i] += c
+    return HdrHistogram(
+        first.lowest_trackable, first.highest_trackable, first.significant_digits, tuple(counts)
+    )
+
+
 def value_at_percentile(buckets: tuple[tuple[float, int], ...], percentile: float) -> float:
     """mcscope's one percentile rule (`backend.analysis.percentiles.percentiles_from_histogram`,
     HdrHistogram's) over (upper edge us, count) buckets; 0.0 for no values."""

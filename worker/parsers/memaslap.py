@@ -1,4 +1,5 @@
-"""parse_memaslap: memaslap / memcaslap stdout (periodic blocks, final statistics, run line).
+"""memaslap / memcaslap stdout (periodic blocks, final statistics, run line): parse_memaslap,
+its ClientResult (client_result_from_memaslap) and its live progress (MemaslapProgressParser).
 
 Latencies are integer microseconds as printed (memaslap truncates its means).
 Periodic blocks (with -S) come after an ANSI clear-screen; each has Get, Set
@@ -16,6 +17,8 @@ import re
 from dataclasses import dataclass
 
 from worker.parsers.errors import ParseError
+from worker.parsers.model import ClientResult, ClientType, SecondSample, Summary, TypeResult
+from worker.parsers.progress import ProgressParser, ProgressTick
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _HEADER = re.compile(r"^([a-z][a-z ]*):\s*(.*)$")
@@ -221,3 +224,139 @@ def parse_memaslap(text: str) -> MemaslapOutput:
         tps=tps,
         net_rate_mb_per_sec=net,
     )
+
+
+# ------------------------------------------------------------ ClientResult
+
+_MEMASLAP_TYPES: dict[ClientType, str] = {"all": "Total", "get": "Get", "set": "Set"}
+
+
+def _memaslap_sample(
+    kind: ClientType, screen: dict[str, PeriodicBlock], keys_per_get: float
+) -> SecondSample | None:
+    block = screen.get(_MEMASLAP_TYPES[kind])
+    if block is None:
+        return None
+    period, freq = block.period, max(block.period.time_s, 1)
+    get_ops = screen["Get"].period.tps if "Get" in screen else 0
+    set_ops = screen["Set"].period.tps if "Set" in screen else 0
+    # "all": its own requests plus the extra keys of multi-gets (works without Get/Set tables).
+    keys = {"get": get_ops * keys_per_get, "set": float(set_ops)}.get(
+        kind, period.tps + get_ops * (keys_per_get - 1)
+    )
+    misses = None if kind == "set" else period.get_miss / freq
+    hits = None if misses is None else max(keys - set_ops * (kind == "all") - misses, 0.0)
+    return SecondSample(
+        second=block.global_.time_s - freq,
+        ops_per_sec=float(period.tps),
+        mean_latency_us=float(period.avg_us) if period.ops else None,
+        keys_per_sec=keys,
+        hits_per_sec=hits,
+        misses_per_sec=misses,
+    )
+
+
+def _log2_contiguous(dist: tuple[tuple[float, int], ...]) -> tuple[tuple[float, int], ...]:
+    """memaslap prints Log2 rows from the first non-empty group of 4; add the empty
+    buckets below (bounds 1, 2, 4, ...) so the histogram starts at 0 us."""
+    if not dist:
+        return ()
+    first = int(dist[0][0]).bit_length() - 1
+    return (*((float(2**i), 0) for i in range(first)), *dist)
+
+
+def _memaslap_run_time(out: MemaslapOutput) -> float:
+    """Run time in s: Ops / TPS (5 digits) when it agrees with the printed 1-decimal time."""
+    if out.run_time_s <= 0:
+        raise ParseError("memaslap run time is 0 s")
+    if out.tps > 0:
+        precise = out.ops / out.tps
+        if abs(precise - out.run_time_s) <= 0.05 + 1e-3 * precise:
+            return precise
+    return out.run_time_s
+
+
+def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
+    """ClientResult from parsed memaslap stdout.
+
+    Series come from the periodic Period rows (second = Global elapsed - period),
+    summaries from the final statistics over the run time (Ops / TPS, which is
+    more precise than the printed 1-decimal "Run time"). With -d,
+    keys per get is estimated as cmd_get / get events. memaslap prints no
+    percentiles, so ``percentiles`` is empty; histograms are its Log2 buckets.
+    """
+    run = _memaslap_run_time(out)
+    cmd_get = out.counters.get("cmd_get", 0)
+    cmd_set = out.counters.get("cmd_set", 0)
+    misses = out.counters.get("get_misses", 0) / run
+    get_events = out.finals["Get"].events if "Get" in out.finals else 0
+    keys_per_get = cmd_get / get_events if get_events else 1.0
+    net_bytes = out.counters.get("written_bytes", 0) + out.counters.get("read_bytes", 0)
+    kb_all = net_bytes / 1024 / run if net_bytes else out.net_rate_mb_per_sec * 1024
+    types: dict[ClientType, TypeResult] = {}
+    for kind, name in _MEMASLAP_TYPES.items():
+        final = out.finals.get(name)
+        if final is None and not (kind == "all" and not out.finals):
+            continue
+        keys = {"get": cmd_get / run, "set": cmd_set / run}.get(kind, out.ops / run)
+        count = final.events if final is not None else out.ops
+        gets = kind != "set"
+        summary = Summary(
+            ops_per_sec=count / run,
+            count=count,
+            mean_latency_us=float(final.avg_us) if final is not None else None,
+            keys_per_sec=keys,
+            hits_per_sec=max(cmd_get / run - misses, 0.0) if gets else None,
+            misses_per_sec=misses if gets else None,
+            kb_per_sec=kb_all if kind == "all" else None,
+        )
+        samples = (_memaslap_sample(kind, screen, keys_per_get) for screen in out.screens)
+        types[kind] = TypeResult(
+            summary=summary,
+            series=tuple(s for s in samples if s is not None),
+            histogram=_log2_contiguous(final.log2_dist) if final is not None else (),
+        )
+    return ClientResult(tool="memaslap", duration_s=run, types=types)
+
+
+# ---------------------------------------------------------------- progress
+
+
+class MemaslapProgressParser(ProgressParser):
+    """memaslap stdout: one tick per periodic "Total Statistics" table (Period
+    row over the interval, elapsed time from the Global row)."""
+
+    def __init__(self, *, strict: bool = False) -> None:
+        super().__init__(strict=strict)
+        self._block: str | None = None
+        self._period: list[str] | None = None
+
+    def parse_record(self, text: str) -> ProgressTick | None:
+        text = _ANSI.sub("", text).strip()
+        title = _BLOCK_TITLE.match(text)
+        if title:
+            self._block, self._period = title.group(1), None
+            return None
+        tokens = text.split()
+        if self._block != "Total" or not tokens or tokens[0] not in ("Period", "Global"):
+            return None
+        if len(tokens) != 11:
+            raise ParseError(f"{tokens[0]} row has {len(tokens)} fields, expected 11")
+        if tokens[0] == "Period":
+            self._period = tokens
+            return None
+        period, self._period, self._block = self._period, None, None
+        if period is None:
+            raise ParseError("Global row without a Period row")
+        try:
+            elapsed, ops, tps, avg = (
+                int(tokens[1]),
+                int(period[2]),
+                float(period[3]),
+                float(period[8]),
+            )
+        except ValueError:
+            raise ParseError(f"bad number in Total table: {text[:80]!r}") from None
+        return ProgressTick(
+            elapsed_s=elapsed, ops_per_sec=tps, mean_latency_us=avg if ops else None
+        )

@@ -1,4 +1,5 @@
-"""Resumable live-progress parsers for streamed memtier stderr and memaslap stdout.
+"""Resumable live-progress parsing: the base every tool's progress parser extends (memtier's
+in worker/parsers/memtier.py, memaslap's in worker/parsers/memaslap.py).
 
 Like asio's request_parser, the parser keeps its state between reads: feed it
 whatever bytes arrived (split anywhere, even inside a UTF-8 character or an
@@ -19,12 +20,7 @@ from worker.parsers.errors import ParseError
 MAX_RECORD_BYTES = 64 * 1024  # a progress record is ~200 B; more means garbage
 US_PER_MS = 1000.0
 
-_MEMTIER_PREFIX = re.compile(r"^\[RUN #(\d+) (\d+)%,\s*(\d+) secs\]")
-_MEMTIER_OPS = re.compile(r"(\d+) ops,\s+(\d+) \(avg:\s*(\d+)\) ops/sec")
-_MEMTIER_LATENCY = re.compile(r"(\d+(?:\.\d+)?) \(avg:\s*(\d+(?:\.\d+)?)\) msec latency")
 _TERMINATOR = re.compile(rb"[\r\n]")
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_MEMASLAP_TITLE = re.compile(r"^(Get|Set|Total) Statistics$")
 
 
 class Status(enum.Enum):
@@ -113,64 +109,3 @@ class ProgressParser:
     def parse_record(self, text: str) -> ProgressTick | None:
         """One complete record -> a tick, None (not a progress record) or ParseError."""
         raise NotImplementedError
-
-
-class MemtierProgressParser(ProgressParser):
-    """memtier stderr: "[RUN #1 40%,   2 secs]  1 threads  2 conns: ... ops/sec, ... latency"."""
-
-    def parse_record(self, text: str) -> ProgressTick | None:
-        prefix = _MEMTIER_PREFIX.match(text)
-        if prefix is None:
-            return None  # "[RUN #1] Preparing...", "Writing results..." and the like
-        ops = _MEMTIER_OPS.search(text, prefix.end())
-        if ops is None:
-            raise ParseError(f"progress record without ops/sec: {text[:80]!r}")
-        latency = _MEMTIER_LATENCY.search(text, ops.end())
-        return ProgressTick(
-            elapsed_s=int(prefix.group(3)),
-            ops_per_sec=float(ops.group(2)),
-            mean_latency_us=float(latency.group(1)) * US_PER_MS if latency else None,
-            run=int(prefix.group(1)),
-            percent=int(prefix.group(2)),
-            avg_ops_per_sec=float(ops.group(3)),
-        )
-
-
-class MemaslapProgressParser(ProgressParser):
-    """memaslap stdout: one tick per periodic "Total Statistics" table (Period
-    row over the interval, elapsed time from the Global row)."""
-
-    def __init__(self, *, strict: bool = False) -> None:
-        super().__init__(strict=strict)
-        self._block: str | None = None
-        self._period: list[str] | None = None
-
-    def parse_record(self, text: str) -> ProgressTick | None:
-        text = _ANSI.sub("", text).strip()
-        title = _MEMASLAP_TITLE.match(text)
-        if title:
-            self._block, self._period = title.group(1), None
-            return None
-        tokens = text.split()
-        if self._block != "Total" or not tokens or tokens[0] not in ("Period", "Global"):
-            return None
-        if len(tokens) != 11:
-            raise ParseError(f"{tokens[0]} row has {len(tokens)} fields, expected 11")
-        if tokens[0] == "Period":
-            self._period = tokens
-            return None
-        period, self._period, self._block = self._period, None, None
-        if period is None:
-            raise ParseError("Global row without a Period row")
-        try:
-            elapsed, ops, tps, avg = (
-                int(tokens[1]),
-                int(period[2]),
-                float(period[3]),
-                float(period[8]),
-            )
-        except ValueError:
-            raise ParseError(f"bad number in Total table: {text[:80]!r}") from None
-        return ProgressTick(
-            elapsed_s=elapsed, ops_per_sec=tps, mean_latency_us=avg if ops else None
-        )

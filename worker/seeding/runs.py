@@ -103,10 +103,8 @@ def _write_outputs(
     """The run's tool outputs under `archive`, as fetch_all leaves them; returns each client
     source's start and the latencies the clients recorded."""
     lat = real_shape()
-    fractions = [
-        load_fraction(i, exp.run_time_s, exp.warmup_s, exp.cooldown_s)
-        for i in range(exp.run_time_s)
-    ]
+    window = window_of(exp)
+    fractions = [load_fraction(i, exp.run_time_s, window) for i in range(exp.run_time_s)]
     # memtier reports one more second: the last millisecond of its run (Total duration s+1 ms).
     fractions.append(fractions[-1] * LAST_SECOND_SHARE)
     # In a closed system the response time is higher while the load ramps.
@@ -161,7 +159,7 @@ def _write_outputs(
 
 def _middleware_window_latencies(shape: RunShape, exp: Experiment) -> Counter[int]:
     """The middleware totals of the stable window (every second at full load there)."""
-    done = round(shape.throughput * (exp.run_time_s - exp.warmup_s - exp.cooldown_s))
+    done = round(shape.throughput * window_of(exp).length_s)
     total = MIDDLEWARE_TOTAL * shape.response_time_us
     lat = real_shape()
     return Counter(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.analysis.experiment import total_clients
+from backend.domain.window import DesignWindow
 
 LIGHT_LOAD_RESPONSE_US = 15_000.0
 """R at light load: one virtual client's throughput is 1 / R0."""
@@ -58,11 +59,13 @@ def run_shape(
     return RunShape(n, x, n / x * 1e6)
 
 
-def load_fraction(second: int, run_time_s: int, warmup_s: int, cooldown_s: int) -> float:
-    """Share of the stable throughput completed in `second`: ramps of warmup_s up and
-    cooldown_s down, 1 in between."""
-    up = (second + 1) / warmup_s if warmup_s else 1.0
-    down = (run_time_s - second) / cooldown_s if cooldown_s else 1.0
+def load_fraction(second: int, run_time_s: int, window: DesignWindow) -> float:
+    """Share of the stable throughput completed in `second` of a run of run_time_s whose
+    stable window is `window` (backend.domain.window): a ramp up over the seconds before the
+    window, a ramp down over those after it, 1 inside."""
+    ramp_up, ramp_down = window.start_s, run_time_s - window.end_s
+    up = (second + 1) / ramp_up if ramp_up else 1.0
+    down = (run_time_s - second) / ramp_down if ramp_down else 1.0
     return max(0.0, min(1.0, up, down))
 
 

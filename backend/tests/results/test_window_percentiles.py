@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from backend.tests.utils.experiment import create_random_experiment
 from worker.parsers import parse_memtier_json
-from worker.parsers.normalize import client_result_from_memtier
+from worker.parsers.memtier import client_result_from_memtier
 from worker.scripts.seed_fixture_runs import seed
 
 FIXTURE = Path(__file__).parents[3] / "worker/tests/fixtures/memtier_ratio1-1_c2_t1_d128_5s.json"

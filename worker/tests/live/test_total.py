@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from worker.live.total import LiveCombiner
-from worker.parsers.progress import MemtierProgressParser, ProgressTick
+from worker.parsers.memtier import MemtierProgressParser
+from worker.parsers.progress import ProgressTick
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
