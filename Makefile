@@ -48,18 +48,17 @@ test: setup  ## run every suite: lint, C++ (sanitizers, fuzzing), Python, fronte
 test-cpp:
 	@bash middleware-cpp/scripts/test.sh
 
-# Two pytest-xdist workers: each module stays on one of them; the modules that put load on the
-# machine form one group (conftest.py), so two of them never run at once.
+# Load-free tests on two pytest-xdist workers, then the load tests one at a time (the script says why).
 PYTEST_PARALLEL ?= -n 2 --dist loadgroup
 
 test-python: build-middleware
-	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider $(PYTEST_PARALLEL)
+	@bash $(LOCAL)/test-python.sh
 
 check: deps  ## the quick edit-test loop: lint, types, every test that puts no load on the machine
 	@.venv/bin/ruff format --check backend worker infra migrations conftest.py
 	@$(MAKE) --no-print-directory lint
 	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
-	  --deselect backend/tests/api/test_fuzz.py::test_api_fuzz $(PYTEST_PARALLEL)
+	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL)
 	@cd frontend && npx biome check . && npx tsc -p tsconfig.json --noEmit && npx vitest run
 
 test-frontend:

@@ -56,10 +56,11 @@ _LOAD_FIXTURES = frozenset({"local_sshd", "fake_arm"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Groups for pytest-xdist's `--dist loadgroup` (`make test`): each module stays on one
-    worker, so its module fixtures (a Celery worker, a server) start once; every module that
-    puts load on the machine joins one group, so two of them never run at once (each would
-    measure the other: throughput ratios, heartbeats and timeouts are what they assert)."""
+    """Marks the modules that put load on the machine `load` (any of their tests uses a load
+    fixture): `make test` runs them one at a time after the others, `make check` leaves them out
+    (each would measure the other: throughput ratios, heartbeats and timeouts are what they
+    assert). Groups for pytest-xdist's `--dist loadgroup`: a module stays on one worker, so its
+    module fixtures (a Celery worker, a server) start once."""
     modules: dict[str, bool] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
