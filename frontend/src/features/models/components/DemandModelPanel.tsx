@@ -3,7 +3,7 @@
 // warnings and the bottleneck at the highest load. The measured round trip is a delay station and
 // each role's link (iperf3 bandwidth) a station whose capacity is its network bound.
 import type { DemandGroupPublic } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
 
 /** Props of DemandModelPanel. */
 export interface DemandModelPanelProps {

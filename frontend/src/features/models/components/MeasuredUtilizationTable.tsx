@@ -2,7 +2,7 @@
 // middleware reports (each request's worker hold time, summed per second), its utilization per
 // worker and the service demand D = m U / X per client request, beside the model inputs.
 import type { MeasuredUtilizationPublic } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 
 export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPublic[] }) {

@@ -2,10 +2,9 @@
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { TableExportButtons } from "@/features/export/components/TableExportButtons";
-import { slug } from "@/features/export/utils/download";
+import { ServerPlot, TableExportButtons } from "@/features/export";
+import { slug } from "@/lib/download";
+import { formatNumber } from "@/lib/format";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import type { FlagPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { FLAG_LABELS, QualityBadges } from "@/components/common/QualityBadges";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
 import { useGetExperimentQualityQuery } from "../hooks/useGetExperimentQualityQuery";
 import { useGetRunAttemptsQuery } from "../hooks/useGetRunAttemptsQuery";
 

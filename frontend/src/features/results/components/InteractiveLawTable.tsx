@@ -1,7 +1,7 @@
 // Interactive response time law per configuration: measured X against N / (R + Z).
 import type { ExperimentInteractivePublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
 
 /** Props of InteractiveLawTable. */

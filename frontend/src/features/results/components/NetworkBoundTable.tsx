@@ -1,8 +1,8 @@
 // The network bound of each configuration next to its measured throughput: per role, hosts x
 // the role's iperf3 upload / bytes it sends per request (DOMAIN.md section 7).
 import type { ExperimentNetworkBoundPublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 
 /** Props of NetworkBoundTable. */
 export interface NetworkBoundTableProps {
