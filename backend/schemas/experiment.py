@@ -17,6 +17,7 @@ from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
 from backend.schemas.slo import SloSearchSpec
 
+
 def _design_field(f: DesignField) -> Any:
     """A request field with the declared default, bounds and description."""
     return Field(default=f.default, ge=f.minimum, le=f.maximum, description=f.description)

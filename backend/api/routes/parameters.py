@@ -1,6 +1,7 @@
-"""The parameter schema, the design fields, the metric table and the experiment catalogue, for building forms
-and naming things: the UI takes every parameter's and metric's label, title and unit from
-here, the names the server's figures and tables print (backend/figures/labels.py)."""
+"""The parameter schema, the design fields, the metric table and the experiment catalogue, for
+building forms and naming things: the UI takes every parameter's, design field's and metric's
+label, title and unit from here, the names the server's figures and tables print
+(backend/figures/labels.py)."""
 
 from fastapi import APIRouter
 

@@ -5,7 +5,8 @@ import type { NetworkGroupPublic, RequestType } from "@/api";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
-import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { THROUGHPUT_METRIC, TIME_UNIT, timeFromSeconds, withUnit } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
@@ -35,6 +36,7 @@ export function NetworkFitPanel({
   window,
   util,
 }: NetworkFitPanelProps) {
+  const metrics = useMetricLabels();
   const [state, setState] = useModelsViewState();
   const edits: WhatIfEdits = state;
   const fittedBody = useMemo(() => networkRequest(group.system, group.points), [group]);
@@ -73,7 +75,8 @@ export function NetworkFitPanel({
           <dd data-testid="bottleneck">{model.bottleneck}</dd>
           <dt>X at N = {model.at_population.population}</dt>
           <dd data-testid="model-throughput">
-            {formatNumber(model.at_population.throughput_per_s, 1)} ops/s
+            {formatNumber(model.at_population.throughput_per_s, 1)}{" "}
+            {metrics.unit(THROUGHPUT_METRIC)}
           </dd>
           <dt>R at N = {model.at_population.population}</dt>
           <dd>
@@ -150,7 +153,7 @@ export function NetworkFitPanel({
           <thead>
             <tr>
               <th className="num">N</th>
-              <th className="num">measured X (ops/s)</th>
+              <th className="num">{withUnit("measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
               <th className="num">model X</th>
               <th className="num">error (%)</th>
               <th className="num">measured R ({TIME_UNIT})</th>
