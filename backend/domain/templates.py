@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from backend.domain.design_fields import COOLDOWN, REPETITIONS, RUN_TIME, WARMUP
+
 
 class Template(StrEnum):
     CUSTOM = "custom"
@@ -24,10 +26,10 @@ class TemplateSeed:
     description: str
     factors: dict[str, list[Any]]
     fixed: dict[str, Any]
-    repetitions: int = 3
-    run_time_s: int = 90
-    warmup_s: int = 10
-    cooldown_s: int = 10
+    repetitions: int = REPETITIONS.default
+    run_time_s: int = RUN_TIME.default
+    warmup_s: int = WARMUP.default
+    cooldown_s: int = COOLDOWN.default
     measured: tuple[str, ...] = field(default=("throughput", "response time"))
 
 

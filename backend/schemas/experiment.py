@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from backend.domain.design_fields import COOLDOWN, REPETITIONS, RUN_TIME, WARMUP, DesignField
 from backend.domain.grid import MAX_LEVELS, effective_parameters
 from backend.domain.templates import Template
 from backend.domain.window import WindowError, design_window
@@ -15,6 +16,12 @@ from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
 from backend.schemas.slo import SloSearchSpec
+
+
+def _design_field(f: DesignField) -> Any:
+    """A request field with the declared default, bounds and description."""
+    return Field(default=f.default, ge=f.minimum, le=f.maximum, description=f.description)
+
 
 ExperimentStatus = Literal["draft", "queued", "running", "failed", "cancelled", "finished"]
 
@@ -29,10 +36,10 @@ class ExperimentBase(BaseModel):
         default_factory=dict, max_length=16
     )
     fixed: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    repetitions: int = Field(default=3, ge=1, le=100)
-    run_time_s: int = Field(default=90, ge=5, le=86_400, description="seconds per run")
-    warmup_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the start")
-    cooldown_s: int = Field(default=10, ge=0, le=3_600, description="seconds cut at the end")
+    repetitions: int = _design_field(REPETITIONS)
+    run_time_s: int = _design_field(RUN_TIME)
+    warmup_s: int = _design_field(WARMUP)
+    cooldown_s: int = _design_field(COOLDOWN)
     testbed_id: int | None = Field(default=None, ge=1, le=INT32_MAX)
     repetition_rule: RepetitionRuleSpec | None = Field(
         default=None,

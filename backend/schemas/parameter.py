@@ -40,6 +40,18 @@ class MetricPublic(BaseModel):
     sources: list[str] = Field(description="which sides report it: client, middleware")
 
 
+class DesignFieldPublic(BaseModel):
+    """One design field besides the parameters (repetitions, run time, warm-up, cool-down)."""
+
+    name: str
+    label: str = Field(description='how a form names it: "Run time"')
+    unit: str | None
+    default: int
+    minimum: int
+    maximum: int
+    description: str
+
+
 class TemplatePublic(BaseModel):
     id: str
     title: str

@@ -7,11 +7,15 @@ root="$(cd "$here/.." && pwd)"
 (cd "$root" && .venv/bin/python -c \
   "import json; from backend.main import app; print(json.dumps(app.openapi(), indent=2))") \
   > "$here/openapi.json"
-# What /parameters and /metrics serve, for unit tests of the labels the UI derives from them.
+# What /parameters, /metrics and /design-fields serve, for unit tests of the labels the UI derives from them.
 (cd "$root" && .venv/bin/python -c "
 import json
-from backend.api.routes.parameters import read_metrics, read_parameters
-served = {'parameters': read_parameters(), 'metrics': read_metrics()}
+from backend.api.routes.parameters import read_design_fields, read_metrics, read_parameters
+served = {
+    'parameters': read_parameters(),
+    'metrics': read_metrics(),
+    'design_fields': read_design_fields(),
+}
 print(json.dumps({k: [x.model_dump(mode='json') for x in v] for k, v in served.items()}, indent=2))
 ") > "$here/src/test/served.gen.json"
 cd "$here"

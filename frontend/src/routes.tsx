@@ -2,14 +2,12 @@
 import { createBrowserRouter, Navigate } from "react-router";
 import { EmptyState } from "@/components/common/EmptyState";
 import { Layout } from "@/components/common/Layout";
-import { LoginPage } from "@/features/auth/components/LoginPage";
-import { ComparePage } from "@/features/compare/components/ComparePage";
-import { DesignPage } from "@/features/experiments/components/DesignPage";
-import { ExperimentPage } from "@/features/experiments/components/ExperimentPage";
-import { ExperimentsPage } from "@/features/experiments/components/ExperimentsPage";
-import { ModelsPage } from "@/features/models/components/ModelsPage";
-import { RunPage } from "@/features/runs/components/RunPage";
-import { TestbedsPage } from "@/features/testbeds/components/TestbedsPage";
+import { LoginPage } from "@/features/auth";
+import { ComparePage } from "@/features/compare";
+import { DesignPage, ExperimentPage, ExperimentsPage } from "@/features/experiments";
+import { ModelsPage } from "@/features/models";
+import { RunPage } from "@/features/runs";
+import { TestbedsPage } from "@/features/testbeds";
 import { UrlStateRoot } from "@/lib/urlState/UrlStateRoot";
 
 // Every route sits under UrlStateRoot, so any page can keep its view in the search params.

@@ -1,14 +1,21 @@
-"""The parameter schema, the metric table and the experiment catalogue, for building forms
-and naming things: the UI takes every parameter's and metric's label, title and unit from
-here, the names the server's figures and tables print (backend/figures/labels.py)."""
+"""The parameter schema, the design fields, the metric table and the experiment catalogue, for
+building forms and naming things: the UI takes every parameter's, design field's and metric's
+label, title and unit from here, the names the server's figures and tables print
+(backend/figures/labels.py)."""
 
 from fastapi import APIRouter
 
+from backend.domain.design_fields import DESIGN_FIELDS
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
 from backend.figures.labels import parameter_label, parameter_title, sentence_case
 from backend.results.metrics import METRICS
-from backend.schemas.parameter import MetricPublic, ParameterPublic, TemplatePublic
+from backend.schemas.parameter import (
+    DesignFieldPublic,
+    MetricPublic,
+    ParameterPublic,
+    TemplatePublic,
+)
 
 router = APIRouter(tags=["parameters"])
 
@@ -46,6 +53,23 @@ def read_metrics() -> list[MetricPublic]:
             sources=list(m.sources),
         )
         for m in METRICS.values()
+    ]
+
+
+@router.get("/design-fields", response_model=list[DesignFieldPublic])
+def read_design_fields() -> list[DesignFieldPublic]:
+    """The design fields besides the parameters, with labels, units, defaults and bounds."""
+    return [
+        DesignFieldPublic(
+            name=f.name,
+            label=f.label,
+            unit=f.unit,
+            default=f.default,
+            minimum=f.minimum,
+            maximum=f.maximum,
+            description=f.description,
+        )
+        for f in DESIGN_FIELDS.values()
     ]
 
 

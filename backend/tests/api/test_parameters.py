@@ -1,10 +1,15 @@
 """The naming endpoints: every parameter's and metric's label and unit come from one table."""
 
+from dataclasses import asdict
+
 from fastapi.testclient import TestClient
 
+from backend.domain.design_fields import DESIGN_FIELDS
 from backend.domain.parameters import PARAMETERS
+from backend.domain.templates import SEEDS, Template
 from backend.figures.labels import parameter_title, sentence_case
 from backend.results.metrics import METRICS
+from backend.schemas.experiment import ExperimentBase
 
 
 def test_parameters_serve_every_label_legend_and_unit(client: TestClient) -> None:
@@ -43,3 +48,21 @@ def test_metrics_serve_the_metric_table(client: TestClient) -> None:
     by_name = {m["name"]: m for m in served}
     assert by_name["queue_time_us"]["sources"] == ["middleware"]
     assert by_name["p99_us"]["label"] == "99th percentile response time"
+
+
+def test_design_fields_are_served_as_declared_and_drive_the_request_schema(
+    client: TestClient,
+) -> None:
+    # One declaration: the form's labels and units, the request's defaults and bounds.
+    served = client.get("/api/v1/design-fields").json()
+    assert [f["name"] for f in served] == ["repetitions", "run_time_s", "warmup_s", "cooldown_s"]
+    by_name = {f["name"]: f for f in served}
+    assert (by_name["run_time_s"]["label"], by_name["run_time_s"]["unit"]) == ("Run time", "s")
+    assert by_name["repetitions"]["unit"] is None
+    fields = ExperimentBase.model_fields
+    for f in served:
+        assert f == {**f, **asdict(DESIGN_FIELDS[f["name"]])}
+        schema = ExperimentBase.model_json_schema()["properties"][f["name"]]
+        assert fields[f["name"]].default == f["default"]
+        assert (schema["minimum"], schema["maximum"]) == (f["minimum"], f["maximum"])
+    assert SEEDS[Template.CUSTOM].run_time_s == by_name["run_time_s"]["default"]

@@ -1788,6 +1788,56 @@ export type DemandModelPublic = {
 };
 
 /**
+ * DesignFieldPublic
+ *
+ * One design field besides the parameters (repetitions, run time, warm-up, cool-down).
+ */
+export type DesignFieldPublic = {
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Label
+     *
+     * how a form names it: "Run time"
+     */
+    label: string;
+    /**
+     * Unit
+     *
+     * unit of the metric
+     */
+    unit: string | null;
+    /**
+     * Default
+     *
+     * value used when neither a factor nor fixed gives one
+     */
+    default: number;
+    /**
+     * Minimum
+     *
+     * smallest allowed value, in the parameter's unit
+     */
+    minimum: number;
+    /**
+     * Maximum
+     *
+     * largest allowed value, in the parameter's unit
+     */
+    maximum: number;
+    /**
+     * Description
+     *
+     * free text
+     */
+    description: string;
+};
+
+/**
  * DesignOptionPublic
  *
  * One way to run the two-level factors, with the smallest effect it detects.
@@ -2242,7 +2292,7 @@ export type ExperimentCreate = {
     /**
      * Repetitions
      *
-     * repetitions (runs) per configuration
+     * runs per configuration
      */
     repetitions?: number;
     /**
@@ -2899,7 +2949,7 @@ export type ExperimentUpdate = {
     /**
      * Repetitions
      *
-     * repetitions (runs) per configuration
+     * runs per configuration
      */
     repetitions?: number;
     /**
@@ -9013,6 +9063,24 @@ export type GetApiV1MetricsResponses = {
 };
 
 export type GetApiV1MetricsResponse = GetApiV1MetricsResponses[keyof GetApiV1MetricsResponses];
+
+export type GetApiV1DesignFieldsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/design-fields';
+};
+
+export type GetApiV1DesignFieldsResponses = {
+    /**
+     * Response Parameters-Read Design Fields
+     *
+     * Successful Response
+     */
+    200: Array<DesignFieldPublic>;
+};
+
+export type GetApiV1DesignFieldsResponse = GetApiV1DesignFieldsResponses[keyof GetApiV1DesignFieldsResponses];
 
 export type GetApiV1TemplatesData = {
     body?: never;

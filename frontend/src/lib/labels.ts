@@ -9,6 +9,16 @@ export function displayUnit(unit: string | null | undefined): string | undefined
   return unit === "us" ? "µs" : unit.replace(/(^|[^a-z])us\b/g, "$1µs");
 }
 
+/** The metric-table names of the measured throughput and mean response time, for views that
+ * show them beside model quantities (their units come from the served table). */
+export const THROUGHPUT_METRIC = "throughput_per_s";
+export const RESPONSE_TIME_METRIC = "response_time_us";
+
+/** "X (ops/s)"; just the text while the unit is unknown (the metric table still loading). */
+export function withUnit(text: string, unit: string | undefined): string {
+  return unit ? `${text} (${unit})` : text;
+}
+
 /** The one unit of times in tables, figures and inputs: the metric table's "us", shown as µs
  * (the server's figures print the same, backend/figures/labels.py MICROSECONDS). */
 export const TIME_UNIT = "µs";

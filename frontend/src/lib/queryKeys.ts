@@ -43,6 +43,7 @@ function windowKey(window: ResultWindow | null | undefined) {
 export const queryKeys = {
   parameters: () => ["parameters"] as const,
   metrics: () => ["metrics"] as const,
+  designFields: () => ["design-fields"] as const,
   run: (runId: number) => ["runs", runId] as const,
   runFiles: (runId: number) => ["runs", runId, "files"] as const,
   runAttempts: (runId: number) => ["runs", runId, "attempts"] as const,

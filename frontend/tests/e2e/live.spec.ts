@@ -2,7 +2,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic, RunsPublic } from "@/api";
-import type { FigureJson } from "@/features/export/hooks/useServerFigureQuery";
+import type { FigureJson } from "@/lib/hooks/useServerFigureQuery";
 import { api, BASE_URL, launch, screenshot } from "./browser";
 import { publishLiveEvent } from "./live";
 import { runSeedSql } from "./seed";

@@ -6,7 +6,7 @@
 import type { Browser, Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReportPublic } from "@/api";
-import type { FigureJson } from "@/features/export/hooks/useServerFigureQuery";
+import type { FigureJson } from "@/lib/hooks/useServerFigureQuery";
 import { api, BASE_URL, launch, screenshot } from "./browser";
 import { createSeeded, type SeededExperiment } from "./seed";
 

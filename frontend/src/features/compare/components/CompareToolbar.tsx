@@ -1,8 +1,6 @@
 // How the comparison is shown: source, request type, metric, x axis, grouping and band.
 import type { MetricPublic } from "@/api";
-import { FactorSelect } from "@/features/results/components/FactorSelect";
-import { ResultSelectors } from "@/features/results/components/ResultSelectors";
-import { WindowPicker } from "@/features/results/components/WindowPicker";
+import { FactorSelect, ResultSelectors, WindowPicker } from "@/features/results";
 import { displayUnit } from "@/lib/labels";
 import { BANDS, type CompareState, GROUP_BY_EXPERIMENT } from "../utils/compareState";
 

@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import type { ConfigurationRowPublic, ConfigurationTablePublic } from "@/api";
 import { Pager } from "@/components/common/Pager";
-import { formatNumber, formatValue } from "@/features/experiments/utils/format";
+import { formatNumber, formatValue } from "@/lib/format";
 import type { MetricLabels, ParameterLabels } from "@/lib/labels";
 
 const PAGE = 20;

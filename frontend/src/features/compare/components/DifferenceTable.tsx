@@ -6,15 +6,10 @@ import { useMemo, useState } from "react";
 import type { DifferencesPublic, DifferencesRequest } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { Pager } from "@/components/common/Pager";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { slug } from "@/features/export/utils/download";
-import {
-  downloadDifferencesTable,
-  type TableFileFormat,
-  type TableWidth,
-} from "@/features/export/utils/serverTable";
-import { AddToReport } from "@/features/report/components/AddToReport";
-import { differencesTarget } from "@/features/report/utils/views";
+import { AddToReport, differencesTarget } from "@/features/report";
+import { slug } from "@/lib/download";
+import { formatNumber } from "@/lib/format";
+import { downloadDifferencesTable, type TableFileFormat, type TableWidth } from "@/lib/serverTable";
 import {
   experimentName,
   intervalText,

@@ -4,7 +4,7 @@ import type { DifferenceRowPublic } from "@/api";
 
 type Verdict = DifferenceRowPublic["verdict"];
 
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
 
 export const VERDICT_TEXT: Record<Verdict, string> = {
   significant: "significant",

@@ -5,11 +5,10 @@ import type { Config } from "plotly.js";
 import { memo, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { FigureExportButtons } from "@/features/export/components/FigureExportButtons";
-import { useServerFigureQuery } from "@/features/export/hooks/useServerFigureQuery";
-import type { CompareFigure } from "@/features/export/utils/serverFigure";
-import { AddToReport } from "@/features/report/components/AddToReport";
-import { figureTarget } from "@/features/report/utils/views";
+import { FigureExportButtons } from "@/features/export";
+import { AddToReport, figureTarget } from "@/features/report";
+import { useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
+import type { CompareFigure } from "@/lib/serverFigure";
 import { type BrushRanges, readBrush, withBrush } from "./ParallelCoordinates.utils";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };

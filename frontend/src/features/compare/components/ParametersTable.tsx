@@ -1,7 +1,7 @@
 // Fixed parameters, factors, testbed, tool versions and hardware of the compared experiments
 // side by side; "only differences" hides the rows on which they agree.
 import type { ParametersComparisonPublic } from "@/api";
-import { formatLevels, formatValue } from "@/features/experiments/utils/format";
+import { formatLevels, formatValue } from "@/lib/format";
 
 /** Props of ParametersTable. */
 export interface ParametersTableProps {

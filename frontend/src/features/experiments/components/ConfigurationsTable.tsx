@@ -1,7 +1,7 @@
 // The experiment's configuration table: one row per grid point, factor values as columns.
 import type { ConfigurationPublic } from "@/api";
-import { useParameterLabels } from "../hooks/useParameterLabels";
-import { formatValue } from "../utils/format";
+import { formatValue } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 
 /** Props of ConfigurationsTable. */
 export interface ConfigurationsTableProps {

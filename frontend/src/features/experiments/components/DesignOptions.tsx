@@ -1,7 +1,7 @@
 // The two-level designs beside each other: the full grid and the smallest fraction of each
 // resolution, with runs, duration and the smallest effect each detects at alpha and power.
 import type { PowerPublic } from "@/api";
-import { formatDuration, formatNumber } from "../utils/format";
+import { formatDuration, formatNumber } from "@/lib/format";
 
 /** Props of DesignOptions. */
 export interface DesignOptionsProps {

@@ -8,10 +8,11 @@ import { FieldError } from "@/components/common/FieldError";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { fieldErrors } from "@/lib/apiError";
+import { useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
+import { useGetParametersQuery } from "@/lib/hooks/useGetParametersQuery";
 import { useCreateExperimentMutation } from "../hooks/useCreateExperimentMutation";
 import { useFormDraft } from "../hooks/useFormDraft";
-import { useGetExperimentQuery } from "../hooks/useGetExperimentQuery";
-import { useGetParametersQuery } from "../hooks/useGetParametersQuery";
+import { useGetDesignFieldsQuery } from "../hooks/useGetDesignFieldsQuery";
 import { useGetTemplatesQuery } from "../hooks/useGetTemplatesQuery";
 import { PREVIEW_DEBOUNCE_MS, usePreviewExperimentQuery } from "../hooks/usePreviewExperimentQuery";
 import { useUpdateExperimentMutation } from "../hooks/useUpdateExperimentMutation";
@@ -61,6 +62,7 @@ export function DesignPage({ mode }: DesignPageProps) {
 
   const navigate = useNavigate();
   const { parameters, isLoading } = useGetParametersQuery();
+  const { designFields } = useGetDesignFieldsQuery();
   const { templates } = useGetTemplatesQuery();
   const create = useCreateExperimentMutation();
   const edit = useUpdateExperimentMutation();
@@ -185,6 +187,7 @@ export function DesignPage({ mode }: DesignPageProps) {
             form={form}
             errors={errors}
             onChange={update}
+            fields={designFields}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
           <RepetitionRuleEditor form={form} errors={errors} onChange={update} />

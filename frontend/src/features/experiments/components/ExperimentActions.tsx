@@ -2,10 +2,9 @@
 import { Link, useNavigate } from "react-router";
 import type { ExperimentPublic } from "@/api";
 import { handleError, showSuccess } from "@/components/common/handleError";
-import { useCancelExperimentMutation } from "@/features/runs/hooks/useCancelExperimentMutation";
-import { useStartExperimentMutation } from "@/features/runs/hooks/useStartExperimentMutation";
+import { useCancelExperimentMutation, useStartExperimentMutation } from "@/features/runs";
+import { isActive } from "@/lib/hooks/useGetExperimentQuery";
 import { useDeleteExperimentMutation } from "../hooks/useDeleteExperimentMutation";
-import { isActive } from "../hooks/useGetExperimentQuery";
 
 /** Props of ExperimentActions. */
 export interface ExperimentActionsProps {

@@ -1,6 +1,6 @@
 // The experiment-wide progress bar: runs ended out of all runs, with the count per status; while
 // Start's background task sends a large grid's runs to the worker queue, how many are sent.
-import { endedRuns } from "@/features/runs/hooks/useRefreshWhenRunsFinish";
+import { endedRuns } from "@/features/runs";
 
 /** Props of ExperimentProgress. */
 export interface ExperimentProgressProps {

@@ -5,9 +5,9 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { Pager } from "@/components/common/Pager";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { useGetExperimentsQuery } from "../hooks/useGetExperimentsQuery";
+import { useDebounced } from "@/lib/hooks/useDebounced";
+import { useGetExperimentsQuery } from "@/lib/hooks/useGetExperimentsQuery";
 import { useGetTemplatesQuery } from "../hooks/useGetTemplatesQuery";
-import { useDebounced } from "../hooks/usePreviewExperimentQuery";
 import { useExperimentListState } from "../urlState";
 import { ExperimentsTable } from "./ExperimentsTable";
 

@@ -2,7 +2,7 @@
 import { Link } from "react-router";
 import type { ExperimentPublic, TemplatePublic } from "@/api";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { formatDuration, runProgress } from "../utils/format";
+import { formatDuration, runProgress } from "@/lib/format";
 
 /** Props of ExperimentsTable. */
 export interface ExperimentsTableProps {

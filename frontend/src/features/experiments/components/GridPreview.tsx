@@ -1,8 +1,8 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
-import { useParameterLabels } from "../hooks/useParameterLabels";
-import { formatDuration, formatOverhead, formatValue } from "../utils/format";
+import { formatDuration, formatOverhead, formatValue } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { DesignOptions } from "./DesignOptions";
 import { FractionPreview } from "./FractionPreview";
 

@@ -1,7 +1,7 @@
 // The noise, alpha and power the preview's detectable effects assume: the std measured on an
 // earlier experiment (a pilot), or one typed in.
 import { FieldError } from "@/components/common/FieldError";
-import { useGetExperimentsQuery } from "../hooks/useGetExperimentsQuery";
+import { useGetExperimentsQuery } from "@/lib/hooks/useGetExperimentsQuery";
 import type { PowerForm } from "../utils/designForm";
 
 /** Props of PowerSettings. */

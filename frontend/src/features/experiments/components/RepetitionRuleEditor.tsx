@@ -2,7 +2,7 @@
 // until the interval of its mean main metric is narrow enough, up to a cap.
 import type { RepetitionRuleSpec } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
-import { useMetricLabels } from "../hooks/useMetricLabels";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { DEFAULT_RULE, type DesignForm, type RuleForm } from "../utils/designForm";
 
 /** Props of RepetitionRuleEditor. */

@@ -1,6 +1,7 @@
-// Repetitions and the run window: run time, warm-up and cool-down cut from each run.
+// Repetitions and the run window: run time, warm-up and cool-down cut from each run. Labels,
+// units and bounds are the backend's declaration (GET /design-fields), the window is served.
 
-import type { StableWindowPublic } from "@/api";
+import type { DesignFieldPublic, StableWindowPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import type { DesignForm } from "../utils/designForm";
 
@@ -9,41 +10,48 @@ export interface RunSettingsProps {
   form: DesignForm;
   errors: Record<string, string>;
   onChange: (patch: Partial<DesignForm>) => void;
+  /** The served design fields; undefined while they load. */
+  fields: readonly DesignFieldPublic[] | undefined;
   /** The server's window for the last valid design; undefined while it is invalid or loading. */
   window: StableWindowPublic | null | undefined;
 }
 
-const FIELDS = [
-  { key: "repetitions", label: "Repetitions", unit: "" },
-  { key: "run_time_s", label: "Run time", unit: "s" },
-  { key: "warmup_s", label: "Warm-up", unit: "s" },
-  { key: "cooldown_s", label: "Cool-down", unit: "s" },
-] as const;
+const FORM_KEYS = ["repetitions", "run_time_s", "warmup_s", "cooldown_s"] as const;
+type DesignFieldKey = (typeof FORM_KEYS)[number];
 
-export function RunSettings({ form, errors, onChange, window }: RunSettingsProps) {
+function isFormKey(name: string): name is DesignFieldKey {
+  return (FORM_KEYS as readonly string[]).includes(name);
+}
+
+export function RunSettings({ form, errors, onChange, fields, window }: RunSettingsProps) {
   return (
     <fieldset>
       <legend>Runs</legend>
       <div className="grid-4">
-        {FIELDS.map((f) => (
-          <div key={f.key}>
-            <label>
-              {f.label}
-              {f.unit && ` (${f.unit})`}
-              <input
-                type="number"
-                name={f.key}
-                min={0}
-                value={Number.isNaN(form[f.key]) ? "" : form[f.key]}
-                onChange={(e) =>
-                  onChange({ [f.key]: e.target.value === "" ? Number.NaN : Number(e.target.value) })
-                }
-                aria-invalid={Boolean(errors[f.key])}
-              />
-            </label>
-            <FieldError message={errors[f.key]} testId={`error-${f.key}`} />
-          </div>
-        ))}
+        {(fields ?? []).map((f) => {
+          const key = f.name;
+          if (!isFormKey(key)) return null;
+          return (
+            <div key={key}>
+              <label title={f.description}>
+                {f.label}
+                {f.unit && ` (${f.unit})`}
+                <input
+                  type="number"
+                  name={key}
+                  min={f.minimum}
+                  max={f.maximum}
+                  value={Number.isNaN(form[key]) ? "" : form[key]}
+                  onChange={(e) =>
+                    onChange({ [key]: e.target.value === "" ? Number.NaN : Number(e.target.value) })
+                  }
+                  aria-invalid={Boolean(errors[key])}
+                />
+              </label>
+              <FieldError message={errors[key]} testId={`error-${key}`} />
+            </div>
+          );
+        })}
       </div>
       {window && (
         <p className="hint" data-testid="window-hint">

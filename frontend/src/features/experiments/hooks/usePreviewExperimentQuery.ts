@@ -1,12 +1,13 @@
 // Live grid preview of a design being edited: debounced (the first design is asked at once),
 // and the last valid answer stays shown while the design is invalid.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef } from "react";
 import {
   type ExperimentCreate,
   ExperimentsService,
   type PostApiV1ExperimentsPreviewData,
 } from "@/api";
+import { useDebounced } from "@/lib/hooks/useDebounced";
 import { queryKeys } from "@/lib/queryKeys";
 
 export const PREVIEW_DEBOUNCE_MS = 400;
@@ -21,16 +22,6 @@ async function fetchPreview(spec: ExperimentCreate, power: PreviewPowerQuery) {
     throwOnError: true,
   });
   return data;
-}
-
-/** The value, once it has stopped changing for `delayMs`. */
-export function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(t);
-  }, [value, delayMs]);
-  return debounced;
 }
 
 const NO_POWER: PreviewPowerQuery = {};

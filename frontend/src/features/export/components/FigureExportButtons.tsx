@@ -2,7 +2,7 @@
 // style, vector PDF/SVG; every figure is the server's), and optionally its data as CSV.
 import { useState } from "react";
 import { handleError } from "@/components/common/handleError";
-import { downloadText } from "../utils/download";
+import { downloadText } from "@/lib/download";
 import {
   type AnyServerFigure,
   downloadServerFigure,
@@ -10,8 +10,8 @@ import {
   FIGURE_WIDTHS,
   type FigureFileFormat,
   type FigureWidth,
-} from "../utils/serverFigure";
-import { type SummaryTable, toCsv } from "../utils/table";
+} from "@/lib/serverFigure";
+import { type SummaryTable, toCsv } from "@/lib/table";
 
 /** Props of FigureExportButtons. */
 export interface FigureExportButtonsProps {

@@ -5,12 +5,11 @@ import type { Config } from "plotly.js";
 import { memo, type ReactNode, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { AddToReport } from "@/features/report/components/AddToReport";
-import { figureTarget } from "@/features/report/utils/views";
-import { type FigureJson, useServerFigureQuery } from "../hooks/useServerFigureQuery";
+import { AddToReport, figureTarget } from "@/features/report";
+import { type FigureJson, useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
+import { type AnyServerFigure, figureRevision } from "@/lib/serverFigure";
+import type { SummaryTable } from "@/lib/table";
 import { figureTable } from "../utils/figureTable";
-import { type AnyServerFigure, figureRevision } from "../utils/serverFigure";
-import type { SummaryTable } from "../utils/table";
 import { FigureExportButtons } from "./FigureExportButtons";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true };

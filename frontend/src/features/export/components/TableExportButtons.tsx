@@ -1,9 +1,8 @@
 // CSV and LaTeX downloads of a table, written by the server (the one definition of each
 // table: booktabs, units in the headers, a caption and a \label derived from the experiment).
 import { handleError } from "@/components/common/handleError";
-import { AddToReport } from "@/features/report/components/AddToReport";
-import { tableTarget } from "@/features/report/utils/views";
-import { downloadServerTable, type ServerTable, TABLE_FILE_FORMATS } from "../utils/serverTable";
+import { AddToReport, tableTarget } from "@/features/report";
+import { downloadServerTable, type ServerTable, TABLE_FILE_FORMATS } from "@/lib/serverTable";
 
 /** Props of TableExportButtons. */
 export interface TableExportButtonsProps {

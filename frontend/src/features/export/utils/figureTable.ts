@@ -1,7 +1,7 @@
 // The plotted numbers of a server figure as a table, for its CSV: one row per x value, one
 // column per drawn line (and its spread when the line has one). Bands and hidden helper
 // traces are left out: they repeat a line's numbers.
-import type { SummaryTable } from "./table";
+import type { SummaryTable } from "@/lib/table";
 
 interface TraceLike {
   name?: string;

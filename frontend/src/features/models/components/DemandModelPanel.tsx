@@ -3,7 +3,9 @@
 // warnings and the bottleneck at the highest load. The measured round trip is a delay station and
 // each role's link (iperf3 bandwidth) a station whose capacity is its network bound.
 import type { DemandGroupPublic } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { THROUGHPUT_METRIC, withUnit } from "@/lib/labels";
 
 /** Props of DemandModelPanel. */
 export interface DemandModelPanelProps {
@@ -17,6 +19,7 @@ function pct(value: number | null | undefined): string {
 }
 
 export function DemandModelPanel({ group }: DemandModelPanelProps) {
+  const metrics = useMetricLabels();
   const { model } = group;
   const last = model.points.length - 1;
   const neck = model.bottleneck;
@@ -106,7 +109,7 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
         <thead>
           <tr>
             <th className="num">N</th>
-            <th className="num">Measured X (ops/s)</th>
+            <th className="num">{withUnit("Measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
             <th className="num">Model X</th>
             <th className="num">Error X</th>
             <th className="num">Bound X</th>

@@ -2,8 +2,8 @@
 // over them (M/M/1, M/M/m per configuration; the MVA network per group, with what-if).
 import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { useResultsViewState } from "@/features/results/urlState";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
+import { useResultsViewState } from "@/lib/urlState/results";
 import { useGetDemandModelsQuery } from "../hooks/useGetDemandModelsQuery";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
 import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";

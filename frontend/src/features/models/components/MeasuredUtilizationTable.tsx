@@ -2,10 +2,12 @@
 // middleware reports (each request's worker hold time, summed per second), its utilization per
 // worker and the service demand D = m U / X per client request, beside the model inputs.
 import type { MeasuredUtilizationPublic } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { THROUGHPUT_METRIC, TIME_UNIT, timeFromSeconds, withUnit } from "@/lib/labels";
 
 export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPublic[] }) {
+  const metrics = useMetricLabels();
   if (rows.length === 0) {
     return (
       <p className="hint" data-testid="measured-utilization-none">
@@ -26,7 +28,7 @@ export function MeasuredUtilizationTable({ rows }: { rows: MeasuredUtilizationPu
             <th className="num">servers m</th>
             <th className="num">busy servers</th>
             <th className="num">U per server (%)</th>
-            <th className="num">X (ops/s)</th>
+            <th className="num">{withUnit("X", metrics.unit(THROUGHPUT_METRIC))}</th>
             <th className="num">D = m U / X ({TIME_UNIT})</th>
             <th>note</th>
           </tr>

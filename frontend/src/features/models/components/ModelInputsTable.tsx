@@ -1,6 +1,6 @@
 // The network's inputs: the value estimated from the data, its source, and a what-if field.
 import type { EstimatePublic, SystemConfigIn } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
 import type { WhatIfEdits } from "../urlState";
 import { INPUTS } from "../utils/fit";
 

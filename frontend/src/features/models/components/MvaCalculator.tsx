@@ -1,11 +1,11 @@
 // Closed-network MVA: stations in, throughput and response time vs N (with bounds) out.
 import { useMemo } from "react";
 import { FieldError } from "@/components/common/FieldError";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import type { CalculatorFigure } from "@/features/export/utils/serverFigure";
+import { ServerPlot } from "@/features/export";
 import { fieldErrors } from "@/lib/apiError";
+import { formatNumber } from "@/lib/format";
 import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
+import type { CalculatorFigure } from "@/lib/serverFigure";
 import { useMvaInputs } from "../calculatorsUrlState";
 import { useSolveMvaMutation } from "../hooks/useSolveMvaMutation";
 import { type StationRow, stationsAtMax, toMvaRequest } from "../utils/mva";

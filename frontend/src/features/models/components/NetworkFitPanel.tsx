@@ -2,11 +2,11 @@
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { TableExportButtons } from "@/features/export/components/TableExportButtons";
-import { slug } from "@/features/export/utils/download";
-import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
+import { ServerPlot, TableExportButtons } from "@/features/export";
+import { slug } from "@/lib/download";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { THROUGHPUT_METRIC, TIME_UNIT, timeFromSeconds, withUnit } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
@@ -36,6 +36,7 @@ export function NetworkFitPanel({
   window,
   util,
 }: NetworkFitPanelProps) {
+  const metrics = useMetricLabels();
   const [state, setState] = useModelsViewState();
   const edits: WhatIfEdits = state;
   const fittedBody = useMemo(() => networkRequest(group.system, group.points), [group]);
@@ -74,7 +75,8 @@ export function NetworkFitPanel({
           <dd data-testid="bottleneck">{model.bottleneck}</dd>
           <dt>X at N = {model.at_population.population}</dt>
           <dd data-testid="model-throughput">
-            {formatNumber(model.at_population.throughput_per_s, 1)} ops/s
+            {formatNumber(model.at_population.throughput_per_s, 1)}{" "}
+            {metrics.unit(THROUGHPUT_METRIC)}
           </dd>
           <dt>R at N = {model.at_population.population}</dt>
           <dd>
@@ -151,7 +153,7 @@ export function NetworkFitPanel({
           <thead>
             <tr>
               <th className="num">N</th>
-              <th className="num">measured X (ops/s)</th>
+              <th className="num">{withUnit("measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
               <th className="num">model X</th>
               <th className="num">error (%)</th>
               <th className="num">measured R ({TIME_UNIT})</th>

@@ -7,11 +7,10 @@ import type {
   QueuePredictionPublic,
   RequestType,
 } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { TableExportButtons } from "@/features/export/components/TableExportButtons";
-import { slug } from "@/features/export/utils/download";
+import { ServerPlot, TableExportButtons } from "@/features/export";
+import { slug } from "@/lib/download";
+import { formatNumber } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
 import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";

@@ -2,7 +2,7 @@
 // request per keystroke; the previous curve stays drawn while the next one is solved.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { AnalysisService, type NetworkModelRequest } from "@/api";
-import { useDebounced } from "@/features/experiments/hooks/usePreviewExperimentQuery";
+import { useDebounced } from "@/lib/hooks/useDebounced";
 import { queryKeys } from "@/lib/queryKeys";
 
 const SOLVE_DEBOUNCE_MS = 250;

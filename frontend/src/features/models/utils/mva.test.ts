@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MvaPublic } from "@/api";
+import { figureRequest } from "@/lib/serverFigure";
 import { DEFAULT_STATIONS, stationsAtMax, toMvaRequest } from "./mva";
 
 describe("toMvaRequest", () => {
@@ -57,5 +58,22 @@ describe("stationsAtMax", () => {
         queueLength: 18.68,
       },
     ]);
+  });
+});
+
+describe("figureRequest of the calculator", () => {
+  it("posts a calculator's network to the analysis figures with the asked width", () => {
+    const body = toMvaRequest(DEFAULT_STATIONS, 24, 50);
+    const { url, init } = figureRequest({ calculator: "mva-calculator", body }, "png", {
+      width: "column",
+    });
+    expect(url).toBe("/api/v1/analysis/figures/mva-calculator.png");
+    expect(init.method).toBe("POST");
+    // The body the solve endpoint took (times in s), plus the file's width.
+    const posted = JSON.parse(String(init.body));
+    expect(posted).toEqual({ ...body, width: "column" });
+    expect(posted.think_time_s).toBeCloseTo(50e-6, 15);
+    expect(posted.stations[3].service_time_s).toBeCloseTo(1 / 2940, 15);
+    expect(posted.include_bounds).toBe(true);
   });
 });

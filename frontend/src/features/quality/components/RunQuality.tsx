@@ -4,7 +4,9 @@ import { useEffect } from "react";
 import type { FlagPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { FLAG_LABELS, QualityBadges } from "@/components/common/QualityBadges";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { RESPONSE_TIME_METRIC, THROUGHPUT_METRIC } from "@/lib/labels";
 import { useGetExperimentQualityQuery } from "../hooks/useGetExperimentQualityQuery";
 import { useGetRunAttemptsQuery } from "../hooks/useGetRunAttemptsQuery";
 
@@ -16,6 +18,7 @@ export interface RunQualityProps {
 }
 
 export function RunQuality({ runId, experimentId, flags: own }: RunQualityProps) {
+  const metrics = useMetricLabels();
   const { attempts, error } = useGetRunAttemptsQuery(runId);
   const { quality } = useGetExperimentQualityQuery(experimentId);
   // Its configuration's flags that name this run (an outlier repetition) belong here too.
@@ -48,8 +51,8 @@ export function RunQuality({ runId, experimentId, flags: own }: RunQualityProps)
             <tr>
               <th>Attempt</th>
               <th>Started</th>
-              <th className="num">Throughput (ops/s)</th>
-              <th className="num">Response time (us)</th>
+              <th className="num">{metrics.title(THROUGHPUT_METRIC)}</th>
+              <th className="num">{metrics.title(RESPONSE_TIME_METRIC)}</th>
               <th>Flags</th>
               <th>Results</th>
             </tr>

@@ -5,7 +5,7 @@ import { memo, useMemo } from "react";
 import type { ReportItem } from "@/api";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { useServerFigureQuery } from "@/features/export/hooks/useServerFigureQuery";
+import { useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
 import { selectionText } from "../utils/items";
 import { itemFigure } from "../utils/views";
 

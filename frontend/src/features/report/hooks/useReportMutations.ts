@@ -3,7 +3,7 @@
 // with the server's message (e.g. no TeX engine for the PDF).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ReportsService, type ReportUpdate } from "@/api";
-import { downloadBlob, slug } from "@/features/export/utils/download";
+import { downloadBlob, slug } from "@/lib/download";
 import { queryKeys } from "@/lib/queryKeys";
 
 export function useUpdateReportMutation(id: number) {

@@ -1,8 +1,8 @@
 // Between the pages' figures and tables and report items: the view a figure or table shows,
 // and the server figure a report item stands for (drawn from its stored selection).
 import type { CompareFigureRequest, DifferencesRequest, ReportItem } from "@/api";
-import type { AnyServerFigure, ParamValue } from "@/features/export/utils/serverFigure";
-import type { ServerTable } from "@/features/export/utils/serverTable";
+import type { AnyServerFigure, ParamValue } from "@/lib/serverFigure";
+import type { ServerTable } from "@/lib/serverTable";
 import { type ReportView, selectionOf } from "./items";
 
 /** Where a view goes: the experiment whose report gets it, and the view. */

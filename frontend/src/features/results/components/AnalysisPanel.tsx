@@ -1,8 +1,8 @@
 // Analyses of a measured experiment from the /analysis API: breakdown, network bound and
 // interactive law.
 import type { RequestType } from "@/api";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { slug } from "@/features/export/utils/download";
+import { ServerPlot } from "@/features/export";
+import { slug } from "@/lib/download";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
 import { useGetNetworkBoundQuery } from "../hooks/useGetNetworkBoundQuery";

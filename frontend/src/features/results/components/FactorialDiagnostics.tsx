@@ -2,7 +2,7 @@
 // export row: residuals vs predicted, normal QQ of residuals, half-normal plot of effects,
 // main effects and interactions.
 import type { FactorialPublic } from "@/api";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { ServerPlot } from "@/features/export";
 
 /** Props of FactorialDiagnostics. */
 export interface FactorialDiagnosticsProps {

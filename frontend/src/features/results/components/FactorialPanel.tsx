@@ -1,13 +1,12 @@
 // 2^k r factorial design over the experiment's two-level factors: effects with CIs, variation.
 import { useMemo, useState } from "react";
 import type { RequestType } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { TableExportButtons } from "@/features/export/components/TableExportButtons";
+import { ServerPlot, TableExportButtons } from "@/features/export";
+import { formatNumber } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { useResultsViewState } from "@/lib/urlState/results";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
-import { useResultsViewState } from "../urlState";
 import { FactorialDiagnostics } from "./FactorialDiagnostics";
 
 /** Props of FactorialPanel. */

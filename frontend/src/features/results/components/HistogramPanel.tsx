@@ -2,14 +2,14 @@
 import { useMemo } from "react";
 import type { ConfigurationResultPublic, HistogramMetric, RequestType } from "@/api";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { slug } from "@/features/export/utils/download";
+import { ServerPlot } from "@/features/export";
+import { slug } from "@/lib/download";
+import { formatNumber } from "@/lib/format";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { displayUnit } from "@/lib/labels";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { useResultsViewState } from "@/lib/urlState/results";
 import { HISTOGRAM_PERCENTILES, useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
-import { useResultsViewState } from "../urlState";
 import { boundPrefix, histogramTable, percentileLabel } from "./HistogramPlot.utils";
 
 /** What each source measures: the load generator's view, or the middleware's parts. */

@@ -1,7 +1,7 @@
 // Histogram buckets, percentile names and the CSV of bucket counts (the figure itself is the
 // server's "histogram").
 import type { HistogramPercentilePublic, HistogramPublic } from "@/api";
-import type { SummaryTable } from "@/features/export/utils/table";
+import type { SummaryTable } from "@/lib/table";
 
 export interface Bucket {
   lowerUs: number;

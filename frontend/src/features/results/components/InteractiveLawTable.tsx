@@ -1,8 +1,9 @@
 // Interactive response time law per configuration: measured X against N / (R + Z).
 import type { ExperimentInteractivePublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { TIME_UNIT, timeFromSeconds } from "@/lib/labels";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
+import { THROUGHPUT_METRIC, TIME_UNIT, timeFromSeconds, withUnit } from "@/lib/labels";
 
 /** Props of InteractiveLawTable. */
 export interface InteractiveLawTableProps {
@@ -10,6 +11,7 @@ export interface InteractiveLawTableProps {
 }
 
 export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
+  const metrics = useMetricLabels();
   const labels = useParameterLabels();
   return (
     <div className="card" data-testid="interactive-law">
@@ -24,8 +26,8 @@ export function InteractiveLawTable({ law }: InteractiveLawTableProps) {
             <th>configuration</th>
             <th className="num">clients N</th>
             <th className="num">R ({TIME_UNIT})</th>
-            <th className="num">measured X (ops/s)</th>
-            <th className="num">expected X (ops/s)</th>
+            <th className="num">{withUnit("measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
+            <th className="num">{withUnit("expected X", metrics.unit(THROUGHPUT_METRIC))}</th>
             <th className="num">deviation (%)</th>
           </tr>
         </thead>

@@ -1,8 +1,10 @@
 // The network bound of each configuration next to its measured throughput: per role, hosts x
 // the role's iperf3 upload / bytes it sends per request (DOMAIN.md section 7).
 import type { ExperimentNetworkBoundPublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
+import { THROUGHPUT_METRIC, withUnit } from "@/lib/labels";
 
 /** Props of NetworkBoundTable. */
 export interface NetworkBoundTableProps {
@@ -12,6 +14,7 @@ export interface NetworkBoundTableProps {
 const ROLES = ["client", "middleware", "server"] as const;
 
 export function NetworkBoundTable({ bound }: NetworkBoundTableProps) {
+  const metrics = useMetricLabels();
   const labels = useParameterLabels();
   return (
     <div className="card" data-testid="network-bound">
@@ -24,10 +27,10 @@ export function NetworkBoundTable({ bound }: NetworkBoundTableProps) {
         <thead>
           <tr>
             <th>configuration</th>
-            <th className="num">measured X (ops/s)</th>
+            <th className="num">{withUnit("measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
             {ROLES.map((r) => (
               <th className="num" key={r}>
-                {r} bound (ops/s)
+                {withUnit(`${r} bound`, metrics.unit(THROUGHPUT_METRIC))}
               </th>
             ))}
             <th>limit</th>

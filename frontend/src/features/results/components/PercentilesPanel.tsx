@@ -2,11 +2,11 @@
 // as the server draws them (the line factor is pinned to one level, like the others).
 import { useMemo } from "react";
 import type { HistogramMetric, RequestType } from "@/api";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { slug } from "@/features/export/utils/download";
-import { pinParams } from "@/features/export/utils/serverFigure";
+import { ServerPlot } from "@/features/export";
+import { slug } from "@/lib/download";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
-import { useResultsViewState } from "../urlState";
+import { pinParams } from "@/lib/serverFigure";
+import { useResultsViewState } from "@/lib/urlState/results";
 
 const PERCENTILES = [50, 90, 99];
 const METRIC_OF: Record<ResultSource, HistogramMetric> = { client: "client", middleware: "total" };

@@ -1,5 +1,5 @@
 // Axis scales and the spread drawn around means, for the results figures (kept in the URL).
-import { BAND_TYPES, type BandType, useResultsViewState } from "../urlState";
+import { BAND_TYPES, type BandType, useResultsViewState } from "@/lib/urlState/results";
 
 const BAND_LABELS: Record<BandType, string> = {
   bars: "error bars (std)",

@@ -1,9 +1,9 @@
 // The summary table: per configuration, mean ± std of throughput and response time.
 import type { ConfigurationResultPublic, ExperimentQualityPublic } from "@/api";
 import { QualityBadges } from "@/components/common/QualityBadges";
-import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { formatNumber, formatValue } from "@/features/experiments/utils/format";
+import { formatNumber, formatValue } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 
 /** Props of SummaryTable. */
 export interface SummaryTableProps {

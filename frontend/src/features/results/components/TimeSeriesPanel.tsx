@@ -2,13 +2,13 @@
 import { useEffect, useMemo } from "react";
 import type { ConfigurationResultPublic, RequestType } from "@/api";
 import { handleError } from "@/components/common/handleError";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
-import { slug } from "@/features/export/utils/download";
-import { useGetRunsQuery } from "@/features/runs/hooks/useGetRunsQuery";
+import { ServerPlot } from "@/features/export";
+import { useGetRunsQuery } from "@/features/runs";
+import { slug } from "@/lib/download";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { useResultsViewState } from "@/lib/urlState/results";
 import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
-import { useResultsViewState } from "../urlState";
 import { timeSeriesTable } from "./TimeSeriesPlot.utils";
 
 /** Props of TimeSeriesPanel. */

@@ -1,8 +1,8 @@
 // The CSV of one run's per-second series (the figure itself is the server's "time-series").
 import type { RunSeriesPublic } from "@/api";
-import type { SummaryTable } from "@/features/export/utils/table";
 import { displayUnit } from "@/lib/labels";
 import type { ResultWindow } from "@/lib/queryKeys";
+import type { SummaryTable } from "@/lib/table";
 
 function unitOf(series: RunSeriesPublic, field: string, fallback: string): string {
   return displayUnit(series.units[field] ?? fallback) ?? fallback;

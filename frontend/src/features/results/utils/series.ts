@@ -1,6 +1,6 @@
 // Factors and levels of aggregated results (the figures themselves are the server's).
 import type { ConfigurationResultPublic } from "@/api";
-import { formatValue } from "@/features/experiments/utils/format";
+import { formatValue } from "@/lib/format";
 import { displayUnit } from "@/lib/labels";
 
 export function factorNames(rows: ConfigurationResultPublic[]): string[] {

@@ -2,9 +2,9 @@
 // events, and each run's live chart as the server draws it (the finished run's time-series
 // figure over the seconds so far), redrawn as seconds arrive.
 
-import { useMetricLabels } from "@/features/experiments/hooks/useMetricLabels";
-import { formatNumber } from "@/features/experiments/utils/format";
-import { ServerPlot } from "@/features/export/components/ServerPlot";
+import { ServerPlot } from "@/features/export";
+import { formatNumber } from "@/lib/format";
+import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { useExperimentEventsSubscription } from "../hooks/useExperimentEventsSubscription";
 
 /** Props of LiveProgress. */

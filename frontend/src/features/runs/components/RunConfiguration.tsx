@@ -2,7 +2,7 @@
 // experiment's fixed values, and a link to that configuration's results.
 import { Link } from "react-router";
 import type { ConfigurationPublic } from "@/api";
-import { useParameterLabels } from "@/features/experiments/hooks/useParameterLabels";
+import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { configurationFacts, resultsHref } from "./RunConfiguration.utils";
 
 /** Props of RunConfiguration. */

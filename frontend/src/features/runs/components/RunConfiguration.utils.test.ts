@@ -1,7 +1,7 @@
 import { createLoader } from "nuqs";
 import { describe, expect, it } from "vitest";
-import { resultsSearchParams } from "@/features/results/urlState";
 import { parameterLabels } from "@/lib/labels";
+import { resultsSearchParams } from "@/lib/urlState/results";
 import { SERVED_PARAMETERS } from "@/test/served";
 import { configurationFacts, resultsHref } from "./RunConfiguration.utils";
 

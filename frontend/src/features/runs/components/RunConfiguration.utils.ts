@@ -1,9 +1,9 @@
 // What a run's configuration was, in words, and the results view showing that configuration.
 import { createSerializer } from "nuqs";
 import type { ConfigurationPublic } from "@/api";
-import { formatValue } from "@/features/experiments/utils/format";
-import { resultsSearchParams } from "@/features/results/urlState";
+import { formatValue } from "@/lib/format";
 import type { ParameterLabels } from "@/lib/labels";
+import { resultsSearchParams } from "@/lib/urlState/results";
 
 /** The factor levels of the configuration and the experiment's fixed values, each in words. */
 export interface ConfigurationFacts {

@@ -1,6 +1,6 @@
 // The machines a run used: every server, middleware and client instance with its host and
 // port, then the other recorded facts (load generator, clock offsets).
-import { formatValue } from "@/features/experiments/utils/format";
+import { formatValue } from "@/lib/format";
 
 /** Props of RunHosts. */
 export interface RunHostsProps {

@@ -4,8 +4,7 @@ import type { ConfigurationPublic, ConfigurationQualityPublic, FlagPublic, RunSt
 import { EmptyState } from "@/components/common/EmptyState";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
-import { RerunFlaggedButton } from "@/features/quality/components/RerunFlaggedButton";
-import { useGetExperimentQualityQuery } from "@/features/quality/hooks/useGetExperimentQualityQuery";
+import { RerunFlaggedButton, useGetExperimentQualityQuery } from "@/features/quality";
 import { useGetRunsQuery } from "../hooks/useGetRunsQuery";
 import { RunsTable } from "./RunsTable";
 

@@ -1,7 +1,7 @@
 // Downloading one archived file of a run through the generated client (base URL, auth header).
 import { useMutation } from "@tanstack/react-query";
 import { RunsService } from "@/api";
-import { downloadBlob } from "@/features/export/utils/download";
+import { downloadBlob } from "@/lib/download";
 
 async function downloadRunFile({ runId, path }: { runId: number; path: string }): Promise<void> {
   const { data } = await RunsService.readRunFileRaw({

@@ -2,7 +2,7 @@
 // the client's settings (base URL, auth header) apply as for every other call.
 import { useMutation } from "@tanstack/react-query";
 import { RunsService } from "@/api";
-import { downloadBlob } from "@/features/export/utils/download";
+import { downloadBlob } from "@/lib/download";
 
 async function downloadRunFiles(runId: number): Promise<void> {
   const { data } = await RunsService.readRunFiles({

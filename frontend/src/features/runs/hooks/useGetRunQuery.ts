@@ -1,7 +1,7 @@
 // One run with its hosts, tool versions, command lines and error; polls while it is live.
 import { useQuery } from "@tanstack/react-query";
 import { RunsService } from "@/api";
-import { isActive } from "@/features/experiments/hooks/useGetExperimentQuery";
+import { isActive } from "@/lib/hooks/useGetExperimentQuery";
 import { queryKeys } from "@/lib/queryKeys";
 
 async function fetchRun(runId: number) {

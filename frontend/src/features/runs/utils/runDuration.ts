@@ -2,7 +2,7 @@
 // runs (ticked by useNow so it keeps pace with the live panel instead of the list's polling).
 import { useEffect, useState } from "react";
 import type { RunPublic } from "@/api";
-import { formatDuration } from "@/features/experiments/utils/format";
+import { formatDuration } from "@/lib/format";
 
 /** Seconds from the run's start to its end, or to `now` (ms) while it has not ended. */
 export function runSeconds(

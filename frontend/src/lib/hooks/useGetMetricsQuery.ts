@@ -1,6 +1,6 @@
 // The results core's metric table (names, labels, units, which side reports each).
 import { useQuery } from "@tanstack/react-query";
-import { ParametersService } from "@/api";
+import { ParametersService } from "@/api/index";
 import { queryKeys } from "@/lib/queryKeys";
 
 async function queryFn() {

@@ -1,6 +1,6 @@
 // One experiment with its status and run counts; polls while runs are queued or running.
 import { useQuery } from "@tanstack/react-query";
-import { ExperimentsService } from "@/api";
+import { ExperimentsService } from "@/api/index";
 import { queryKeys } from "@/lib/queryKeys";
 
 export const ACTIVE_POLL_MS = 2000;

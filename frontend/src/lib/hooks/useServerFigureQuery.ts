@@ -5,7 +5,7 @@ import type { Data, Layout } from "plotly.js";
 import { useEffect, useRef } from "react";
 import { ApiError } from "@/lib/apiError";
 import { queryKeys } from "@/lib/queryKeys";
-import { type AnyServerFigure, fetchServerFigure } from "../utils/serverFigure";
+import { type AnyServerFigure, fetchServerFigure } from "@/lib/serverFigure";
 
 /** Plotly's JSON of a figure; `layout.meta` carries its caption and facts the page states. */
 export interface FigureJson {

@@ -2,9 +2,9 @@
 // from GET /experiments/{id}/figures/{name}.{format}, or for the compare page (a selection
 // with brushing) POST /compare/figures/{name}.{format}, or for a calculator of the Models page
 // (no experiment) POST /analysis/figures/{name}.{format}. The browser never builds a figure.
-import type { CompareFigureRequest, MvaFigureRequest } from "@/api";
-import { ApiError } from "@/lib/apiError";
-import { authHeaders, redirectToLogin } from "@/lib/auth";
+import type { CompareFigureRequest, MvaFigureRequest } from "@/api/index";
+import { ApiError } from "./apiError";
+import { authHeaders, redirectToLogin } from "./auth";
 import { downloadBlob } from "./download";
 
 export type FigureFileFormat = "pdf" | "svg" | "png";

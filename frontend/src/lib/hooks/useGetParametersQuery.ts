@@ -1,6 +1,6 @@
 // The declared parameter schema (names, kinds, units, ranges) that drives the factor editor.
 import { useQuery } from "@tanstack/react-query";
-import { ParametersService } from "@/api";
+import { ParametersService } from "@/api/index";
 import { queryKeys } from "@/lib/queryKeys";
 
 async function queryFn() {

@@ -3,8 +3,8 @@
 // /experiments/{id}/tables/{name}.{csv,tex}, and the compare page's difference table (its
 // selection and brush in the body) from POST /compare/tables/differences.{csv,tex}. The
 // browser never writes a table file itself.
-import type { DifferencesRequest } from "@/api";
-import { authHeaders } from "@/lib/auth";
+import type { DifferencesRequest } from "@/api/index";
+import { authHeaders } from "./auth";
 import { downloadBlob } from "./download";
 import { downloadFromServer, fetchOk, type ParamValue, withParams } from "./serverFigure";
 

@@ -1,6 +1,6 @@
 // One page of the experiments list, filtered by name and template.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ExperimentsService, type Template } from "@/api";
+import { ExperimentsService, type Template } from "@/api/index";
 import { type ExperimentListParams, queryKeys } from "@/lib/queryKeys";
 
 async function fetchExperiments(params: ExperimentListParams) {

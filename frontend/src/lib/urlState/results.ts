@@ -8,12 +8,7 @@ import {
   parseAsStringLiteral,
   useQueryStates,
 } from "nuqs";
-import {
-  parseAsPins,
-  parseAsRequestType,
-  parseAsSource,
-  parseAsWindow,
-} from "@/lib/urlState/parsers";
+import { parseAsPins, parseAsRequestType, parseAsSource, parseAsWindow } from "./parsers";
 
 /** How the spread over repetitions is drawn around each mean. */
 export const BAND_TYPES = ["bars", "band", "none"] as const;

@@ -1,6 +1,6 @@
 import { createLoader, createSerializer } from "nuqs";
 import { describe, expect, it } from "vitest";
-import { type ResultsViewState, resultsSearchParams } from "./urlState";
+import { type ResultsViewState, resultsSearchParams } from "./results";
 
 const serialize = createSerializer(resultsSearchParams);
 const load = createLoader(resultsSearchParams);

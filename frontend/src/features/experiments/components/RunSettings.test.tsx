@@ -1,0 +1,36 @@
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { SERVED_DESIGN_FIELDS } from "@/test/served";
+import { EMPTY_FORM } from "../utils/designForm";
+import { RunSettings } from "./RunSettings";
+
+describe("RunSettings", () => {
+  it("labels, units and bounds its inputs as the backend declares the design fields", () => {
+    const onChange = vi.fn();
+    render(
+      <RunSettings
+        form={EMPTY_FORM}
+        errors={{}}
+        onChange={onChange}
+        fields={SERVED_DESIGN_FIELDS}
+        window={{ start_s: 10, end_s: 80 }}
+      />,
+    );
+    const runTime = screen.getByLabelText("Run time (s)") as HTMLInputElement;
+    expect(runTime.name).toBe("run_time_s");
+    expect(runTime.min).toBe("5");
+    expect(screen.getByLabelText("Repetitions")).toBeTruthy();
+    expect(screen.getByLabelText("Warm-up (s)")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Cool-down (s)"), { target: { value: "20" } });
+    expect(onChange).toHaveBeenCalledWith({ cooldown_s: 20 });
+    expect(screen.getByTestId("window-hint").textContent).toBe(
+      "Measured window per run: 10 s to 80 s.",
+    );
+  });
+
+  it("starts a new design at the served defaults", () => {
+    for (const f of SERVED_DESIGN_FIELDS) {
+      expect(EMPTY_FORM[f.name as keyof typeof EMPTY_FORM], f.name).toBe(f.default);
+    }
+  });
+});
