@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from backend.analysis.difference import BandKind, Sample, band, pool
+from backend.compare.difference import BandKind, Sample, band, pool
 from backend.compare.differences import ExperimentDesign
 from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters

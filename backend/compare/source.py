@@ -14,12 +14,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from backend.analysis.difference import Sample
+from backend.compare.difference import Sample
 from backend.crud import results as crud
 from backend.models import RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
 from backend.results.metrics import METRICS, MetricName, SourceKind
-from backend.results.service import run_values
+from backend.results.read import run_values
 
 CompareMetric = MetricName
 """Every metric of the metric table can be compared (names, units and labels from it)."""

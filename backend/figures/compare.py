@@ -14,8 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
-from backend.api.routes.compare import compare_groups
-from backend.figures.data import call_endpoint
+from backend.compare.service import compare_groups
 from backend.figures.labels import (
     format_level,
     level_label,
@@ -66,7 +65,7 @@ def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsP
         level=q.level,
     )
     with as_query_error():
-        return call_endpoint(compare_groups, session=session, body=body)
+        return compare_groups(session=session, body=body)
 
 
 @contextmanager

@@ -8,8 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from backend.analysis.difference import BandKind
 from backend.analysis.errors import AnalysisError
+from backend.compare.difference import BandKind
 from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName

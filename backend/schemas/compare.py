@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, field_validator
 
-from backend.analysis.difference import BandKind, Verdict
+from backend.compare.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
 from backend.figures.params import FigureOutput
 from backend.models import RequestType

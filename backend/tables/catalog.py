@@ -14,9 +14,8 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy.orm import Session
 
-from backend.api.routes.analysis.experiments import read_relative_differences
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, PARAMETERS
-from backend.figures.data import call_endpoint, load_factorial, load_results, window_of
+from backend.figures.data import load_factorial, load_relative, load_results
 from backend.figures.factorial import design_text, effect_label
 from backend.figures.labels import (
     MICROSECONDS,
@@ -235,17 +234,7 @@ def _load_differences(session: Session, experiment_id: int, q: TableQuery) -> An
     assert exp is not None
     factor = q.factor or next(iter(exp.factors), "")
     base = q.base if q.base is not None else format_level((exp.factors.get(factor) or [""])[0])
-    return call_endpoint(
-        read_relative_differences,
-        session=session,
-        experiment=exp,
-        window=window_of(session, experiment_id, q),
-        factor=factor,
-        base=base,
-        metric=q.metric,
-        source=q.source,
-        request_type=q.request_type,
-    )
+    return load_relative(session, experiment_id, q, factor, base)
 
 
 @register("differences", "Relative differences", _load_differences)

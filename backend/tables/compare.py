@@ -7,7 +7,7 @@ caption naming the experiments, the base and the metric.
 
 from typing import Literal
 
-from backend.analysis.difference import Verdict
+from backend.compare.difference import Verdict
 from backend.figures.labels import (
     format_level,
     levels_label,

@@ -3,7 +3,9 @@
 import pytest
 
 from backend.analysis.errors import AnalysisError
-from backend.analysis.model_fit import (
+from backend.analysis.mva.exact import solve_mva
+from backend.analysis.network_builder import build_network
+from backend.modelfit.fit import (
     MeasuredConfig,
     Stat,
     estimate_inputs,
@@ -11,8 +13,6 @@ from backend.analysis.model_fit import (
     network_groups,
     queue_model_rows,
 )
-from backend.analysis.mva.exact import solve_mva
-from backend.analysis.network_builder import build_network
 
 PARAMS = {"workers": 8, "middlewares": 2, "servers": 1, "replication": 1, "ratio": "0:1"}
 S_WORKER_US = 1e6 / 421.93  # DOMAIN.md's M/M/m check: mu = 421.93/s per server, m = 16
