@@ -1,7 +1,7 @@
 """Where comparisons read their numbers: per configuration, (n, mean, std) over repetitions.
 
 The one place that knows where comparison numbers come from: the results service
-(`backend.results.service.run_values`), so a comparison's means are the results page's
+(`backend.results.read.run_values`), so a comparison's means are the results page's
 means, over the same window, with the same instance rules. Everything in backend.compare goes
 through `read_configurations`.
 """
