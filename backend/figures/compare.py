@@ -15,14 +15,8 @@ from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.service import compare_groups
-from backend.figures.labels import (
-    format_level,
-    level_label,
-    metric_title,
-    parameter_title,
-    printed_unit,
-    with_unit,
-)
+from backend.domain.labels import format_level, level_label, parameter_title
+from backend.figures.labels import metric_title, printed_unit, with_unit
 from backend.figures.lines import add_band, factor_axis
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption

@@ -14,9 +14,10 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
+from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 from backend.figures.data import selected
-from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, with_unit
 from backend.figures.params import FigureQuery, QueueQuantity
 from backend.figures.registry import register, set_caption
 from backend.modelfit import service

@@ -6,11 +6,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from backend.domain.labels import format_level, parameter_title
 from backend.domain.parameters import PARAMETERS
-from backend.figures.labels import (
-    format_level,
-    parameter_title,
-)
 from backend.tables.registry import ExperimentInfo, TableQuery, register
 from backend.tables.table import Column, Table
 

@@ -6,13 +6,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from backend.domain.labels import format_level, parameter_label
 from backend.figures.data import load_relative
-from backend.figures.labels import (
-    format_level,
-    metric_title,
-    parameter_label,
-    printed_unit,
-)
+from backend.figures.labels import metric_title, printed_unit
 from backend.models import Experiment
 from backend.tables.registry import ExperimentInfo, TableQuery, factor_columns, register
 from backend.tables.table import Column, Table

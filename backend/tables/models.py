@@ -6,13 +6,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.figures.labels import (
-    MICROSECONDS,
-    OPS_PER_S,
-    US_PER_S,
-    levels_label,
-)
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S
 from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
 from backend.figures.params import FigureQuery, Selection
 from backend.tables.registry import ExperimentInfo, TableQuery, register

@@ -13,11 +13,7 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy.orm import Session
 
-from backend.figures.labels import (
-    format_level,
-    parameter_label,
-    parameter_title,
-)
+from backend.domain.labels import format_level, parameter_label, parameter_title
 from backend.figures.params import Selection, ServiceRate
 from backend.models import Experiment
 from backend.tables.table import Column, Table, latex_label

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from backend.domain.labels import format_level
 from backend.figures.data import load_results
-from backend.figures.labels import (
-    format_level,
-)
 from backend.tables.registry import ExperimentInfo, TableQuery, factor_columns, register
 from backend.tables.table import Column, Table
 

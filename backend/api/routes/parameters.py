@@ -4,9 +4,9 @@ here, the names the server's figures and tables print (backend/figures/labels.py
 
 from fastapi import APIRouter
 
+from backend.domain.labels import parameter_label, parameter_title, sentence_case
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
-from backend.figures.labels import parameter_label, parameter_title, sentence_case
 from backend.results.metrics import METRICS
 from backend.schemas.parameter import MetricPublic, ParameterPublic, TemplatePublic
 

@@ -2,8 +2,8 @@
 
 from fastapi.testclient import TestClient
 
+from backend.domain.labels import parameter_title, sentence_case
 from backend.domain.parameters import PARAMETERS
-from backend.figures.labels import parameter_title, sentence_case
 from backend.results.metrics import METRICS
 
 
