@@ -3,7 +3,7 @@ and the network solved against measurements, as the Models tab's routes serve th
 model figures draw them.
 
 The measured data come through backend.modelfit.measured (one reading function); the
-conventions and estimates are backend.modelfit.fit's.
+conventions are backend.modelfit.fit's, the models backend.modelfit.queues' and network's.
 """
 
 from typing import Literal
@@ -16,8 +16,9 @@ from backend.analysis.network_builder import SystemConfig, build_network, model_
 from backend.analysis.plain import plain
 from backend.crud.network import round_trips_us
 from backend.domain.parameters import resolve_replication
-from backend.modelfit.fit import network_groups, queue_model_rows
 from backend.modelfit.measured import measured_configs
+from backend.modelfit.network import network_groups
+from backend.modelfit.queues import queue_model_rows
 from backend.models import Experiment, RequestType
 from backend.results.aggregate import Window
 from backend.schemas import analysis as s

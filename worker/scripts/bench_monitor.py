@@ -51,8 +51,8 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
     from backend.core.db import SessionLocal
     from backend.domain.parameters import resolve_replication
     from backend.modelfit.demands import demand_groups
-    from backend.modelfit.fit import network_groups
     from backend.modelfit.measured import measured_configs
+    from backend.modelfit.network import network_groups
     from backend.models import RequestType, RunSeries, RunStatus
     from worker.tasks.runs import _execute_run
     from worker.tests.utils.experiments import create_queued_experiment, runs_of
