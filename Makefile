@@ -75,7 +75,7 @@ bench-compare: setup  ## compare endpoints on two seeded experiments of 2,000 ru
 	@$(PY) -m backend.scripts.bench_compare
 
 bench-analysis: deps  ## queueing models, factorial design and aggregation timings
-	@$(PY) -m backend.analysis.bench
+	@$(PY) -m backend.scripts.bench_analysis
 
 bench-runs: setup build-middleware  ## per-phase wall time and overhead per run of a small local experiment
 	@$(PY) -m worker.scripts.bench_runs

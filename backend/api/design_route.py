@@ -12,10 +12,10 @@ from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
-from backend.api.errors import problem
 from backend.domain.design import parameter_problems
 from backend.domain.window import WindowError, design_window
 from backend.schemas.experiment import WINDOW_FIELDS, ExperimentBase, window_field
+from backend.schemas.problems import problem
 
 
 def with_design_problems(err: RequestValidationError) -> RequestValidationError:

@@ -1,32 +1,11 @@
-"""Turning domain errors into the same 422 shape FastAPI uses for schema errors, and that
-shape into a body strict JSON can always carry."""
+"""A 422 (FastAPI's shape; domain errors take it in backend.schemas.problems) as a body
+strict JSON can always carry."""
 
 import math
-from typing import Any, Literal
+from typing import Any
 
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-
-
-def problem(
-    loc: tuple[str | int, ...],
-    msg: str,
-    value: Any = None,
-    *,
-    location: Literal["body", "query", "path"] = "body",
-) -> dict[str, Any]:
-    """One item of a 422's detail list, shaped as FastAPI shapes its own."""
-    return {"type": "value_error", "loc": (location, *loc), "msg": msg, "input": value}
-
-
-def unprocessable(
-    loc: tuple[str | int, ...],
-    msg: str,
-    value: Any = None,
-    *,
-    location: Literal["body", "query", "path"] = "body",
-) -> RequestValidationError:
-    return RequestValidationError([problem(loc, msg, value, location=location)])
 
 
 def json_safe(value: Any) -> Any:

@@ -3,8 +3,8 @@ dependency, so every `{..._id}` route is covered, present and future)."""
 
 from fastapi import Request
 
-from backend.api.errors import unprocessable
 from backend.schemas.limits import INT32_MAX
+from backend.schemas.problems import unprocessable
 
 
 def check_path_ids(request: Request) -> None:

@@ -1,28 +1,19 @@
-"""The results selection every stored-experiment results route takes: experiment and window.
-
-window_start_s / window_end_s are seconds on the run's clock (second 0: the load generators
-start). Both or neither: neither means each run's stored stable window. A window outside the
-run is a 422 naming the offending field.
-"""
+"""The results selection as route dependencies: the path's experiment and the query's window
+(checked by backend.results.selection, which figures and tables call directly)."""
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Query, status
+from fastapi import Depends, Query
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.models import Experiment
+from backend.results import selection
 from backend.results.aggregate import Window
-
-NOT_FOUND = "Experiment not found"
 
 
 def stored_experiment(session: SessionDep, experiment_id: int) -> Experiment:
     """The experiment of the path, or 404."""
-    exp = session.get(Experiment, experiment_id)
-    if exp is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
-    return exp
+    return selection.stored_experiment(session, experiment_id)
 
 
 ExperimentDep = Annotated[Experiment, Depends(stored_experiment)]
@@ -42,40 +33,7 @@ def results_window(
     ),
 ) -> Window | None:
     """The requested window, checked against the run length; None for the stored window."""
-    if window_start_s is None and window_end_s is None:
-        return None
-    if window_start_s is None or window_end_s is None:
-        missing = "window_start_s" if window_start_s is None else "window_end_s"
-        given = window_end_s if window_start_s is None else window_start_s
-        raise unprocessable(
-            (missing,),
-            "give both window_start_s and window_end_s, or neither",
-            given,
-            location="query",
-        )
-    run = experiment.run_time_s
-    if window_start_s >= run:
-        raise unprocessable(
-            ("window_start_s",),
-            f"must lie inside the run (0 to {run - 1} s)",
-            window_start_s,
-            location="query",
-        )
-    if window_end_s > run:
-        raise unprocessable(
-            ("window_end_s",),
-            f"must not exceed the run time ({run} s)",
-            window_end_s,
-            location="query",
-        )
-    if window_end_s <= window_start_s:
-        raise unprocessable(
-            ("window_end_s",),
-            "must be greater than window_start_s",
-            window_end_s,
-            location="query",
-        )
-    return Window(window_start_s, window_end_s)
+    return selection.results_window(experiment, window_start_s, window_end_s)
 
 
 WindowDep = Annotated[Window | None, Depends(results_window)]

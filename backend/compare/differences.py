@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from backend.analysis.difference import welch_difference
+from backend.compare.difference import welch_difference
 from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters
 from backend.results.metrics import METRIC_UNITS

@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from backend.analysis.difference import BandKind, Sample, band, pool
+from backend.compare.difference import BandKind, Sample, band, pool
 from backend.compare.differences import ExperimentDesign
 from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters
-from backend.figures.labels import level_label
+from backend.domain.labels import level_label
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupPointPublic, GroupPublic
 
 

@@ -1,7 +1,7 @@
 """Where comparisons read their numbers: per configuration, (n, mean, std) over repetitions.
 
 The one place that knows where comparison numbers come from: the results service
-(`backend.results.service.run_values`), so a comparison's means are the results page's
+(`backend.results.read.run_values`), so a comparison's means are the results page's
 means, over the same window, with the same instance rules. Everything in backend.compare goes
 through `read_configurations`.
 """
@@ -14,12 +14,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from backend.analysis.difference import Sample
+from backend.compare.difference import Sample
 from backend.crud import results as crud
 from backend.models import RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
 from backend.results.metrics import METRICS, MetricName, SourceKind
-from backend.results.service import run_values
+from backend.results.read import run_values
 
 CompareMetric = MetricName
 """Every metric of the metric table can be compared (names, units and labels from it)."""

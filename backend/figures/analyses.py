@@ -2,8 +2,9 @@
 
 import plotly.graph_objects as go
 
+from backend.domain.labels import levels_label
 from backend.figures.data import load_breakdown, load_interactive_law
-from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s

@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 
 from backend.core.config import settings
 from backend.figures.render import FigureRenderer
-from backend.figures.style import COLUMN_WIDTH_IN, REPORT, apply_style, default_height_in
+from backend.figures.style import REPORT, apply_style, default_height_in
+from backend.schemas.figure import COLUMN_WIDTH_IN
 
 
 def _figure() -> go.Figure:

@@ -14,16 +14,9 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
-from backend.api.routes.compare import compare_groups
-from backend.figures.data import call_endpoint
-from backend.figures.labels import (
-    format_level,
-    level_label,
-    metric_title,
-    parameter_title,
-    printed_unit,
-    with_unit,
-)
+from backend.compare.service import compare_groups
+from backend.domain.labels import format_level, level_label, parameter_title
+from backend.figures.labels import metric_title, printed_unit, with_unit
 from backend.figures.lines import add_band, factor_axis
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -66,7 +59,7 @@ def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsP
         level=q.level,
     )
     with as_query_error():
-        return call_endpoint(compare_groups, session=session, body=body)
+        return compare_groups(session=session, body=body)
 
 
 @contextmanager

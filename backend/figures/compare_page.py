@@ -7,12 +7,12 @@ from typing import Any
 import plotly.graph_objects as go
 from sqlalchemy.orm import Session
 
-from backend.api.errors import unprocessable
-from backend.api.routes.compare import compare_configurations, compare_groups
+from backend.compare.service import compare_configurations, compare_groups
 from backend.crud import compare as crud
 from backend.figures.catalog import FIGURES
 from backend.figures.parcoords_axes import ParcoordsData, parcoords_metrics
 from backend.schemas.compare import CompareFigureRequest, ConfigurationsRequest, GroupsRequest
+from backend.schemas.problems import unprocessable
 
 _SELECTION = set(ConfigurationsRequest.model_fields) - {"metrics"}
 

@@ -1,74 +1,41 @@
 """One data function per figure family: the same numbers the results page shows.
 
-Each reads through the endpoint function the page calls, so a figure and the page can
-never disagree; they raise the endpoints' 404s and 422s.
+Each reads through the service the page's route calls (backend.results: the results table,
+histograms, series and analyses), so a figure and the page can never disagree; they raise
+the routes' 404s and 422s.
 """
 
-import inspect
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import HTTPException, status
-from fastapi.params import Param
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.api.routes.analysis.experiments import (
-    read_experiment_breakdown,
-    read_experiment_factorial,
-    read_interactive_law,
-)
-from backend.api.routes.analysis.percentiles import (
-    read_experiment_histogram,
-    read_experiment_percentiles,
-)
-from backend.api.routes.experiment_runs import read_results, read_run_series
-from backend.api.window import results_window, stored_experiment
 from backend.figures.params import FigureQuery, Selection
-from backend.models import Run, RunStatus
+from backend.models import Experiment, Run, RunStatus
+from backend.results import analyses, histograms, series, table
 from backend.results.aggregate import Window
+from backend.results.selection import results_window, stored_experiment
 from backend.schemas import analysis as s
 from backend.schemas.results import ResultsPublic
 from backend.schemas.series import RunSeriesPublic
 
-T = TypeVar("T")
 
-
-def call_endpoint(endpoint: Callable[..., T], **kwargs: Any) -> T:
-    """Call an endpoint function as FastAPI would: parameters not given take their default.
-
-    A parameter declared with Query(default=...) has a Query object as its Python default;
-    it is replaced by the value it declares, so an endpoint gaining an optional parameter
-    does not break its callers here.
-    """
-    for name, param in inspect.signature(endpoint).parameters.items():
-        if name not in kwargs and isinstance(param.default, Param):
-            kwargs[name] = param.default.default
-    return endpoint(**kwargs)
-
-
-def window_of(session: Session, experiment_id: int, q: Selection) -> Window | None:
-    """The figure's window, checked as the routes check it (404, 422 naming the field)."""
+def selected(
+    session: Session, experiment_id: int, q: Selection
+) -> tuple[Experiment, Window | None]:
+    """The stored experiment (loaded once) and the figure's checked window."""
     exp = stored_experiment(session, experiment_id)
-    return results_window(exp, q.window_start_s, q.window_end_s)
-
-
-def call_windowed(
-    endpoint: Callable[..., T], session: Session, experiment_id: int, q: Selection, **kwargs: Any
-) -> T:
-    """`endpoint` on the stored experiment (loaded once) over the figure's checked window."""
-    exp = stored_experiment(session, experiment_id)
-    window = results_window(exp, q.window_start_s, q.window_end_s)
-    return call_endpoint(endpoint, session=session, experiment=exp, window=window, **kwargs)
+    return exp, results_window(exp, q.window_start_s, q.window_end_s)
 
 
 def load_results(session: Session, experiment_id: int, q: Selection) -> ResultsPublic:
     """Mean and std of throughput and response time per configuration (window aware)."""
-    return call_windowed(
-        read_results,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    return table.results_public(
+        session=session,
+        experiment=exp,
+        window=window,
         source=q.source,
         request_type=q.request_type,
     )
@@ -78,11 +45,11 @@ def load_percentiles(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentPercentilesPublic:
     """Percentiles of every configuration from its merged histograms."""
-    return call_windowed(
-        read_experiment_percentiles,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    return histograms.percentiles_public(
+        session=session,
+        experiment=exp,
+        window=window,
         metric=q.histogram_source_metric(),
         source=q.source,
         request_type=q.request_type,
@@ -107,11 +74,11 @@ def load_histogram(
         if not found:
             raise HTTPException(status.HTTP_404_NOT_FOUND, "Configuration not found")
         config = found[0]
-    hist = call_windowed(
-        read_experiment_histogram,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    hist = histograms.histogram_public(
+        session=session,
+        experiment=exp,
+        window=window,
         configuration_id=config.configuration_id,
         metric=q.histogram_source_metric(),
         source=q.source,
@@ -134,8 +101,7 @@ def load_run_series(session: Session, experiment_id: int, q: FigureQuery) -> Run
         if run_id is None:
             stored_experiment(session, experiment_id)  # 404 before "no run"
             raise HTTPException(status.HTTP_404_NOT_FOUND, "No succeeded run")
-    return call_endpoint(
-        read_run_series,
+    return series.run_series_public(
         session=session,
         experiment=stored_experiment(session, experiment_id),
         run_id=run_id,
@@ -148,12 +114,9 @@ def load_breakdown(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentBreakdownPublic:
     """Queue, server, processing and network time per configuration."""
-    return call_windowed(
-        read_experiment_breakdown,
-        session,
-        experiment_id,
-        q,
-        request_type=q.request_type,
+    exp, window = selected(session, experiment_id, q)
+    return analyses.breakdown_public(
+        session=session, experiment=exp, window=window, request_type=q.request_type
     )
 
 
@@ -161,11 +124,11 @@ def load_interactive_law(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> s.ExperimentInteractivePublic:
     """Measured against expected throughput, X = N / (R + Z), per configuration."""
-    return call_windowed(
-        read_interactive_law,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    return analyses.interactive_public(
+        session=session,
+        experiment=exp,
+        window=window,
         request_type=q.request_type,
         think_time_s=q.think_time_s,
     )
@@ -173,16 +136,33 @@ def load_interactive_law(
 
 def load_factorial(session: Session, experiment_id: int, q: Selection) -> s.FactorialPublic:
     """2^k r analysis of the chosen metric over the experiment's two-level factors."""
-    return call_windowed(
-        read_experiment_factorial,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    return analyses.factorial_public(
+        session=session,
+        experiment=exp,
+        window=window,
         metric=q.metric,
         factors=q.factors,
         confidence=q.confidence,
         multiplicative=q.multiplicative,
         t_critical=q.t_critical,
+        source=q.source,
+        request_type=q.request_type,
+    )
+
+
+def load_relative(
+    session: Session, experiment_id: int, q: Selection, factor: str, base: str
+) -> s.ExperimentRelativePublic:
+    """Each configuration against its twin with `factor` = `base`, in percent."""
+    exp, window = selected(session, experiment_id, q)
+    return analyses.relative_public(
+        session=session,
+        experiment=exp,
+        window=window,
+        factor=factor,
+        base=base,
+        metric=q.metric,
         source=q.source,
         request_type=q.request_type,
     )

@@ -5,11 +5,11 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from backend.domain.labels import levels_label
 from backend.figures.data import load_histogram, load_run_series
 from backend.figures.labels import (
     MICROSECONDS,
     OPS_PER_S,
-    levels_label,
     percentile_label,
     source_label,
     with_unit,

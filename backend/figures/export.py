@@ -15,10 +15,11 @@ from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
 from backend.figures.catalog import figure_spec
-from backend.figures.params import FigureOutput, FigureQuery
+from backend.figures.params import FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
 from backend.figures.style import PX_PER_IN, STYLES, apply_style, default_height_in
+from backend.schemas.figure import FigureOutput
 
 FigureFormat = Literal["json", "pdf", "svg", "png"]
 # Chrome, which kaleido draws with, draws no canvas side above 16384 px: beyond it kaleido

@@ -14,8 +14,8 @@ from typing import Any
 import plotly.graph_objects as go
 
 from backend.analysis.saturation import KNEE_FRACTION, Series, knee
+from backend.domain.labels import parameter_title
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.figures.labels import parameter_title
 from backend.figures.lines import Point, Selection, shape_lines
 from backend.figures.style import series_colour
 from backend.schemas.results import ResultsPublic

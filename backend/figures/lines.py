@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
-from backend.figures.labels import format_level, level_label, parameter_label, parameter_title
+from backend.domain.labels import format_level, level_label, parameter_label, parameter_title
 from backend.figures.params import FigureQuery, Spread
 from backend.figures.style import series_colour
 

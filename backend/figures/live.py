@@ -18,7 +18,6 @@ from fastapi import HTTPException, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.api.window import stored_experiment
 from backend.core.config import settings
 from backend.core.live import read_progress
 from backend.domain.window import window_of
@@ -27,6 +26,7 @@ from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results.aggregate import SourceSeries, combine_per_second
+from backend.results.selection import stored_experiment
 from backend.schemas.series import (
     SERIES_UNITS,
     CombinedSeriesPublic,

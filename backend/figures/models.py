@@ -1,8 +1,8 @@
 """Models over measurements (the Models tab): the MVA network against N, M/M/1 and M/M/m.
 
-Data come from the endpoints the Models tab calls: the network inputs estimated from the
-experiment (one group of configurations differing only in clients), solved by the network
-model endpoint with bounds; the queue models per configuration.
+Data come from the model service the Models tab's routes call (backend.modelfit.service):
+the network inputs estimated from the experiment (one group of configurations differing only
+in clients), solved by the network model with bounds; the queue models per configuration.
 """
 
 from collections.abc import Sequence
@@ -14,14 +14,14 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
-from backend.analysis.model_fit import group_key
-from backend.api.routes.analysis.fit import read_network_inputs, read_queue_models
-from backend.api.routes.analysis.models import solve_network_model
+from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.figures.data import call_windowed
-from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, levels_label, with_unit
+from backend.figures.data import selected
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, with_unit
 from backend.figures.params import FigureQuery, QueueQuantity
 from backend.figures.registry import register, set_caption
+from backend.modelfit import service
+from backend.modelfit.fit import group_key
 from backend.schemas import analysis as s
 
 
@@ -45,11 +45,11 @@ def _pick(groups: list[Any], index: int) -> Any:
 
 def load_network_fit(session: Session, experiment_id: int, q: FigureQuery) -> NetworkFit:
     """The group's inputs from the data, solved over its client counts with bounds."""
-    inputs = call_windowed(
-        read_network_inputs,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    inputs = service.network_inputs_public(
+        session=session,
+        experiment=exp,
+        window=window,
         request_type=q.request_type,
         server_utilization=q.server_utilization,
     )
@@ -63,7 +63,7 @@ def load_network_fit(session: Session, experiment_id: int, q: FigureQuery) -> Ne
             measured_response_time_s=[p.response_time_s for p in group.points],
             include_bounds=True,
         )
-        return solve_network_model(body)
+        return service.network_model(body)
 
     overrides = q.what_if_overrides()
     what_if = None
@@ -164,11 +164,11 @@ def load_queue_models(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> list[s.QueueModelRowPublic]:
     """M/M/1 and M/M/m of the configurations of one group (as the network figures')."""
-    models = call_windowed(
-        read_queue_models,
-        session,
-        experiment_id,
-        q,
+    exp, window = selected(session, experiment_id, q)
+    models = service.queue_models_public(
+        session=session,
+        experiment=exp,
+        window=window,
         request_type=q.request_type,
         service_rate=q.service_rate,
     )

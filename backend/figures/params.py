@@ -6,13 +6,13 @@ ignores the parameters it has no use for. Bad values are 422s naming the field.
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field
 
-from backend.analysis.difference import BandKind
 from backend.analysis.errors import AnalysisError
-from backend.figures.style import COLUMN_WIDTH_IN, PAGE_WIDTH_IN, StyleName
+from backend.compare.difference import BandKind
 from backend.models import HistogramMetric, RequestType
 from backend.results.metrics import MetricName
+from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Confidence, Seconds, TCritical, Utilization
 from backend.schemas.window import RecutWindow
 
@@ -20,8 +20,6 @@ SourceKind = Literal["client", "middleware"]
 Spread = Literal["bars", "band", "none"]
 QueueQuantity = Literal["response_time", "waiting_time", "queue_length"]
 ServiceRate = Literal["worker_time", "max_throughput"]
-WIDTH_PRESETS = {"column": COLUMN_WIDTH_IN, "page": PAGE_WIDTH_IN}
-MIN_WIDTH_IN, MAX_WIDTH_IN = 1.0, 20.0
 
 
 class Selection(RecutWindow):
@@ -38,48 +36,6 @@ class Selection(RecutWindow):
     t_critical: TCritical | None = Field(
         default=None, description="factorial: critical t as given (default: exact quantile)"
     )
-
-
-class FigureOutput(BaseModel):
-    """Printed size and style of a figure file (the JSON for the UI is responsive)."""
-
-    model_config = ConfigDict(allow_inf_nan=False)
-
-    width: str | None = Field(
-        default=None,
-        description="column (3.5 in), page (7.16 in) or inches; default column for files, "
-        "none (responsive) for JSON",
-    )
-    height: float | None = Field(default=None, gt=0.5, le=20, description="inches")
-    dpi: int = Field(default=300, ge=50, le=1200, description="PNG resolution")
-    style: StyleName = Field(
-        default="report", description="report (print: 8 pt serif) or screen (the UI's look)"
-    )
-
-    @field_validator("width")
-    @classmethod
-    def _width(cls, value: str | None) -> str | None:
-        if value is None or value in WIDTH_PRESETS:
-            return value
-        try:
-            inches = float(value)
-        except ValueError:
-            raise ValueError("column, page, or a width in inches") from None
-        if not MIN_WIDTH_IN <= inches <= MAX_WIDTH_IN:
-            raise ValueError(f"must lie in [{MIN_WIDTH_IN}, {MAX_WIDTH_IN}] inches")
-        return value
-
-    def width_in(self, default: float | None) -> float | None:
-        """The asked width in inches, `default` when none was asked."""
-        if self.width is None:
-            return default
-        return WIDTH_PRESETS.get(self.width) or float(self.width)
-
-    def file_width_in(self) -> float:
-        """The printed width of a file (PDF, SVG, PNG): column width unless asked."""
-        width = self.width_in(COLUMN_WIDTH_IN)
-        assert width is not None
-        return width
 
 
 class FigureQuery(Selection, FigureOutput):

@@ -13,7 +13,7 @@ from typing import Any
 import plotly.graph_objects as go
 from sqlalchemy.orm import Session
 
-from backend.api.routes.compare import compare_configurations
+from backend.compare.service import compare_configurations
 from backend.crud import compare as crud
 from backend.figures.compare import as_query_error
 from backend.figures.labels import metric_title

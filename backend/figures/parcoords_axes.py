@@ -15,13 +15,8 @@ from dataclasses import dataclass
 from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
 from backend.compare.source import OVERVIEW_METRICS
-from backend.figures.labels import (
-    format_level,
-    metric_title,
-    parameter_title,
-    sentence_case,
-    with_unit,
-)
+from backend.domain.labels import format_level, parameter_title, sentence_case
+from backend.figures.labels import metric_title, with_unit
 from backend.results.metrics import METRIC_UNITS, MetricName
 from backend.schemas.compare import ConfigurationTablePublic
 

@@ -30,9 +30,9 @@ from plotly.colors import sample_colorscale
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS
-from backend.figures.params import MAX_WIDTH_IN
 from backend.figures.parcoords_axes import DrawnAxis, ParcoordsAxes
 from backend.figures.style import PX_PER_IN, PX_PER_PT, STYLES, FigureStyle, default_height_in
+from backend.schemas.figure import MAX_WIDTH_IN
 
 COLOURSCALE = "Viridis"  # the interactive figure's
 BANDS = 12  # colour steps of the lines: finer is not told apart in print

@@ -10,7 +10,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
-from backend.api.window import stored_experiment
 from backend.domain.window import window_of
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -18,6 +17,7 @@ from backend.figures.style import right_axis
 from backend.modelfit.demands import DemandGroup, demand_groups
 from backend.models import Run, RunSeries, RunStatus, RunSummary
 from backend.results.aggregate import offset_s
+from backend.results.selection import stored_experiment
 
 
 @dataclass(frozen=True)

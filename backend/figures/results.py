@@ -4,16 +4,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from backend.domain.labels import format_level, parameter_title
 from backend.figures.data import load_percentiles, load_results
 from backend.figures.knee import add_knee_marks, knee_caption, knee_marks
-from backend.figures.labels import (
-    MICROSECONDS,
-    OPS_PER_S,
-    format_level,
-    parameter_title,
-    percentile_label,
-    with_unit,
-)
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, percentile_label, with_unit
 from backend.figures.lines import (
     Line,
     Point,

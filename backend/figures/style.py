@@ -11,17 +11,14 @@ in inches and points are converted here and nowhere else.
 """
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import plotly.graph_objects as go
 
-StyleName = Literal["report", "screen"]
+from backend.schemas.figure import StyleName
 
 PX_PER_IN = 96.0
 PX_PER_PT = PX_PER_IN / 72.0
-
-COLUMN_WIDTH_IN = 3.5  # one column of a two-column paper (IEEE: 3.5 in)
-PAGE_WIDTH_IN = 7.16  # the full text width of the same paper
 
 # Okabe-Ito colours, reordered so that neighbours also differ in lightness.
 _PALETTE = ("#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")

@@ -22,18 +22,14 @@ from backend.analysis.demands import (
 )
 from backend.analysis.errors import AnalysisError, require
 from backend.analysis.experiment import write_fraction
-from backend.analysis.model_fit import (
-    MeasuredConfig,
-    group_key,
-    group_round_trip_us,
-    measured_utilization,
-)
 from backend.analysis.network_bound import configuration_bounds
 from backend.crud import results as crud
 from backend.crud.network import experiment_testbed, round_trips_us
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
 from backend.domain.round_trip import bandwidths_mbit_s
+from backend.modelfit.fit import MeasuredConfig, group_key, measured_utilization
 from backend.modelfit.measured import measured_configs
+from backend.modelfit.network import group_round_trip_us
 from backend.models import Experiment, RequestType
 from backend.results.metrics import SourceKind
 

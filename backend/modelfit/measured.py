@@ -1,7 +1,7 @@
 """The one function through which the model views read an experiment's measurements.
 
 Clients and middlewares are read separately through the results service
-(backend/results/service.py: each run's instances combined by the metric table's rules, over
+(backend/results/read.py: each run's instances combined by the metric table's rules, over
 the stored stable window or a re-cut window); mean and std over repetitions follow.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from backend.analysis.experiment import total_clients
-from backend.analysis.model_fit import MeasuredConfig, Stat
 from backend.crud.results import read_configurations
 from backend.domain.grid import effective_parameters
+from backend.modelfit.fit import MeasuredConfig, Stat
 from backend.models import Experiment, RequestType
-from backend.results import service
+from backend.results import read
 from backend.results.aggregate import RunValues, Window, by_configuration, summarize
 from backend.results.metrics import MetricName, SourceKind
 
@@ -46,7 +46,7 @@ def _side(
     metrics: tuple[MetricName, ...],
     window: Window | None,
 ) -> dict[int, dict[str, Stat]]:
-    runs = service.run_values(
+    runs = read.run_values(
         session=session,
         experiment_id=experiment.id,
         source=source,

@@ -21,7 +21,7 @@ from backend.quality.evidence import MEANS, STEAL_COLUMN, evidence_from_series
 from backend.quality.model import WHOLE_RUN, Flag, RunQuality, Thresholds
 from backend.quality.outliers import outlier_flags
 from backend.quality.stored import quality_of
-from backend.results import service as results
+from backend.results import read as results
 from backend.results.aggregate import SourceSeries, Window
 from backend.results.metrics import METRICS, THROUGHPUT, MetricName
 

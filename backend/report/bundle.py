@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
-from backend.api.routes.compare import compare_differences
+from backend.compare.service import compare_differences
 from backend.crud.compare import read_experiment_names
 from backend.figures.catalog import figures_in_order
 from backend.figures.compare_page import compare_figure

@@ -5,7 +5,8 @@ from typing import get_args
 from sqlalchemy.orm import Session
 
 from backend.crud.results import read_configurations, read_summaries
-from backend.figures.labels import format_level, parameter_title, printed_unit, sentence_case
+from backend.domain.labels import format_level, parameter_title, sentence_case
+from backend.figures.labels import printed_unit
 from backend.models import Experiment, RequestType
 from backend.results.metrics import METRICS, SourceKind
 from backend.tables.catalog import ExperimentInfo

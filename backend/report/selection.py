@@ -9,11 +9,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from backend.api.errors import unprocessable
 from backend.figures.catalog import FIGURES
 from backend.figures.compare_page import COMPARE_FIGURES
-from backend.figures.params import FigureOutput, FigureQuery
+from backend.figures.params import FigureQuery
 from backend.schemas.compare import CompareFigureRequest, DifferencesRequest
+from backend.schemas.figure import FigureOutput
+from backend.schemas.problems import unprocessable
 from backend.schemas.report import ReportItem
 from backend.tables.catalog import TABLES, TableQuery
 

@@ -1,1 +1,2 @@
-"""The results core: the metric table, the one aggregation and the results service."""
+"""The results core: the metric table, the one aggregation, the read path and the results
+services (table, histograms, series, analyses) that answer with schema objects."""

@@ -281,6 +281,17 @@ def summarize(values: Sequence[float] | FloatArray) -> RepetitionSummary:
     return RepetitionSummary(n=int(arr.size), mean=mean, std=std)
 
 
+def t_quantile(dof: float, level: float) -> float:
+    """The Student t quantile of a two-sided `level` interval with `dof` degrees of freedom
+    (fractional for Welch's): every t interval of repetitions takes its t from here."""
+    # Imported here: scipy takes seconds to load, and the worker (which stores runs through
+    # this module's window means) never needs it. stdtrit is the quantile as a bare ufunc
+    # (scipy.stats' t.ppf calls it after argument checks costing ~0.4 ms a call).
+    from scipy.special import stdtrit
+
+    return float(stdtrit(dof, 0.5 + level / 2.0))
+
+
 def confidence_interval(
     values: Sequence[float] | FloatArray, level: float = 0.95
 ) -> ConfidenceInterval:
@@ -290,11 +301,7 @@ def confidence_interval(
     if arr.size < 2:
         raise AnalysisError("values", "a confidence interval needs at least 2 repetitions")
     dof = int(arr.size - 1)
-    # Imported here: scipy.stats takes seconds to load, and the worker (which stores runs
-    # through this module's window means) never needs it.
-    from scipy import stats as sps
-
-    t = float(sps.t.ppf(0.5 + level / 2.0, dof))
+    t = t_quantile(dof, level)
     require_finite([t], "level", "too close to 1: the t quantile is infinite")
     summary = summarize(arr)
     half = t * (summary.std or 0.0) / math.sqrt(arr.size)

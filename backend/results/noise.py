@@ -9,7 +9,7 @@ from backend.analysis.errors import AnalysisError
 from backend.models import Experiment, RequestType
 from backend.results.aggregate import by_configuration
 from backend.results.metrics import MetricName
-from backend.results.service import run_values
+from backend.results.read import run_values
 
 
 def pooled_std(

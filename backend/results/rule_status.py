@@ -8,8 +8,8 @@ from sqlalchemy.orm import Session
 from backend.crud.repetitions import PENDING, run_counts
 from backend.models import Experiment, RequestType, RunStatus
 from backend.results.aggregate import by_configuration
+from backend.results.read import run_values
 from backend.results.repetition_rule import RuleVerdict, decide
-from backend.results.service import run_values
 from backend.schemas.repetition_rule import RepetitionRuleSpec
 
 

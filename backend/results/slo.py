@@ -19,7 +19,8 @@ from backend.analysis.slo import Estimate, Point, Step, Verdict, estimate, next_
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
 from backend.models import Configuration, Experiment, HistogramMetric, RequestType, Run, RunStatus
-from backend.results.service import configuration_histograms, results_table
+from backend.results.histograms import configuration_histograms
+from backend.results.table import results_table
 from backend.schemas.slo import SloEstimatePublic, SloProbePublic, SloSearchPublic, SloSearchSpec
 
 RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)

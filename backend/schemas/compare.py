@@ -5,12 +5,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, field_validator
 
-from backend.analysis.difference import BandKind, Verdict
+from backend.compare.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
-from backend.figures.params import FigureOutput
 from backend.models import RequestType
 from backend.results.metrics import SourceKind
 from backend.schemas.base import RequestModel, Schema
+from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Confidence, DbId
 from backend.schemas.window import RecutWindow
 

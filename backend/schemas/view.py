@@ -4,7 +4,7 @@ from datetime import datetime
 
 from pydantic import ConfigDict, Field, field_validator
 
-from backend.analysis.difference import BandKind
+from backend.compare.difference import BandKind
 from backend.compare.source import CompareMetric
 from backend.models import RequestType
 from backend.results.metrics import SourceKind

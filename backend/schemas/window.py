@@ -2,7 +2,7 @@
 
 One rule for every selection that takes a window (compare bodies, figure and bundle queries);
 whether the window lies inside the runs is checked against the experiment
-(backend.api.window.results_window)."""
+(backend.results.selection.results_window)."""
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 

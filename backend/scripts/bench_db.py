@@ -231,13 +231,13 @@ def _bench_percentiles(
 ) -> None:
     """Window re-cut of middleware percentiles: stored slices vs the whole-row reference."""
     from backend.models import HistogramMetric, RequestType
-    from backend.results import service
+    from backend.results import histograms
     from backend.results.aggregate import Window
 
     qs = (50.0, 90.0, 99.0, 99.9)
 
     def fast() -> dict[int, list[float]]:
-        merged = service.configuration_histograms(
+        merged = histograms.configuration_histograms(
             session=session,  # type: ignore[arg-type]
             experiment_id=e,
             source="middleware",
@@ -246,7 +246,7 @@ def _bench_percentiles(
             window=Window(lo, hi),
         )
         return {
-            cid: [p.value_us for p in service.histogram_percentiles(m, qs)]
+            cid: [p.value_us for p in histograms.histogram_percentiles(m, qs)]
             for cid, m in merged.items()
         }
 
@@ -294,7 +294,8 @@ def main() -> None:
         command.upgrade(Config(str(REPO_ROOT / "alembic.ini")), "head")
         from backend.core.db import SessionLocal, engine
         from backend.models import Experiment, RequestType
-        from backend.results import service
+        from backend.results import read
+        from backend.results import table as results_table
         from backend.results.aggregate import Window
 
         sources = args.clients + args.middlewares
@@ -316,7 +317,7 @@ def main() -> None:
             lo, hi = 30, args.seconds - 30  # a re-cut window other than the stored one
 
             def table(source: str, window: Window | None) -> Callable[[], object]:
-                return lambda: service.results_table(
+                return lambda: results_table.results_table(
                     session=session,
                     experiment=exp,
                     source=source,  # type: ignore[arg-type]
@@ -325,7 +326,7 @@ def main() -> None:
                 )
 
             def slow_metric() -> object:
-                return service.run_values(
+                return read.run_values(
                     session=session,
                     experiment_id=exp.id,
                     source="middleware",

@@ -7,16 +7,9 @@ caption naming the experiments, the base and the metric.
 
 from typing import Literal
 
-from backend.analysis.difference import Verdict
-from backend.figures.labels import (
-    format_level,
-    levels_label,
-    metric_title,
-    parameter_title,
-    printed_unit,
-    sentence_case,
-    with_unit,
-)
+from backend.compare.difference import Verdict
+from backend.domain.labels import format_level, levels_label, parameter_title, sentence_case
+from backend.figures.labels import metric_title, printed_unit, with_unit
 from backend.schemas.compare import DifferenceRowPublic, DifferencesPublic
 from backend.tables.table import Cell, Column, Number, Table, latex_label
 

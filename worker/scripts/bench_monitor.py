@@ -46,13 +46,13 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
     from sqlalchemy import select
 
     from backend.analysis.experiment import write_fraction
-    from backend.analysis.model_fit import network_groups
     from backend.analysis.mva.exact import solve_mva
     from backend.analysis.network_builder import build_network
     from backend.core.db import SessionLocal
     from backend.domain.parameters import resolve_replication
     from backend.modelfit.demands import demand_groups
     from backend.modelfit.measured import measured_configs
+    from backend.modelfit.network import network_groups
     from backend.models import RequestType, RunSeries, RunStatus
     from worker.tasks.runs import _execute_run
     from worker.tests.utils.experiments import create_queued_experiment, runs_of

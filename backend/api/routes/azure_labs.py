@@ -11,7 +11,6 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.azure.plans import resources
 from backend.core.config import settings
 from backend.core.keys import KeyPathError, check_key_path
@@ -30,6 +29,7 @@ from backend.schemas.azure_lab import (
     AzureLabPublic,
     AzureLabsPublic,
 )
+from backend.schemas.problems import unprocessable
 from infra.azure.spec import LabSpec
 
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Response
 
 from backend.api.deps import SessionDep
-from backend.api.routes.compare import compare_differences
+from backend.compare.service import compare_differences
 from backend.crud import compare as crud
 from backend.figures.export import attachment
 from backend.schemas.compare import DifferencesRequest

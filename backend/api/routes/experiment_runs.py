@@ -6,7 +6,6 @@ from pydantic import BaseModel
 from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.api.routes.experiments import design_problem
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.queue import (
@@ -26,17 +25,15 @@ from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
 from backend.models import Experiment, RequestType, Run, RunStatus
-from backend.results import rule_status, service
+from backend.results import series, table
 from backend.results.metrics import SourceKind
 from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip
-from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
+from backend.schemas.problems import unprocessable
+from backend.schemas.results import ResultsPublic
 from backend.schemas.run import RunDetailPublic, RunPublic, RunsPublic, StartResult
 from backend.schemas.series import (
-    SERIES_UNITS,
-    CombinedSeriesPublic,
-    InstanceSeriesPublic,
     RunSeriesPublic,
 )
 from backend.schemas.slo import SloSearchPublic
@@ -178,24 +175,12 @@ def read_results(
     By default over each run's stable window; with window_start_s/window_end_s, over that
     window of seconds instead (re-cut from the stored per-second series).
     """
-    rows = service.results_table(
+    return table.results_public(
         session=session,
         experiment=experiment,
-        source=source,
-        request_type=request_type,
         window=window,
-    )
-    why = rule_status.reasons(session=session, experiment=experiment)
-    return ResultsPublic(
         source=source,
         request_type=request_type,
-        window_start_s=window.start_s if window else None,
-        window_end_s=window.end_s if window else None,
-        units=RESULTS_UNITS,
-        data=[
-            ConfigurationResultPublic(**r.__dict__, repetitions_reason=why.get(r.configuration_id))
-            for r in rows
-        ],
     )
 
 
@@ -208,45 +193,12 @@ def read_run_series(
     request_type: RequestType = RequestType.ALL,
 ) -> RunSeriesPublic:
     """Per-second throughput and response time of one run, with its stable window."""
-    run = session.get(Run, run_id)
-    if run is None or run.experiment_id != experiment.id:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    view = service.run_series(
+    return series.run_series_public(
         session=session,
         experiment=experiment,
         run_id=run_id,
         source=source,
         request_type=request_type,
-    )
-    return RunSeriesPublic(
-        run_id=run.id,
-        experiment_id=experiment.id,
-        configuration_id=run.configuration_id,
-        repetition=run.repetition,
-        source=source,
-        request_type=request_type,
-        start_unix=view.start_unix,
-        window_start_s=view.window_start_s,
-        window_end_s=view.window_end_s,
-        window_stored=view.window_stored,
-        units=SERIES_UNITS,
-        combined=CombinedSeriesPublic(
-            time_s=view.combined.time_s,
-            throughput=view.combined.throughput,
-            response_time_us=view.combined.response_time_us,
-        ),
-        instances=[
-            InstanceSeriesPublic(
-                source=r.source,
-                offset_s=r.start_unix - (view.start_unix or r.start_unix),
-                throughput=list(r.throughput),
-                response_time_us=list(r.response_time_us),
-                queue_time_us=r.queue_time_us,
-                server_time_us=r.server_time_us,
-                queue_length=r.queue_length,
-            )
-            for r in view.instances
-        ],
     )
 
 

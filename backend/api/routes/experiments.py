@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from backend.analysis.errors import AnalysisError
 from backend.api.deps import SessionDep
 from backend.api.design_route import DesignRoute
-from backend.api.errors import problem, unprocessable
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
@@ -44,6 +43,7 @@ from backend.schemas.experiment import (
 )
 from backend.schemas.fraction import PowerQuery
 from backend.schemas.limits import DbText, Skip
+from backend.schemas.problems import problem, unprocessable
 from backend.schemas.served import served
 
 router = APIRouter(prefix="/experiments", tags=["experiments"], route_class=DesignRoute)

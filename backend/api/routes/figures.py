@@ -6,12 +6,12 @@ from fastapi import APIRouter, HTTPException, Query, Response, status
 from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors
 from backend.figures.catalog import figures_in_order
 from backend.figures.export import FigureFormat, UnknownFigure, attachment, export_figure
 from backend.figures.params import FigureQuery
 from backend.figures.render import MEDIA_TYPES, RenderError
 from backend.models import Experiment
+from backend.schemas.problems import analysis_errors
 
 router = APIRouter(prefix="/experiments", tags=["figures"])
 

@@ -6,9 +6,9 @@ label, title and unit from here, the names the server's figures and tables print
 from fastapi import APIRouter
 
 from backend.domain.design_fields import DESIGN_FIELDS
+from backend.domain.labels import parameter_label, parameter_title, sentence_case
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
-from backend.figures.labels import parameter_label, parameter_title, sentence_case
 from backend.results.metrics import METRICS
 from backend.schemas.parameter import (
     DesignFieldPublic,

@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors
 from backend.crud.report import (
     first_run_started,
     get_report,
@@ -27,6 +26,7 @@ from backend.report.builder import (
 )
 from backend.report.bundle import build_bundle
 from backend.report.selection import checked_items
+from backend.schemas.problems import analysis_errors
 from backend.schemas.report import ReportItem, ReportPublic, ReportUpdate
 
 router = APIRouter(prefix="/experiments", tags=["reports"])

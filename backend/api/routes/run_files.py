@@ -9,10 +9,10 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import FileResponse
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.core.run_files import RunFileError, list_run_files, read_text_page, run_file
 from backend.models import Run
 from backend.schemas.limits import INT32_MAX
+from backend.schemas.problems import unprocessable
 from backend.schemas.run_file import RunFilePagePublic, RunFilePublic, RunFilesPublic
 
 router = APIRouter(prefix="/runs", tags=["runs"])

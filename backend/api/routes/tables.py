@@ -6,9 +6,9 @@ from fastapi import APIRouter, HTTPException, Path, Query, Response, status
 from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors
 from backend.figures.export import attachment
 from backend.models import Experiment
+from backend.schemas.problems import analysis_errors
 from backend.tables.catalog import TABLES, TableQuery
 from backend.tables.table import to_csv, to_latex
 

@@ -9,7 +9,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.core.addresses import refused_names
 from backend.core.config import settings
 from backend.core.host_keys import fingerprint
@@ -20,6 +19,7 @@ from backend.crud.network import request_measurement
 from backend.crud.run import latest_tool_versions
 from backend.models import Experiment, Host, Testbed
 from backend.schemas.network import NetworkMeasure
+from backend.schemas.problems import unprocessable
 from backend.schemas.testbed import (
     HostKeyPin,
     HostPublic,

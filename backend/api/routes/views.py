@@ -7,9 +7,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
 from backend.crud import view as crud
 from backend.models import SavedView
+from backend.schemas.problems import unprocessable
 from backend.schemas.served import served
 from backend.schemas.view import ViewCreate, ViewPublic, ViewsPublic, ViewUpdate
 

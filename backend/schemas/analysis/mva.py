@@ -6,9 +6,9 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from backend.analysis.mva.network import SERVERS_ONLY_MULTI, StationKind
 from backend.analysis.mva.whatif import SweepParameter
-from backend.figures.params import FigureOutput
 from backend.schemas.analysis.common import Units
 from backend.schemas.base import RequestModel
+from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Seconds, Visits
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from backend.analysis.breakdown import breakdown
 from backend.analysis.errors import AnalysisError
-from backend.analysis.model_fit import network_delay
 from backend.domain.round_trip import bandwidths_mbit_s, leg_rtt_us, rest_label
+from backend.modelfit.network import network_delay
 
 
 def test_network_split_into_round_trip_and_rest() -> None:

@@ -5,9 +5,9 @@ from dataclasses import asdict
 from fastapi.testclient import TestClient
 
 from backend.domain.design_fields import DESIGN_FIELDS
+from backend.domain.labels import parameter_title, sentence_case
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS, Template
-from backend.figures.labels import parameter_title, sentence_case
 from backend.results.metrics import METRICS
 from backend.schemas.experiment import ExperimentBase
 

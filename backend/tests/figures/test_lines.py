@@ -3,7 +3,8 @@
 import pytest
 
 from backend.analysis.errors import AnalysisError
-from backend.figures.labels import level_label, source_label
+from backend.domain.labels import level_label
+from backend.figures.labels import source_label
 from backend.figures.lines import Point, factor_axis, level_ticks, select, shape_lines
 from backend.figures.params import FigureQuery
 

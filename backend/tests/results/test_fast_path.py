@@ -17,7 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from backend.models import RequestType, Run, RunSeries, RunStatus, RunSummary
-from backend.results import fast_path, service
+from backend.results import fast_path, read
 from backend.results.aggregate import SourceSeries, Window, combine_run, run_windows
 from backend.results.metrics import FAST, MetricName
 from backend.tests.utils.experiment import create_random_experiment
@@ -146,7 +146,7 @@ def test_fast_path_equals_the_pure_aggregation(
     exp_id, run_ids = runs
     _store(db, run_ids, data)
     window = Window(lo, lo + span)
-    got = service.run_values(
+    got = read.run_values(
         session=db,
         experiment_id=exp_id,
         source=kind,  # type: ignore[arg-type]
@@ -210,10 +210,8 @@ def test_stored_summaries_equal_the_same_window_re_cut(
             request_type=RequestType.ALL,
             metrics=FAST_NAMES,
         )
-        stored = {r.run_id: r.values for r in service.run_values(**args)}
-        recut = {
-            r.run_id: r.values for r in service.run_values(**args, window=Window(lo, lo + span))
-        }
+        stored = {r.run_id: r.values for r in read.run_values(**args)}
+        recut = {r.run_id: r.values for r in read.run_values(**args, window=Window(lo, lo + span))}
         assert stored.keys() == recut.keys()
         for run_id, values in stored.items():
             for name in FAST_NAMES:

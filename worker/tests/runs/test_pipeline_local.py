@@ -13,7 +13,7 @@ from backend.core.config import settings
 from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
 from backend.models import RequestType, RunStatus, RunSummary
-from backend.results import service
+from backend.results import analyses
 from worker.drivers.memtier import MemtierDriver
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
@@ -113,9 +113,12 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     print("loopback round trips (us):", [p["rtt_us"] for p in paths])
     # The breakdown splits its network time by that round trip; on one machine the rest is
     # the load generator's own time.
-    (row,) = service.breakdown_table(
-        session=db, experiment=exp, request_type=RequestType.ALL, window=None
-    )
+    (row,) = [
+        r.model_dump()
+        for r in analyses.breakdown_public(
+            session=db, experiment=exp, request_type=RequestType.ALL, window=None
+        ).data
+    ]
     client_rtt = next(p["rtt_us"] for p in paths if p["to_role"] == "middleware")
     assert row["round_trip_us"] == client_rtt
     assert row["rest_us"] == pytest.approx(row["network_us"] - client_rtt)

@@ -2,7 +2,8 @@
 
 Ad-hoc endpoints take parameters in the body; /analysis/experiments/{id}/... read stored
 results. An AnalysisError (model undefined for the input) becomes a 422 naming the field.
-The math lives in backend/analysis; stored results are read through backend/results/service.py.
+The math lives in backend/analysis; stored results are read through the results services
+(backend/results/analyses.py and histograms.py).
 """
 
 from fastapi import APIRouter

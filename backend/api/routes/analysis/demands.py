@@ -5,10 +5,11 @@ from fastapi import APIRouter, Query
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep
 from backend.modelfit.demands import demand_groups
 from backend.schemas.analysis.demands import ExperimentDemandModelsPublic
+from backend.schemas.problems import analysis_errors
+from backend.schemas.respond import respond
 
 router = APIRouter()
 

@@ -1,21 +1,18 @@
 """Analyses of a stored experiment: /analysis/experiments/{id}/... read it through the service.
 
 Every route takes the same selection (source, request type, metric, window_start_s /
-window_end_s); the numbers come from backend/results/service.py, never from here.
+window_end_s); the numbers come from backend/results/analyses.py, never from here.
 """
 
 from typing import Literal
 
 from fastapi import APIRouter, Query
 
-from backend.analysis.plain import plain
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep, WindowDep
-from backend.crud.network import breakdown_rest_label
 from backend.models import RequestType
-from backend.results import service
-from backend.results.metrics import METRIC_UNITS, MetricName, SourceKind
+from backend.results import analyses
+from backend.results.metrics import MetricName, SourceKind
 from backend.schemas import analysis as s
 from backend.schemas.analysis.factorial import T_CRITICAL_DOC
 from backend.schemas.limits import MAX_TIME_S, Confidence, TCritical
@@ -36,24 +33,14 @@ def read_experiment_summary(
     confidence: Confidence | None = Query(default=None),
 ) -> s.ExperimentSummaryPublic:
     """Mean, std and optional t interval of a metric per configuration."""
-    with analysis_errors("query"):
-        rows = service.metric_table(
-            session=session,
-            experiment=experiment,
-            source=source,
-            request_type=request_type,
-            metric=metric,
-            window=window,
-            confidence=confidence,
-        )
-    unit = METRIC_UNITS[metric]
-    return s.ExperimentSummaryPublic(
+    return analyses.summary_public(
+        session=session,
+        experiment=experiment,
+        window=window,
         metric=metric,
-        unit=unit,
         source=source,
+        request_type=request_type,
         confidence=confidence,
-        data=[s.ConfigStatPublic.model_validate(plain(r)) for r in rows],
-        units={"mean": unit, "std": unit, "ci_low": unit, "ci_high": unit},
     )
 
 
@@ -65,12 +52,12 @@ def read_experiment_breakdown(
     request_type: RequestType = RequestType.ALL,
 ) -> s.ExperimentBreakdownPublic:
     """Response-time breakdown per configuration (client and middleware measurements)."""
-    with analysis_errors("query"):
-        rows = service.breakdown_table(
-            session=session, experiment=experiment, request_type=request_type, window=window
-        )
-    label = breakdown_rest_label(session=session, experiment=experiment)
-    return respond(s.ExperimentBreakdownPublic, {"data": rows, "rest_label": label})
+    return analyses.breakdown_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+    )
 
 
 @router.get(EXP + "/interactive-law", response_model=s.ExperimentInteractivePublic)
@@ -82,17 +69,12 @@ def read_interactive_law(
     think_time_s: float | None = Query(default=None, ge=0, le=MAX_TIME_S, allow_inf_nan=False),
 ) -> s.ExperimentInteractivePublic:
     """Expected X = N / (R + Z) per configuration; Z estimated from the data if not given."""
-    with analysis_errors("query"):
-        z, estimated, rows = service.interactive_table(
-            session=session,
-            experiment=experiment,
-            request_type=request_type,
-            window=window,
-            think_time_s=think_time_s,
-        )
-    return respond(
-        s.ExperimentInteractivePublic,
-        {"think_time_s": z, "think_time_estimated": estimated, "data": rows},
+    return analyses.interactive_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+        think_time_s=think_time_s,
     )
 
 
@@ -104,11 +86,12 @@ def read_little_law(
     request_type: RequestType = RequestType.ALL,
 ) -> s.ExperimentLittlePublic:
     """Little's law in the middleware: queue length against X x queue time per configuration."""
-    with analysis_errors("query"):
-        rows = service.little_table(
-            session=session, experiment=experiment, request_type=request_type, window=window
-        )
-    return respond(s.ExperimentLittlePublic, {"data": rows})
+    return analyses.little_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+    )
 
 
 @router.get(EXP + "/saturation", response_model=s.SaturationPublic)
@@ -124,19 +107,17 @@ def read_saturation(
     fraction: float = Query(default=0.95, gt=0, le=1, allow_inf_nan=False),
 ) -> s.SaturationPublic:
     """Knee per series (e.g. per worker count) and the cheapest near-maximum configuration."""
-    with analysis_errors("query"):
-        res = service.saturation_table(
-            session=session,
-            experiment=experiment,
-            source=source,
-            request_type=request_type,
-            window=window,
-            metric=metric,
-            series_factor=series_factor,
-            load_factor=load_factor,
-            fraction=fraction,
-        )
-    return respond(s.SaturationPublic, res)
+    return analyses.saturation_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        series_factor=series_factor,
+        load_factor=load_factor,
+        metric=metric,
+        source=source,
+        request_type=request_type,
+        fraction=fraction,
+    )
 
 
 @router.get(EXP + "/relative-differences", response_model=s.ExperimentRelativePublic)
@@ -151,25 +132,15 @@ def read_relative_differences(
     request_type: RequestType = RequestType.ALL,
 ) -> s.ExperimentRelativePublic:
     """100 (y - x) / x of each configuration against its base-case twin."""
-    with analysis_errors("query"):
-        rows = service.relative_table(
-            session=session,
-            experiment=experiment,
-            source=source,
-            request_type=request_type,
-            window=window,
-            metric=metric,
-            factor=factor,
-            base=base,
-        )
-    unit = METRIC_UNITS[metric]
-    return s.ExperimentRelativePublic(
-        metric=metric,
-        unit=unit,
+    return analyses.relative_public(
+        session=session,
+        experiment=experiment,
+        window=window,
         factor=factor,
         base=base,
-        data=[s.RelativeConfigRowPublic.model_validate(plain(r)) for r in rows],
-        units={"value": unit, "base_value": unit, "difference_percent": "%"},
+        metric=metric,
+        source=source,
+        request_type=request_type,
     )
 
 
@@ -189,21 +160,18 @@ def read_experiment_factorial(
     t_critical: TCritical | None = Query(default=None, description=T_CRITICAL_DOC),
 ) -> s.FactorialPublic:
     """2^k r design over the experiment's grid, repetitions as replications."""
-    chosen = tuple(f.strip() for f in factors.split(",") if f.strip()) if factors else None
-    with analysis_errors("query"):
-        res, levels = service.factorial_table(
-            session=session,
-            experiment=experiment,
-            source=source,
-            request_type=request_type,
-            window=window,
-            metric=metric,
-            factors=chosen,
-            confidence=confidence,
-            multiplicative=multiplicative,
-            t_critical=t_critical,
-        )
-    return respond(s.FactorialPublic, res, levels={k: list(v) for k, v in levels.items()})
+    return analyses.factorial_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        metric=metric,
+        factors=factors,
+        confidence=confidence,
+        multiplicative=multiplicative,
+        source=source,
+        request_type=request_type,
+        t_critical=t_critical,
+    )
 
 
 @router.post(EXP + "/network-model", response_model=s.ExperimentModelPublic)
@@ -215,12 +183,10 @@ def model_experiment(
     request_type: RequestType = RequestType.ALL,
 ) -> s.ExperimentModelPublic:
     """MVA of DOMAIN.md's network per group of configurations differing only in clients."""
-    with analysis_errors():
-        out = service.network_model_table(
-            session=session,
-            experiment=experiment,
-            request_type=request_type,
-            window=window,
-            service_times=body.model_dump(),
-        )
-    return respond(s.ExperimentModelPublic, {"data": out})
+    return analyses.network_model_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        service_times=body.model_dump(),
+        request_type=request_type,
+    )

@@ -1,22 +1,17 @@
 """Models over measurements: M/M/1, M/M/m and the MVA network filled from a stored experiment.
 
-The measured data come through backend.modelfit.measured (one reading function); the
-conventions and estimates are backend.analysis.model_fit's. The network is solved (and
-re-solved for what-if) by POST /analysis/network-model with the inputs these routes return.
+The answers are backend.modelfit.service's (measured data through backend.modelfit.measured,
+conventions and estimates backend.modelfit.fit's). The network is solved (and re-solved for
+what-if) by POST /analysis/network-model with the inputs these routes return.
 """
 
 from typing import Literal
 
 from fastapi import APIRouter, Query
 
-from backend.analysis.experiment import write_fraction
-from backend.analysis.model_fit import network_groups, queue_model_rows
 from backend.api.deps import SessionDep
-from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep, WindowDep
-from backend.crud.network import round_trips_us
-from backend.domain.parameters import resolve_replication
-from backend.modelfit.measured import measured_configs
+from backend.modelfit import service
 from backend.models import RequestType
 from backend.schemas import analysis as s
 from backend.schemas.limits import MIN_UTILIZATION
@@ -38,12 +33,13 @@ def read_queue_models(
     ),
 ) -> s.ExperimentQueueModelsPublic:
     """M/M/1 and M/M/m per configuration (m = workers x middlewares) against measurements."""
-    configs = measured_configs(
-        session=session, experiment=experiment, request_type=request_type, window=window
+    return service.queue_models_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+        service_rate=service_rate,
     )
-    with analysis_errors("query"):
-        rows = queue_model_rows(configs, service_rate)
-    return respond(s.ExperimentQueueModelsPublic, {"service_rate": service_rate, "data": rows})
 
 
 @router.get(EXP + "/network-inputs", response_model=s.ExperimentNetworkInputsPublic)
@@ -63,15 +59,10 @@ def read_network_inputs(
 ) -> s.ExperimentNetworkInputsPublic:
     """Per group of configurations differing only in clients: measured X and R against N,
     and DOMAIN.md's network inputs estimated from the data, each with its source."""
-    configs = measured_configs(
-        session=session, experiment=experiment, request_type=request_type, window=window
+    return service.network_inputs_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+        server_utilization=server_utilization,
     )
-    with analysis_errors("query"):
-        groups = network_groups(
-            configs,
-            replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
-            write_fraction_of=lambda p: write_fraction(p["ratio"]),
-            server_utilization=server_utilization,
-            round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
-        )
-    return respond(s.ExperimentNetworkInputsPublic, {"data": groups})

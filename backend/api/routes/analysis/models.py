@@ -10,16 +10,10 @@ from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.multiclass import ClassSpec
 from backend.analysis.mva.solve import solve_multiclass_by
 from backend.analysis.mva.whatif import what_if
-from backend.analysis.network_builder import SystemConfig, build_network, model_vs_measurement
-from backend.analysis.plain import plain
-from backend.api.routes.analysis.common import (
-    analysis_errors,
-    mva_public,
-    respond,
-    stations_of,
-    units_of,
-)
+from backend.modelfit import service
 from backend.schemas import analysis as s
+from backend.schemas.problems import analysis_errors
+from backend.schemas.respond import mva_public, respond, stations_of
 
 router = APIRouter()
 
@@ -91,21 +85,7 @@ def solve_what_if(body: s.WhatIfRequest) -> s.WhatIfPublic:
 @router.post("/network-model", response_model=s.NetworkModelPublic)
 def solve_network_model(body: s.NetworkModelRequest) -> s.NetworkModelPublic:
     """Build DOMAIN.md's network from a configuration and compare it with measurements."""
-    cfg = SystemConfig(**body.system.model_dump())
-    resp = tuple(body.measured_response_time_s) if body.measured_response_time_s else None
-    with analysis_errors():
-        res, rows = model_vs_measurement(
-            cfg, tuple(body.clients), tuple(body.measured_throughput_per_s), resp
-        )
-        model = mva_public(res)
-        if body.include_bounds:
-            b = bounds(build_network(cfg), max(body.clients), cfg.think_time_s)
-            model.bounds = respond(s.BoundsPublic, b)
-    return s.NetworkModelPublic(
-        rows=[s.ModelRowPublic.model_validate(plain(r)) for r in rows],
-        model=model,
-        units=units_of(s.ModelRowPublic),
-    )
+    return service.network_model(body)
 
 
 @router.post("/factorial", response_model=s.FactorialPublic)

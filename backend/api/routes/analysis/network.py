@@ -5,8 +5,6 @@ from fastapi import APIRouter
 from backend.analysis.experiment import write_fraction
 from backend.analysis.network_bound import configuration_bounds, design_sizes
 from backend.api.deps import SessionDep
-from backend.api.errors import unprocessable
-from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.api.window import ExperimentDep, WindowDep
 from backend.crud.network import experiment_testbed
 from backend.domain.parameters import resolve_replication
@@ -14,6 +12,8 @@ from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
 from backend.schemas.analysis.network_bound import ExperimentNetworkBoundPublic
+from backend.schemas.problems import analysis_errors, unprocessable
+from backend.schemas.respond import respond
 
 router = APIRouter()
 EXP = "/experiments/{experiment_id}"

@@ -14,9 +14,10 @@ from backend.analysis.percentiles import (
 )
 from backend.analysis.plain import plain
 from backend.analysis.saturation import Series, saturation
-from backend.api.routes.analysis.common import analysis_errors, respond
 from backend.results.aggregate import combine_instance_means, confidence_interval, summarize
 from backend.schemas import analysis as s
+from backend.schemas.problems import analysis_errors
+from backend.schemas.respond import respond
 
 router = APIRouter()
 

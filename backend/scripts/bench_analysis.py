@@ -1,6 +1,6 @@
 """Benchmark of the analysis engine: prints timings, never fails on them.
 
-Run: .venv/bin/python -m backend.analysis.bench
+Run: .venv/bin/python -m backend.scripts.bench_analysis
 """
 
 from __future__ import annotations

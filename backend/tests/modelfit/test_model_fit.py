@@ -3,16 +3,11 @@
 import pytest
 
 from backend.analysis.errors import AnalysisError
-from backend.analysis.model_fit import (
-    MeasuredConfig,
-    Stat,
-    estimate_inputs,
-    measured_utilization,
-    network_groups,
-    queue_model_rows,
-)
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.network_builder import build_network
+from backend.modelfit.fit import MeasuredConfig, Stat, measured_utilization
+from backend.modelfit.network import estimate_inputs, network_groups
+from backend.modelfit.queues import queue_model_rows
 
 PARAMS = {"workers": 8, "middlewares": 2, "servers": 1, "replication": 1, "ratio": "0:1"}
 S_WORKER_US = 1e6 / 421.93  # DOMAIN.md's M/M/m check: mu = 421.93/s per server, m = 16

@@ -4,7 +4,9 @@ The samples are repetition means (one value per run), never per-second values: s
 run are autocorrelated, so treating them as independent draws would make every difference look
 significant. A configuration is summarised as (n, mean, sample std) over its repetitions.
 
-Also the bands of grouped curves: several configurations' repetitions pooled into one sample,
+The repetitions are summarised and the t quantile taken by the results core
+(backend.results.aggregate), as every other interval of repetitions. Also the bands of
+grouped curves: several configurations' repetitions pooled into one sample,
 then mean +/- std, standard error or a Student t confidence interval.
 """
 
@@ -15,9 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.special import stdtrit
-
 from backend.analysis.errors import require
+from backend.results.aggregate import summarize, t_quantile
 
 Verdict = Literal["significant", "not_distinguishable", "insufficient"]
 """significant: the interval of the difference excludes 0. not_distinguishable: it contains 0.
@@ -36,11 +37,10 @@ class Sample:
 
     @staticmethod
     def of(values: Sequence[float]) -> Sample:
+        """The results core's summary of the repetitions (`aggregate.summarize`)."""
         require(len(values) > 0, "values", "no data")
-        n = len(values)
-        mean = math.fsum(values) / n
-        std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else None
-        return Sample(n, mean, std)
+        summary = summarize(values)
+        return Sample(summary.n, summary.mean, summary.std)
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,7 @@ def welch_difference(base: Sample, other: Sample, level: float = 0.95) -> Differ
     if vx + vy == 0:
         return Difference(level, d, None, None, None, rel, None, None, "insufficient")
     dof = (vx + vy) ** 2 / (vx**2 / (base.n - 1) + vy**2 / (other.n - 1))
-    # stdtrit is the Student t quantile as a bare ufunc: scipy.stats' ppf costs ~0.4 ms a
-    # call in argument checks, which dominated a 1,000-row comparison.
-    t = float(stdtrit(dof, 0.5 + level / 2.0))
+    t = t_quantile(dof, level)
     half = t * math.sqrt(vx + vy)
     low, high = d - half, d + half
     verdict: Verdict = "significant" if low > 0 or high < 0 else "not_distinguishable"
@@ -137,6 +135,6 @@ def band(sample: Sample, kind: BandKind, level: float = 0.95) -> Band:
     elif kind == "se":
         half = sample.std / math.sqrt(sample.n)
     else:
-        t = float(stdtrit(sample.n - 1, 0.5 + level / 2.0))
+        t = t_quantile(sample.n - 1, level)
         half = t * sample.std / math.sqrt(sample.n)
     return Band(sample.n, sample.mean, sample.mean - half, sample.mean + half)

@@ -1,16 +1,12 @@
-"""Helpers shared by the analysis routes: units from field names, AnalysisError as 422."""
+"""Engine results as response models: units from field names, MVA curves flattened."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
-from backend.analysis.errors import AnalysisError
 from backend.analysis.mva.network import Station
 from backend.analysis.mva.result import MvaResult
 from backend.analysis.plain import plain
-from backend.api.errors import unprocessable
 from backend.schemas import analysis as s
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,32 +41,6 @@ def respond(model: type[M], data: Any, **extra: Any) -> M:
     """Validate plain(data) into the response model and attach its units."""
     payload = {**plain(data), **extra, "units": units_of(model)}
     return model.model_validate(payload)
-
-
-def parse_percentiles(text: str) -> tuple[float, ...]:
-    """ "50,90,99" as numbers; anything else is a 422 on the `percentiles` query field."""
-    try:
-        qs = tuple(float(q) for q in text.split(","))
-    except ValueError as err:
-        raise unprocessable(
-            ("percentiles",), "comma-separated numbers", text, location="query"
-        ) from err
-    # Checked here too, so a grid without histograms still rejects q = 150.
-    for q in qs:
-        if not 0.0 <= q <= 100.0:
-            raise unprocessable(
-                ("percentiles",), f"each must lie in [0, 100], got {q}", text, location="query"
-            )
-    return qs
-
-
-@contextmanager
-def analysis_errors(location: Literal["body", "query"] = "body") -> Iterator[None]:
-    """Turn AnalysisError into FastAPI's 422 shape with the field in `loc`."""
-    try:
-        yield
-    except AnalysisError as err:
-        raise unprocessable((err.field,), err.reason, location=location) from err
 
 
 def stations_of(items: list[s.StationIn]) -> tuple[Station, ...]:

@@ -1,0 +1,88 @@
+"""The model service: M/M/1, M/M/m and DOMAIN.md's MVA network filled from a stored experiment,
+and the network solved against measurements, as the Models tab's routes serve them and the
+model figures draw them.
+
+The measured data come through backend.modelfit.measured (one reading function); the
+conventions are backend.modelfit.fit's, the models backend.modelfit.queues' and network's.
+"""
+
+from typing import Literal
+
+from sqlalchemy.orm import Session
+
+from backend.analysis.experiment import write_fraction
+from backend.analysis.mva.bounds import bounds
+from backend.analysis.network_builder import SystemConfig, build_network, model_vs_measurement
+from backend.analysis.plain import plain
+from backend.crud.network import round_trips_us
+from backend.domain.parameters import resolve_replication
+from backend.modelfit.measured import measured_configs
+from backend.modelfit.network import network_groups
+from backend.modelfit.queues import queue_model_rows
+from backend.models import Experiment, RequestType
+from backend.results.aggregate import Window
+from backend.schemas import analysis as s
+from backend.schemas.problems import analysis_errors
+from backend.schemas.respond import mva_public, respond, units_of
+
+ServiceRate = Literal["worker_time", "max_throughput"]
+
+
+def queue_models_public(
+    *,
+    session: Session,
+    experiment: Experiment,
+    window: Window | None,
+    request_type: RequestType = RequestType.ALL,
+    service_rate: ServiceRate = "worker_time",
+) -> s.ExperimentQueueModelsPublic:
+    """M/M/1 and M/M/m per configuration (m = workers x middlewares) against measurements."""
+    configs = measured_configs(
+        session=session, experiment=experiment, request_type=request_type, window=window
+    )
+    with analysis_errors("query"):
+        rows = queue_model_rows(configs, service_rate)
+    return respond(s.ExperimentQueueModelsPublic, {"service_rate": service_rate, "data": rows})
+
+
+def network_inputs_public(
+    *,
+    session: Session,
+    experiment: Experiment,
+    window: Window | None,
+    request_type: RequestType = RequestType.ALL,
+    server_utilization: float | None = None,
+) -> s.ExperimentNetworkInputsPublic:
+    """Per group of configurations differing only in clients: measured X and R against N,
+    and DOMAIN.md's network inputs estimated from the data, each with its source."""
+    configs = measured_configs(
+        session=session, experiment=experiment, request_type=request_type, window=window
+    )
+    with analysis_errors("query"):
+        groups = network_groups(
+            configs,
+            replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
+            write_fraction_of=lambda p: write_fraction(p["ratio"]),
+            server_utilization=server_utilization,
+            round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
+        )
+    return respond(s.ExperimentNetworkInputsPublic, {"data": groups})
+
+
+def network_model(body: s.NetworkModelRequest) -> s.NetworkModelPublic:
+    """Build DOMAIN.md's network from a configuration and compare it with measurements."""
+    cfg = SystemConfig(**body.system.model_dump())
+    resp = tuple(body.measured_response_time_s) if body.measured_response_time_s else None
+    with analysis_errors():
+        res, rows = model_vs_measurement(
+            cfg, tuple(body.clients), tuple(body.measured_throughput_per_s), resp
+        )
+        model = mva_public(res)
+        if body.include_bounds:
+            b = bounds(build_network(cfg), max(body.clients), cfg.think_time_s)
+            model.bounds = respond(s.BoundsPublic, b)
+    return s.NetworkModelPublic(
+        rows=[s.ModelRowPublic.model_validate(plain(r)) for r in rows],
+        model=model,
+        units=units_of(s.ModelRowPublic),
+    )

@@ -1,0 +1,125 @@
+"""The model tables: the MVA network and M/M/1, M/M/m against measurement (the Models tab)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from backend.domain.labels import levels_label
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
+from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S
+from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
+from backend.figures.params import FigureQuery, Selection
+from backend.tables.registry import ExperimentInfo, TableQuery, register
+from backend.tables.table import Column, Table
+
+
+def _model_query(q: TableQuery) -> FigureQuery:
+    """The Models tab's figure query of a table query (its selection, group, service rate)."""
+    selection = q.model_dump(include=set(Selection.model_fields))
+    return FigureQuery(**selection, group=q.group, service_rate=q.service_rate)
+
+
+def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> NetworkFit:
+    return load_network_fit(session, experiment_id, _model_query(q))
+
+
+def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    return load_queue_models(session, experiment_id, _model_query(q))
+
+
+def _us(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * US_PER_S
+
+
+@register("model-comparison", "MVA model against measurement", _load_network_fit)
+def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per client count: measured throughput and response time beside the MVA's (the Models
+    tab's model-throughput and model-response-time figures as numbers)."""
+    tp, rt = "Throughput", "Response time"
+    rows: list[list[Any]] = [
+        [
+            r.clients,
+            r.measured_throughput_per_s,
+            r.model_throughput_per_s,
+            r.throughput_deviation_percent,
+            _us(r.measured_response_time_s),
+            _us(r.model_response_time_s),
+            r.response_deviation_percent,
+        ]
+        for r in data.solved.rows
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("measured", OPS_PER_S, 0, tp),
+            Column("MVA", OPS_PER_S, 0, tp),
+            Column("error", "%", 1, tp),
+            Column("measured", MICROSECONDS, 1, rt),
+            Column("MVA", MICROSECONDS, 1, rt),
+            Column("error", "%", 1, rt),
+        ],
+        rows,
+        f"Exact MVA of the network with inputs estimated from the data against the measurement "
+        f"of experiment {info.name} ({q.request_type.value} requests), "
+        f"{levels_label(data.group.group)}; bottleneck: {data.solved.model.bottleneck}.",
+        info.label(f"model-comparison-{q.group}"),
+    )
+
+
+@register("queue-models", "M/M/1 and M/M/m against measurement", _load_queue_models)
+def queue_models(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per configuration of the group: waiting and response time measured beside M/M/1's and
+    M/M/m's (the Models tab's queue-models table)."""
+    w, r = "Waiting time E[w]", "Response time E[r]"
+
+    def predicted(row: Any, model: str, field: str) -> float | None:
+        p = getattr(row, model)
+        return None if p is None else _us(getattr(p, field).predicted)
+
+    def measured(row: Any, field: str) -> float | None:
+        p = row.mmm or row.mm1
+        return None if p is None else _us(getattr(p, field).measured)
+
+    rows: list[list[Any]] = [
+        [
+            row.clients,
+            row.arrival_rate_per_s,
+            _us(row.service_time_s),
+            *(
+                cell
+                for field in ("waiting_time_s", "response_time_s")
+                for cell in (
+                    measured(row, field),
+                    predicted(row, "mm1", field),
+                    predicted(row, "mmm", field),
+                )
+            ),
+        ]
+        for row in data
+    ]
+    return Table(
+        [
+            Column("Clients N", decimals=0),
+            Column("Arrival rate", OPS_PER_S, 0),
+            Column("Service time", MICROSECONDS, 1),
+            Column("measured", MICROSECONDS, 1, w),
+            Column("M/M/1", MICROSECONDS, 1, w),
+            Column("M/M/m", MICROSECONDS, 1, w),
+            Column("measured", MICROSECONDS, 1, r),
+            Column("M/M/1", MICROSECONDS, 1, r),
+            Column("M/M/m", MICROSECONDS, 1, r),
+        ],
+        rows,
+        f"M/M/1 and M/M/m against the measurement of experiment {info.name} "
+        f"({q.request_type.value} requests, service rate from the "
+        f"{'worker time' if q.service_rate == 'worker_time' else 'largest throughput'}), "
+        f"{levels_label(_group_values(data[0].values))}.",
+        info.label(f"queue-models-{q.group}"),
+    )
+
+
+def _group_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A configuration's values besides those that set its number of clients."""
+    return {k: v for k, v in values.items() if k not in CLIENT_COUNT_PARAMETERS}
