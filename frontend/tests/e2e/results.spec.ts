@@ -47,8 +47,17 @@ function expectPair(got: [number, number] | undefined, want: { mean: number; std
   expect(Math.abs(std - want.std) / want.std).toBeLessThan(0.05);
 }
 
+/** The figure's lines and bands: its Plotly traces but the saturation-knee markers. */
 function traceCount(testId: string) {
-  return page.getByTestId(testId).locator(".scatterlayer .trace").count();
+  return page
+    .getByTestId(testId)
+    .locator(".js-plotly-plot")
+    .evaluate(
+      (el) =>
+        (el as unknown as { data: { name?: string }[] }).data.filter(
+          (t) => !(t.name ?? "").startsWith("knee"),
+        ).length,
+    );
 }
 
 beforeAll(async () => {
