@@ -39,7 +39,8 @@ struct metric_desc {
     ACTION(server_max, "server_us_max", max, "us", "largest server time")                        \
     ACTION(total_sum, "total_us_mean", mean, "us", "reply written - first byte parsed")          \
     ACTION(total_max, "total_us_max", max, "us", "largest total time")                           \
-    ACTION(processing_sum, "processing_us_mean", mean, "us", "total - queue - server")
+    ACTION(processing_sum, "processing_us_mean", mean, "us", "total - queue - server")          \
+    ACTION(reply_bytes_sum, "reply_bytes_mean", mean, "bytes", "reply bytes written to the client")
 
 #define MCSCOPE_METRIC_ENUM(id, name, kind, unit, desc) id,
 /// Index of each per-type metric in a window slot.
