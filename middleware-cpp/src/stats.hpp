@@ -53,6 +53,13 @@ constexpr std::size_t kMetricCount = static_cast<std::size_t>(metric::count);
 constexpr metric_desc kMetrics[kMetricCount] = {MCSCOPE_METRICS(MCSCOPE_METRIC_DESC)};
 #undef MCSCOPE_METRIC_DESC
 
+/// Fields of a windows.jsonl line measured over the whole window, not per type (--describe-stats
+/// lists them with the per-type metrics: the worker reads both by these names).
+constexpr metric_desc kWindowFields[] = {
+    {"queue_length_mean", metric_kind::mean, "requests", "work queue length, time-weighted"},
+    {"queue_length_max", metric_kind::max, "requests", "largest work queue length"},
+};
+
 /// Plain (non-atomic) copy of one window's accumulators.
 struct window_values {
     std::array<std::array<double, kMetricCount>, kRequestTypeCount> v{};

@@ -245,6 +245,12 @@ TEST(Stats, WindowJsonHasEveryContractField) {
           "\"processing_us_mean\"", "\"reply_bytes_mean\": 0.000"}) {
         EXPECT_NE(line.find(field), std::string::npos) << field << " in " << line;
     }
+    for (const metric_desc& d : kWindowFields) {  // the per-window fields --describe-stats lists
+        EXPECT_NE(line.find("\"" + std::string(d.name) + "\": "), std::string::npos) << d.name;
+    }
+    for (const metric_desc& d : kMetrics) {
+        EXPECT_NE(line.find("\"" + std::string(d.name) + "\": "), std::string::npos) << d.name;
+    }
 }
 
 }  // namespace
