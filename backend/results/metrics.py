@@ -8,7 +8,7 @@ aggregation rules in `backend.results.aggregate`, the SQL fast path in
 
 From it also: the ORM's metric columns (`backend.results.stored_columns`, read by
 `backend/models/results.py` and by the migrations that add a metric's columns), the worker's
-summary columns (`worker/runs/summarize_*.py`), series and table units, the seeded middleware
+summary columns (`worker/runs/summarize/`), series and table units, the seeded middleware
 output, and the mapping from the middleware's stat names (`Metric.middleware`, held equal to
 the binary's `--describe-stats` by worker/tests/parsers/test_metric_table.py).
 
