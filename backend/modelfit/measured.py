@@ -16,17 +16,15 @@ from backend.modelfit.fit import MeasuredConfig, Stat
 from backend.models import Experiment, RequestType
 from backend.results import read
 from backend.results.aggregate import RunValues, Window, by_configuration, summarize
-from backend.results.metrics import MetricName, SourceKind
+from backend.results.metrics import MIDDLEWARE_ONLY, MetricName, SourceKind
 
 CLIENT_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
 MIDDLEWARE_METRICS: tuple[MetricName, ...] = (
-    "throughput_per_s",
-    "response_time_us",
-    "queue_time_us",
-    "server_time_us",
-    "processing_time_us",
-    "queue_length",
+    *CLIENT_METRICS,
+    *(m.name for m in MIDDLEWARE_ONLY),
 )
+"""The middleware's side: the clients' metrics and every metric only a middleware measures
+(queue, server and processing time, queue length, ...: the metric table's)."""
 
 
 def _stats(runs: list[RunValues], metrics: tuple[MetricName, ...]) -> dict[int, dict[str, Stat]]:

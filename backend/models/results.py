@@ -7,6 +7,8 @@ aggregation reads one small row per run and source; prefix-sum columns let a use
 window without re-reading every second.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from sqlalchemy import (
     BigInteger,
     Computed,
@@ -19,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm.decl_api import DeclarativeAttributeIntercept
 
 from backend.models.base import Base
 from backend.models.enums import (
@@ -27,11 +30,21 @@ from backend.models.enums import (
     histogram_metric_enum,
     request_type_enum,
 )
+from backend.results.stored_columns import StoredTable, all_stored_columns
 
 FloatArray = ARRAY(Float(precision=53), dimensions=1)
 
 
-class RunSeries(Base):
+class _MetricColumns(DeclarativeAttributeIntercept):
+    """Metaclass of the tables whose metric columns are added from the metric table
+    (add_metric_columns): to mypy, any other attribute of such a class is one of them."""
+
+    if TYPE_CHECKING:
+
+        def __getattr__(cls, name: str) -> Any: ...
+
+
+class RunSeries(Base, metaclass=_MetricColumns):
     """Per-second samples of one source (e.g. "client:0", "middleware:1") for one request type."""
 
     __tablename__ = "run_series"
@@ -43,136 +56,14 @@ class RunSeries(Base):
     request_type: Mapped[RequestType] = mapped_column(request_type_enum)
     # Unix time of element 0; element i covers [start_unix + i, start_unix + i + 1).
     start_unix: Mapped[float] = mapped_column(Float(precision=53))
-    throughput: Mapped[list[float]] = mapped_column(FloatArray)  # ops/s
-    response_time_us: Mapped[list[float]] = mapped_column(FloatArray)
-    keys_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    misses_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    # Middleware sources only.
-    queue_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    server_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    processing_time_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    queue_length: Mapped[list[float] | None] = mapped_column(FloatArray)
-    # The tool's own per-second percentiles (memtier's Time-Serie; migration 0011).
-    p50_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    p90_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    p99_us: Mapped[list[float] | None] = mapped_column(FloatArray)
-    # Prefix sums (leading 0) of the metric table's `fast` metrics, computed by PostgreSQL
-    # (migration 0003; NaN counts as 0 in sums and is left out of time means): any window of
-    # a source is then two array reads per row instead of an unnest. See
-    # backend/results/fast_path.py for the names and backend/results/aggregate.py for the rules.
-    throughput_cumsum: Mapped[list[float]] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(throughput)", persisted=True)
-    )
-    keys_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(keys_per_s)", persisted=True)
-    )
-    response_time_us_wcumsum: Mapped[list[float]] = mapped_column(
-        FloatArray,
-        Computed("mcscope_weighted_cumsum(throughput, response_time_us)", persisted=True),
-    )
-    response_time_us_weight_cumsum: Mapped[list[float]] = mapped_column(
-        FloatArray,
-        Computed("mcscope_weight_cumsum(throughput, response_time_us)", persisted=True),
-    )
-    # Migration 0008: the other per-second metrics.
-    misses_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(misses_per_s)", persisted=True)
-    )
-    queue_length_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(queue_length)", persisted=True)
-    )
-    queue_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weighted_cumsum(throughput, queue_time_us)", persisted=True)
-    )
-    queue_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weight_cumsum(throughput, queue_time_us)", persisted=True)
-    )
-    server_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weighted_cumsum(throughput, server_time_us)", persisted=True)
-    )
-    server_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weight_cumsum(throughput, server_time_us)", persisted=True)
-    )
-    processing_time_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray,
-        Computed("mcscope_weighted_cumsum(throughput, processing_time_us)", persisted=True),
-    )
-    processing_time_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray,
-        Computed("mcscope_weight_cumsum(throughput, processing_time_us)", persisted=True),
-    )
-    # Migration 0011: the per-second percentiles.
-    p50_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p50_us)", persisted=True)
-    )
-    p50_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weight_cumsum(throughput, p50_us)", persisted=True)
-    )
-    p90_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p90_us)", persisted=True)
-    )
-    p90_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weight_cumsum(throughput, p90_us)", persisted=True)
-    )
-    p99_us_wcumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weighted_cumsum(throughput, p99_us)", persisted=True)
-    )
-    p99_us_weight_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_weight_cumsum(throughput, p99_us)", persisted=True)
-    )
-    # Migration 0021: the monitor's series (host, interface and process sources; their
-    # throughput is NaN: no requests are measured there, it only gives the series' length).
-    host_cpu_user_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpu_system_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpu_iowait_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpu_steal_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpu_busy_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpus: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_mem_used_bytes: Mapped[list[float] | None] = mapped_column(FloatArray)
-    net_rx_bytes_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    net_tx_bytes_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    net_rx_packets_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    net_tx_packets_per_s: Mapped[list[float] | None] = mapped_column(FloatArray)
-    process_cpu_pct: Mapped[list[float] | None] = mapped_column(FloatArray)
-    host_cpu_user_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpu_user_pct)", persisted=True)
-    )
-    host_cpu_system_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpu_system_pct)", persisted=True)
-    )
-    host_cpu_iowait_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpu_iowait_pct)", persisted=True)
-    )
-    host_cpu_steal_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpu_steal_pct)", persisted=True)
-    )
-    host_cpu_busy_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpu_busy_pct)", persisted=True)
-    )
-    host_cpus_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_cpus)", persisted=True)
-    )
-    host_mem_used_bytes_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(host_mem_used_bytes)", persisted=True)
-    )
-    net_rx_bytes_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(net_rx_bytes_per_s)", persisted=True)
-    )
-    net_tx_bytes_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(net_tx_bytes_per_s)", persisted=True)
-    )
-    net_rx_packets_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(net_rx_packets_per_s)", persisted=True)
-    )
-    net_tx_packets_per_s_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(net_tx_packets_per_s)", persisted=True)
-    )
-    process_cpu_pct_cumsum: Mapped[list[float] | None] = mapped_column(
-        FloatArray, Computed("mcscope_cumsum(process_cpu_pct)", persisted=True)
-    )
+    # The metric columns (per-second arrays and their prefix sums) are built from the metric
+    # table below the class (add_metric_columns).
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any: ...
 
 
-class RunSummary(Base):
+class RunSummary(Base, metaclass=_MetricColumns):
     """Means over the stable window (warm-up and cool-down cut) of one source and type."""
 
     __tablename__ = "run_summaries"
@@ -185,34 +76,31 @@ class RunSummary(Base):
     window_start_s: Mapped[int] = mapped_column(Integer)
     window_end_s: Mapped[int] = mapped_column(Integer)
     count: Mapped[int] = mapped_column(BigInteger)
-    throughput: Mapped[float] = mapped_column(Float(precision=53))  # ops/s
-    keys_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    misses_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    response_time_us: Mapped[float] = mapped_column(Float(precision=53))
     response_time_std_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    p50_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    p90_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    p99_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    queue_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    server_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    processing_time_us: Mapped[float | None] = mapped_column(Float(precision=53))
-    queue_length: Mapped[float | None] = mapped_column(Float(precision=53))
     # Completions with a measured response time in the window: the weight of this source's
     # time means when instances are combined (backend/results/aggregate.py, rule 3).
     weight: Mapped[float | None] = mapped_column(Float(precision=53))
-    # Migration 0021: the monitor's window means (metric table, backend/results/metrics.py).
-    host_cpu_user_pct: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_cpu_system_pct: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_cpu_iowait_pct: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_cpu_steal_pct: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_cpu_busy_pct: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_cpus: Mapped[float | None] = mapped_column(Float(precision=53))
-    host_mem_used_bytes: Mapped[float | None] = mapped_column(Float(precision=53))
-    net_rx_bytes_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    net_tx_bytes_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    net_rx_packets_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    net_tx_packets_per_s: Mapped[float | None] = mapped_column(Float(precision=53))
-    process_cpu_pct: Mapped[float | None] = mapped_column(Float(precision=53))
+    # The metric columns (stable-window values) are built from the metric table below the
+    # class (add_metric_columns).
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any: ...
+
+
+def add_metric_columns(cls: type[Base], table: StoredTable) -> None:
+    """Maps one column per stored column of the metric table (backend/results/stored_columns.py):
+    float8[] series and their PostgreSQL-computed prefix sums in run_series (migration 0003:
+    NaN counts as 0 in sums and is left out of time means, so any window of a source is two
+    array reads per row; see backend/results/fast_path.py), float8 window values in
+    run_summaries."""
+    for c in all_stored_columns(table):
+        kind = FloatArray if c.array else Float(precision=53)
+        extra = (Computed(c.computed, persisted=True),) if c.computed else ()
+        setattr(cls, c.name, mapped_column(c.name, kind, *extra, nullable=c.nullable))
+
+
+add_metric_columns(RunSeries, "run_series")
+add_metric_columns(RunSummary, "run_summaries")
 
 
 class RunHistogram(Base):

@@ -20,6 +20,7 @@ from functools import cache
 from sqlalchemy import TextClause, text
 
 from backend.results.metrics import FAST, METRICS, Metric, MetricName
+from backend.results.stored_columns import prefix_sums
 
 # The runs whose results count: succeeded, or re-queued (re-run flagged) or failed again after
 # an earlier attempt stored results (runs.results_attempt; the ORM form is
@@ -29,13 +30,12 @@ _SUCCEEDED_RUNS = f"r.experiment_id = :experiment_id AND {HAS_RESULTS_SQL}"
 
 
 def prefix_columns() -> list[tuple[MetricName, str, str | None]]:
-    """(metric, sum column, weight column or None) of every fast metric, from the table."""
+    """(metric, sum column, weight column or None) of every fast metric, from the table (the
+    columns backend.results.stored_columns declares)."""
     out: list[tuple[MetricName, str, str | None]] = []
     for m in FAST:
-        if m.instances == "weighted":
-            out.append((m.name, f"{m.column}_wcumsum", f"{m.column}_weight_cumsum"))
-        else:
-            out.append((m.name, f"{m.column}_cumsum", None))
+        names = [name for name, _ in prefix_sums(m)]
+        out.append((m.name, names[0], names[1] if len(names) > 1 else None))
     return out
 
 

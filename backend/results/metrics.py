@@ -6,9 +6,17 @@ from this table: the analysis `MetricName` choices and units (OpenAPI enum inclu
 aggregation rules in `backend.results.aggregate`, the SQL fast path in
 `backend.results.fast_path`, and the summary columns the worker writes.
 
+From it also: the ORM's metric columns (`backend.results.stored_columns`, read by
+`backend/models/results.py` and by the migrations that add a metric's columns), the worker's
+summary columns (`worker/runs/summarize/`), series and table units, the seeded middleware
+output, and the mapping from the middleware's stat names (`Metric.middleware`, held equal to
+the binary's `--describe-stats` by worker/tests/parsers/test_metric_table.py).
+
 Adding a metric: one `Metric(...)` entry below (plus its name in `MetricName`, which mypy
-needs spelled out; an import-time check keeps the two equal) and the code that measures it
-(a `run_series` / `run_summaries` column of the same name, filled by `worker/runs/summarize.py`).
+needs spelled out; an import-time check keeps the two equal), a migration that adds its
+columns (`stored_columns(METRICS[name])`), and the code that measures it. A middleware metric
+whose stat the middleware already writes needs no worker code: the summaries read it by
+`Metric.middleware` (a mean stat, or a per-window field of windows.jsonl).
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ MetricName = Literal[
     "net_rx_packets_per_s",
     "net_tx_packets_per_s",
     "process_cpu_pct",
+    "reply_bytes",
 ]
 
 
@@ -74,6 +83,11 @@ class Metric:
     percentile: for a latency percentile, which one (its per-second values are the tool's
     own per-second percentiles; a window's value is their completion-weighted mean, an
     approximation of the window's percentile that the percentiles view states as such).
+    middleware: the middleware's name of the stat it is read from (middleware-cpp
+    `MCSCOPE_METRICS`, as `--describe-stats` lists them): a per-type counter is divided by
+    the window's length (a rate), a per-type mean combines over request types weighted by
+    completions, a per-window field (windows.jsonl) is read as it is. None: not a stat of the
+    middleware's windows (percentiles come from its histograms).
     """
 
     name: MetricName
@@ -87,6 +101,7 @@ class Metric:
     fast: bool = False
     approximate: bool = False
     percentile: float | None = None
+    middleware: str | None = None
 
 
 _BOTH: tuple[SourceKind, ...] = ("client", "middleware")
@@ -99,13 +114,13 @@ METRICS: dict[MetricName, Metric] = {
     m.name: m
     for m in (
         Metric("throughput_per_s", "ops/s", "throughput", _BOTH, "sum", "mean", "throughput",
-               per_second=True, fast=True),
+               per_second=True, fast=True, middleware="completed"),
         Metric("keys_per_s", "keys/s", "keys per second", _BOTH, "sum", "mean", "keys_per_s",
-               per_second=True, fast=True),
+               per_second=True, fast=True, middleware="keys"),
         Metric("misses_per_s", "keys/s", "misses per second", _BOTH, "sum", "mean",
-               "misses_per_s", per_second=True, fast=True),
+               "misses_per_s", per_second=True, fast=True, middleware="misses"),
         Metric("response_time_us", "us", "response time", _BOTH, "weighted", "mean",
-               "response_time_us", per_second=True, fast=True),
+               "response_time_us", per_second=True, fast=True, middleware="total_us_mean"),
         Metric("p50_us", "us", "median response time", _BOTH, "weighted", "mean", "p50_us",
                per_second=True, fast=True, approximate=True, percentile=50.0),
         Metric("p90_us", "us", "90th percentile response time", _BOTH, "weighted", "mean",
@@ -113,13 +128,14 @@ METRICS: dict[MetricName, Metric] = {
         Metric("p99_us", "us", "99th percentile response time", _BOTH, "weighted", "mean",
                "p99_us", per_second=True, fast=True, approximate=True, percentile=99.0),
         Metric("queue_time_us", "us", "queue time", _MW, "weighted", "mean", "queue_time_us",
-               per_second=True, fast=True),
+               per_second=True, fast=True, middleware="queue_us_mean"),
         Metric("server_time_us", "us", "server time", _MW, "weighted", "mean",
-               "server_time_us", per_second=True, fast=True),
+               "server_time_us", per_second=True, fast=True, middleware="server_us_mean"),
         Metric("processing_time_us", "us", "processing time", _MW, "weighted", "mean",
-               "processing_time_us", per_second=True, fast=True),
+               "processing_time_us", per_second=True, fast=True,
+               middleware="processing_us_mean"),
         Metric("queue_length", "requests", "queue length", _MW, "sum", "mean", "queue_length",
-               per_second=True, fast=True),
+               per_second=True, fast=True, middleware="queue_length_mean"),
         # The monitor's series (worker/parsers/monitor.py). CPU is in percent of one core,
         # summed over the host's CPUs as /proc/stat counts it (a busy 2-core host is 200 %;
         # host_cpus says how many cores); a run's instances add up (all hosts, interfaces or
@@ -148,6 +164,9 @@ METRICS: dict[MetricName, Metric] = {
                "net_tx_packets_per_s", per_second=True, fast=True),
         Metric("process_cpu_pct", "% of a core", "process CPU (user + system)", _PROC, "sum",
                "mean", "process_cpu_pct", per_second=True, fast=True),
+        # Migration 0028: the middleware's reply bytes per request.
+        Metric("reply_bytes", "bytes", "reply bytes per request", _MW, "weighted", "mean",
+               "reply_bytes", per_second=True, fast=True, middleware="reply_bytes_mean"),
     )
 }  # fmt: skip
 
@@ -167,6 +186,16 @@ RESOURCE: tuple[Metric, ...] = tuple(
 """The monitor's metrics: the series of host, interface and process sources."""
 THROUGHPUT: Metric = METRICS["throughput_per_s"]
 """The weight of every `weighted` metric: completions per second."""
+REQUEST: tuple[Metric, ...] = tuple(
+    m for m in METRICS.values() if set(m.sources) & {"client", "middleware"}
+)
+"""The request metrics: what the load generators and middlewares measure (their summaries)."""
+MIDDLEWARE_ONLY: tuple[Metric, ...] = tuple(m for m in REQUEST if "client" not in m.sources)
+"""The request metrics only a middleware measures (queue, server, processing time, ...)."""
+MIDDLEWARE_STATS: dict[str, Metric] = {
+    m.middleware: m for m in METRICS.values() if m.middleware is not None
+}
+"""The middleware's stat name -> the metric read from it (e.g. "queue_us_mean" -> queue time)."""
 
 
 def metric(name: str) -> Metric:

@@ -10,7 +10,17 @@ X V S / m (Octave's convention), prob_busy the probability that the station is n
 (JMT's convention).
 """
 
+from backend.results.metrics import METRICS, MetricName
+
 _RESPONSE_US = "mean response time, us"
+
+
+def _unit(metric: MetricName) -> str:
+    """The metric table's unit of `metric` (units are declared there once)."""
+    return METRICS[metric].unit
+
+
+_BY_COLUMN = {m.column: m for m in METRICS.values()}
 
 GLOSSARY: dict[str, str] = {
     # --- common to many responses ------------------------------------------------------
@@ -97,15 +107,20 @@ GLOSSARY: dict[str, str] = {
     "database": "database reachable (True/False)",
     "broker": "Redis broker reachable (True/False)",
     # --- results and series ----------------------------------------------------------------
-    "throughput_mean": "throughput, mean over repetitions, ops/s",
-    "throughput_std": "throughput, standard deviation over repetitions, ops/s",
-    "response_time_us_mean": "response time, mean over repetitions, us",
-    "response_time_us_std": "response time, standard deviation over repetitions, us",
-    "keys_per_s_mean": "keys per second (requests x keys per request), mean, keys/s",
-    "throughput": "throughput per second of the run, ops/s",
+    "throughput_mean": f"throughput, mean over repetitions, {_unit('throughput_per_s')}",
+    "throughput_std": "throughput, standard deviation over repetitions, "
+    + _unit("throughput_per_s"),
+    "response_time_us_mean": f"response time, mean over repetitions, {_unit('response_time_us')}",
+    "response_time_us_std": "response time, standard deviation over repetitions, "
+    + _unit("response_time_us"),
+    "keys_per_s_mean": "keys per second (requests x keys per request), mean, "
+    + _unit("keys_per_s"),
+    "throughput": f"throughput per second of the run, {_unit('throughput_per_s')}",
     "response_time_us": _RESPONSE_US,
-    "queue_time_us": "mean time in the middleware's work queue (dequeue - enqueue), us",
-    "server_time_us": "mean time at the memcached servers (last reply - sent), us",
+    "queue_time_us": "mean time in the middleware's work queue (dequeue - enqueue), "
+    + _unit("queue_time_us"),
+    "server_time_us": "mean time at the memcached servers (last reply - sent), "
+    + _unit("server_time_us"),
     "time_s": "time, s",
     "instances": "each client instance or middleware separately",
     "combined": "all instances combined (throughput summed, times throughput-weighted)",
@@ -420,5 +435,10 @@ GLOSSARY: dict[str, str] = {
 
 
 def describe(model: str, field: str) -> str | None:
-    """The description of `field` in `model`: the model-specific entry, else the general one."""
-    return GLOSSARY.get(f"{model}.{field}", GLOSSARY.get(field))
+    """The description of `field` in `model`: the model-specific entry, else the general one,
+    else for a metric's column or name the metric table's label and unit."""
+    text = GLOSSARY.get(f"{model}.{field}", GLOSSARY.get(field))
+    m = _BY_COLUMN.get(field, METRICS.get(field))  # type: ignore[call-overload]
+    if text is None and m is not None:
+        return f"{m.label}, {m.unit}"
+    return text

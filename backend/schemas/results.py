@@ -3,7 +3,7 @@
 from pydantic import BaseModel, Field
 
 from backend.models.enums import RequestType
-from backend.results.metrics import SourceKind
+from backend.results.metrics import METRIC_UNITS, SourceKind
 
 
 class ConfigurationResultPublic(BaseModel):
@@ -36,4 +36,9 @@ class ResultsPublic(BaseModel):
     data: list[ConfigurationResultPublic]
 
 
-RESULTS_UNITS = {"throughput": "ops/s", "response_time": "us", "keys_per_s": "keys/s"}
+RESULTS_UNITS = {
+    "throughput": METRIC_UNITS["throughput_per_s"],
+    "response_time": METRIC_UNITS["response_time_us"],
+    "keys_per_s": METRIC_UNITS["keys_per_s"],
+}
+"""Units of the table's metrics, from the metric table."""

@@ -3,19 +3,7 @@
 from pydantic import BaseModel
 
 from backend.models.enums import RequestType
-from backend.results.metrics import SourceKind
-
-SERIES_UNITS = {
-    "time_s": "s",
-    "offset_s": "s",
-    "window_start_s": "s",
-    "window_end_s": "s",
-    "throughput": "ops/s",
-    "response_time_us": "us",
-    "queue_time_us": "us",
-    "server_time_us": "us",
-    "queue_length": "requests",
-}
+from backend.results.metrics import METRICS, SourceKind
 
 
 class InstanceSeriesPublic(BaseModel):
@@ -55,3 +43,9 @@ class RunSeriesPublic(BaseModel):
     units: dict[str, str]
     combined: CombinedSeriesPublic
     instances: list[InstanceSeriesPublic]
+
+
+SERIES_UNITS = dict.fromkeys(("time_s", "offset_s", "window_start_s", "window_end_s"), "s") | {
+    m.column: m.unit for m in METRICS.values() if m.column in InstanceSeriesPublic.model_fields
+}
+"""Units of the served fields: the metric columns' from the metric table."""

@@ -6,6 +6,8 @@ from typing import Any
 
 from backend.domain.labels import format_level
 from backend.figures.data import load_results
+from backend.figures.labels import printed_unit
+from backend.results.metrics import METRIC_UNITS
 from backend.tables.registry import ExperimentInfo, TableQuery, factor_columns, register
 from backend.tables.table import Column, Table
 
@@ -15,13 +17,16 @@ def summary(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
     """Mean and standard deviation of throughput and response time per configuration."""
     factors = list(info.factors)
     tp, rt = "Throughput", "Response time"
+    tp_unit, rt_unit = (
+        printed_unit(METRIC_UNITS[m]) for m in ("throughput_per_s", "response_time_us")
+    )
     columns = [
         *factor_columns(info),
         Column("Reps", decimals=0),
-        Column("mean", "ops/s", 0, tp),
-        Column("std", "ops/s", 0, tp),
-        Column("mean", "µs", 1, rt),
-        Column("std", "µs", 1, rt),
+        Column("mean", tp_unit, 0, tp),
+        Column("std", tp_unit, 0, tp),
+        Column("mean", rt_unit, 1, rt),
+        Column("std", rt_unit, 1, rt),
     ]
     rows = [
         [

@@ -18,6 +18,11 @@ void describe_stats() {
         std::printf("  %-20s %-8s %-9s %s\n", m.name, kKinds[static_cast<int>(m.kind)], m.unit,
                     m.description);
     }
+    std::printf("per-window metrics (windows.jsonl, all types together)\n");
+    for (const mcscope::metric_desc& m : mcscope::kWindowFields) {
+        std::printf("  %-20s %-8s %-9s %s\n", m.name, kKinds[static_cast<int>(m.kind)], m.unit,
+                    m.description);
+    }
     std::printf(
         "per-type window histograms (window_histograms.jsonl; log-linear, unit 1 ns, %zu "
         "sub-buckets, %zu buckets + overflow)\n",

@@ -83,6 +83,7 @@ void stats::record(const request& r) {
     add_to(v[idx(metric::total_sum)], total);
     max_to(v[idx(metric::total_max)], total);
     add_to(v[idx(metric::processing_sum)], processing);
+    add_to(v[idx(metric::reply_bytes_sum)], static_cast<double>(r.reply.size()));
     for (std::uint64_t mask = r.server_mask; mask != 0; mask &= mask - 1) {
         add_to(s.per_server[static_cast<std::size_t>(std::countr_zero(mask))], std::uint64_t{1});
     }

@@ -39,7 +39,8 @@ struct metric_desc {
     ACTION(server_max, "server_us_max", max, "us", "largest server time")                        \
     ACTION(total_sum, "total_us_mean", mean, "us", "reply written - first byte parsed")          \
     ACTION(total_max, "total_us_max", max, "us", "largest total time")                           \
-    ACTION(processing_sum, "processing_us_mean", mean, "us", "total - queue - server")
+    ACTION(processing_sum, "processing_us_mean", mean, "us", "total - queue - server")          \
+    ACTION(reply_bytes_sum, "reply_bytes_mean", mean, "bytes", "reply bytes written to the client")
 
 #define MCSCOPE_METRIC_ENUM(id, name, kind, unit, desc) id,
 /// Index of each per-type metric in a window slot.
@@ -51,6 +52,13 @@ constexpr std::size_t kMetricCount = static_cast<std::size_t>(metric::count);
 #define MCSCOPE_METRIC_DESC(id, name, kind, unit, desc) {name, metric_kind::kind, unit, desc},
 constexpr metric_desc kMetrics[kMetricCount] = {MCSCOPE_METRICS(MCSCOPE_METRIC_DESC)};
 #undef MCSCOPE_METRIC_DESC
+
+/// Fields of a windows.jsonl line measured over the whole window, not per type (--describe-stats
+/// lists them with the per-type metrics: the worker reads both by these names).
+constexpr metric_desc kWindowFields[] = {
+    {"queue_length_mean", metric_kind::mean, "requests", "work queue length, time-weighted"},
+    {"queue_length_max", metric_kind::max, "requests", "largest work queue length"},
+};
 
 /// Plain (non-atomic) copy of one window's accumulators.
 struct window_values {

@@ -112,6 +112,7 @@ class WindowTypeStats:
     total_us_mean: float
     total_us_max: float
     processing_us_mean: float
+    reply_bytes_mean: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from backend.results.log_buckets import MIDDLEWARE_LAYOUT
-from worker.parsers.middleware import HIST_KINDS
+from worker.parsers.middleware import HIST_KINDS, WINDOW_METRIC_NAMES
 from worker.parsers.model import MIDDLEWARE_TYPES
 from worker.seeding.latency import LatencyShape
 from worker.seeding.shape import MIDDLEWARE_QUEUE, MIDDLEWARE_SERVER, MIDDLEWARE_TOTAL
@@ -51,12 +51,13 @@ def _num(v: float) -> float:
 
 
 def _type_stats(n: int, r: float, shape: LatencyShape) -> dict[str, Any]:
+    """One type's window stats under the middleware's names (every name the parser reads,
+    WINDOW_METRIC_NAMES, so a stat added to the middleware and the metric table is seeded
+    too: 0 unless modelled here)."""
+    out: dict[str, Any] = dict.fromkeys(WINDOW_METRIC_NAMES, 0)
     if not n:
-        zero: dict[str, Any] = {"completed": 0, "errors": 0, "misses": 0, "keys": 0}
-        for k in ("queue", "server", "total"):
-            zero |= {f"{k}_us_mean": 0, f"{k}_us_max": 0}
-        return zero | {"processing_us_mean": 0}
-    out: dict[str, Any] = {"completed": n, "errors": 0, "misses": 0, "keys": n}
+        return out
+    out |= {"completed": n, "keys": n}
     for k in ("queue", "server", "total"):
         mean = SHARE[k] * r
         out |= {f"{k}_us_mean": _num(mean), f"{k}_us_max": _num(mean * shape.relative[-1])}

@@ -951,7 +951,7 @@ export type CompareFigureRequest = {
      *
      * compare-groups: the metric drawn; compare-parcoords: the metric colouring the lines (an axis beside throughput and response time)
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * Band
      *
@@ -1049,7 +1049,7 @@ export type CompareViewState = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * X
      *
@@ -1464,7 +1464,7 @@ export type ConfigurationTablePublic = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
+    metrics: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes'>;
     /**
      * Units
      *
@@ -1561,7 +1561,7 @@ export type ConfigurationsRequest = {
      *
      * metrics to compare, or metric name -> value for a row
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes'>;
 };
 
 /**
@@ -1940,7 +1940,7 @@ export type DifferenceRowPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * Unit
      *
@@ -2124,7 +2124,7 @@ export type DifferencesRequest = {
      *
      * metrics of the metric table (GET /metrics) the chosen source reports
      */
-    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct'>;
+    metrics?: Array<'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes'>;
     /**
      * Level
      *
@@ -3554,7 +3554,7 @@ export type GroupsPublic = {
      *
      * measured quantity the rows are about
      */
-    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * Unit
      *
@@ -3643,7 +3643,7 @@ export type GroupsRequest = {
      *
      * measured quantity the rows are about
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * Band
      *
@@ -6110,7 +6110,7 @@ export type RepetitionRuleSpec = {
      *
      * the main metric the rule judges
      */
-    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+    metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     /**
      * Source
      *
@@ -9771,7 +9771,7 @@ export type PostApiV1ExperimentsPreviewData = {
          *
          * the metric whose std noise_experiment_id gives
          */
-        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        noise_metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
     };
     url: '/api/v1/experiments/preview';
 };
@@ -10936,7 +10936,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Source
          *
@@ -11247,7 +11247,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdRelativeDifferencesData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Source
          *
@@ -11308,7 +11308,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *
@@ -11896,7 +11896,7 @@ export type GetApiV1ExperimentsByExperimentIdFiguresByFigureByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *
@@ -12143,7 +12143,7 @@ export type GetApiV1ExperimentsByExperimentIdTablesByTableByFmtData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *
@@ -12250,7 +12250,7 @@ export type GetApiV1ExperimentsByExperimentIdBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *
@@ -12399,7 +12399,7 @@ export type GetApiV1ExperimentsByExperimentIdReportBundleZipData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *
@@ -12484,7 +12484,7 @@ export type GetApiV1ExperimentsByExperimentIdReportPdfData = {
          *
          * quantity to analyse (unit in the answer's `unit`)
          */
-        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct';
+        metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
          * Factors
          *

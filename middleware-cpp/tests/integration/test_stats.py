@@ -34,6 +34,7 @@ TYPE_FIELDS = {
     "total_us_mean",
     "total_us_max",
     "processing_us_mean",
+    "reply_bytes_mean",
 }
 CSV_HEADER = (
     "type,keys,arrival_us,enqueue_us,dequeue_us,sent_us,replied_us,written_us,servers,misses"

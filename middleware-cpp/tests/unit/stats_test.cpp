@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "stats_writer.hpp"
 
@@ -41,6 +42,8 @@ TEST(Stats, WindowsAttributeByWrittenTime) {
     request b = make(request_type::get, 1, t0 + 200 * kUs, 150, 400, 700);
     b.server_mask = 0b10;
     b.misses = 1;
+    a.reply = "END\r\n";  // a miss: 5 bytes
+    b.reply = std::string(40, 'v');
     request c = make(request_type::multiget, 9, t0 + kWindow - 10 * kUs, 0, 20, 100);
     c.server_mask = 0b111;
     c.error = true;
@@ -63,6 +66,7 @@ TEST(Stats, WindowsAttributeByWrittenTime) {
     EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::total_max), 700.0);
     // processing = total - queue - server: (300-50-200) + (700-150-400)
     EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::processing_sum), 200.0);
+    EXPECT_DOUBLE_EQ(get(w0, request_type::get, metric::reply_bytes_sum), 45.0);
     EXPECT_EQ(w0.per_server[1], 2u);
     EXPECT_EQ(get(w0, request_type::multiget, metric::completed), 0.0);
 
@@ -238,8 +242,14 @@ TEST(Stats, WindowJsonHasEveryContractField) {
           "\"queue_length_mean\": 1.250", "\"queue_length_max\": 3",
           "\"requests_per_server\": [3, 1]", "\"get\": {\"completed\": 4",
           "\"queue_us_mean\": 2.500", "\"multiget\": {", "\"set\": {", "\"other\": {",
-          "\"processing_us_mean\""}) {
+          "\"processing_us_mean\"", "\"reply_bytes_mean\": 0.000"}) {
         EXPECT_NE(line.find(field), std::string::npos) << field << " in " << line;
+    }
+    for (const metric_desc& d : kWindowFields) {  // the per-window fields --describe-stats lists
+        EXPECT_NE(line.find("\"" + std::string(d.name) + "\": "), std::string::npos) << d.name;
+    }
+    for (const metric_desc& d : kMetrics) {
+        EXPECT_NE(line.find("\"" + std::string(d.name) + "\": "), std::string::npos) << d.name;
     }
 }
 
