@@ -15,7 +15,7 @@ from typing import Any
 from backend.compare.difference import welch_difference
 from backend.compare.source import CompareMetric, ConfigurationSamples
 from backend.domain.grid import effective_parameters
-from backend.results.metrics import METRIC_UNITS
+from backend.domain.metrics import METRIC_UNITS
 from backend.schemas.compare import DifferenceRowPublic, SamplePublic
 
 

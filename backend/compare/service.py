@@ -16,9 +16,9 @@ from backend.compare.parameters import parameter_rows, varying_parameters
 from backend.compare.source import CompareMetric, ConfigurationSamples, read_configurations
 from backend.crud import compare as crud
 from backend.domain.grid import effective_parameters
+from backend.domain.metrics import METRIC_UNITS, METRICS
 from backend.domain.parameters import PARAMETERS
 from backend.quality.service import flagged_configurations
-from backend.results.metrics import METRIC_UNITS, METRICS
 from backend.schemas.compare import (
     GROUP_BY_EXPERIMENT,
     BrushedSelection,

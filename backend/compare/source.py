@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 
 from backend.compare.difference import Sample
 from backend.crud import results as crud
+from backend.domain.metrics import METRICS, MetricName, SourceKind
 from backend.models import RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
-from backend.results.metrics import METRICS, MetricName, SourceKind
 from backend.results.read import run_values
 
 CompareMetric = MetricName

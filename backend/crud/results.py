@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from backend.domain.grid import in_order
+from backend.domain.metrics import METRICS, MetricName, SourceKind
 from backend.models import (
     Configuration,
     Experiment,
@@ -29,7 +30,6 @@ from backend.models import (
     RunSummary,
 )
 from backend.results import fast_path
-from backend.results.metrics import METRICS, MetricName, SourceKind
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
 from backend.domain.labels import level_label, parameter_title, sentence_case
+from backend.domain.metrics import METRIC_UNITS
 from backend.figures.data import load_factorial
 from backend.figures.labels import metric_title, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
-from backend.results.metrics import METRIC_UNITS
 from backend.schemas import analysis as s
 
 

@@ -3,7 +3,7 @@
 Parameter and level names are backend.domain.labels' (from the parameter schema).
 """
 
-from backend.results.metrics import METRICS
+from backend.domain.metrics import METRICS
 
 MICROSECONDS = "µs"
 US_PER_S = 1e6  # every time is printed in µs; the models and the law compute in seconds

@@ -10,8 +10,8 @@ from pydantic import ConfigDict, Field
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.difference import BandKind
+from backend.domain.metrics import MetricName
 from backend.models import HistogramMetric, RequestType
-from backend.results.metrics import MetricName
 from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Confidence, Seconds, TCritical, Utilization
 from backend.schemas.window import RecutWindow

@@ -16,8 +16,8 @@ from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
 from backend.compare.source import OVERVIEW_METRICS
 from backend.domain.labels import format_level, parameter_title, sentence_case
+from backend.domain.metrics import METRIC_UNITS, MetricName
 from backend.figures.labels import metric_title, with_unit
-from backend.results.metrics import METRIC_UNITS, MetricName
 from backend.schemas.compare import ConfigurationTablePublic
 
 MAX_TICKS = 12  # a numeric axis is ticked at its levels when it has at most this many

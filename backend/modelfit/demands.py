@@ -25,13 +25,13 @@ from backend.analysis.experiment import write_fraction
 from backend.analysis.network_bound import configuration_bounds
 from backend.crud import results as crud
 from backend.crud.network import experiment_testbed, round_trips_us
+from backend.domain.metrics import SourceKind
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
 from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.fit import MeasuredConfig, group_key, measured_utilization
 from backend.modelfit.measured import measured_configs
 from backend.modelfit.network import group_round_trip_us
 from backend.models import Experiment, RequestType
-from backend.results.metrics import SourceKind
 
 # How many threads each role's process can keep busy (its CPU capacity in cores).
 _SERVER_THREADS = 1  # memcached runs `-t 1` (worker/drivers/memcached.py)

@@ -12,11 +12,11 @@ from sqlalchemy.orm import Session
 from backend.analysis.experiment import total_clients
 from backend.crud.results import read_configurations
 from backend.domain.grid import effective_parameters
+from backend.domain.metrics import MIDDLEWARE_ONLY, MetricName, SourceKind
 from backend.modelfit.fit import MeasuredConfig, Stat
 from backend.models import Experiment, RequestType
 from backend.results import read
 from backend.results.aggregate import RunValues, Window, by_configuration, summarize
-from backend.results.metrics import MIDDLEWARE_ONLY, MetricName, SourceKind
 
 CLIENT_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
 MIDDLEWARE_METRICS: tuple[MetricName, ...] = (

@@ -23,6 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.orm.decl_api import DeclarativeAttributeIntercept
 
+from backend.domain.stored_columns import StoredTable, all_stored_columns
 from backend.models.base import Base
 from backend.models.enums import (
     HistogramMetric,
@@ -30,7 +31,6 @@ from backend.models.enums import (
     histogram_metric_enum,
     request_type_enum,
 )
-from backend.results.stored_columns import StoredTable, all_stored_columns
 
 FloatArray = ARRAY(Float(precision=53), dimensions=1)
 
@@ -88,7 +88,7 @@ class RunSummary(Base, metaclass=_MetricColumns):
 
 
 def add_metric_columns(cls: type[Base], table: StoredTable) -> None:
-    """Maps one column per stored column of the metric table (backend/results/stored_columns.py):
+    """Maps one column per stored column of the metric table (backend/domain/stored_columns.py):
     float8[] series and their PostgreSQL-computed prefix sums in run_series (migration 0003:
     NaN counts as 0 in sums and is left out of time means, so any window of a source is two
     array reads per row; see backend/results/fast_path.py), float8 window values in

@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from backend.domain.metrics import PER_SECOND, MetricName
 from backend.results.aggregate import (
     SourceSeries,
     Window,
@@ -18,7 +19,6 @@ from backend.results.aggregate import (
     offset_s,
     source_window,
 )
-from backend.results.metrics import PER_SECOND, MetricName
 
 # The per-host per-second CPU steal (percent) machine monitoring stores, when it does.
 STEAL_COLUMN = "host_cpu_steal_pct"

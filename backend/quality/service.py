@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
+from backend.domain.metrics import METRICS, THROUGHPUT, MetricName
 from backend.domain.parameters import virtual_clients
 from backend.models import Experiment, RequestType, Run, RunSeries
 from backend.quality.check import run_flags
@@ -23,7 +24,6 @@ from backend.quality.outliers import outlier_flags
 from backend.quality.stored import quality_of
 from backend.results import read as results
 from backend.results.aggregate import SourceSeries, Window
-from backend.results.metrics import METRICS, THROUGHPUT, MetricName
 
 OUTLIER_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
 NOT_COMPUTED = "results stored before quality flags existed"

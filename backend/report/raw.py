@@ -6,9 +6,9 @@ from sqlalchemy.orm import Session
 
 from backend.crud.results import read_configurations, read_summaries
 from backend.domain.labels import format_level, parameter_title, sentence_case
+from backend.domain.metrics import METRICS, SourceKind
 from backend.figures.labels import printed_unit
 from backend.models import Experiment, RequestType
-from backend.results.metrics import METRICS, SourceKind
 from backend.tables.catalog import ExperimentInfo
 from backend.tables.table import Cell, Column, Table
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from backend.domain.metrics import METRICS
 from backend.models import Experiment
 from backend.report.latex import Paragraph, Section
-from backend.results.metrics import METRICS
 from backend.results.rule_status import reasons, rule_of
 
 

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backend.analysis.errors import AnalysisError, require, require_finite
-from backend.results.metrics import METRICS, PER_SECOND, THROUGHPUT, Metric, MetricName
+from backend.domain.metrics import METRICS, PER_SECOND, THROUGHPUT, Metric, MetricName
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -18,11 +18,11 @@ from backend.analysis.plain import plain
 from backend.analysis.saturation import saturation
 from backend.crud import network as network_crud
 from backend.domain.fraction import FractionError, resolve
+from backend.domain.metrics import METRIC_UNITS, MetricName, SourceKind
 from backend.models import Experiment, RequestType
 from backend.results import experiment_tables as tables
 from backend.results.aggregate import RunValues, Window
 from backend.results.experiment_tables import BREAKDOWN_MW, LITTLE_METRICS, summary_rows
-from backend.results.metrics import METRIC_UNITS, MetricName, SourceKind
 from backend.results.read import configurations, run_values
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors

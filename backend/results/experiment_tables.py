@@ -16,6 +16,7 @@ from backend.analysis.network_builder import SystemConfig, model_vs_measurement
 from backend.analysis.plain import plain
 from backend.analysis.saturation import Series
 from backend.domain.fraction import Fraction
+from backend.domain.metrics import MetricName
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
 from backend.results.aggregate import (
     RunValues,
@@ -23,7 +24,6 @@ from backend.results.aggregate import (
     confidence_interval,
     summarize,
 )
-from backend.results.metrics import MetricName
 
 
 @dataclass(frozen=True)

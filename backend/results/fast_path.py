@@ -19,8 +19,8 @@ from functools import cache
 
 from sqlalchemy import TextClause, text
 
-from backend.results.metrics import FAST, METRICS, Metric, MetricName
-from backend.results.stored_columns import prefix_sums
+from backend.domain.metrics import FAST, METRICS, Metric, MetricName
+from backend.domain.stored_columns import prefix_sums
 
 # The runs whose results count: succeeded, or re-queued (re-run flagged) or failed again after
 # an earlier attempt stored results (runs.results_attempt; the ORM form is
@@ -31,7 +31,7 @@ _SUCCEEDED_RUNS = f"r.experiment_id = :experiment_id AND {HAS_RESULTS_SQL}"
 
 def prefix_columns() -> list[tuple[MetricName, str, str | None]]:
     """(metric, sum column, weight column or None) of every fast metric, from the table (the
-    columns backend.results.stored_columns declares)."""
+    columns backend.domain.stored_columns declares)."""
     out: list[tuple[MetricName, str, str | None]] = []
     for m in FAST:
         names = [name for name, _ in prefix_sums(m)]

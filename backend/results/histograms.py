@@ -23,10 +23,10 @@ from backend.analysis.percentiles import (
 )
 from backend.analysis.plain import plain
 from backend.crud import results as crud
+from backend.domain.metrics import SourceKind
 from backend.models import Experiment, HistogramMetric, RequestType
 from backend.results.aggregate import Window
 from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
-from backend.results.metrics import SourceKind
 from backend.results.read import configurations
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors, parse_percentiles

@@ -6,9 +6,9 @@ import math
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
+from backend.domain.metrics import MetricName
 from backend.models import Experiment, RequestType
 from backend.results.aggregate import by_configuration
-from backend.results.metrics import MetricName
 from backend.results.read import run_values
 
 

@@ -18,6 +18,15 @@ from sqlalchemy.orm import Session
 from backend.analysis.errors import AnalysisError
 from backend.crud import results as crud
 from backend.domain.grid import effective_parameters
+from backend.domain.metrics import (
+    FAST,
+    METRICS,
+    PER_SECOND,
+    THROUGHPUT,
+    Metric,
+    MetricName,
+    SourceKind,
+)
 from backend.models import Experiment, RequestType, RunSeries
 from backend.results.aggregate import (
     RunValues,
@@ -30,15 +39,6 @@ from backend.results.aggregate import (
     source_window,
 )
 from backend.results.experiment_tables import Config
-from backend.results.metrics import (
-    FAST,
-    METRICS,
-    PER_SECOND,
-    THROUGHPUT,
-    Metric,
-    MetricName,
-    SourceKind,
-)
 
 
 def configurations(*, session: Session, experiment: Experiment) -> list[Config]:

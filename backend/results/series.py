@@ -9,10 +9,10 @@ from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
+from backend.domain.metrics import SourceKind
 from backend.domain.window import window_of
 from backend.models import Experiment, RequestType, Run, RunSeries
 from backend.results.aggregate import CombinedSecond, clock_start, combine_per_second
-from backend.results.metrics import SourceKind
 from backend.results.read import series_values
 from backend.schemas.series import (
     SERIES_UNITS,

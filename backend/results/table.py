@@ -9,10 +9,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
+from backend.domain.metrics import SourceKind
 from backend.models import Experiment, RequestType
 from backend.results import rule_status
 from backend.results.aggregate import Window, by_configuration, summarize
-from backend.results.metrics import SourceKind
 from backend.results.read import run_values
 from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
 

@@ -7,8 +7,8 @@ from pydantic import AfterValidator, Field, field_validator
 
 from backend.compare.difference import BandKind, Verdict
 from backend.compare.source import OVERVIEW_METRICS, CompareMetric
+from backend.domain.metrics import SourceKind
 from backend.models import RequestType
-from backend.results.metrics import SourceKind
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Confidence, DbId

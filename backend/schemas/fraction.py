@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from backend.domain.fraction import MAX_FACTORS
-from backend.results.metrics import MetricName
+from backend.domain.metrics import MetricName
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
 

@@ -10,7 +10,7 @@ X V S / m (Octave's convention), prob_busy the probability that the station is n
 (JMT's convention).
 """
 
-from backend.results.metrics import METRICS, MetricName
+from backend.domain.metrics import METRICS, MetricName
 
 _RESPONSE_US = "mean response time, us"
 

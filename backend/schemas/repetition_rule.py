@@ -4,7 +4,7 @@ a rule")."""
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from backend.results.metrics import MetricName, SourceKind
+from backend.domain.metrics import MetricName, SourceKind
 from backend.schemas.base import RequestModel
 
 MAX_RULE_REPETITIONS = 100

@@ -2,8 +2,8 @@
 
 from pydantic import BaseModel, Field
 
+from backend.domain.metrics import METRIC_UNITS, SourceKind
 from backend.models.enums import RequestType
-from backend.results.metrics import METRIC_UNITS, SourceKind
 
 
 class ConfigurationResultPublic(BaseModel):

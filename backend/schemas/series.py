@@ -2,8 +2,8 @@
 
 from pydantic import BaseModel
 
+from backend.domain.metrics import METRICS, SourceKind
 from backend.models.enums import RequestType
-from backend.results.metrics import METRICS, SourceKind
 
 
 class InstanceSeriesPublic(BaseModel):

@@ -6,8 +6,8 @@ from pydantic import ConfigDict, Field, field_validator
 
 from backend.compare.difference import BandKind
 from backend.compare.source import CompareMetric
+from backend.domain.metrics import SourceKind
 from backend.models import RequestType
-from backend.results.metrics import SourceKind
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, BrushRanges
 from backend.schemas.limits import INT32_MAX, DbId

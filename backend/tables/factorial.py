@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from backend.domain.metrics import METRIC_UNITS
 from backend.figures.data import load_factorial
 from backend.figures.factorial import design_text, effect_label
 from backend.figures.labels import metric_title, printed_unit
-from backend.results.metrics import METRIC_UNITS
 from backend.tables.registry import ExperimentInfo, TableQuery, register
 from backend.tables.table import Column, Table
 

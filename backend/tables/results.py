@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from backend.domain.labels import format_level
+from backend.domain.metrics import METRIC_UNITS
 from backend.figures.data import load_results
 from backend.figures.labels import printed_unit
-from backend.results.metrics import METRIC_UNITS
 from backend.tables.registry import ExperimentInfo, TableQuery, factor_columns, register
 from backend.tables.table import Column, Table
 

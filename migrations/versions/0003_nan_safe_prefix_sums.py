@@ -3,7 +3,7 @@
 A second without completions stores NaN as its response time; the old prefix sums multiplied
 it in, so one such second made every later window NaN. The new functions count a NaN as 0 in
 sums and leave it out of time means (with its own weight prefix sum), as
-backend/results/aggregate.py does. Column names follow backend/results/metrics.py:
+backend/results/aggregate.py does. Column names follow backend/domain/metrics.py:
 <column>_cumsum for summed metrics, <column>_wcumsum and <column>_weight_cumsum for
 weighted ones.
 

@@ -3,7 +3,7 @@
 0003 gave prefix sums to throughput, keys/s and response time only; a window of the
 middleware's queue, server and processing times (or misses, or queue length) was read from
 the raw arrays in Python (2,000 runs: 5.5 s, 6.7x the narrow-table reference). Same
-functions and naming as 0003 (backend/results/metrics.py marks these metrics `fast`).
+functions and naming as 0003 (backend/domain/metrics.py marks these metrics `fast`).
 
 Revision ID: 0008
 Revises: 0007

@@ -4,7 +4,7 @@ The load generators' stored p50/p90/p99 were memtier's whole-run percentiles, wa
 cool-down included, shown next to stable-window means. memtier reports p50/p90/p99/p99.9 for
 every second; storing them per second (like every other per-second metric) gives the stable
 window's value and any re-cut window's, with the same prefix-sum functions as 0003 and 0008
-(backend/results/metrics.py marks p50_us, p90_us and p99_us `fast`).
+(backend/domain/metrics.py marks p50_us, p90_us and p99_us `fast`).
 
 Revision ID: 0011
 Revises: 0010

@@ -3,7 +3,7 @@
 Every host of a run runs a monitor (worker/drivers/monitor_probe.py); its series are stored
 as run_series rows of sources "host:<host>", "net:<host>:<iface>" and "process:<role>:<N>"
 (request type "all", throughput NaN), with prefix sums like 0003/0008/0011, and their
-stable-window means in run_summaries (backend/results/metrics.py lists them).
+stable-window means in run_summaries (backend/domain/metrics.py lists them).
 
 Revision ID: 0021
 Revises: 0018

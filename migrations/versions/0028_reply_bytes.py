@@ -1,6 +1,6 @@
 """The middleware's reply bytes per request: run_series and run_summaries columns.
 
-The columns are read from the metric table (backend/results/stored_columns.py): the metric's
+The columns are read from the metric table (backend/domain/stored_columns.py): the metric's
 per-second array, its prefix sums (completion-weighted, like 0003/0008) and its window value.
 
 Revision ID: 0028
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-from backend.results.metrics import METRICS
-from backend.results.stored_columns import StoredColumn, stored_columns
+from backend.domain.metrics import METRICS
+from backend.domain.stored_columns import StoredColumn, stored_columns
 
 revision: str = "0028"
 down_revision: str | None = "0027"

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from backend.domain.metrics import RESOURCE
 from backend.models import RequestType
 from backend.results.aggregate import SourceSeries, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
-from backend.results.metrics import RESOURCE
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.monitor import monitor_name, start_monitor
 from worker.parsers import ParseError

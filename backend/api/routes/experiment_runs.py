@@ -24,9 +24,9 @@ from backend.crud.overhead import run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
+from backend.domain.metrics import SourceKind
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import series, table
-from backend.results.metrics import SourceKind
 from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip

@@ -23,10 +23,10 @@ from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.grid import grid_size, preview
+from backend.domain.metrics import MetricName
 from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
-from backend.results.metrics import MetricName
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,

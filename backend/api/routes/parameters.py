@@ -7,9 +7,9 @@ from fastapi import APIRouter
 
 from backend.domain.design_fields import DESIGN_FIELDS
 from backend.domain.labels import parameter_label, parameter_title, sentence_case
+from backend.domain.metrics import METRICS
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS
-from backend.results.metrics import METRICS
 from backend.schemas.parameter import (
     DesignFieldPublic,
     MetricPublic,

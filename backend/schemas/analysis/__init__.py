@@ -1,6 +1,6 @@
 """Analysis request and response schemas; units are in field names (_s, _us, _per_s) and `units`."""
 
-from backend.results.metrics import SourceKind
+from backend.domain.metrics import SourceKind
 from backend.schemas.analysis.common import (
     TIME_UNITS,
     Percentiles,

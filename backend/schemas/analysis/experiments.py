@@ -4,7 +4,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from backend.results.metrics import SourceKind
+from backend.domain.metrics import SourceKind
 from backend.schemas.analysis.common import Units
 from backend.schemas.analysis.mva import (
     ModelRowPublic,

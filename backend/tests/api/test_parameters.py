@@ -6,9 +6,9 @@ from fastapi.testclient import TestClient
 
 from backend.domain.design_fields import DESIGN_FIELDS
 from backend.domain.labels import parameter_title, sentence_case
+from backend.domain.metrics import METRICS
 from backend.domain.parameters import PARAMETERS
 from backend.domain.templates import SEEDS, Template
-from backend.results.metrics import METRICS
 from backend.schemas.experiment import ExperimentBase
 
 

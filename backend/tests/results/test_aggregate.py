@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from backend.analysis.errors import AnalysisError
+from backend.domain.metrics import METRICS
 from backend.results.aggregate import (
     RunValues,
     SourceSeries,
@@ -20,7 +21,6 @@ from backend.results.aggregate import (
     source_window,
     summarize,
 )
-from backend.results.metrics import METRICS
 
 NAN = float("nan")
 T0 = 1.7e9

@@ -6,9 +6,9 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from backend.domain.metrics import METRICS
+from backend.domain.stored_columns import all_stored_columns, stored_columns
 from backend.models import Base, RunSeries, RunSummary
-from backend.results.metrics import METRICS
-from backend.results.stored_columns import all_stored_columns, stored_columns
 
 TABLES = ("run_series", "run_summaries")
 

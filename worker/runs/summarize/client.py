@@ -3,8 +3,8 @@
 import math
 from collections.abc import Sequence
 
+from backend.domain.metrics import PERCENTILE_COLUMNS
 from backend.models import HistogramMetric, RequestType
-from backend.results.metrics import PERCENTILE_COLUMNS
 from worker.parsers import ClientResult
 from worker.parsers.model import SecondSample
 from worker.runs.summarize.histograms import histogram_row

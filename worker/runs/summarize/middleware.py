@@ -1,15 +1,15 @@
 """A middleware's outputs as rows: per-window series read by the metric table's middleware
-stat names (backend/results/metrics.py `Metric.middleware`), stable-window summaries with
+stat names (backend/domain/metrics.py `Metric.middleware`), stable-window summaries with
 percentiles from its per-window histograms, and its histograms."""
 
 import dataclasses
 from collections.abc import Sequence
 
 from backend.analysis.percentiles import percentiles_from_histogram, percentiles_from_samples
+from backend.domain.metrics import MIDDLEWARE_STATS, PERCENTILE_COLUMNS
 from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import offset_s
 from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
-from backend.results.metrics import MIDDLEWARE_STATS, PERCENTILE_COLUMNS
 from worker.parsers import MiddlewareStats
 from worker.parsers.middleware import HIST_KINDS
 from worker.parsers.model import (

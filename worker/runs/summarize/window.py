@@ -4,7 +4,7 @@ The stable window is [warmup_s, run_time_s - cooldown_s) seconds after the load 
 started. The window means are backend/results/aggregate.py's (rule 2: middleware series
 shifted by their whole-second start offset, seconds without completions never poisoning a
 mean), so a stored summary equals the same window re-cut from the stored series. The summary
-columns are the metric table's request metrics (backend/results/metrics.py `REQUEST`).
+columns are the metric table's request metrics (backend/domain/metrics.py `REQUEST`).
 """
 
 import math
@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from backend.domain.metrics import MIDDLEWARE_ONLY, REQUEST
 from backend.domain.window import DesignWindow
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
-from backend.results.metrics import MIDDLEWARE_ONLY, REQUEST
 
 NAN = float("nan")
 

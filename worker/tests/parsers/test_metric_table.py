@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from backend.results.metrics import MIDDLEWARE_STATS
+from backend.domain.metrics import MIDDLEWARE_STATS
 from worker.parsers.middleware import WINDOW_METRIC_NAMES
 from worker.runs.testbed import LOCAL_MIDDLEWARE
 
@@ -64,5 +64,5 @@ def test_every_stat_the_middleware_writes_is_a_metric(
         for name, (kind, _) in written.items()
         if kind != "max" and name not in NOT_METRICS and name not in MIDDLEWARE_STATS
     }
-    assert unread == set(), "add a Metric(..., middleware=<stat>) to backend/results/metrics.py"
+    assert unread == set(), "add a Metric(..., middleware=<stat>) to backend/domain/metrics.py"
     assert set(MIDDLEWARE_STATS) <= set(written)

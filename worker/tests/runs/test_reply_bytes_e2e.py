@@ -1,7 +1,7 @@
 """A middleware metric end to end through the real worker path: the middleware's stats file
 (reply_bytes_mean in windows.jsonl) -> the run's summaries -> Compare -> its CSV export.
 
-The metric was added by one metric table entry (backend/results/metrics.py, middleware
+The metric was added by one metric table entry (backend/domain/metrics.py, middleware
 stat "reply_bytes_mean") and migration 0028: no worker code names it."""
 
 import csv

@@ -1,7 +1,7 @@
 """Stored percentiles of a middleware without per-window histograms (older stats directories):
 its sampled response times by the one percentile rule, the sample at rank round(q/100 x n)."""
 
-from backend.results.metrics import PERCENTILE_COLUMNS
+from backend.domain.metrics import PERCENTILE_COLUMNS
 from worker.runs.summarize import sample_percentiles
 
 

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Query
 
 from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
+from backend.domain.metrics import MetricName, SourceKind
 from backend.models import RequestType
 from backend.results import analyses
-from backend.results.metrics import MetricName, SourceKind
 from backend.schemas import analysis as s
 from backend.schemas.analysis.factorial import T_CRITICAL_DOC
 from backend.schemas.limits import MAX_TIME_S, Confidence, TCritical

@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from backend.api.deps import SessionDep
 from backend.api.routes.analysis.experiments import EXP
 from backend.api.window import ExperimentDep, WindowDep
+from backend.domain.metrics import SourceKind
 from backend.models import HistogramMetric, RequestType
 from backend.results import histograms
-from backend.results.metrics import SourceKind
 from backend.schemas import analysis as s
 
 router = APIRouter()

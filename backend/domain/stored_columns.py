@@ -1,4 +1,4 @@
-"""The stored columns of each metric, from the metric table (backend/results/metrics.py).
+"""The stored columns of each metric, from the metric table (backend/domain/metrics.py).
 
 A metric with per-second values has a float8[] column in run_series and, if `fast`, the
 prefix sums PostgreSQL computes from it (migration 0003: `<column>_cumsum` for a summed
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from backend.results.metrics import METRICS, Metric
+from backend.domain.metrics import METRICS, Metric
 
 StoredTable = Literal["run_series", "run_summaries"]
 

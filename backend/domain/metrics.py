@@ -6,7 +6,7 @@ from this table: the analysis `MetricName` choices and units (OpenAPI enum inclu
 aggregation rules in `backend.results.aggregate`, the SQL fast path in
 `backend.results.fast_path`, and the summary columns the worker writes.
 
-From it also: the ORM's metric columns (`backend.results.stored_columns`, read by
+From it also: the ORM's metric columns (`backend.domain.stored_columns`, read by
 `backend/models/results.py` and by the migrations that add a metric's columns), the worker's
 summary columns (`worker/runs/summarize/`), series and table units, the seeded middleware
 output, and the mapping from the middleware's stat names (`Metric.middleware`, held equal to
