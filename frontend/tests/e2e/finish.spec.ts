@@ -33,8 +33,10 @@ beforeAll(async () => {
   const runs = await api<RunsPublic>(`/experiments/${exp.id}/runs`);
   late = runs.data.filter((r) => r.configuration_id !== first).map((r) => r.id);
   sql(
-    `UPDATE runs SET status = 'running', finished_at = NULL, heartbeat_at = now()
-     WHERE id IN (${late.join(",")})`,
+    // results_attempt NULL too: a first attempt still running has stored nothing (a re-run
+    // keeps its older attempt's results in use, and they would show).
+    `UPDATE runs SET status = 'running', finished_at = NULL, heartbeat_at = now(),
+     results_attempt = NULL WHERE id IN (${late.join(",")})`,
   );
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
@@ -72,7 +74,8 @@ describe("an experiment finishing under the user's eyes", () => {
     const navigations: string[] = [];
     page.on("framenavigated", (f) => navigations.push(f.url()));
     sql(
-      `UPDATE runs SET status = 'succeeded', finished_at = now() WHERE id IN (${late.join(",")})`,
+      `UPDATE runs SET status = 'succeeded', finished_at = now(), results_attempt = attempt
+       WHERE id IN (${late.join(",")})`,
     );
     for (const id of late) publishRunEvent(id);
 
@@ -106,8 +109,8 @@ describe("an experiment whose runs all failed", () => {
   it("says no run succeeded and why, not that results are coming", async () => {
     const failed = await createSeeded(`failed-${Date.now()}`, [8], [1, 4]);
     sql(
-      `UPDATE runs SET status = 'failed', error = 'memcached 127.0.0.1:11211 refused the connection'
-       WHERE experiment_id = ${failed.id}`,
+      `UPDATE runs SET status = 'failed', error = 'memcached 127.0.0.1:11211 refused the connection',
+       results_attempt = NULL WHERE experiment_id = ${failed.id}`,
     );
     await page.goto(`${BASE_URL}/experiments/${failed.id}`);
     await page.getByText("No run succeeded").waitFor();
