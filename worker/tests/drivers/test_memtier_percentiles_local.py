@@ -4,15 +4,14 @@ reports (the parsed result, and the stored histogram the percentile endpoints re
 memtier's own JSON value, never the printed HDR table's 2-decimal tick."""
 
 import json
-import socket
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from backend.analysis.percentiles import make_histogram, percentiles_from_histogram
 from backend.domain.window import design_window
+from backend.tests.utils.server import free_port
 from worker.drivers.host import Host
 from worker.drivers.loadgen import LoadSpec
 from worker.drivers.memcached import MemcachedDriver
@@ -20,30 +19,14 @@ from worker.drivers.memtier import MemtierDriver
 from worker.parsers import parse_hdr_txt
 from worker.parsers.memtier import HDR_SUFFIX
 from worker.runs.summarize import StableWindow, client_rows
-from worker.runs.testbed import local_host
 
 pytestmark = pytest.mark.integration
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture()
-def host(local_sshd: None) -> Iterator[Host]:
-    h = Host(local_host())
-    try:
-        yield h
-    finally:
-        h.close()
 
 
 @pytest.mark.timeout(120)
 def test_reported_p99_9_is_memtiers_json_value(host: Host) -> None:
     workdir = tempfile.mkdtemp(prefix="mcscope-memtier-pct-")
-    port = _free_port()
+    port = free_port()
     server = MemcachedDriver(host)
     as_root = host.run("id -u").strip() == "0"
     mc = server.launch(

@@ -4,38 +4,22 @@ and flush_all + populate brings a used server back to the populated state."""
 
 import socket
 import tempfile
-from collections.abc import Iterator
 
 import pytest
 
 from backend.domain.resources import KEY_MAXIMUM_MAX, LONGEST_KEY_B, MAX_VALUE_B
+from backend.tests.utils.server import free_port
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.loadgen import LoadSpec
 from worker.drivers.memaslap import KEY_SIZE_B as MEMASLAP_KEY_SIZE_B
 from worker.drivers.memcached import MemcachedDriver, ask, flush_server, server_stats
 from worker.drivers.memtier import KEY_PREFIX, MemtierDriver
-from worker.runs.testbed import local_host
 
 pytestmark = pytest.mark.integration
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture()
-def host(local_sshd: None) -> Iterator[Host]:
-    h = Host(local_host())
-    try:
-        yield h
-    finally:
-        h.close()
-
-
 def _memcached(host: Host, workdir: str, extra: list[str]) -> tuple[RemoteProcess, int]:
-    port = _free_port()
+    port = free_port()
     driver = MemcachedDriver(host)
     as_root = host.run("id -u").strip() == "0"
     argv = driver.argv(listen="127.0.0.1", port=port, memory=64, as_root=as_root) + extra

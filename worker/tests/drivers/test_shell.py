@@ -3,22 +3,11 @@ session or each other, stdout, stderr and exit codes come back intact, a timeout
 shell is reported and the next command gets a fresh shell."""
 
 import shlex
-from collections.abc import Iterator
 
 import pytest
 
 from worker.drivers.errors import CommandError, HostUnreachableError
 from worker.drivers.host import Host
-from worker.runs.testbed import local_host
-
-
-@pytest.fixture()
-def host(local_sshd: None) -> Iterator[Host]:
-    h = Host(local_host())
-    try:
-        yield h
-    finally:
-        h.close()
 
 
 def test_run_returns_stdout_exactly(host: Host) -> None:

@@ -14,22 +14,12 @@ import pytest
 from backend.tests.utils.processes import pid_alive
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.sweep import sweep
-from worker.runs.testbed import local_host
 
 pytestmark = pytest.mark.integration
 
 SLEEP = ["sleep", "600"]
 # Ignores SIGTERM (the disposition survives exec), as a hung tool might.
 STUBBORN = ["sh", "-c", "trap '' TERM; exec sleep 600"]
-
-
-@pytest.fixture()
-def host(local_sshd: None) -> Iterator[Host]:
-    h = Host(local_host())
-    try:
-        yield h
-    finally:
-        h.close()
 
 
 @pytest.fixture()
