@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from backend.api.azure_deps import get_arm
@@ -23,7 +23,7 @@ from backend.core import azure
 from backend.core.config import settings
 from backend.core.queue import AZURE_DELETE_GROUP_TASK, AZURE_QUEUE
 from backend.main import app
-from backend.models import AzureLab, AzureLabStatus, RunStatus
+from backend.models import AzureLab, AzureLabStatus, RunAttempt, RunStatus
 from infra.azure import provision
 from infra.azure.arm import Arm
 from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
@@ -56,6 +56,7 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
     fake_arm: FakeArm,
     small_lab: LabSpec,
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(settings, "SSH_KEY_DIR", Path(small_lab.ssh_private_key_path).parent)
     lab = ready_lab(db, fake_arm, small_lab)
@@ -91,6 +92,14 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
     assert not set(hosts) & set(iter_namespaces())
     db.refresh(lab)
     assert lab.deleted_at is not None
+    # The run's worker let go without reaching for the deleted hosts again (each try would
+    # wait on an SSH timeout): its attempt is finished, not cleared (nothing left to sweep).
+    reached = {"run.stop_failed", "run.cleanup_failed", "attempt.sweep_failed"}
+    assert not [r.getMessage() for r in caplog.records if r.getMessage() in reached]
+    attempt = db.execute(
+        select(RunAttempt.finished_at, RunAttempt.cleared_at).where(RunAttempt.run_id == run_ids[0])
+    ).one()
+    assert attempt.finished_at is not None and attempt.cleared_at is None
 
 
 def test_an_idle_testbed_is_deallocated_once(

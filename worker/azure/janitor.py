@@ -4,7 +4,8 @@
   STALE_AFTER_S) is queued again, so the next worker resumes it; past MAX_ATTEMPTS its group
   is deleted and the lab failed.
 - Before an expired testbed's group is deleted, its queued and running runs end `failed` with
-  EXPIRED_REASON (a running run's worker sees that on its next heartbeat and lets go).
+  EXPIRED_REASON (a running run's worker sees that on its next heartbeat and lets go without
+  reaching for the hosts again).
 - The group of a failed creation that is still there (its deletion failed) is deleted, unless
   a live lab of the same name uses it now.
 - A ready testbed with no queued or running run for AZURE_IDLE_DEALLOCATE_S is deallocated.
@@ -22,10 +23,11 @@ from backend.core.processes import owner_dead
 from backend.models import AzureLab, AzureLabStatus, Experiment, Run, RunStatus
 from worker.azure.labs import MAX_ATTEMPTS, STALE_AFTER_S
 from worker.live import publish
+from worker.runs.lifecycle import TESTBED_EXPIRED
 
 logger = logging.getLogger(__name__)
 
-EXPIRED_REASON = "testbed expired"
+EXPIRED_REASON = TESTBED_EXPIRED
 _LIVE = (AzureLabStatus.QUEUED.value, AzureLabStatus.CREATING.value, AzureLabStatus.READY.value)
 _UNFINISHED = (RunStatus.QUEUED, RunStatus.RUNNING)
 

@@ -248,11 +248,14 @@ def end(ctx: RunContext) -> None:
             plan[spec].recorded.append((pid, ticks))
     _exclude(plan, kept)
     cleared = False
-    try:
-        swept = _sweep_all(plan)
-        cleared = not swept.left
-    except Exception as exc:  # the next run on the testbed proves them gone
-        logger.warning("attempt.sweep_failed", extra={"run_id": ctx.run_id, "error": str(exc)})
+    if ctx.hosts_retired():  # finished, not cleared: the hosts go with their testbed
+        logger.info("attempt.hosts_retired", extra={"run_id": ctx.run_id})
+    else:
+        try:
+            swept = _sweep_all(plan)
+            cleared = not swept.left
+        except Exception as exc:  # the next run on the testbed proves them gone
+            logger.warning("attempt.sweep_failed", extra={"run_id": ctx.run_id, "error": str(exc)})
     try:
         ctx.session.rollback()  # a failed transaction must not block this write
         now = func.clock_timestamp()

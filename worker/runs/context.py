@@ -71,6 +71,8 @@ class RunContext:
         # The hosts it starts processes on, recorded on that row before the first start.
         self.attempt_hosts: list[HostSpec] = []
         self.timings: dict[str, float] = {}
+        self._hosts_retired = False
+        heartbeat.on_lost = self.let_go
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
@@ -85,6 +87,22 @@ class RunContext:
         if spec not in self.hosts:
             self.hosts[spec] = host_for(spec)  # the connection kept from the previous run
         return self.hosts[spec]
+
+    def hosts_retired(self) -> bool:
+        """Whether the run was ended because its testbed is being deleted (the janitor's
+        expiry): then stopping, fetching and sweeping would only wait on SSH timeouts to
+        machines that are going away. Once true, it stays true."""
+        if not self._hosts_retired:
+            self._hosts_retired = lifecycle.ended_with_testbed(self.run_id)
+        return self._hosts_retired
+
+    def let_go(self) -> None:
+        """On the heartbeat thread, when the run is no longer ours: if its testbed is being
+        deleted, drop the connections, so that a command waiting on a machine that has gone
+        (no reset comes from a deleted VM) fails now instead of at its timeout."""
+        if self.hosts_retired():
+            for host in list(self.hosts.values()):
+                host.close()
 
     def record(self, **values: Any) -> None:
         if not lifecycle.record(self.session, self.run_id, self.attempt, **values):

@@ -8,6 +8,7 @@ calls `check()` between steps, which raises what the heartbeat found.
 
 import logging
 import threading
+from collections.abc import Callable
 
 from backend.core.db import SessionLocal
 from worker.runs import lifecycle
@@ -39,6 +40,8 @@ class Heartbeat:
         self.cancelled = False
         self.lost = False
         self.lock_lost = False
+        # Called once on this thread when the run is found lost (see RunContext.let_go).
+        self.on_lost: Callable[[], None] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(
             target=self._loop, name=f"heartbeat-run-{run_id}", daemon=True
@@ -61,8 +64,13 @@ class Heartbeat:
         except Exception:  # the database is away: try again next beat, recovery judges staleness
             logger.exception("heartbeat.failed", extra={"run_id": self.run_id})
             return
-        if cancel is None:
+        if cancel is None and not self.lost:
             self.lost = True
+            if self.on_lost is not None:
+                try:
+                    self.on_lost()
+                except Exception:  # the run's own thread still sees `lost` and lets go
+                    logger.exception("heartbeat.on_lost_failed", extra={"run_id": self.run_id})
         elif cancel:
             self.cancelled = True
         if self.lock is not None and not self.lock_lost and not self.lock.held():

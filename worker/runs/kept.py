@@ -181,7 +181,8 @@ def release_kept(ctx: RunContext) -> None:
         ctx.kept_rows = []
     for st in ctx.started:
         st.keep = False
-    stop_started(ctx.started, ctx.run_id)
+    if not ctx.hosts_retired():  # they go with their testbed
+        stop_started(ctx.started, ctx.run_id)
 
 
 def reap_idle(session: Session, idle_s: float = KEEP_IDLE_S) -> int:

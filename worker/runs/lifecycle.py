@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
 from backend.models import Run, RunAttempt, RunStatus
 
@@ -99,6 +100,21 @@ def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
     done = session.execute(update(Run).where(_mine(run_id, attempt)).values(**values)).rowcount  # type: ignore[attr-defined]
     session.commit()
     return bool(done)
+
+
+TESTBED_EXPIRED = "testbed expired"
+"""The error of a run the janitor ended because its testbed expired: its hosts are being
+deleted, so the worker does not try to reach them again (worker/azure/janitor.py)."""
+
+
+def ended_with_testbed(run_id: int) -> bool:
+    """Whether someone else ended this run because its testbed is going away (read in a
+    session of its own: the run's may hold work not yet committed)."""
+    with SessionLocal() as session:
+        error = session.scalar(
+            select(Run.error).where(Run.id == run_id, Run.status == RunStatus.FAILED)
+        )
+    return error == TESTBED_EXPIRED
 
 
 def append_command(session: Session, run_id: int, attempt: int, entry: dict[str, Any]) -> None:

@@ -44,7 +44,7 @@ def fetch_all(ctx: RunContext) -> None:
 def remove_workdirs(ctx: RunContext) -> None:
     """Archive if not done yet, and remove the hosts' work directory only once its files are
     archived: a failed fetch (disk full) keeps them on the host. Errors are logged."""
-    if ctx.keep_on_hosts:
+    if ctx.keep_on_hosts or ctx.hosts_retired():
         return
     for spec, host in ctx.hosts.items():
         try:

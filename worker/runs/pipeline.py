@@ -53,6 +53,8 @@ class RunExecution(RunContext):
         return start.start_clients(self, plan, loadgen)
 
     def stop_all(self) -> None:
+        if self.hosts_retired():
+            return
         stop_started(self.started, self.run_id)
 
     def fetch_all(self) -> None:
