@@ -20,12 +20,19 @@ def total_clients(params: dict[str, Any]) -> int:
         raise AnalysisError("configuration", f"missing parameter {err.args[0]!r}") from err
 
 
-def write_fraction(ratio: str) -> float:
-    """SET share of a "SET:GET" ratio string."""
+def set_get_counts(ratio: str) -> tuple[int, int]:
+    """SET and GET counts of a "SET:GET" ratio string (memtier's cycle of requests)."""
     try:
-        sets, gets = (float(x) for x in ratio.split(":"))
+        sets, gets = (int(x) for x in ratio.split(":"))
     except ValueError as err:
         raise AnalysisError("ratio", f"not a SET:GET ratio: {ratio!r}") from err
-    if sets + gets <= 0:
-        raise AnalysisError("ratio", "SET + GET must be positive")
+    if sets < 0 or gets < 0 or sets + gets == 0:
+        raise AnalysisError("ratio", "SET and GET must be non-negative, one of them positive")
+    return sets, gets
+
+
+def write_fraction(ratio: str) -> float:
+    """SET share of a "SET:GET" ratio string (of keys: with multi-gets, not of requests, see
+    backend.analysis.request_mix)."""
+    sets, gets = set_get_counts(ratio)
     return sets / (sets + gets)

@@ -21,12 +21,11 @@ from backend.analysis.demands import (
     link_resource,
 )
 from backend.analysis.errors import AnalysisError, require
-from backend.analysis.experiment import write_fraction
 from backend.analysis.network_bound import configuration_bounds
 from backend.crud import results as crud
 from backend.crud.network import experiment_testbed, round_trips_us
 from backend.domain.metrics import SourceKind
-from backend.domain.parameters import CLIENT_COUNT_PARAMETERS, resolve_replication
+from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.fit import MeasuredConfig, group_key, measured_utilization
 from backend.modelfit.measured import measured_configs
@@ -134,13 +133,7 @@ def _links(
         return [], []
     p = members[0].params
     try:
-        roles = configuration_bounds(
-            p,
-            bandwidth,
-            role_hosts,
-            resolve_replication(p["replication"], int(p["servers"])),
-            write_fraction(str(p["ratio"])),
-        )
+        roles = configuration_bounds(p, bandwidth, role_hosts)
     except AnalysisError as err:
         return [], [f"no network bound in the model: {err.reason}"]
     xs = [c.client["throughput_per_s"].mean for c in members]

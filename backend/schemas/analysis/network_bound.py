@@ -11,7 +11,10 @@ class RoleBoundPublic(BaseModel):
     hosts: int = Field(description="machines of the role the configuration uses")
     bandwidth_mbit_s: float = Field(description="the role's slowest measured upload")
     sets_per_s_per_host: float = Field(description="one host's bound if all were sets")
-    gets_per_s_per_host: float = Field(description="one host's bound if all were gets")
+    gets_per_s_per_host: float = Field(
+        description="one host's bound if all were gets (of the design's keys; a server's "
+        "own part of a sharded multi-get)"
+    )
     bytes_per_request: float = Field(description="bytes the role sends per client request")
     bound_per_s: float = Field(description="hosts x bandwidth / bytes per request, requests/s")
 

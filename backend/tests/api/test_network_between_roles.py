@@ -9,9 +9,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from backend.analysis.request_mix import servers_asked
 from backend.models import Host, HostRole, Run, RunStatus, Testbed, TestbedKind
 from backend.tests.api.test_analysis_fit import _seeded
 from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.memcached_text import get_line, get_reply, memtier_key, value
 from backend.tests.utils.stored import stored_summary
 
 API = "/api/v1/analysis"
@@ -116,6 +118,58 @@ def test_network_bound_per_role(client: TestClient, db: Session) -> None:
     assert rows["0:1"]["limiting_role"] == "server"
     assert rows["0:1"]["measured_throughput_per_s"] == pytest.approx(3000.0)
     assert rows["0:1"]["fraction_of_bound"] == pytest.approx(3000.0 / (101e6 / 8 / 4131))
+
+
+def test_network_bound_of_multigets(client: TestClient, db: Session) -> None:
+    # Ratio 0:3 is three one-key gets per cycle at K = 1 and one 3-key get at K = 3 (memtier
+    # counts the ratio in keys); the bound counts requests, as the measured throughput does.
+    bed = _testbed(db, {"client": 201.0, "middleware": 802.0, "server": 101.0})
+    exp = create_random_experiment(
+        client,
+        factors={"multiget_size": [1, 3], "sharded": [False, True]},
+        fixed={
+            "servers": 3,
+            "middlewares": 1,
+            "client_machines": 1,
+            "ratio": "0:3",
+            "value_size": 4096,
+            "key_maximum": 10_000,
+        },
+        repetitions=1,
+        testbed_id=bed.id,
+    )
+    client.post(f"/api/v1/experiments/{exp['id']}/start")
+    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
+    for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
+        db.add(stored_summary(run.id, "client:0", 1000.0, 1000.0))
+    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+    r = client.get(f"{API}/experiments/{exp['id']}/network-bound")
+    assert r.status_code == 200, r.text
+    rows = {
+        (row["values"]["multiget_size"], row["values"]["sharded"]): {
+            b["role"]: b for b in row["roles"]
+        }
+        for row in r.json()["data"]
+    }
+    keys = [memtier_key(10_000)] * 3
+    reply = len(get_reply(keys, value(4096)))
+    # The testbed has one server host: the three servers' replies all leave it.
+    assert rows[1, False]["server"]["bound_per_s"] == pytest.approx(101e6 / 8 / 4131)
+    assert rows[1, True] == rows[1, False]
+    assert rows[3, False]["server"]["bound_per_s"] == pytest.approx(101e6 / 8 / reply)
+    assert rows[3, False]["client"]["bound_per_s"] == pytest.approx(201e6 / 8 / len(get_line(keys)))
+    # Sharded: an END from each server asked, and a get line to each.
+    asked = servers_asked(3, 3, sharded=True)
+    extra = (asked - 1) * len(b"END\r\n")
+    assert rows[3, True]["server"]["bound_per_s"] == pytest.approx(101e6 / 8 / (reply + extra))
+    mw_plain = len(get_line(keys)) + reply
+    assert rows[3, False]["middleware"]["bytes_per_request"] == pytest.approx(mw_plain)
+    assert rows[3, True]["middleware"]["bytes_per_request"] == pytest.approx(
+        mw_plain + (asked - 1) * len(b"get\r\n")
+    )
+    for row in r.json()["data"]:
+        assert row["fraction_of_bound"] == pytest.approx(1000.0 / row["bound_per_s"])
 
 
 def test_network_bound_without_bandwidth_is_a_422(client: TestClient, db: Session) -> None:

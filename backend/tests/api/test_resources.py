@@ -99,15 +99,24 @@ def test_compare_reads_monitor_metrics(client: TestClient, db: Session) -> None:
     assert first["metrics"]["process_cpu_pct"] == pytest.approx(100 * x * 80e-6)
 
 
-def test_demand_models_have_the_round_trip_and_the_links(client: TestClient, db: Session) -> None:
+MULTIGETS = {"servers": 2, "ratio": "0:6", "value_size": 128, "multiget_size": 3, "sharded": True}
+
+
+@pytest.mark.parametrize("fixed", [None, MULTIGETS], ids=["gets", "sharded-multigets"])
+def test_demand_models_have_the_round_trip_and_the_links(
+    client: TestClient, db: Session, fixed: dict[str, object] | None
+) -> None:
     """The runs' measured round trip is a delay station; the testbed's iperf3 bandwidths make
-    each role's link a station whose capacity is the network bound the API serves."""
+    each role's link a station whose capacity is the network bound the API serves (with the
+    design's multi-gets: two 3-key gets per cycle, sharded over two servers)."""
     from sqlalchemy import select
 
+    from backend.analysis.request_mix import servers_asked
     from backend.models import Experiment, Run
     from backend.tests.api.test_network_between_roles import RTT_US, _probe, _testbed
+    from backend.tests.utils.memcached_text import get_reply, memtier_key, value
 
-    exp = stored_experiment(client, db)
+    exp = stored_experiment(client, db, **({"fixed": fixed} if fixed else {}))
     url = f"{API}/analysis/experiments/{exp['id']}/demand-models"
     before = {tuple(g["configuration_ids"]): g["model"] for g in client.get(url).json()["data"]}
     for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
@@ -137,6 +146,11 @@ def test_demand_models_have_the_round_trip_and_the_links(client: TestClient, db:
             assert link["servers"] == b["hosts"]
             # Capacity m / D is the role's bound.
             assert link["servers"] / link["demand_s"] == pytest.approx(b["bound_per_s"])
+        if fixed:
+            # The server link carries each 3-key get's blocks and an END per server asked.
+            reply = len(get_reply([memtier_key(10_000)] * 3, value(128)))
+            sent = reply + (servers_asked(3, 2, sharded=True) - 1) * len(b"END\r\n")
+            assert roles["server"]["bound_per_s"] == pytest.approx(101e6 / 8 / sent)
 
 
 @pytest.mark.usefixtures("closes_renderer")

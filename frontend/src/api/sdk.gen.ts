@@ -1164,8 +1164,8 @@ export class AnalysisService {
      * Read Network Bound
      *
      * Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
-     * sends per request, for the design's value size, key range, SET share and replication)
-     * next to the clients' measured throughput.
+     * sends per request, for the design's value size, key range, ratio, multi-get size,
+     * sharding and replication) next to the clients' measured throughput.
      */
     public static readNetworkBound<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData, ThrowOnError>) {
         return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors, ThrowOnError>({

@@ -6399,7 +6399,7 @@ export type RoleBoundPublic = {
     /**
      * Gets Per S Per Host
      *
-     * one host's bound if all were gets
+     * one host's bound if all were gets (of the design's keys; a server's own part of a sharded multi-get)
      */
     gets_per_s_per_host: number;
     /**

@@ -2,12 +2,11 @@
 
 from fastapi import APIRouter
 
-from backend.analysis.experiment import write_fraction
 from backend.analysis.network_bound import configuration_bounds, design_sizes
+from backend.analysis.wire_bytes import GET_END, GET_LINE
 from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
 from backend.crud.network import experiment_testbed
-from backend.domain.parameters import resolve_replication
 from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
@@ -27,8 +26,8 @@ def read_network_bound(
     request_type: RequestType = RequestType.ALL,
 ) -> ExperimentNetworkBoundPublic:
     """Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
-    sends per request, for the design's value size, key range, SET share and replication)
-    next to the clients' measured throughput."""
+    sends per request, for the design's value size, key range, ratio, multi-get size,
+    sharding and replication) next to the clients' measured throughput."""
     testbed = experiment_testbed(session=session, experiment=experiment)
     bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
     if testbed is None or not bandwidth:
@@ -46,14 +45,7 @@ def read_network_bound(
     rows = []
     with analysis_errors("query"):
         for c in configs:
-            p = c.params
-            roles = configuration_bounds(
-                p,
-                bandwidth,
-                hosts,
-                resolve_replication(p["replication"], int(p["servers"])),
-                write_fraction(str(p["ratio"])),
-            )
+            roles = configuration_bounds(c.params, bandwidth, hosts)
             limiting = min(roles, key=lambda r: r.bound_per_s)
             x = c.client.get("throughput_per_s")
             measured = x.mean if x is not None else None
@@ -76,7 +68,11 @@ def read_network_bound(
         "memcached text protocol with memtier's keys (longest key of the range); e.g. 4096 B "
         f"values and 10,000 keys: set request {sizes.set_request_b} B, set reply "
         f"{sizes.set_reply_b} B, get request {sizes.get_request_b} B, get reply "
-        f"{sizes.get_reply_b} B; multi-gets counted as single gets"
+        f"{sizes.get_reply_b} B. A multi-get of K keys is one request (as the measured "
+        f"throughput counts it): {len(GET_LINE)} B + {sizes.key_in_get_b} B per key, reply "
+        f"{sizes.value_block_b} B per key + {len(GET_END)} B; sharded, one get line and one "
+        "END per server its keys hash to (S (1 - (1 - 1/S)^K) of S on average). memtier's "
+        "ratio counts keys: 1:9 with 3 keys per get is one set per three multi-gets"
     )
     return respond(
         ExperimentNetworkBoundPublic,

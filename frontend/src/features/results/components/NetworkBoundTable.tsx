@@ -20,8 +20,8 @@ export function NetworkBoundTable({ bound }: NetworkBoundTableProps) {
     <div className="card" data-testid="network-bound">
       <h3>Network bound</h3>
       <p className="hint">
-        Requests/s each role's links can carry: hosts × measured upload (iperf3) / bytes the role
-        sends per request. {bound.sizes_note}.
+        Requests/s each role's links can carry (a multi-get is one request, as in measured X): hosts
+        × measured upload (iperf3) / bytes the role sends per request. {bound.sizes_note}.
       </p>
       <table className="table compact">
         <thead>
