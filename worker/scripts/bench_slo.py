@@ -113,8 +113,9 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
     from backend.analysis.slo import Point, Verdict, bracket
     from backend.core.db import SessionLocal
     from backend.crud.run import queue_runs
+    from backend.domain.slo_design import RATE
     from backend.models import Configuration, Experiment
-    from backend.results.slo import RATE, search_state, spec_of
+    from backend.results.slo import search_state, spec_of
     from backend.schemas.slo import SloSearchSpec
     from worker.runs.slo_search import advance_search
     from worker.tests.utils.experiments import create_experiment
