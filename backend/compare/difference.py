@@ -15,16 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from backend.analysis.errors import require
+from backend.domain.compare import BandKind, Verdict
 from backend.results.aggregate import summarize, t_quantile
-
-Verdict = Literal["significant", "not_distinguishable", "insufficient"]
-"""significant: the interval of the difference excludes 0. not_distinguishable: it contains 0.
-insufficient: fewer than 2 repetitions on a side, or no spread on either side (no interval)."""
-
-BandKind = Literal["std", "se", "ci"]
 
 
 @dataclass(frozen=True)

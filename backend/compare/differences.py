@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.compare.difference import welch_difference
-from backend.compare.source import CompareMetric, ConfigurationSamples
+from backend.compare.source import ConfigurationSamples
+from backend.domain.compare import CompareMetric
 from backend.domain.grid import effective_parameters
 from backend.domain.metrics import METRIC_UNITS
 from backend.schemas.compare import DifferenceRowPublic, SamplePublic

@@ -12,9 +12,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from backend.compare.difference import BandKind, Sample, band, pool
+from backend.compare.difference import Sample, band, pool
 from backend.compare.differences import ExperimentDesign
-from backend.compare.source import CompareMetric, ConfigurationSamples
+from backend.compare.source import ConfigurationSamples
+from backend.domain.compare import BandKind, CompareMetric
 from backend.domain.grid import effective_parameters
 from backend.domain.labels import level_label
 from backend.schemas.compare import GROUP_BY_EXPERIMENT, GroupPointPublic, GroupPublic

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from backend.compare.differences import ExperimentDesign
-from backend.compare.hardware import Hardware, row_names
+from backend.domain.hardware import Hardware, row_names
 from backend.domain.parameters import PARAMETERS
 from backend.models import Experiment
 from backend.schemas.compare import ParameterRowPublic
@@ -58,7 +58,7 @@ def parameter_rows(
     hardware: Hardware | None = None,
 ) -> list[ParameterRowPublic]:
     """testbeds: id -> (name, kind); tool_versions: experiment -> tool -> distinct versions;
-    hardware: experiment -> "role.fact" -> distinct values (backend.compare.hardware)."""
+    hardware: experiment -> "role.fact" -> distinct values (backend.domain.hardware)."""
     no = [False] * len(experiments)
     rows = [
         _row("design", n, label, unit, [getattr(e, n) for e in experiments], no)

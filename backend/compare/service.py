@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 from backend.compare.brush import EXPERIMENT_AXIS, AxisRow, brushed_ids
 from backend.compare.differences import ExperimentDesign, pair_configurations, pair_experiments
 from backend.compare.groups import group_curves
-from backend.compare.hardware import describe
 from backend.compare.parameters import parameter_rows, varying_parameters
-from backend.compare.source import CompareMetric, ConfigurationSamples, read_configurations
+from backend.compare.source import ConfigurationSamples, read_configurations
 from backend.crud import compare as crud
+from backend.domain.compare import CompareMetric
 from backend.domain.grid import effective_parameters
+from backend.domain.hardware import describe
 from backend.domain.metrics import METRIC_UNITS, METRICS
 from backend.domain.parameters import PARAMETERS
 from backend.quality.service import flagged_configurations

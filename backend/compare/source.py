@@ -16,16 +16,11 @@ from sqlalchemy.orm import Session
 
 from backend.compare.difference import Sample
 from backend.crud import results as crud
-from backend.domain.metrics import METRICS, MetricName, SourceKind
+from backend.domain.compare import CompareMetric
+from backend.domain.metrics import METRICS, SourceKind
 from backend.models import RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
 from backend.results.read import run_values
-
-CompareMetric = MetricName
-"""Every metric of the metric table can be compared (names, units and labels from it)."""
-
-OVERVIEW_METRICS: tuple[CompareMetric, ...] = ("throughput_per_s", "response_time_us")
-"""What the configuration table shows when no metrics are asked for."""
 
 
 def metrics_of_source(source: SourceKind) -> list[CompareMetric]:

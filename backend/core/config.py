@@ -7,6 +7,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from backend.domain.resources import MIN_MEMORY_MB, host_memory_mb
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,9 +39,9 @@ class Settings(BaseSettings):
     # A queued run's message held by a worker (waiting for a retry's countdown) counts as lost
     # this long after it was due, even when that worker lives (another host's cannot be asked).
     LEASE_GRACE_S: float = Field(default=30.0, ge=0)
-    # Most memcached memory one server may need (key_maximum x value_size); None: half of
-    # this machine's physical memory (the local testbed's host).
-    MEMCACHED_MAX_MEMORY_MB: int | None = Field(default=None, ge=64)
+    # Most memcached memory one server may need (key_maximum x value_size); by default half
+    # of this machine's physical memory (the local testbed's host).
+    MEMCACHED_MAX_MEMORY_MB: int = Field(default_factory=host_memory_mb, ge=MIN_MEMORY_MB)
     # Fixed cost of one run beyond its run time (start servers, populate, collect).
     RUN_OVERHEAD_S: int = Field(default=8, ge=0)
     # The local testbed's own sshd (infra/local/sshd.sh): loopback port and state directory

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.compare.hardware import Hardware, experiment_hardware
+from backend.domain.hardware import Hardware, experiment_hardware
 from backend.models import Configuration, Experiment, Run, RunStatus, Testbed
 
 
@@ -44,7 +44,7 @@ def read_tool_versions(
 
 
 def read_hardware(*, session: Session, experiment_ids: Sequence[int]) -> Hardware:
-    """The machines of the experiments' succeeded runs, per role (backend.compare.hardware)."""
+    """The machines of the experiments' succeeded runs, per role (backend.domain.hardware)."""
     rows = session.execute(
         select(Run.experiment_id, Run.hosts).where(
             Run.experiment_id.in_(experiment_ids), Run.status == RunStatus.SUCCEEDED

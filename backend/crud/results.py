@@ -2,7 +2,7 @@
 
 Three ways in: stored stable-window summaries and raw per-second series, per (run, source), for
 `backend.results.aggregate` to combine; and per run, the generated SQL of
-`backend.results.fast_path` (the same rules in PostgreSQL) over the summaries or re-cut to any
+`backend.crud.fast_path` (the same rules in PostgreSQL) over the summaries or re-cut to any
 window from the prefix-sum columns of the metric table's `fast` metrics.
 """
 
@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, Select, TextClause, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from backend.crud import fast_path
 from backend.domain.grid import in_order
 from backend.domain.metrics import METRICS, MetricName, SourceKind
 from backend.models import (
@@ -29,7 +30,6 @@ from backend.models import (
     RunStatus,
     RunSummary,
 )
-from backend.results import fast_path
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def read_run_values(
     window: tuple[int, int] | None = None,
 ) -> list[tuple[RunRef, dict[str, float | None]]]:
     """Per succeeded run with a matching source, `names` with its instances combined, by the
-    generated SQL of `backend.results.fast_path`: over the stored stable window, or re-cut to
+    generated SQL of `backend.crud.fast_path`: over the stored stable window, or re-cut to
     `window` = (start_s, end_s) from the prefix sums (fast metrics only)."""
     key = tuple(names)
     params: dict[str, Any] = {

@@ -6,8 +6,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from backend.crud.run import insert_run
+from backend.domain.slo_design import RATE
 from backend.models import Configuration, Experiment, Run
-from backend.results.slo import RATE
 
 
 def add_probe(*, session: Session, experiment: Experiment, rate: int, repetition: int) -> int:

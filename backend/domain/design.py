@@ -69,6 +69,7 @@ def check_design(
     *,
     max_configurations: int,
     max_runs: int,
+    memory_limit_mb: int,
     fraction: Mapping[str, Any] | None = None,
 ) -> Design:
     """Normalize and check a design, or raise DesignErrors naming every field to fix.
@@ -106,11 +107,13 @@ def check_design(
         raise DesignErrors(errors)
     try:
         if frac is None:
-            points = expand(norm_factors, norm_fixed)
+            points = expand(norm_factors, norm_fixed, memory_limit_mb=memory_limit_mb)
         else:  # only the fraction's points run, so only they must be possible
             points = coded_points(frac, norm_factors)
             for point in points:
-                check_configuration(effective_parameters(point, norm_fixed))
+                check_configuration(
+                    effective_parameters(point, norm_fixed), memory_limit_mb=memory_limit_mb
+                )
     except GridError as e:
         raise DesignErrors([DesignError((e.field,), e.reason)]) from e
     except ParameterError as e:

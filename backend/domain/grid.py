@@ -56,7 +56,9 @@ def grid_size(factors: dict[str, list[Any]]) -> int:
     return math.prod(len(levels) for levels in factors.values())
 
 
-def expand(factors: dict[str, list[Any]], fixed: dict[str, Any]) -> list[dict[str, Any]]:
+def expand(
+    factors: dict[str, list[Any]], fixed: dict[str, Any], *, memory_limit_mb: int
+) -> list[dict[str, Any]]:
     """Every combination of factor levels, in row-major order of the factors as given.
 
     Returns only the factor values of each point; `effective_parameters` adds the rest.
@@ -71,7 +73,7 @@ def expand(factors: dict[str, list[Any]], fixed: dict[str, Any]) -> list[dict[st
         dict(zip(names, combo, strict=True)) for combo in itertools.product(*factors.values())
     ]
     for point in points:
-        check_configuration(effective_parameters(point, fixed))
+        check_configuration(effective_parameters(point, fixed), memory_limit_mb=memory_limit_mb)
     return points
 
 

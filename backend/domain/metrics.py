@@ -4,7 +4,7 @@ Each entry says what the metric is, which source kinds report it, which stored c
 it, how instances of one run combine and how repetitions combine. Everything else derives
 from this table: the analysis `MetricName` choices and units (OpenAPI enum included), the
 aggregation rules in `backend.results.aggregate`, the SQL fast path in
-`backend.results.fast_path`, and the summary columns the worker writes.
+`backend.crud.fast_path`, and the summary columns the worker writes.
 
 From it also: the ORM's metric columns (`backend.domain.stored_columns`, read by
 `backend/models/results.py` and by the migrations that add a metric's columns), the worker's

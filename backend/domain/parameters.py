@@ -20,7 +20,6 @@ from backend.domain.resources import (
     MAX_VALUE_B,
     MEMCACHED_MAX_CONNECTIONS,
     MIDDLEWARE_MAX_CONNECTIONS,
-    memory_limit_mb,
     memory_mb,
 )
 
@@ -332,8 +331,9 @@ def virtual_clients(values: dict[str, Any]) -> int:
     return load_generator_instances(values) * per_instance
 
 
-def check_configuration(values: dict[str, Any]) -> None:
-    """Cross-parameter rules for one complete grid point (defaults already filled in)."""
+def check_configuration(values: dict[str, Any], *, memory_limit_mb: int) -> None:
+    """Cross-parameter rules for one complete grid point (defaults already filled in);
+    `memory_limit_mb` is the most memcached memory one server may be given (a setting)."""
     servers = values["servers"]
     replication = values["replication"]
     if isinstance(replication, int) and replication > servers:
@@ -351,14 +351,14 @@ def check_configuration(values: dict[str, Any]) -> None:
             "clients_per_thread",
             f"{total} virtual clients in total exceeds the limit of {MAX_TOTAL_CLIENTS}",
         )
-    check_resources(values, total)
+    check_resources(values, total, memory_limit_mb)
 
 
-def check_resources(values: dict[str, Any], total_clients: int) -> None:
+def check_resources(values: dict[str, Any], total_clients: int, memory_limit_mb: int) -> None:
     """What the machines must hold: memcached memory, and connections to memcached or to each
     middleware (the messages name every field that multiplies up)."""
     need = memory_mb(values["key_maximum"], values["value_size"])
-    limit = memory_limit_mb()
+    limit = memory_limit_mb
     if need > limit:
         raise ParameterError(
             "key_maximum",

@@ -7,8 +7,6 @@ check rejects a configuration the machines cannot hold, naming the fields that m
 import math
 import os
 
-from backend.core.config import settings
-
 # Per-item overhead of memcached's slab allocator and item header, generously rounded.
 ITEM_OVERHEAD_B = 128
 MIN_MEMORY_MB = 64
@@ -39,14 +37,10 @@ def memory_mb(key_maximum: int, value_size: int) -> int:
 
 
 def host_memory_mb() -> int:
-    """Half the physical memory of this machine (the local testbed's host)."""
+    """Half the physical memory of this machine (the local testbed's host): the default of
+    MCSCOPE_MEMCACHED_MAX_MEMORY_MB, the most memcached memory one server may be given."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         return 16_384
     return max(MIN_MEMORY_MB, total // 2 // (1024 * 1024))
-
-
-def memory_limit_mb() -> int:
-    """The most memcached memory one server may be given (setting, else half this machine's)."""
-    return settings.MEMCACHED_MAX_MEMORY_MB or host_memory_mb()

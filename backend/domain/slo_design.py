@@ -7,7 +7,7 @@ from typing import Any
 from backend.domain.design import DesignError
 from backend.domain.load_generators import AUTO, load_generator_names, load_generator_spec
 
-RATE = "rate_limit"
+RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)
 
 
 def search_problems(factors: dict[str, Any], fixed: dict[str, Any]) -> list[DesignError]:

@@ -3,7 +3,7 @@
 A metric with per-second values has a float8[] column in run_series and, if `fast`, the
 prefix sums PostgreSQL computes from it (migration 0003: `<column>_cumsum` for a summed
 metric, `<column>_wcumsum` and `<column>_weight_cumsum` for a completion-weighted one, see
-backend/results/fast_path.py); every metric has a float column in run_summaries with its
+backend/crud/fast_path.py); every metric has a float column in run_summaries with its
 stable-window value. The ORM (backend/models/results.py) builds its metric columns from this
 list, and a migration that adds a metric adds exactly `stored_columns(METRICS[name])`.
 """

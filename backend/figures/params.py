@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field
 
 from backend.analysis.errors import AnalysisError
-from backend.compare.difference import BandKind
+from backend.domain.compare import BandKind
 from backend.domain.metrics import MetricName
 from backend.models import HistogramMetric, RequestType
 from backend.schemas.figure import FigureOutput

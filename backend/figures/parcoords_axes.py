@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
-from backend.compare.source import OVERVIEW_METRICS
+from backend.domain.compare import OVERVIEW_METRICS
 from backend.domain.labels import format_level, parameter_title, sentence_case
 from backend.domain.metrics import METRIC_UNITS, MetricName
 from backend.figures.labels import metric_title, with_unit

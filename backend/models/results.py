@@ -91,7 +91,7 @@ def add_metric_columns(cls: type[Base], table: StoredTable) -> None:
     """Maps one column per stored column of the metric table (backend/domain/stored_columns.py):
     float8[] series and their PostgreSQL-computed prefix sums in run_series (migration 0003:
     NaN counts as 0 in sums and is left out of time means, so any window of a source is two
-    array reads per row; see backend/results/fast_path.py), float8 window values in
+    array reads per row; see backend/crud/fast_path.py), float8 window values in
     run_summaries."""
     for c in all_stored_columns(table):
         kind = FloatArray if c.array else Float(precision=53)

@@ -5,7 +5,8 @@ X = N / (R + Z) (Jain 33.5; the load generators have no think time, Z = 0)."""
 from collections.abc import Mapping
 
 from backend.analysis.laws import interactive_throughput
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 THINK_TIME_S = 0.0
 

@@ -1,8 +1,9 @@
 """Every run rule applied to one run's evidence, and what could not be checked (and why)."""
 
+from backend.domain.quality import Flag, FlagCode, RunQuality
 from backend.quality import agreement, drift, errors, misses, steal, warmup
 from backend.quality.evidence import RunEvidence
-from backend.quality.model import Flag, FlagCode, RunQuality, Thresholds
+from backend.quality.model import Thresholds
 
 
 def run_flags(ev: RunEvidence, th: Thresholds) -> RunQuality:

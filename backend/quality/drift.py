@@ -11,7 +11,8 @@ import numpy as np
 import ruptures as rpt
 from scipy import stats
 
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 # Fewer seconds than this cannot reach p < 0.002 with these rank tests.
 MIN_SECONDS = 10

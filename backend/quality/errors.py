@@ -3,7 +3,7 @@ events in summary.json), over the whole run."""
 
 from collections.abc import Mapping
 
-from backend.quality.model import Flag, FlagCode
+from backend.domain.quality import Flag, FlagCode
 
 
 def errors_flag(tool_errors: Mapping[str, int]) -> Flag | None:

@@ -4,7 +4,8 @@ quality at ingest) should find every key it reads."""
 
 from collections.abc import Mapping
 
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 
 def misses_flag(means: Mapping[str, float | None], th: Thresholds) -> Flag | None:

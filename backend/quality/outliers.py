@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 MIN_REPETITIONS = 3
 # Modified z-score constant: the MAD of a normal sample is 0.6745 sigma.

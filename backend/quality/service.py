@@ -16,12 +16,13 @@ from sqlalchemy.orm import Session
 from backend.crud import results as crud
 from backend.domain.metrics import METRICS, THROUGHPUT, MetricName
 from backend.domain.parameters import virtual_clients
+from backend.domain.quality import WHOLE_RUN, Flag, RunQuality
+from backend.domain.stored_quality import quality_of
 from backend.models import Experiment, RequestType, Run, RunSeries
 from backend.quality.check import run_flags
 from backend.quality.evidence import MEANS, STEAL_COLUMN, evidence_from_series
-from backend.quality.model import WHOLE_RUN, Flag, RunQuality, Thresholds
+from backend.quality.model import Thresholds
 from backend.quality.outliers import outlier_flags
-from backend.quality.stored import quality_of
 from backend.results import read as results
 from backend.results.aggregate import SourceSeries, Window
 

@@ -5,7 +5,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 
 def steal_flag(steal_pct: Mapping[str, list[float]], th: Thresholds) -> Flag | None:

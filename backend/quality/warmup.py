@@ -8,7 +8,8 @@ caches filling) or still settling after a burst fails it.
 import numpy as np
 from scipy import stats
 
-from backend.quality.model import Flag, FlagCode, Thresholds
+from backend.domain.quality import Flag, FlagCode
+from backend.quality.model import Thresholds
 
 
 def warmup_probe_fits(seconds: int, th: Thresholds) -> bool:

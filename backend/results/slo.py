@@ -18,12 +18,12 @@ from sqlalchemy.orm import Session
 from backend.analysis.slo import Estimate, Point, Step, Verdict, estimate, next_step, verdict
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
+from backend.domain.slo_design import RATE
 from backend.models import Configuration, Experiment, HistogramMetric, RequestType, Run, RunStatus
 from backend.results.histograms import configuration_histograms
 from backend.results.table import results_table
 from backend.schemas.slo import SloEstimatePublic, SloProbePublic, SloSearchPublic, SloSearchSpec
 
-RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 HALTED = (RunStatus.FAILED, RunStatus.CANCELLED)
 

@@ -5,8 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, field_validator
 
-from backend.compare.difference import BandKind, Verdict
-from backend.compare.source import OVERVIEW_METRICS, CompareMetric
+from backend.domain.compare import OVERVIEW_METRICS, BandKind, CompareMetric, Verdict
 from backend.domain.metrics import SourceKind
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from backend.quality.model import Flag, FlagCode, RunQuality
+from backend.domain.quality import Flag, FlagCode, RunQuality
 
 
 class FlagPublic(BaseModel):

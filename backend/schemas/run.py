@@ -5,8 +5,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
+from backend.domain.stored_quality import quality_of
 from backend.models.enums import RunStatus
-from backend.quality.stored import quality_of
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.network import NetworkPublic, network_public
 from backend.schemas.quality import FlagPublic

@@ -4,8 +4,7 @@ from datetime import datetime
 
 from pydantic import ConfigDict, Field, field_validator
 
-from backend.compare.difference import BandKind
-from backend.compare.source import CompareMetric
+from backend.domain.compare import BandKind, CompareMetric
 from backend.domain.metrics import SourceKind
 from backend.models import RequestType
 from backend.schemas.base import RequestModel, Schema

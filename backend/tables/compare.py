@@ -7,7 +7,7 @@ caption naming the experiments, the base and the metric.
 
 from typing import Literal
 
-from backend.compare.difference import Verdict
+from backend.domain.compare import Verdict
 from backend.domain.labels import format_level, levels_label, parameter_title, sentence_case
 from backend.figures.labels import metric_title, printed_unit, with_unit
 from backend.schemas.compare import DifferenceRowPublic, DifferencesPublic

@@ -72,7 +72,7 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
         "load_generator": loadgen.tool_name,
         # Shown on the run page: the key each host was pinned to (or checked against).
         "ssh_host_keys": {s.name: ctx.host(s).host_key_fingerprint() for s in specs},
-        # What each machine is (backend.compare.hardware reads it): CPU model, VM size, region.
+        # What each machine is (backend.domain.hardware reads it): CPU model, VM size, region.
         "hardware": {
             s.name: {"cpu_model": facts[s].cpu_model, **lay.hardware.get(s.name, {})} for s in specs
         },

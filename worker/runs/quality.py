@@ -4,11 +4,11 @@ stored (request type "all", the design's stable window), stored with them (worke
 from typing import Any
 
 from backend.domain.parameters import virtual_clients
+from backend.domain.stored_quality import quality_json
 from backend.models import RequestType
 from backend.quality.check import run_flags
 from backend.quality.evidence import evidence_from_series
 from backend.quality.model import Thresholds
-from backend.quality.stored import quality_json
 from backend.results.aggregate import SourceSeries, Window
 from worker.runs.summarize import ResultRows, StableWindow
 

@@ -12,13 +12,10 @@ Run: make bench-monitor   (or: .venv/bin/python -m worker.scripts.bench_monitor 
 """
 
 import argparse
-import shutil
 
-# Imported first: it points this process's settings at its own database, sshd and archive.
-from worker.scripts import bench_runs as env  # isort: skip
+from worker.scripts.local_bench import isolate, local_testbed, run_once
 
-from backend.core.config import settings  # noqa: E402
-from backend.tests.utils.database import create_database, drop_database  # noqa: E402
+DB = isolate("monitor")
 
 
 def main() -> None:
@@ -26,22 +23,11 @@ def main() -> None:
     ap.add_argument("--run-time", type=int, default=6, help="run time of each run, s")
     ap.add_argument("--clients", default="1,4,16", help="clients per thread, comma-separated")
     args = ap.parse_args()
-    create_database(env.ADMIN_URL, env.DB)
-    env._sshd("start")
-    try:
+    with local_testbed(DB):
         _bench(args.run_time, [int(c) for c in args.clients.split(",")])
-    finally:
-        env._sshd("stop")
-        from backend.core.db import engine
-
-        engine.dispose()
-        drop_database(env.ADMIN_URL, env.DB)
-        shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)
-        shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
 
 
 def _bench(run_time_s: int, clients: list[int]) -> None:
-    import time
 
     from sqlalchemy import select
 
@@ -54,7 +40,6 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
     from backend.modelfit.measured import measured_configs
     from backend.modelfit.network import network_groups
     from backend.models import RequestType, RunSeries, RunStatus
-    from worker.tasks.runs import _execute_run
     from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
     with SessionLocal() as db:
@@ -74,8 +59,7 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
             run_time_s=run_time_s,
         )
         for run_id in run_ids:
-            while _execute_run(run_id) is not None:  # testbed busy / transient: try again
-                time.sleep(1)
+            run_once(run_id)
         done = runs_of(db, exp.id)
         failed = [r for r in done if r.status != RunStatus.SUCCEEDED]
         if failed:

@@ -9,45 +9,11 @@ Run: make bench-runs   (or: .venv/bin/python -m worker.scripts.bench_runs --runs
 """
 
 import argparse
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
-import uuid
 
+from worker.scripts.local_bench import isolate, local_testbed, run_once
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-ADMIN_URL = os.environ.get("MCSCOPE_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DB = f"mcscope_bench_runs_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-# Settings are read at import time: this process's own database, queue, sshd and archive.
-os.environ["MCSCOPE_DATABASE_URL"] = (
-    ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{DB}"
-)
-os.environ["MCSCOPE_RUNS_QUEUE"] = f"bench-{DB}"
-os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
-os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-sshd-")
-os.environ["MCSCOPE_VAR_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-var-")
-
-from backend.core.config import REPO_ROOT, settings  # noqa: E402
-from backend.tests.utils.database import create_database, drop_database  # noqa: E402
-
-SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
-
-
-def _sshd(action: str) -> None:
-    env = {
-        **os.environ,
-        "SSHD_PORT": str(settings.LOCAL_SSH_PORT),
-        "SSHD_DIR": str(settings.LOCAL_SSH_DIR),
-    }
-    subprocess.run(["bash", str(SSHD), action], check=True, env=env, capture_output=True)
+DB = isolate("runs")
 
 
 def main() -> None:
@@ -57,24 +23,13 @@ def main() -> None:
     ap.add_argument("--load-generator", default="auto")
     args = ap.parse_args()
 
-    create_database(ADMIN_URL, DB)
-    _sshd("start")
-    try:
+    with local_testbed(DB):
         _bench(args.runs, args.run_time, args.load_generator)
-    finally:
-        _sshd("stop")
-        from backend.core.db import engine
-
-        engine.dispose()
-        drop_database(ADMIN_URL, DB)
-        shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)
-        shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
 
 
 def _bench(runs: int, run_time_s: int, load_generator: str) -> None:
     from backend.core.db import SessionLocal
     from backend.models import RunStatus
-    from worker.tasks.runs import _execute_run
     from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
     with SessionLocal() as db:
@@ -96,10 +51,7 @@ def _bench(runs: int, run_time_s: int, load_generator: str) -> None:
         start = time.monotonic()
         walls = {}
         for run_id in run_ids:
-            t0 = time.monotonic()
-            while _execute_run(run_id) is not None:  # testbed busy / transient: try again
-                time.sleep(1)
-            walls[run_id] = time.monotonic() - t0
+            walls[run_id] = run_once(run_id)
         total = time.monotonic() - start
         done = runs_of(db, exp.id)
     order: tuple[str, ...] = ()

@@ -18,38 +18,14 @@ Run: make bench-slo   (or: .venv/bin/python -m worker.scripts.bench_slo --run-ti
 """
 
 import argparse
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
-import uuid
 from dataclasses import replace
 from typing import Any
 
+from worker.scripts.local_bench import isolate, local_testbed, run_once
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+DB = isolate("slo")
 
-
-ADMIN_URL = os.environ.get("MCSCOPE_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DB = f"mcscope_bench_slo_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-# Settings are read at import time: this process's own database, queue, sshd and archive.
-os.environ["MCSCOPE_DATABASE_URL"] = (
-    ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{DB}"
-)
-os.environ["MCSCOPE_RUNS_QUEUE"] = f"bench-{DB}"
-os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
-os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-sshd-")
-os.environ["MCSCOPE_VAR_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-var-")
-
-from backend.core.config import REPO_ROOT, settings  # noqa: E402
-from backend.tests.utils.database import create_database, drop_database  # noqa: E402
-
-SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 GRID_POINTS = 30
 FIXED: dict[str, Any] = {
     "servers": 1,
@@ -64,15 +40,6 @@ FIXED: dict[str, Any] = {
 }
 
 
-def _sshd(action: str) -> None:
-    env = {
-        **os.environ,
-        "SSHD_PORT": str(settings.LOCAL_SSH_PORT),
-        "SSHD_DIR": str(settings.LOCAL_SSH_DIR),
-    }
-    subprocess.run(["bash", str(SSHD), action], check=True, env=env, capture_output=True)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run-time", type=int, default=5, help="seconds per run")
@@ -81,28 +48,8 @@ def main() -> None:
     ap.add_argument("--resolution", type=float, default=5.0, help="search resolution, %%")
     args = ap.parse_args()
 
-    create_database(ADMIN_URL, DB)
-    _sshd("start")
-    try:
+    with local_testbed(DB):
         _bench(args.run_time, args.target_ms * 1000.0, args.max_rate, args.resolution)
-    finally:
-        _sshd("stop")
-        from backend.core.db import engine
-
-        engine.dispose()
-        drop_database(ADMIN_URL, DB)
-        shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)
-        shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
-
-
-def _run(run_id: int) -> float:
-    """Execute one run in this process; its wall time."""
-    from worker.tasks.runs import _execute_run
-
-    t0 = time.monotonic()
-    while _execute_run(run_id) is not None:  # testbed busy / transient: try again
-        time.sleep(1)
-    return time.monotonic() - t0
 
 
 def _vms() -> int:
@@ -113,8 +60,9 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
     from backend.analysis.slo import Point, Verdict, bracket
     from backend.core.db import SessionLocal
     from backend.crud.run import queue_runs
+    from backend.domain.slo_design import RATE
     from backend.models import Configuration, Experiment
-    from backend.results.slo import RATE, search_state, spec_of
+    from backend.results.slo import search_state, spec_of
     from backend.schemas.slo import SloSearchSpec
     from worker.runs.slo_search import advance_search
     from worker.tests.utils.experiments import create_experiment
@@ -142,7 +90,7 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
     )
     t0 = time.monotonic()
     while (run_id := advance_search(search_id, enqueue=lambda _messages: None)) is not None:
-        _run(run_id)
+        run_once(run_id)
     search_wall = time.monotonic() - t0
     with SessionLocal() as db:
         exp = db.get(Experiment, search_id)
@@ -177,7 +125,7 @@ def _bench(run_time_s: int, target_us: float, max_rate: int, resolution: float) 
         grid_id = grid.id
     t0 = time.monotonic()
     for r in run_ids:
-        _run(r)
+        run_once(r)
     grid_wall = time.monotonic() - t0
     with SessionLocal() as db:
         exp = db.get(Experiment, grid_id)

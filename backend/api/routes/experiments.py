@@ -16,7 +16,6 @@ from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
 from backend.crud.costs import estimate
-from backend.crud.design_plan import fraction_public, noise, power_plan, stored_fraction
 from backend.crud.dispatch import unsent_count
 from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
@@ -27,6 +26,7 @@ from backend.domain.metrics import MetricName
 from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
+from backend.results.design_plan import fraction_public, noise, power_plan, stored_fraction
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,
@@ -72,6 +72,7 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
             spec.repetitions,
             max_configurations=settings.GRID_MAX_CONFIGURATIONS,
             max_runs=settings.GRID_MAX_RUNS,
+            memory_limit_mb=settings.MEMCACHED_MAX_MEMORY_MB,
             fraction=spec.fraction.model_dump(exclude_none=True) if spec.fraction else None,
         )
     except DesignErrors as e:

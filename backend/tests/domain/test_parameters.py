@@ -10,6 +10,8 @@ from backend.domain.parameters import (
     resolve_replication,
 )
 
+MEMORY_MB = 16_384  # memcached memory a server may be given (a setting in the app)
+
 
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
@@ -57,11 +59,13 @@ def test_resolve_replication_words() -> None:
 
 def test_configuration_rules() -> None:
     values = defaults()
-    check_configuration(values)
+    check_configuration(values, memory_limit_mb=MEMORY_MB)
     with pytest.raises(ParameterError, match="only 1 server"):
-        check_configuration({**values, "replication": 3, "servers": 1})
+        check_configuration({**values, "replication": 3, "servers": 1}, memory_limit_mb=MEMORY_MB)
     with pytest.raises(ParameterError, match="middlewares is 0"):
-        check_configuration({**values, "sharded": True, "middlewares": 0})
+        check_configuration(
+            {**values, "sharded": True, "middlewares": 0}, memory_limit_mb=MEMORY_MB
+        )
     with pytest.raises(ParameterError, match="virtual clients in total"):
         check_configuration(
             {
@@ -70,5 +74,6 @@ def test_configuration_rules() -> None:
                 "instances_per_machine": 8,
                 "threads_per_instance": 64,
                 "clients_per_thread": 1024,
-            }
+            },
+            memory_limit_mb=MEMORY_MB,
         )

@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
+from backend.domain.quality import FlagCode
 from backend.quality import drift, outliers, warmup
 from backend.quality.check import run_flags
 from backend.quality.evidence import STEAL_COLUMN, evidence_from_series
-from backend.quality.model import FlagCode, Thresholds
+from backend.quality.model import Thresholds
 from backend.results.aggregate import SourceSeries, Window
 
 TH = Thresholds.from_settings()

@@ -8,6 +8,7 @@ from typing import Any, TypedDict, Unpack
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.core.config import settings
 from backend.crud.run import queue_runs
 from backend.domain.grid import expand, normalize_factors, normalize_fixed
 from backend.domain.templates import Template
@@ -48,7 +49,9 @@ def create_experiment(
     )
     db.add(exp)
     db.flush()
-    for i, values in enumerate(expand(factors, fixed)):
+    for i, values in enumerate(
+        expand(factors, fixed, memory_limit_mb=settings.MEMCACHED_MAX_MEMORY_MB)
+    ):
         db.add(Configuration(experiment_id=exp.id, index=i, values=values))
     db.flush()
     return exp

@@ -25,6 +25,7 @@ import {
   type PowerForm,
   toPowerQuery,
   toSpec,
+  withDesignDefaults,
 } from "../utils/designForm";
 import { FactorEditor } from "./FactorEditor";
 import { FixedEditor } from "./FixedEditor";
@@ -67,7 +68,9 @@ export function DesignPage({ mode }: DesignPageProps) {
   const create = useCreateExperimentMutation();
   const edit = useUpdateExperimentMutation();
   const save = mode === "edit" ? edit : create;
-  const spec = useMemo(() => toSpec(form, parameters ?? []), [form, parameters]);
+  // What the form shows and sends: the fields it leaves out at their served defaults.
+  const shown = useMemo(() => withDesignDefaults(form, designFields), [form, designFields]);
+  const spec = useMemo(() => toSpec(shown, parameters ?? []), [shown, parameters]);
   // The preview has no name yet while the user types; a placeholder keeps it from failing on it.
   const previewSpec = useMemo(() => ({ ...spec, name: spec.name.trim() || "preview" }), [spec]);
   const [powerForm, setPowerForm] = useState<PowerForm>(DEFAULT_POWER);
@@ -184,13 +187,13 @@ export function DesignPage({ mode }: DesignPageProps) {
             onChange={(fraction) => update({ fraction })}
           />
           <RunSettings
-            form={form}
+            form={shown}
             errors={errors}
             onChange={update}
             fields={designFields}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
-          <RepetitionRuleEditor form={form} errors={errors} onChange={update} />
+          <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />
           <FieldError message={errors[""]} testId="error-body" />
           <div className="actions">
             <button type="submit" className="primary" disabled={save.isPending || hasRuns}>

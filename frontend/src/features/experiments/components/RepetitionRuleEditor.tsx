@@ -80,8 +80,8 @@ export function RepetitionRuleEditor({ form, errors, onChange }: RepetitionRuleE
           </div>
           <FieldError message={error("min_repetitions")} testId="error-rule-min_repetitions" />
           <p className="hint" data-testid="rule-hint">
-            Each configuration first runs {form.repetitions} times (the repetitions above, the
-            minimum); the worker then adds one run at a time while the{" "}
+            Each configuration first runs {form.repetitions ?? "its repetitions"} times (the
+            repetitions above, the minimum); the worker then adds one run at a time while the{" "}
             {Math.round(rule.confidence * 100)} % t interval of its mean{" "}
             {metrics.label(rule.metric)} is wider than ±{rule.half_width_pct} % of the mean, up to{" "}
             {rule.max_repetitions}. The rule is fixed once the experiment starts.

@@ -28,9 +28,33 @@ describe("RunSettings", () => {
     );
   });
 
-  it("starts a new design at the served defaults", () => {
+  it("shows a new design's fields at the served defaults, which the form does not hold", () => {
+    render(
+      <RunSettings
+        form={EMPTY_FORM}
+        errors={{}}
+        onChange={vi.fn()}
+        fields={SERVED_DESIGN_FIELDS}
+        window={undefined}
+      />,
+    );
     for (const f of SERVED_DESIGN_FIELDS) {
-      expect(EMPTY_FORM[f.name as keyof typeof EMPTY_FORM], f.name).toBe(f.default);
+      expect(EMPTY_FORM, f.name).not.toHaveProperty(f.name);
+      const input = document.querySelector(`input[name="${f.name}"]`) as HTMLInputElement;
+      expect(input.value, f.name).toBe(String(f.default));
     }
+  });
+
+  it("keeps a value the user typed over the default", () => {
+    render(
+      <RunSettings
+        form={{ ...EMPTY_FORM, run_time_s: 7 }}
+        errors={{}}
+        onChange={vi.fn()}
+        fields={SERVED_DESIGN_FIELDS}
+        window={undefined}
+      />,
+    );
+    expect((screen.getByLabelText("Run time (s)") as HTMLInputElement).value).toBe("7");
   });
 });

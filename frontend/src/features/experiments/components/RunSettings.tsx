@@ -1,9 +1,10 @@
 // Repetitions and the run window: run time, warm-up and cool-down cut from each run. Labels,
-// units and bounds are the backend's declaration (GET /design-fields), the window is served.
+// units, bounds and defaults are the backend's declaration (GET /design-fields), the window is
+// served.
 
 import type { DesignFieldPublic, StableWindowPublic } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
-import type { DesignForm } from "../utils/designForm";
+import { type DesignForm, isDesignFieldKey } from "../utils/designForm";
 
 /** Props of RunSettings. */
 export interface RunSettingsProps {
@@ -16,13 +17,6 @@ export interface RunSettingsProps {
   window: StableWindowPublic | null | undefined;
 }
 
-const FORM_KEYS = ["repetitions", "run_time_s", "warmup_s", "cooldown_s"] as const;
-type DesignFieldKey = (typeof FORM_KEYS)[number];
-
-function isFormKey(name: string): name is DesignFieldKey {
-  return (FORM_KEYS as readonly string[]).includes(name);
-}
-
 export function RunSettings({ form, errors, onChange, fields, window }: RunSettingsProps) {
   return (
     <fieldset>
@@ -30,7 +24,8 @@ export function RunSettings({ form, errors, onChange, fields, window }: RunSetti
       <div className="grid-4">
         {(fields ?? []).map((f) => {
           const key = f.name;
-          if (!isFormKey(key)) return null;
+          if (!isDesignFieldKey(key)) return null;
+          const value = form[key] ?? f.default; // a field the form leaves out: its default
           return (
             <div key={key}>
               <label title={f.description}>
@@ -41,7 +36,7 @@ export function RunSettings({ form, errors, onChange, fields, window }: RunSetti
                   name={key}
                   min={f.minimum}
                   max={f.maximum}
-                  value={Number.isNaN(form[key]) ? "" : form[key]}
+                  value={Number.isNaN(value) ? "" : value}
                   onChange={(e) =>
                     onChange({ [key]: e.target.value === "" ? Number.NaN : Number(e.target.value) })
                   }

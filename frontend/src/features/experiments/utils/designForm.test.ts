@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterPublic, TemplatePublic } from "@/api";
+import { SERVED_DESIGN_FIELDS } from "@/test/served";
 import {
   DEFAULT_POWER,
   describeRange,
@@ -12,6 +13,7 @@ import {
   toPowerQuery,
   toSpec,
   unusedParameters,
+  withDesignDefaults,
 } from "./designForm";
 
 function param(name: string, kind: string, extra: Partial<ParameterPublic> = {}): ParameterPublic {
@@ -139,6 +141,36 @@ describe("fractions and power inputs", () => {
       alpha: 0.05,
       power: 0.8,
       noise_experiment_id: 7,
+    });
+  });
+});
+
+describe("design fields", () => {
+  const served = Object.fromEntries(SERVED_DESIGN_FIELDS.map((f) => [f.name, f.default]));
+
+  it("sends none the form leaves out, so the server applies its own defaults", () => {
+    const spec = toSpec({ ...EMPTY_FORM, name: "n" }, []);
+    for (const f of SERVED_DESIGN_FIELDS) expect(spec, f.name).not.toHaveProperty(f.name);
+  });
+
+  it("fills the fields left out with the served defaults, keeping what was typed", () => {
+    const form = withDesignDefaults({ ...EMPTY_FORM, warmup_s: 3 }, SERVED_DESIGN_FIELDS);
+    expect(toSpec(form, [])).toMatchObject({ ...served, warmup_s: 3 });
+    expect(withDesignDefaults(EMPTY_FORM, undefined)).toEqual(EMPTY_FORM);
+  });
+
+  it("leaves a rule's minimum to the server while repetitions are unknown", () => {
+    const rule = {
+      metric: "throughput_per_s" as const,
+      half_width_pct: 5,
+      confidence: 0.95,
+      max_repetitions: 10,
+    };
+    expect(toSpec({ ...EMPTY_FORM, rule }, []).repetition_rule).not.toHaveProperty(
+      "min_repetitions",
+    );
+    expect(toSpec({ ...EMPTY_FORM, rule, repetitions: 4 }, []).repetition_rule).toMatchObject({
+      min_repetitions: 4,
     });
   });
 });

@@ -1,5 +1,6 @@
 // The "New experiment" form state and its conversion to the API's ExperimentCreate body.
 import type {
+  DesignFieldPublic,
   ExperimentCreate,
   ExperimentPublic,
   ParameterPublic,
@@ -71,10 +72,12 @@ export interface DesignForm {
   template: Template;
   factors: FactorRow[];
   fixed: FixedRow[];
-  repetitions: number;
-  run_time_s: number;
-  warmup_s: number;
-  cooldown_s: number;
+  // The design fields (GET /design-fields); absent: the served default, which the server also
+  // applies, so the UI writes none of them.
+  repetitions?: number;
+  run_time_s?: number;
+  warmup_s?: number;
+  cooldown_s?: number;
   /** The testbed the runs go to; null = the local one. */
   testbed_id?: number | null;
   /** Repetitions by a rule (the minimum is `repetitions`); null or absent = fixed repetitions. */
@@ -99,17 +102,40 @@ export const DEFAULT_RULE: RuleForm = {
   max_repetitions: 10,
 };
 
+/** A new design: nothing chosen, every design field at its served default. */
 export const EMPTY_FORM: DesignForm = {
   name: "",
   description: "",
   template: "custom",
   factors: [],
   fixed: [],
-  repetitions: 3,
-  run_time_s: 90,
-  warmup_s: 10,
-  cooldown_s: 10,
 };
+
+const DESIGN_KEYS = ["repetitions", "run_time_s", "warmup_s", "cooldown_s"] as const;
+/** A design field the form holds. */
+export type DesignFieldKey = (typeof DESIGN_KEYS)[number];
+
+export function isDesignFieldKey(name: string): name is DesignFieldKey {
+  return (DESIGN_KEYS as readonly string[]).includes(name);
+}
+
+/** `form` with each design field it leaves out at the served default (as shown and sent);
+ * while the fields load (`fields` undefined) they stay out and the server applies them. */
+export function withDesignDefaults(
+  form: DesignForm,
+  fields: readonly DesignFieldPublic[] | undefined,
+): DesignForm {
+  const defaults = Object.fromEntries(
+    (fields ?? []).filter((f) => isDesignFieldKey(f.name)).map((f) => [f.name, f.default]),
+  );
+  return { ...defaults, ...definedOnly(form) };
+}
+
+function definedOnly(form: DesignForm): DesignForm {
+  return Object.fromEntries(
+    Object.entries(form).filter(([, v]) => v !== undefined),
+  ) as unknown as DesignForm;
+}
 
 const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
 const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
@@ -187,18 +213,22 @@ export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentC
     fixed: Object.fromEntries(
       form.fixed.map((f) => [f.name, parseLevel(kindOf(params, f.name), f.value)]),
     ),
-    repetitions: form.repetitions,
-    run_time_s: form.run_time_s,
-    warmup_s: form.warmup_s,
-    cooldown_s: form.cooldown_s,
+    ...Object.fromEntries(
+      DESIGN_KEYS.filter((k) => form[k] !== undefined).map((k) => [k, form[k]]),
+    ),
     ...(form.testbed_id !== undefined ? { testbed_id: form.testbed_id } : {}),
     ...(form.rule ? { repetition_rule: toRule(form.rule, form.repetitions) } : {}),
     ...(toFraction(form.fraction) ? { fraction: toFraction(form.fraction) } : {}),
   };
 }
 
-function toRule(rule: RuleForm, repetitions: number): RepetitionRuleSpec {
-  return { ...rule, source: "client", min_repetitions: repetitions };
+function toRule(rule: RuleForm, repetitions: number | undefined): RepetitionRuleSpec {
+  // Without repetitions the server takes the rule's minimum as the design's repetitions.
+  return {
+    ...rule,
+    source: "client",
+    ...(repetitions !== undefined ? { min_repetitions: repetitions } : {}),
+  };
 }
 
 function fromRule(rule: RepetitionRuleSpec | null | undefined): RuleForm | null {
@@ -222,10 +252,10 @@ export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignFo
       levels: levels.map(formatLevel).join(", "),
     })),
     fixed: Object.entries(exp.fixed ?? {}).map(([n, v]) => ({ name: n, value: formatLevel(v) })),
-    repetitions: exp.repetitions ?? EMPTY_FORM.repetitions,
-    run_time_s: exp.run_time_s ?? EMPTY_FORM.run_time_s,
-    warmup_s: exp.warmup_s ?? EMPTY_FORM.warmup_s,
-    cooldown_s: exp.cooldown_s ?? EMPTY_FORM.cooldown_s,
+    repetitions: exp.repetitions,
+    run_time_s: exp.run_time_s,
+    warmup_s: exp.warmup_s,
+    cooldown_s: exp.cooldown_s,
     testbed_id: exp.testbed_id ?? null,
     rule: fromRule(exp.repetition_rule),
     fraction: fromFraction(exp.fraction),

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from backend.quality.model import Flag, FlagCode, RunQuality
+from backend.domain.quality import Flag, FlagCode, RunQuality
 
 
 def flag_json(flag: Flag) -> dict[str, Any]:

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from backend.crud import fast_path
 from backend.domain.metrics import FAST, MetricName
 from backend.models import RequestType, Run, RunSeries, RunStatus, RunSummary
-from backend.results import fast_path, read
+from backend.results import read
 from backend.results.aggregate import SourceSeries, Window, combine_run, run_windows
 from backend.tests.utils.experiment import create_random_experiment
 from worker.runs.summarize import StableWindow, window_summary
