@@ -12,7 +12,7 @@ timed "biome" npx biome check .
 timed "tsc" npx tsc -p tsconfig.json --noEmit
 timed "vitest (unit)" npx vitest run
 # e2e tests what the user gets: always against a fresh build.
-timed "vite build" npx vite build >/dev/null
+timed "vite build" npx vite build --logLevel warn
 timed "e2e" bash scripts/e2e.sh
 timed_summary
 echo "frontend tests passed in $(( $(date +%s) - START ))s"
