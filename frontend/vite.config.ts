@@ -37,9 +37,16 @@ export default defineConfig({
   // Only used by scripts/e2e.sh when the backend cannot serve dist itself.
   preview: { host: "127.0.0.1", proxy: { "/api": API_URL } },
   build: { chunkSizeWarningLimit: 5000 },
+  // Components (.tsx) run in jsdom; the rest in node, which spares each file jsdom's start-up
+  // (most of the suite's time). A .ts test that needs a DOM says `@vitest-environment jsdom`.
   test: {
-    environment: "jsdom",
-    include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "dom", environment: "jsdom", include: ["src/**/*.test.tsx"] },
+      },
+      { extends: true, test: { name: "node", environment: "node", include: ["src/**/*.test.ts"] } },
+    ],
   },
 });

@@ -22,7 +22,10 @@ if [[ -n "$SAN" ]]; then
     TYPE=Debug
     EXTRA=(-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g")
 fi
+# Unity build: the Asio-heavy sources compiled together instantiate Asio's templates once per
+# batch, not once per file (ASan build 276 -> 170 CPU s). MCSCOPE_UNITY_BUILD=OFF for quick
+# incremental rebuilds while editing one file.
 cmake -S "$HERE" -B "$BUILD" -DCMAKE_BUILD_TYPE="$TYPE" -DMCSCOPE_SANITIZER="$SAN" \
-    -DMCSCOPE_TESTS="$TESTS" "${EXTRA[@]}" >/dev/null
+    -DMCSCOPE_TESTS="$TESTS" -DCMAKE_UNITY_BUILD="${MCSCOPE_UNITY_BUILD:-ON}" "${EXTRA[@]}" >/dev/null
 cmake --build "$BUILD" -j 2
 echo "built $BUILD/mcscope-middleware"

@@ -17,5 +17,12 @@ inline mono_ns now_ns() {
 }
 
 constexpr double kNsPerUs = 1000.0;
+constexpr mono_ns kNsPerMs = 1'000'000;
+
+/// Wall-clock seconds since the Unix epoch, for the stats files' start and stop stamps.
+inline double unix_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
 
 }  // namespace mcscope

@@ -19,7 +19,7 @@ namespace mcscope {
 namespace asio = boost::asio;
 
 namespace {
-constexpr std::size_t kReadChunk = 16 * 1024;
+constexpr std::size_t kClientReadChunk = 16 * 1024;
 constexpr std::size_t kMaxOutstanding = 256;  ///< unanswered requests per client before pausing
 constexpr std::size_t kMaxWriteBatch = 64;    ///< replies gathered into one write
 /// Requests kept per connection for reuse, and the largest buffer a kept one may hold (bounds
@@ -93,8 +93,8 @@ void connection::do_read() {
         end_ -= start_;
         start_ = 0;
     }
-    if (buf_.size() - end_ < kReadChunk / 4) {
-        buf_.resize(buf_.empty() ? kReadChunk : buf_.size() * 2);
+    if (buf_.size() - end_ < kClientReadChunk / 4) {
+        buf_.resize(buf_.empty() ? kClientReadChunk : buf_.size() * 2);
         buf_mem_.set(buf_.size());
     }
     reading_ = true;
@@ -536,8 +536,8 @@ void connection::linger() {
     last_read_ = now_ns();
     boost::system::error_code ec;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ec);
-    if (buf_.size() != kReadChunk) {
-        std::vector<char>(kReadChunk).swap(buf_);  // a large value's buffer is not kept
+    if (buf_.size() != kClientReadChunk) {
+        std::vector<char>(kClientReadChunk).swap(buf_);  // a large value's buffer is not kept
         buf_mem_.set(buf_.size());
     }
     socket_.async_read_some(asio::buffer(buf_),

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 
+#include "clock.hpp"
 #include "log.hpp"
 
 namespace mcscope {
@@ -15,12 +16,6 @@ using asio::ip::tcp;
 
 namespace {
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
-constexpr mono_ns kNsPerMs = 1'000'000;
-
-double unix_now() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 }  // namespace
 
 server::server(const config& cfg)

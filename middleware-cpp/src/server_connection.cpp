@@ -23,8 +23,7 @@ namespace {
 
 constexpr mono_ns kBackoffMinNs = 10'000'000;     // 10 ms
 constexpr mono_ns kBackoffMaxNs = 1'000'000'000;  // 1 s
-constexpr std::size_t kReadChunk = 16 * 1024;
-constexpr mono_ns kNsPerMs = 1'000'000;
+constexpr std::size_t kServerReadChunk = 16 * 1024;
 
 }  // namespace
 
@@ -36,7 +35,7 @@ server_connection::server_connection(asio::io_context& ctx, server_address addr,
     : socket_(ctx),
       addr_(std::move(addr)),
       timeout_ns_(timeout_ns),
-      buf_(kReadChunk),
+      buf_(kServerReadChunk),
       parser_(max_reply) {
     boost::system::error_code ec;
     tcp::resolver resolver(ctx);
@@ -172,7 +171,7 @@ bool server_connection::read_reply(response_parser::kind k, mono_ns deadline, bo
                 return false;
             }
         }
-        if (buf_.size() - len_ < kReadChunk / 2) {
+        if (buf_.size() - len_ < kServerReadChunk / 2) {
             make_room();
         }
         ssize_t n = ::recv(socket_.native_handle(), buf_.data() + len_, buf_.size() - len_, 0);
@@ -195,7 +194,7 @@ void server_connection::make_room() {
         len_ -= head_;
         head_ = 0;
     }
-    if (buf_.size() - len_ < kReadChunk / 2) {
+    if (buf_.size() - len_ < kServerReadChunk / 2) {
         buf_.resize(buf_.size() * 2);
     }
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "clock.hpp"
 #include "log.hpp"
 
 namespace mcscope {
@@ -25,11 +26,6 @@ std::string quoted(const std::string& s) {
         out += c;
     }
     return out + "\"";
-}
-
-double unix_now() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 std::string type_json(const std::array<double, kMetricCount>& v) {

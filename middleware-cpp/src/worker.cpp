@@ -1,13 +1,13 @@
 // Request execution per command: routing, pipelined fan-out, merge and replication outcome.
 #include "worker.hpp"
 
+#include "clock.hpp"
 #include "reply_merge.hpp"
 #include "request_parser.hpp"
 
 namespace mcscope {
 
 namespace {
-constexpr mono_ns kNsPerMs = 1'000'000;
 constexpr std::string_view kStored = "STORED\r\n";
 constexpr std::string_view kDeleted = "DELETED\r\n";
 constexpr std::string_view kVersion = "version\r\n";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The compare view's URL state: exact query strings, parsing back, defaults, bad values,
 // saved-view conversion, and the hook pushing history entries.
 import { act, renderHook } from "@testing-library/react";
