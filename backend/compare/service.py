@@ -69,6 +69,7 @@ def _configurations(
             request_type=sel.request_type,
             window=sel.window,
             metrics=metrics,
+            role=sel.role,
         )
 
 
