@@ -513,7 +513,7 @@ describe("compare", () => {
       };
       const every = await served({ source: "process" }, "process_cpu_pct");
       await expect.poll(shown, POLL).toEqual(every);
-      await toolbar.getByLabel("Processes").selectOption("middleware");
+      await toolbar.getByLabel("Process role").selectOption("middleware");
       await expect.poll(() => page.url(), POLL).toContain("role=middleware");
       const middleware = await served({ source: "process", role: "middleware" }, "process_cpu_pct");
       await expect.poll(shown, POLL).toEqual(middleware);
@@ -527,7 +527,7 @@ describe("compare", () => {
 
       await toolbar.getByLabel("Source").selectOption("net");
       await expect.poll(() => page.url(), POLL).toContain("source=net");
-      await expect.poll(() => toolbar.getByLabel("Processes").count(), POLL).toBe(0);
+      await expect.poll(() => toolbar.getByLabel("Process role").count(), POLL).toBe(0);
       await toolbar.getByLabel("Metric").selectOption("net_tx_bytes_per_s");
       const net = await served({ source: "net" }, "net_tx_bytes_per_s");
       await expect.poll(shown, POLL).toEqual(net);

@@ -42,7 +42,7 @@ export function CompareToolbar(props: CompareToolbarProps) {
       />
       {state.source === "process" && (
         <label>
-          Processes
+          Process role
           <select
             value={state.role ?? ""}
             onChange={(e) => onChange({ role: (e.target.value || null) as CompareState["role"] })}
