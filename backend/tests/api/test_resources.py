@@ -277,3 +277,21 @@ def test_compare_exports_carry_the_role(client: TestClient, db: Session) -> None
     means = sorted(p["mean"] for g in groups.json()["data"] for p in g["points"])
     drawn = sorted(y for t in fig.json()["data"] for y in t.get("y", []) if y is not None)
     assert means and set(means) <= set(drawn)
+
+
+def test_parcoords_of_a_monitor_side_has_its_own_metric_axes(
+    client: TestClient, db: Session
+) -> None:
+    """A monitor side reports no throughput: the axes are the side's metric alone (no 422)."""
+    exp = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"]],
+        "source": "process",
+        "role": "middleware",
+        "metric": "process_cpu_pct",
+    }
+    fig = client.post(f"{API}/compare/figures/compare-parcoords.json", json=body)
+    assert fig.status_code == 200, fig.text
+    labels = [d["label"] for d in fig.json()["data"][0]["dimensions"]]
+    assert any("% of a core" in label for label in labels), labels
+    assert not any("Throughput" in label for label in labels), labels
