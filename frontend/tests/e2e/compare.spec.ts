@@ -523,6 +523,12 @@ describe("compare", () => {
       await expect
         .poll(() => table.locator("th").last().textContent(), POLL)
         .toBe("process CPU (user + system) (% of a core)");
+      // The differences, curves and parallel coordinates follow the same choice.
+      const curves = page.getByTestId("grouped-curves");
+      await expect
+        .poll(() => curves.locator(".ytitle").textContent(), POLL)
+        .toBe("Process CPU (user + system) (% of a core)");
+      await page.getByTestId("parcoords").locator(".js-plotly-plot").waitFor();
       await screenshot(page, "compare-middleware-process-cpu");
 
       await toolbar.getByLabel("Source").selectOption("net");
@@ -532,6 +538,12 @@ describe("compare", () => {
       const net = await served({ source: "net" }, "net_tx_bytes_per_s");
       await expect.poll(shown, POLL).toEqual(net);
       expect(net.every((v) => v !== "–")).toBe(true);
+      await expect
+        .poll(() => page.getByTestId("difference-table").locator("h3").textContent(), POLL)
+        .toContain("Differences in bytes sent against");
+      await expect
+        .poll(() => curves.locator(".ytitle").textContent(), POLL)
+        .toBe("Bytes sent (bytes/s)");
       await screenshot(page, "compare-net-tx-bytes");
     },
     TEST_MS,
