@@ -70,6 +70,7 @@ def _configurations(
             request_type=sel.request_type,
             window=sel.window,
             metrics=metrics,
+            role=sel.role,
         )
 
 

@@ -46,8 +46,10 @@ def read_configurations(
     request_type: RequestType,
     window: tuple[int, int] | None,
     metrics: Sequence[CompareMetric],
+    role: str | None = None,
 ) -> list[ConfigurationSamples]:
-    """Every configuration of the experiments with `metrics`, in experiment then grid order.
+    """Every configuration of the experiments with `metrics`, in experiment then grid order
+    (`role`: one role's processes of the process side).
 
     A metric that a re-cut window cannot give is an AnalysisError on `metric`.
     """
@@ -60,6 +62,7 @@ def read_configurations(
             request_type=request_type,
             metrics=list(metrics),
             window=Window(*window) if window is not None else None,
+            role=role,
         )
         per_metric = {m: by_configuration(runs, m) for m in metrics}
         for c in crud.read_configurations(session=session, experiment_id=experiment_id):

@@ -18,7 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from backend.crud import fast_path
 from backend.domain.grid import in_order
-from backend.domain.metrics import METRICS, MetricName, SourceKind
+from backend.domain.metrics import METRICS, MetricName, SourceKind, source_prefix
 from backend.models import (
     Configuration,
     Experiment,
@@ -208,15 +208,17 @@ def read_run_values(
     request_type: RequestType,
     names: Sequence[MetricName],
     window: tuple[int, int] | None = None,
+    role: str | None = None,
 ) -> list[tuple[RunRef, dict[str, float | None]]]:
     """Per succeeded run with a matching source, `names` with its instances combined, by the
     generated SQL of `backend.crud.fast_path`: over the stored stable window, or re-cut to
-    `window` = (start_s, end_s) from the prefix sums (fast metrics only)."""
+    `window` = (start_s, end_s) from the prefix sums (fast metrics only). `role` keeps one
+    role's processes (see source_prefix)."""
     key = tuple(names)
     params: dict[str, Any] = {
         "experiment_id": experiment_id,
         "request_type": request_type.value,
-        "source_pattern": f"{source}:%",
+        "source_pattern": f"{source_prefix(source, role)}%",
     }
     if window is None:
         return _run_rows(session, fast_path.summaries_runs_sql(key), names, params)

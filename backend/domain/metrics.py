@@ -30,6 +30,13 @@ the run's monitor (worker/drivers/monitor_probe.py): each host ("host:<host>"), 
 interface ("net:<host>:<iface>") and each process mcscope started ("process:<role>:<N>", e.g.
 "process:server:0"; the monitor itself is "process:monitor:<host>")."""
 
+
+def source_prefix(source: SourceKind, role: str | None = None) -> str:
+    """What the stored source names of a side start with: "client:", or with a process role
+    "process:middleware:" (that role's processes only)."""
+    return f"{source}:{role}:" if role is not None else f"{source}:"
+
+
 InstanceRule = Literal["sum", "weighted", "none"]
 """How instances of one run combine.
 

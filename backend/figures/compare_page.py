@@ -36,7 +36,9 @@ def _groups(session: Session, body: CompareFigureRequest) -> Any:
 
 
 def _parcoords(session: Session, body: CompareFigureRequest) -> ParcoordsData:
-    request = ConfigurationsRequest(**_selection(body), metrics=parcoords_metrics(body.metric))
+    request = ConfigurationsRequest(
+        **_selection(body), metrics=parcoords_metrics(body.metric, body.source)
+    )
     table = compare_configurations(session=session, body=request)
     ids = list(body.experiment_ids)
     return ParcoordsData(

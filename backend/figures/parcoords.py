@@ -40,7 +40,7 @@ def load_parcoords(session: Session, experiment_id: int, q: FigureQuery) -> Parc
         request_type=q.request_type,
         window_start_s=q.window_start_s,
         window_end_s=q.window_end_s,
-        metrics=parcoords_metrics(q.metric),
+        metrics=parcoords_metrics(q.metric, q.source),
     )
     with as_query_error():
         table = compare_configurations(session=session, body=body)

@@ -16,7 +16,7 @@ from backend.analysis.errors import AnalysisError
 from backend.compare.brush import EXPERIMENT_AXIS, Axis, AxisRow, Interval, axis_of, measured
 from backend.domain.compare import OVERVIEW_METRICS
 from backend.domain.labels import format_level, parameter_title, sentence_case
-from backend.domain.metrics import METRIC_UNITS, MetricName
+from backend.domain.metrics import METRIC_UNITS, METRICS, MetricName, SourceKind
 from backend.figures.labels import metric_title, with_unit
 from backend.schemas.compare import ConfigurationTablePublic
 
@@ -65,9 +65,11 @@ class ParcoordsAxes:
         return len(self.brushed)
 
 
-def parcoords_metrics(metric: MetricName) -> list[MetricName]:
-    """The metric axes: the overview metrics and the colouring one, each once."""
-    return list(dict.fromkeys([*OVERVIEW_METRICS, metric]))
+def parcoords_metrics(metric: MetricName, source: SourceKind) -> list[MetricName]:
+    """The metric axes: the overview metrics the side reports (a monitor side has no
+    throughput) and the colouring one, each once."""
+    overview = [m for m in OVERVIEW_METRICS if source in METRICS[m].sources]
+    return list(dict.fromkeys([*overview, metric]))
 
 
 def axis_title(key: str) -> str:

@@ -26,6 +26,7 @@ from backend.domain.metrics import (
     Metric,
     MetricName,
     SourceKind,
+    source_prefix,
 )
 from backend.models import Experiment, RequestType, RunSeries
 from backend.results.aggregate import (
@@ -64,10 +65,12 @@ def run_values(
     request_type: RequestType,
     metrics: Sequence[MetricName],
     window: Window | None = None,
+    role: str | None = None,
 ) -> list[RunValues]:
     """Per succeeded run, `metrics` over the window with the run's instances combined.
 
-    Runs without a matching source in the window are absent. A re-cut window needs
+    `role` narrows a process side to that role's processes ("process:<role>:<N>"). Runs
+    without a matching source in the window are absent. A re-cut window needs
     per-second metrics (percentiles of a window come from `window_histograms`): asking for
     another is an AnalysisError on `metric`.
     """
@@ -81,6 +84,7 @@ def run_values(
             request_type=request_type,
             names=names,
             window=None if window is None else (window.start_s, window.end_s),
+            role=role,
         )
         return [RunValues(ref.run_id, ref.configuration_id, ref.repetition, v) for ref, v in rows]
     slow = [n for n in names if not METRICS[n].per_second]
@@ -91,7 +95,12 @@ def run_values(
             "percentiles from the histogram or percentiles view",
         )
     groups = _windows_from_series(
-        session, experiment_id, source, request_type, window, [METRICS[n] for n in names]
+        session,
+        experiment_id,
+        source_prefix(source, role),
+        request_type,
+        window,
+        [METRICS[n] for n in names],
     )
     return [
         RunValues(run_id, config_id, rep, combine_run(ws, names))
@@ -102,12 +111,13 @@ def run_values(
 def _windows_from_series(
     session: Session,
     experiment_id: int,
-    source: SourceKind,
+    prefix: str,
     request_type: RequestType,
     window: Window,
     metrics: list[Metric],
 ) -> dict[tuple[int, int, int], list[SourceWindow]]:
-    """Rule 2 over the raw arrays (metrics without prefix sums)."""
+    """Rule 2 over the raw arrays (metrics without prefix sums) of the sources whose name
+    starts with `prefix` (source_prefix)."""
     columns = list(dict.fromkeys([THROUGHPUT.column, *(m.column for m in metrics)]))
     by_run: dict[tuple[int, int, int], list[SourceSeries]] = defaultdict(list)
     for row in crud.read_series(
@@ -122,7 +132,7 @@ def _windows_from_series(
         ws = [
             source_window(s, offset_s(s.start_unix, t0), window, metrics)
             for s in series
-            if s.source.startswith(f"{source}:")
+            if s.source.startswith(prefix)
         ]
         kept = [w for w in ws if w is not None]
         if kept:

@@ -3,11 +3,11 @@
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from backend.domain.compare import OVERVIEW_METRICS, BandKind, CompareMetric, Verdict
 from backend.domain.metrics import SourceKind
-from backend.models import RequestType
+from backend.models import HostRole, RequestType
 from backend.schemas.base import RequestModel, Schema
 from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Confidence, DbId
@@ -17,12 +17,29 @@ GROUP_BY_EXPERIMENT = "experiment"
 """The group_by value that groups by experiment instead of by a parameter."""
 
 
+ROLE_DESCRIPTION = (
+    "source=process only: the processes of one host role (process:<role>:<N>, e.g. the "
+    "middlewares), summed per run; none: every process of the run"
+)
+
+
+def process_role(v: HostRole | None, info: ValidationInfo) -> HostRole | None:
+    """A role narrows the process side only (field validator of `role`, after `source`)."""
+    if v is not None and info.data.get("source") != "process":
+        raise ValueError("a role selects processes: only with source 'process'")
+    return v
+
+
 class CompareSelection(RecutWindow, RequestModel):
-    """Which experiments, and which measurements of them (source, request type, window)."""
+    """Which experiments, and which measurements of them (source, role, request type,
+    window)."""
 
     experiment_ids: list[DbId] = Field(min_length=1, max_length=50)
     source: SourceKind = "client"
+    role: HostRole | None = Field(default=None, description=ROLE_DESCRIPTION)
     request_type: RequestType = RequestType.ALL
+
+    _role = field_validator("role")(process_role)
 
     @field_validator("experiment_ids")
     @classmethod

@@ -6,9 +6,14 @@ from pydantic import ConfigDict, Field, field_validator
 
 from backend.domain.compare import BandKind, CompareMetric
 from backend.domain.metrics import SourceKind
-from backend.models import RequestType
+from backend.models import HostRole, RequestType
 from backend.schemas.base import RequestModel, Schema
-from backend.schemas.compare import GROUP_BY_EXPERIMENT, BrushRanges
+from backend.schemas.compare import (
+    GROUP_BY_EXPERIMENT,
+    ROLE_DESCRIPTION,
+    BrushRanges,
+    process_role,
+)
 from backend.schemas.limits import INT32_MAX, DbId
 
 
@@ -26,6 +31,7 @@ class CompareViewState(RequestModel):
     group_by: str = Field(default=GROUP_BY_EXPERIMENT, min_length=1, max_length=100)
     band: BandKind = "std"
     source: SourceKind = "client"
+    role: HostRole | None = Field(default=None, description=ROLE_DESCRIPTION)
     request_type: RequestType = RequestType.ALL
     window_start_s: float | None = Field(default=None, ge=0, le=INT32_MAX)
     window_end_s: float | None = Field(default=None, gt=0, le=INT32_MAX)
@@ -35,6 +41,8 @@ class CompareViewState(RequestModel):
         max_length=64,
         description="the parallel coordinates' brush, as the compare endpoints take it",
     )
+
+    _role = field_validator("role")(process_role)
 
 
 class ViewBase(Schema):

@@ -184,3 +184,128 @@ def test_compare_exports_carry_the_monitor_sides(client: TestClient, db: Session
         json={**body, "source": "host", "metric": "host_cpu_busy_pct"},
     )
     assert host.status_code == 200, host.text
+
+
+def _process_cpu(client: TestClient, exp_id: int, **selection: object) -> list[float | None]:
+    r = client.post(
+        f"{API}/compare/configurations",
+        json={
+            "experiment_ids": [exp_id],
+            "source": "process",
+            "metrics": ["process_cpu_pct"],
+            **selection,
+        },
+    )
+    assert r.status_code == 200, r.text
+    return [row["metrics"]["process_cpu_pct"] for row in r.json()["data"]]
+
+
+@pytest.mark.parametrize("window", [None, {"window_start_s": 8, "window_end_s": 20}])
+def test_compare_reads_one_roles_processes(
+    client: TestClient, db: Session, window: dict[str, int] | None
+) -> None:
+    """role=middleware sums the middlewares' processes only (process:middleware:<N>), in the
+    stored window and in a re-cut one; a role without processes in the runs has no values."""
+    exp = stored_experiment(client, db)
+    every = _process_cpu(client, exp["id"], **(window or {}))
+    by_role = {
+        role: _process_cpu(client, exp["id"], role=role, **(window or {}))
+        for role in ("middleware", "server", "client")
+    }
+    total = sum(MONITOR_DEMANDS_S.values())
+    for role in ("middleware", "server"):
+        share = MONITOR_DEMANDS_S[f"process:{role}:0"] / total
+        assert [v * share for v in every if v is not None] == pytest.approx(
+            [v for v in by_role[role] if v is not None]
+        )
+    assert all(v is not None for v in every)
+    assert by_role["client"] == [None] * len(every)
+
+
+def test_compare_reads_the_network_side(client: TestClient, db: Session) -> None:
+    exp = stored_experiment(client, db)
+    r = client.post(
+        f"{API}/compare/configurations",
+        json={
+            "experiment_ids": [exp["id"]],
+            "source": "net",
+            "metrics": ["net_rx_bytes_per_s", "net_tx_packets_per_s"],
+        },
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["units"] == {"net_rx_bytes_per_s": "bytes/s", "net_tx_packets_per_s": "packets/s"}
+    first = body["data"][0]
+    x = model_throughput(first["values"], 0) + 50.0  # repetitions 0 and 1: +0, +100
+    assert first["metrics"]["net_rx_bytes_per_s"] == pytest.approx(200 * x)
+    assert first["metrics"]["net_tx_packets_per_s"] == pytest.approx(2 * x)
+
+
+@pytest.mark.parametrize(
+    ("path", "selection"),
+    [
+        ("configurations", {"source": "client", "role": "middleware"}),
+        ("configurations", {"source": "host", "role": "server"}),
+        ("configurations", {"role": "middleware"}),  # the default side is the clients'
+        ("configurations", {"source": "process", "role": "monitor"}),
+        ("configurations", {"source": "process", "role": "memcached"}),
+        ("differences", {"source": "net", "role": "client"}),
+        ("groups", {"source": "middleware", "role": "middleware", "x": "workers"}),
+    ],
+)
+def test_a_bad_role_is_422_naming_it(
+    client: TestClient, path: str, selection: dict[str, str]
+) -> None:
+    r = client.post(f"{API}/compare/{path}", json={"experiment_ids": [1], **selection})
+    assert r.status_code == 422, r.text
+    assert [e["loc"] for e in r.json()["detail"]] == [["body", "role"]], r.text
+
+
+def test_compare_exports_carry_the_role(client: TestClient, db: Session) -> None:
+    """The differences CSV and the grouped curves' figure of role=middleware are the
+    middlewares' numbers, not every process's."""
+    exp = stored_experiment(client, db)
+    other = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"], other["id"]],
+        "source": "process",
+        "role": "middleware",
+        "metrics": ["process_cpu_pct"],
+    }
+    table = client.post(f"{API}/compare/tables/differences.csv", json=body)
+    assert table.status_code == 200, table.text
+    header, *rows = list(csv.reader(io.StringIO(table.text)))
+    mean = header.index("Base mean (% of a core)")
+    served = client.post(f"{API}/compare/differences", json=body).json()["data"]
+    every = client.post(f"{API}/compare/differences", json={**body, "role": None}).json()["data"]
+    share = MONITOR_DEMANDS_S["process:middleware:0"] / sum(MONITOR_DEMANDS_S.values())
+    assert [float(r[mean]) for r in rows] == pytest.approx([d["base"]["mean"] for d in served])
+    assert [d["base"]["mean"] for d in served] == pytest.approx(
+        [d["base"]["mean"] * share for d in every]
+    )
+    figure = {k: v for k, v in body.items() if k != "metrics"}
+    figure |= {"metric": "process_cpu_pct", "x": "clients_per_thread"}
+    groups = client.post(f"{API}/compare/groups", json=figure)
+    fig = client.post(f"{API}/compare/figures/compare-groups.json", json=figure)
+    assert groups.status_code == fig.status_code == 200, fig.text
+    means = sorted(p["mean"] for g in groups.json()["data"] for p in g["points"])
+    drawn = sorted(y for t in fig.json()["data"] for y in t.get("y", []) if y is not None)
+    assert means and set(means) <= set(drawn)
+
+
+def test_parcoords_of_a_monitor_side_has_its_own_metric_axes(
+    client: TestClient, db: Session
+) -> None:
+    """A monitor side reports no throughput: the axes are the side's metric alone (no 422)."""
+    exp = stored_experiment(client, db)
+    body = {
+        "experiment_ids": [exp["id"]],
+        "source": "process",
+        "role": "middleware",
+        "metric": "process_cpu_pct",
+    }
+    fig = client.post(f"{API}/compare/figures/compare-parcoords.json", json=body)
+    assert fig.status_code == 200, fig.text
+    labels = [d["label"] for d in fig.json()["data"][0]["dimensions"]]
+    assert any("% of a core" in label for label in labels), labels
+    assert not any("Throughput" in label for label in labels), labels

@@ -34,6 +34,7 @@ def test_create_read_list_update_delete(client: TestClient) -> None:
         **STATE,
         "configuration_ids": [],
         "base_configuration_id": None,
+        "role": None,
         "window_start_s": None,
         "window_end_s": None,
     }
@@ -75,6 +76,12 @@ def test_bad_input_is_422_naming_the_field(client: TestClient) -> None:
     assert r.status_code == 422 and _loc(r) == [["body", "name"]]
     r = client.post(API, json={"name": random_name(), "state": {**STATE, "band": "iqr"}})
     assert r.status_code == 422 and _loc(r) == [["body", "state", "band"]]
+    # A process role only on the process side; the one kept is stored.
+    r = client.post(API, json={"name": random_name(), "state": {**STATE, "role": "server"}})
+    assert r.status_code == 422 and _loc(r) == [["body", "state", "role"]]
+    process = {**STATE, "source": "process", "role": "server"}
+    r = client.post(API, json={"name": random_name(), "state": process})
+    assert r.status_code == 201 and r.json()["state"]["role"] == "server"
     r = client.post(API, json={"name": random_name(), "state": {**STATE, "colour": "red"}})
     assert r.status_code == 422 and _loc(r) == [["body", "state", "colour"]]
     r = client.post(API, json={"name": random_name(), "state": {**STATE, "experiment_ids": ["x"]}})

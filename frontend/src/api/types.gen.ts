@@ -920,6 +920,10 @@ export type CompareFigureRequest = {
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
     /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
+    /**
      * request type: all, set, get or multi-get
      */
     request_type?: RequestType;
@@ -981,7 +985,8 @@ export type CompareFigureRequest = {
 /**
  * CompareSelection
  *
- * Which experiments, and which measurements of them (source, request type, window).
+ * Which experiments, and which measurements of them (source, role, request type,
+ * window).
  */
 export type CompareSelection = {
     /**
@@ -1008,6 +1013,10 @@ export type CompareSelection = {
      * which side measured it: client (load generators) or middleware
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
     /**
      * request type: all, set, get or multi-get
      */
@@ -1074,6 +1083,10 @@ export type CompareViewState = {
      * which side measured it: client (load generators) or middleware
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
     /**
      * request type: all, set, get or multi-get
      */
@@ -1541,6 +1554,10 @@ export type ConfigurationsRequest = {
      * which side measured it: client (load generators) or middleware
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
     /**
      * request type: all, set, get or multi-get
      */
@@ -2086,6 +2103,10 @@ export type DifferencesRequest = {
      * which side measured it: client (load generators) or middleware
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
     /**
      * request type: all, set, get or multi-get
      */
@@ -3611,6 +3632,10 @@ export type GroupsRequest = {
      * which side measured it: client (load generators) or middleware
      */
     source?: 'client' | 'middleware' | 'host' | 'net' | 'process';
+    /**
+     * source=process only: the processes of one host role (process:<role>:<N>, e.g. the middlewares), summed per run; none: every process of the run
+     */
+    role?: HostRole | null;
     /**
      * request type: all, set, get or multi-get
      */

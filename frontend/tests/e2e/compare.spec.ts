@@ -7,8 +7,17 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, launch, screenshot } from "./browser";
-import { createSeeded, meanStd, type SeededExperiment, seededConfiguration } from "./seed";
+import type { ConfigurationTablePublic } from "@/api";
+import { formatNumber } from "@/lib/format";
+import { api, BASE_URL, launch, screenshot } from "./browser";
+import {
+  createSeeded,
+  type MonitorRow,
+  meanStd,
+  type SeededExperiment,
+  seededConfiguration,
+  seedMonitorRows,
+} from "./seed";
 
 let browser: Browser;
 let page: Page;
@@ -19,6 +28,15 @@ const stamp = Date.now();
 const WAIT_MS = 90_000;
 const TEST_MS = 180_000;
 const POLL = { timeout: WAIT_MS };
+// The monitor's window means per request (worker/runs/monitoring.py's sources): each role's
+// process CPU in % of a core, and the loopback's traffic.
+const MONITOR: MonitorRow[] = [
+  ["process:server:0", "process_cpu_pct", 100 * 30e-6],
+  ["process:middleware:0", "process_cpu_pct", 100 * 50e-6],
+  ["process:client:0", "process_cpu_pct", 100 * 200e-6],
+  ["net:local:lo", "net_rx_bytes_per_s", 300],
+  ["net:local:lo", "net_tx_bytes_per_s", 120],
+];
 
 beforeAll(async () => {
   one = await createSeeded(`cmp-one-mw-${stamp}`, [8, 16], [4, 8], { middlewares: 1 });
@@ -31,6 +49,7 @@ beforeAll(async () => {
     { middlewares: 2, threads_per_instance: 1 },
     { scale: { 8: 1.5, 16: 1.001 } },
   );
+  for (const e of [one, two]) seedMonitorRows(e.id, MONITOR);
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   page.setDefaultTimeout(WAIT_MS);
@@ -469,6 +488,63 @@ describe("compare", () => {
         .poll(() => curves.locator(".ytitle").textContent(), POLL)
         .toBe("Queue time (µs)");
       await screenshot(page, "compare-queue-time");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "compares the middlewares' process CPU and the network side as the API serves them",
+    async () => {
+      const ids = [one.id, two.id];
+      await page.goto(`${BASE_URL}/compare?e=${ids.join(",")}&source=process`);
+      const toolbar = page.getByTestId("compare-toolbar");
+      const table = page.getByTestId("configuration-table");
+      const shown = async () =>
+        table
+          .getByTestId("configuration-row")
+          .evaluateAll((rows) => rows.map((r) => r.lastElementChild?.textContent ?? ""));
+      const served = async (selection: Record<string, unknown>, metric: string) => {
+        const body = { experiment_ids: ids, metrics: [metric], ...selection };
+        const t = await api<ConfigurationTablePublic>("/compare/configurations", {
+          method: "POST",
+          body: JSON.stringify(body),
+        });
+        return t.data.map((r) => formatNumber(r.metrics[metric]));
+      };
+      const every = await served({ source: "process" }, "process_cpu_pct");
+      await expect.poll(shown, POLL).toEqual(every);
+      await toolbar.getByLabel("Process role").selectOption("middleware");
+      await expect.poll(() => page.url(), POLL).toContain("role=middleware");
+      const middleware = await served({ source: "process", role: "middleware" }, "process_cpu_pct");
+      await expect.poll(shown, POLL).toEqual(middleware);
+      // The middlewares' 50 us of the 280 us every process spends per request.
+      expect(middleware).not.toEqual(every);
+      expect(middleware.every((v) => v !== "–")).toBe(true);
+      await expect
+        .poll(() => table.locator("th").last().textContent(), POLL)
+        .toBe("process CPU (user + system) (% of a core)");
+      // The differences, curves and parallel coordinates follow the same choice.
+      const curves = page.getByTestId("grouped-curves");
+      await expect
+        .poll(() => curves.locator(".ytitle").textContent(), POLL)
+        .toBe("Process CPU (user + system) (% of a core)");
+      await page.getByTestId("parcoords").locator(".js-plotly-plot").waitFor();
+      await screenshot(page, "compare-middleware-process-cpu");
+
+      await toolbar.getByLabel("Source").selectOption("net");
+      await expect.poll(() => page.url(), POLL).toContain("source=net");
+      await expect.poll(() => toolbar.getByLabel("Process role").count(), POLL).toBe(0);
+      await toolbar.getByLabel("Metric").selectOption("net_tx_bytes_per_s");
+      const net = await served({ source: "net" }, "net_tx_bytes_per_s");
+      await expect.poll(shown, POLL).toEqual(net);
+      expect(net.every((v) => v !== "–")).toBe(true);
+      await expect
+        .poll(() => page.getByTestId("difference-table").locator("h3").textContent(), POLL)
+        .toContain("Differences in bytes sent against");
+      await expect
+        .poll(() => curves.locator(".ytitle").textContent(), POLL)
+        .toBe("Bytes sent (bytes/s)");
+      await screenshot(page, "compare-net-tx-bytes");
     },
     TEST_MS,
   );

@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic } from "@/api";
 import { BASE_URL, launch, screenshot } from "./browser";
-import { createSeeded } from "./seed";
+import { createSeeded, seedMonitorRows } from "./seed";
 
 let browser: Browser;
 let page: Page;
@@ -14,27 +14,14 @@ let exp: ExperimentPublic;
 
 /** The monitor's rows of every run: per request 120 us of the 2-core host, memcached 30 us,
  * the middleware 50 us (percent of a core = 100 X D, X the run's client throughput). */
-function seedMonitorRows(experimentId: number): void {
+function seedMonitorDemands(experimentId: number): void {
+  seedMonitorRows(experimentId, [
+    ["host:local", "host_cpu_busy_pct", 100 * 120e-6],
+    ["process:server:0", "process_cpu_pct", 100 * 30e-6],
+    ["process:middleware:0", "process_cpu_pct", 100 * 50e-6],
+  ]);
   const db = process.env.E2E_DATABASE;
   if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
-  const rows = [
-    ["host:local", "host_cpu_busy_pct", 120e-6],
-    ["process:server:0", "process_cpu_pct", 30e-6],
-    ["process:middleware:0", "process_cpu_pct", 50e-6],
-  ] as const;
-  for (const [source, column, demand] of rows) {
-    const extra = source.startsWith("host:") ? ", host_cpus" : "";
-    const extraValue = source.startsWith("host:") ? ", 2" : "";
-    const statement = `INSERT INTO run_summaries (run_id, source, request_type, window_start_s,
-      window_end_s, count, throughput, response_time_us, ${column}${extra})
-      SELECT s.run_id, '${source}', 'all', s.window_start_s, s.window_end_s, 0, 'NaN', 'NaN',
-             sum(s.throughput) * ${100 * demand}${extraValue}
-      FROM run_summaries s JOIN runs r ON r.id = s.run_id
-      WHERE r.experiment_id = ${experimentId} AND s.source LIKE 'client:%'
-        AND s.request_type = 'all'
-      GROUP BY s.run_id, s.window_start_s, s.window_end_s`;
-    execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q", "-c", statement]);
-  }
   // Each run's probe measured a 400 us client -> middleware round trip (a delay station).
   const probe = JSON.stringify({
     method: "tcp_connect",
@@ -47,7 +34,7 @@ function seedMonitorRows(experimentId: number): void {
 
 beforeAll(async () => {
   exp = await createSeeded(`demands-${Date.now()}`, [8], [1, 4, 16], { middlewares: 1 });
-  seedMonitorRows(exp.id);
+  seedMonitorDemands(exp.id);
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();

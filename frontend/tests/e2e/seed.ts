@@ -24,6 +24,33 @@ export function runSeedSql(
   execFileSync("psql", [...args, "-v", `exp=${experimentId}`, ...extra, "-f", file]);
 }
 
+/** A monitor source's window mean per request: `column` = the run's client throughput x
+ * `perRequest` (the utilization law for CPU, bytes per request for traffic). */
+export type MonitorRow = readonly [source: string, column: string, perRequest: number];
+
+function psql(statement: string): void {
+  const db = process.env.E2E_DATABASE;
+  if (!db) throw new Error("E2E_DATABASE is not set: run through scripts/e2e.sh");
+  execFileSync("psql", ["-h", "127.0.0.1", "-U", "postgres", "-d", db, "-q", "-c", statement]);
+}
+
+/** The monitor's window summaries of every run, as the worker stores them
+ * (worker/runs/monitoring.py: request type "all", throughput NaN); a host has 2 cores. */
+export function seedMonitorRows(experimentId: number, rows: readonly MonitorRow[]): void {
+  for (const [source, column, perRequest] of rows) {
+    const host = source.startsWith("host:");
+    psql(`INSERT INTO run_summaries (run_id, source, request_type, window_start_s,
+      window_end_s, count, throughput, response_time_us, ${column}${host ? ", host_cpus" : ""})
+      SELECT s.run_id, '${source}', 'all', s.window_start_s, s.window_end_s, 0, 'NaN', 'NaN',
+             sum(s.throughput) * ${perRequest}${host ? ", 2" : ""}
+      FROM run_summaries s JOIN runs r ON r.id = s.run_id
+      WHERE r.experiment_id = ${experimentId} AND s.source LIKE 'client:%'
+        AND s.request_type = 'all'
+      GROUP BY s.run_id, s.window_start_s, s.window_end_s
+      ON CONFLICT (run_id, source, request_type) DO UPDATE SET ${column} = excluded.${column}`);
+  }
+}
+
 /** One seeded run: what its tool outputs say over the stable window, all instances. */
 export interface SeededRun {
   run_id: number;

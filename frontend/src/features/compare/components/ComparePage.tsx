@@ -25,6 +25,7 @@ import {
   groupedCurvesTitle,
   isMonitorSource,
   offeredMetrics,
+  selectedRole,
   tableMetrics,
 } from "../utils/compareState";
 import { CompareToolbar } from "./CompareToolbar";
@@ -60,19 +61,21 @@ export function ComparePage() {
     () => new Map((experiments?.data ?? []).map((e) => [e.id, e.name])),
     [experiments],
   );
+  const role = selectedRole(state);
   const selection: CompareSelection | null = useMemo(
     () =>
       state.experiments.length
         ? {
             experiment_ids: state.experiments,
             source: state.source,
+            role,
             request_type: isMonitorSource(state.source) ? "all" : state.requestType,
             // The comparison API cuts whole seconds: widen a fractional window to them.
             window_start_s: state.window ? Math.floor(state.window.start) : null,
             window_end_s: state.window ? Math.ceil(state.window.end) : null,
           }
         : null,
-    [state.experiments, state.source, state.requestType, state.window],
+    [state.experiments, state.source, role, state.requestType, state.window],
   );
   const params = useGetCompareParametersQuery(selection);
   // The overview metrics plus the chosen one (parallel coordinates are coloured by it).

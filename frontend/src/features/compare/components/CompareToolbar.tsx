@@ -2,7 +2,13 @@
 import type { MetricPublic } from "@/api";
 import { FactorSelect, ResultSelectors, WindowPicker } from "@/features/results";
 import { displayUnit } from "@/lib/labels";
-import { BANDS, type CompareState, GROUP_BY_EXPERIMENT } from "../utils/compareState";
+import {
+  BANDS,
+  type CompareState,
+  GROUP_BY_EXPERIMENT,
+  PROCESS_ROLE_LABELS,
+  PROCESS_ROLES,
+} from "../utils/compareState";
 
 const BAND_LABELS: Record<CompareState["band"], string> = {
   std: "standard deviation",
@@ -34,6 +40,22 @@ export function CompareToolbar(props: CompareToolbarProps) {
         onSource={(source) => onChange({ source })}
         onRequestType={(requestType) => onChange({ requestType })}
       />
+      {state.source === "process" && (
+        <label>
+          Process role
+          <select
+            value={state.role ?? ""}
+            onChange={(e) => onChange({ role: (e.target.value || null) as CompareState["role"] })}
+          >
+            <option value="">all (summed)</option>
+            {PROCESS_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {PROCESS_ROLE_LABELS[r]} (summed)
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label>
         Metric
         <select value={metric} onChange={(e) => onChange({ metric: e.target.value })}>

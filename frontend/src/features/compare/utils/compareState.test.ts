@@ -16,7 +16,9 @@ import {
   fromViewState,
   isMonitorSource,
   offeredMetrics,
+  PROCESS_ROLES,
   parseAsBrush,
+  selectedRole,
   serializeCompare,
   tableMetrics,
   toViewState,
@@ -35,6 +37,7 @@ const FULL: CompareState = {
   group: "workers",
   band: "ci",
   source: "middleware",
+  role: null,
   requestType: "get",
   window: { start: 10, end: 70 },
   onlyDifferences: true,
@@ -71,6 +74,7 @@ describe("compare URL state", () => {
       group: "experiment",
       band: "std",
       source: "client",
+      role: null,
       requestType: "all",
       window: null,
       onlyDifferences: false,
@@ -168,16 +172,24 @@ describe("compare URL state", () => {
     );
   });
 
-  it("offers the monitor's hosts and processes as sides, with their own metrics", () => {
-    // The URL and a saved view keep a monitor side; the API's net side reopens on the clients.
+  it("offers the monitor's hosts, interfaces and processes as sides, with their own metrics", () => {
+    // The URL and a saved view keep a monitor side.
     expect(load("?source=process").source).toBe("process");
     expect(load("?source=host").source).toBe("host");
-    expect(serializeCompare({ source: "host" })).toBe("?source=host");
+    expect(load("?source=net").source).toBe("net");
+    expect(serializeCompare({ source: "net" })).toBe("?source=net");
     const view = toViewState({ ...FULL, source: "process" });
     expect(view.source).toBe("process");
     expect(fromViewState(view).source).toBe("process");
-    expect(fromViewState({ ...view, source: "net" }).source).toBe("client");
+    expect(fromViewState({ ...view, source: "net" }).source).toBe("net");
     expect(isMonitorSource("host") && isMonitorSource("process")).toBe(true);
+    expect(isMonitorSource("net")).toBe(true);
+    expect(offeredMetrics(SERVED_METRICS, "net").map((m) => m.name)).toEqual([
+      "net_rx_bytes_per_s",
+      "net_tx_bytes_per_s",
+      "net_rx_packets_per_s",
+      "net_tx_packets_per_s",
+    ]);
     expect(isMonitorSource("client") || isMonitorSource("middleware")).toBe(false);
     const process = offeredMetrics(SERVED_METRICS, "process");
     const host = offeredMetrics(SERVED_METRICS, "host").map((m) => m.name);
@@ -195,6 +207,30 @@ describe("compare URL state", () => {
       "response_time_us",
       "p99_us",
     ]);
+  });
+
+  it("keeps one role's processes in the URL and a view, asked for on the process side only", () => {
+    // The roles are the API's HostRole values.
+    expect([...PROCESS_ROLES].sort()).toEqual(["client", "middleware", "server"]);
+    const qs = serializeCompare({ experiments: [3, 1], source: "process", role: "middleware" });
+    expect(qs).toBe("?e=3,1&source=process&role=middleware");
+    const s = load(qs);
+    expect([s.source, s.role]).toEqual(["process", "middleware"]);
+    expect(selectedRole(s)).toBe("middleware");
+    expect(load("?source=process&role=monitor").role).toBeNull();
+    // On another side a role in the URL is not sent (the API answers 422 for it).
+    expect(selectedRole({ source: "client", role: "middleware" })).toBeNull();
+    expect(toViewState({ ...FULL, source: "client", role: "server" }).role).toBeNull();
+    const view = toViewState({ ...FULL, source: "process", role: "server" });
+    expect(view.role).toBe("server");
+    expect(fromViewState(view).role).toBe("server");
+    expect(fromViewState({ ...view, role: undefined }).role).toBeNull();
+    // A brush dragged on all processes lapses when one role is chosen.
+    const brushed = { ...FULL, source: "process" as const };
+    expect(withBrushScope(brushed, { role: "middleware" })).toEqual({
+      role: "middleware",
+      brush: null,
+    });
   });
 
   it("uses the chosen base only while it is selected", () => {

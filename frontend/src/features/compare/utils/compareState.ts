@@ -9,7 +9,7 @@ import {
   parseAsString,
   parseAsStringLiteral,
 } from "nuqs";
-import type { CompareViewState, MetricPublic } from "@/api";
+import type { CompareSelection, CompareViewState, HostRole, MetricPublic } from "@/api";
 import type { ResultWindow } from "@/lib/queryKeys";
 import {
   parseAsIdList,
@@ -25,13 +25,27 @@ export type CompareMetric = NonNullable<CompareViewState["metric"]>;
 export const DEFAULT_METRIC: CompareMetric = "throughput_per_s";
 export const BANDS = ["std", "se", "ci"] as const;
 /** The sides Compare offers: the requests' (load generators, middlewares) and the monitor's
- * hosts and processes (their CPU, memory, network; every host or process of a run summed). */
-export const COMPARE_SOURCES = ["client", "middleware", "host", "process"] as const;
+ * hosts, network interfaces and processes (every one of a run summed). */
+export const COMPARE_SOURCES = [
+  "client",
+  "middleware",
+  "host",
+  "net",
+  "process",
+] as const satisfies readonly NonNullable<CompareSelection["source"]>[];
 export type CompareSource = (typeof COMPARE_SOURCES)[number];
 /** The monitor's sides: per run, not per request type (their rows are request type "all"). */
 export function isMonitorSource(source: CompareSource): boolean {
-  return source === "host" || source === "process";
+  return source === "host" || source === "net" || source === "process";
 }
+/** What each host role's processes are called; keyed by the API's HostRole, so the roles are
+ * the API's (a role added there fails to compile here until it is named). */
+export const PROCESS_ROLE_LABELS: Record<HostRole, string> = {
+  middleware: "middlewares",
+  server: "memcached servers",
+  client: "load generators",
+};
+export const PROCESS_ROLES = Object.keys(PROCESS_ROLE_LABELS) as HostRole[];
 /** The grouping by experiment; any other value of `group` is a parameter name. */
 export const GROUP_BY_EXPERIMENT = "experiment";
 
@@ -82,6 +96,7 @@ export const compareParsers = {
   group: parseAsString.withDefault(GROUP_BY_EXPERIMENT),
   band: parseAsStringLiteral(BANDS).withDefault("std"),
   source: parseAsStringLiteral(COMPARE_SOURCES).withDefault("client"),
+  role: parseAsStringLiteral(PROCESS_ROLES),
   requestType: parseAsRequestType.withDefault("all"),
   window: parseAsWindow,
   onlyDifferences: parseAsBoolean.withDefault(false),
@@ -100,6 +115,7 @@ export const compareUrlKeys = {
   group: "group",
   band: "band",
   source: "source",
+  role: "role",
   requestType: "type",
   window: "window",
   onlyDifferences: "diff",
@@ -117,6 +133,8 @@ export interface CompareState {
   group: string;
   band: (typeof BANDS)[number];
   source: CompareSource;
+  /** One role's processes (source "process" only; null: every process); see selectedRole. */
+  role: HostRole | null;
   requestType: SelectableRequestType;
   window: ResultWindow | null;
   onlyDifferences: boolean;
@@ -125,7 +143,7 @@ export interface CompareState {
 }
 
 /** What a brush was dragged on: its intervals are in that figure's axis numbers. */
-const BRUSH_SCOPE = ["experiments", "source", "requestType", "window", "metric"] as const;
+const BRUSH_SCOPE = ["experiments", "source", "role", "requestType", "window", "metric"] as const;
 
 /** A change of the state, with the brush dropped when the change leaves the selection or
  * metric it was dragged on (the one rule for every change of the page's state). */
@@ -138,6 +156,12 @@ export function withBrushScope(
     (k) => k in patch && JSON.stringify(patch[k]) !== JSON.stringify(current[k]),
   );
   return moved ? { ...patch, brush: null } : patch;
+}
+
+/** The role the API is asked for: the chosen one on the process side, else none (the API
+ * answers 422 for a role on another side). */
+export function selectedRole(s: Pick<CompareState, "source" | "role">): HostRole | null {
+  return s.source === "process" ? s.role : null;
 }
 
 /** "?e=3,1&base=1..." for a state (defaults left out), for links and reopening saved views. */
@@ -154,6 +178,7 @@ export function toViewState(s: CompareState): CompareViewState {
     group_by: s.group,
     band: s.band,
     source: s.source,
+    role: selectedRole(s),
     request_type: s.requestType,
     window_start_s: s.window?.start ?? null,
     window_end_s: s.window?.end ?? null,
@@ -173,11 +198,8 @@ export function fromViewState(v: CompareViewState): CompareState {
     x: v.x ?? null,
     group: v.group_by ?? GROUP_BY_EXPERIMENT,
     band: v.band ?? "std",
-    // The page offers the requests' sides and the monitor's hosts and processes; a view of
-    // the monitor's network interfaces (net, API only) reopens on the clients.
-    source: (COMPARE_SOURCES as readonly string[]).includes(v.source ?? "")
-      ? (v.source as CompareSource)
-      : "client",
+    source: v.source ?? "client",
+    role: v.role ?? null,
     requestType: (REQUEST_TYPES as readonly string[]).includes(rt)
       ? (rt as SelectableRequestType)
       : "all",

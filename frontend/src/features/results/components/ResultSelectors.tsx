@@ -9,7 +9,8 @@ export interface ResultSelectorsProps<S extends string = ResultSource> {
   requestType: RequestType;
   onSource: (s: S) => void;
   onRequestType: (r: SelectableRequestType) => void;
-  /** Also offer the monitor's hosts and processes (Compare); their rows cover all requests. */
+  /** Also offer the monitor's hosts, network interfaces and processes (Compare); their rows
+   * cover all requests. */
   monitor?: boolean;
 }
 
@@ -20,7 +21,7 @@ export function ResultSelectors<S extends string = ResultSource>({
   onRequestType,
   monitor = false,
 }: ResultSelectorsProps<S>) {
-  const perRun = source === "host" || source === "process";
+  const perRun = source === "host" || source === "net" || source === "process";
   return (
     <>
       <label>
@@ -28,10 +29,11 @@ export function ResultSelectors<S extends string = ResultSource>({
         <select value={source} onChange={(e) => onSource(e.target.value as S)}>
           <option value="client">client (load generator)</option>
           <option value="middleware">middleware</option>
-          {monitor && <option value="host">hosts (monitor: CPU, memory, network; summed)</option>}
+          {monitor && <option value="host">hosts (monitor: CPU, memory; summed)</option>}
           {monitor && (
-            <option value="process">processes (monitor: CPU of every process; summed)</option>
+            <option value="net">network interfaces (monitor: bytes, packets; summed)</option>
           )}
+          {monitor && <option value="process">processes (monitor: CPU; summed)</option>}
         </select>
       </label>
       <label>
@@ -39,7 +41,11 @@ export function ResultSelectors<S extends string = ResultSource>({
         <select
           value={perRun ? "all" : requestType}
           disabled={perRun}
-          title={perRun ? "the monitor measures hosts and processes, not request types" : undefined}
+          title={
+            perRun
+              ? "the monitor measures hosts, interfaces and processes, not request types"
+              : undefined
+          }
           onChange={(e) => onRequestType(e.target.value as SelectableRequestType)}
         >
           {REQUEST_TYPES.map((r) => (
