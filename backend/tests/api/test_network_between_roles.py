@@ -3,6 +3,7 @@ the runs' round trips, the model's delay from them, and the network bound per ro
 testbed's bandwidths (DOMAIN.md section 7)."""
 
 import math
+import uuid
 
 import pytest
 from fastapi.testclient import TestClient
@@ -65,7 +66,7 @@ def test_breakdown_and_model_use_the_runs_round_trip(client: TestClient, db: Ses
 
 
 def _testbed(db: Session, bandwidth: dict[str, float] | None) -> Testbed:
-    bed = Testbed(name=f"bw-{len(str(bandwidth))}-{id(db)}", kind=TestbedKind.REMOTE)
+    bed = Testbed(name=f"bw-{uuid.uuid4().hex[:12]}", kind=TestbedKind.REMOTE)  # unique per call
     bed.hosts = [
         Host(name=r.value, role=r, address=f"10.0.0.{i + 2}", ssh_user="u", key_path="k")
         for i, r in enumerate(HostRole)
