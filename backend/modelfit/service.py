@@ -10,10 +10,10 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
-from backend.analysis.experiment import write_fraction
 from backend.analysis.mva.bounds import bounds
 from backend.analysis.network_builder import SystemConfig, build_network, model_vs_measurement
 from backend.analysis.plain import plain
+from backend.analysis.request_mix import design_mix
 from backend.crud.network import round_trips_us
 from backend.domain.parameters import resolve_replication
 from backend.modelfit.measured import measured_configs
@@ -62,7 +62,7 @@ def network_inputs_public(
         groups = network_groups(
             configs,
             replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
-            write_fraction_of=lambda p: write_fraction(p["ratio"]),
+            write_fraction_of=lambda p: design_mix(p).write_fraction,  # of requests
             server_utilization=server_utilization,
             round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
         )

@@ -7,13 +7,14 @@ from typing import Any
 
 from backend.analysis.breakdown import breakdown
 from backend.analysis.errors import AnalysisError, require
-from backend.analysis.experiment import total_clients, write_fraction
+from backend.analysis.experiment import total_clients
 from backend.analysis.factorial import FactorialResult, factorial
 from backend.analysis.factorial_grid import design_from_grid
 from backend.analysis.fractional import fractional_factorial
 from backend.analysis.laws import estimate_think_time, interactive_throughput, little_check
 from backend.analysis.network_builder import SystemConfig, model_vs_measurement
 from backend.analysis.plain import plain
+from backend.analysis.request_mix import design_mix
 from backend.analysis.saturation import Series
 from backend.domain.fraction import Fraction
 from backend.domain.metrics import MetricName
@@ -296,7 +297,7 @@ def network_model_table(
             middlewares=params["middlewares"],
             workers=params["workers"],
             replication=resolve_replication(params["replication"], params["servers"]),
-            write_fraction=write_fraction(params["ratio"]),
+            write_fraction=design_mix(params).write_fraction,  # of requests: a multi-get is one
             **service_times,
         )
         points.sort()

@@ -31,9 +31,9 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
 
     from sqlalchemy import select
 
-    from backend.analysis.experiment import write_fraction
     from backend.analysis.mva.exact import solve_mva
     from backend.analysis.network_builder import build_network
+    from backend.analysis.request_mix import design_mix
     from backend.core.db import SessionLocal
     from backend.domain.parameters import resolve_replication
     from backend.modelfit.demands import demand_groups
@@ -80,7 +80,7 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
         (timed,) = network_groups(
             configs,
             replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
-            write_fraction_of=lambda p: write_fraction(p["ratio"]),
+            write_fraction_of=lambda p: design_mix(p).write_fraction,
         )
     model = group.model
     stations = build_network(timed.system)

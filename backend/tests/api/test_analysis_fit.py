@@ -159,3 +159,35 @@ def test_fit_routes_404_and_no_data_422(client: TestClient) -> None:
     r = client.get(f"{API}/experiments/{exp['id']}/network-inputs")
     assert r.status_code == 422
     assert r.json()["detail"][0]["loc"] == ["query", "experiment"]
+
+
+def test_network_inputs_count_a_multiget_as_one_request(client: TestClient, db: Session) -> None:
+    # memtier's ratio counts keys: 1:9 with 3-key gets is one set and three gets per cycle, so
+    # the model's share of sets (of requests, as the throughput counts them) is 1/4, not 1/10.
+    exp = create_random_experiment(
+        client,
+        factors={"multiget_size": [1, 3]},
+        fixed={"servers": 1, "middlewares": 1, "workers": 8, "ratio": "1:9"},
+        repetitions=1,
+    )
+    client.post(f"/api/v1/experiments/{exp['id']}/start")
+    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
+    for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
+        db.add(stored_summary(run.id, "client:0", 1000.0, 900.0))
+        db.add(
+            stored_summary(
+                run.id,
+                "middleware:0",
+                1000.0,
+                500.0,
+                queue_time_us=10.0,
+                server_time_us=300.0,
+                processing_time_us=50.0,
+            )
+        )
+    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+    r = client.get(f"{API}/experiments/{exp['id']}/network-inputs")
+    assert r.status_code == 200, r.text
+    shares = {g["group"]["multiget_size"]: g["system"]["write_fraction"] for g in r.json()["data"]}
+    assert shares == {1: pytest.approx(1 / 10), 3: pytest.approx(1 / 4)}
