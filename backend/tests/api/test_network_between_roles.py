@@ -84,6 +84,16 @@ def _testbed(db: Session, bandwidth: dict[str, float] | None) -> Testbed:
     return bed
 
 
+def _succeeded(client: TestClient, db: Session, exp_id: int, tp: float, rt: float) -> None:
+    """Queue and cancel the experiment's runs, then store them succeeded with one client summary."""
+    client.post(f"/api/v1/experiments/{exp_id}/start")
+    client.post(f"/api/v1/experiments/{exp_id}/cancel")
+    for run in db.scalars(select(Run).where(Run.experiment_id == exp_id)).all():
+        db.add(stored_summary(run.id, "client:0", tp, rt))
+    db.execute(update(Run).where(Run.experiment_id == exp_id).values(status=RunStatus.SUCCEEDED))
+    db.commit()
+
+
 def test_network_bound_per_role(client: TestClient, db: Session) -> None:
     bed = _testbed(db, {"client": 201.0, "middleware": 802.0, "server": 101.0})
     exp = create_random_experiment(
@@ -99,12 +109,7 @@ def test_network_bound_per_role(client: TestClient, db: Session) -> None:
         repetitions=1,
         testbed_id=bed.id,
     )
-    client.post(f"/api/v1/experiments/{exp['id']}/start")
-    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
-    for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
-        db.add(stored_summary(run.id, "client:0", 3000.0, 1000.0))
-    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
-    db.commit()
+    _succeeded(client, db, exp["id"], 3000.0, 1000.0)
     r = client.get(f"{API}/experiments/{exp['id']}/network-bound")
     assert r.status_code == 200, r.text
     rows = {row["values"]["ratio"]: row for row in r.json()["data"]}
@@ -139,12 +144,7 @@ def test_network_bound_of_multigets(client: TestClient, db: Session) -> None:
         repetitions=1,
         testbed_id=bed.id,
     )
-    client.post(f"/api/v1/experiments/{exp['id']}/start")
-    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
-    for run in db.scalars(select(Run).where(Run.experiment_id == exp["id"])).all():
-        db.add(stored_summary(run.id, "client:0", 1000.0, 1000.0))
-    db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
-    db.commit()
+    _succeeded(client, db, exp["id"], 1000.0, 1000.0)
     r = client.get(f"{API}/experiments/{exp['id']}/network-bound")
     assert r.status_code == 200, r.text
     rows = {
