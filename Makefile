@@ -38,12 +38,9 @@ build-ui: deps
 sshd: deps
 	@bash $(LOCAL)/sshd.sh start
 
+# The load tests at normal priority, everything else beside them at SCHED_IDLE (the script says why).
 test: setup  ## run every suite: lint, C++ (sanitizers, fuzzing), Python, frontend unit and e2e
-	@$(MAKE) --no-print-directory compose-check
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory test-cpp
-	@$(MAKE) --no-print-directory test-python
-	@$(MAKE) --no-print-directory test-frontend
+	@bash $(LOCAL)/test-all.sh
 
 test-cpp:
 	@bash middleware-cpp/scripts/test.sh

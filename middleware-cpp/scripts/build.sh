@@ -15,6 +15,11 @@ case "$FLAVOUR" in
     *) echo "unknown flavour '$FLAVOUR' (release, asan, tsan)" >&2; exit 2 ;;
 esac
 BUILD="$HERE/build/$FLAVOUR"
+# One build of a flavour at a time: `make test` builds release in its load lane while the C++
+# lane reaches the same tree (the second finds it up to date).
+mkdir -p "$HERE/build"
+exec 9>"$HERE/build/$FLAVOUR.lock"
+flock 9
 # Sanitizer builds keep -O1 and asserts so reports are readable and invariants checked.
 TYPE=RelWithDebInfo
 EXTRA=()
