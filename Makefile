@@ -38,8 +38,7 @@ build-ui: deps
 sshd: deps
 	@bash $(LOCAL)/sshd.sh start
 
-# The load tests at normal priority with lint, C++ and frontend beside them at SCHED_IDLE, then the
-# load-free Python tests alone (infra/local/test-all.sh says why).
+# The load tests at normal priority, everything else beside them at SCHED_IDLE (the script says why).
 test: setup  ## run every suite: lint, C++ (sanitizers, fuzzing), Python, frontend unit and e2e
 	@bash $(LOCAL)/test-all.sh
 

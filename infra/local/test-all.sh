@@ -6,13 +6,12 @@
 # "load" lane, in the foreground. They leave about half of the two cores idle (measured
 # 2026-11-28: 54 % idle over their 1,153 s, and under 10 % idle in 2 of 234 five-second samples).
 # Beside them, one lane at SCHED_IDLE (`chrt --idle`, inherited by every process it starts) runs
-# lint, the C++ suite (builds, sanitizer runs, fuzzing) and the frontend suite (Biome, tsc, Vitest,
-# the browser tests against a real API) in turn: the kernel gives it only CPU time that no
-# normal-priority process wants, so the load lane still sees a quiet machine, and the browser
-# tests, which use under one core, fit in what the load tests leave. One lane, not one per suite:
-# with four idle-class lanes beside the load tests (tried 2026-11-28) each got so little CPU that
-# uvicorn took over 60 s to start and a browser test timed out. The load-free Python tests (two
-# pytest-xdist workers and the API fuzz: they fill both cores) run last, alone.
+# lint, the C++ suite (builds, sanitizer runs, fuzzing) and the load-free Python tests in turn: the
+# kernel gives it only CPU time that no normal-priority process wants, so the load lane still sees
+# a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
+# (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
+# timed out. The frontend suite (a real browser against a real API, with its own timeouts) runs
+# last, alone.
 #
 # The side lane's log is printed when the load lane is done; the summary says which lane failed.
 set -uo pipefail
@@ -29,7 +28,7 @@ side_lane() {
     start=$(date +%s)
     for step in "make --no-print-directory compose-check lint" \
                 "bash middleware-cpp/scripts/test.sh" \
-                "bash frontend/scripts/test.sh"; do
+                "bash infra/local/test-python.sh load-free"; do
         echo "== side lane: $step"
         $step || { failed=1; echo "== side lane: FAILED: $step"; }
     done
@@ -40,7 +39,7 @@ export logs
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
-echo "== side lane at SCHED_IDLE: lint, C++ suite, frontend suite (log: $logs/side.log)"
+echo "== side lane at SCHED_IDLE: lint, C++ suite, load-free Python tests (log: $logs/side.log)"
 echo "== load lane: the middleware's release build, then the load tests one at a time"
 load_start=$(date +%s)
 load_status=0
@@ -55,19 +54,19 @@ cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
 echo
-echo "== load-free Python tests, alone"
-loadfree_start=$(date +%s)
-loadfree_status=0
-bash infra/local/test-python.sh load-free || loadfree_status=1
-loadfree_wall=$(( $(date +%s) - loadfree_start ))
+echo "== frontend, alone"
+frontend_start=$(date +%s)
+frontend_status=0
+bash frontend/scripts/test.sh || frontend_status=1
+frontend_wall=$(( $(date +%s) - frontend_start ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
 printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
-    "side (lint, C++, frontend)" "$(word "$side_status")" "$side_wall" \
-    "load-free Python (after both)" "$(word "$loadfree_status")" "$loadfree_wall"
-status=$(( load_status || side_status || loadfree_status ))
+    "side (lint, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
+    "frontend (after both)" "$(word "$frontend_status")" "$frontend_wall"
+status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
 rm -rf "$logs"
 exit "$status"
