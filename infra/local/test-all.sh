@@ -11,7 +11,8 @@
 # a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
 # timed out. The frontend suite (a real browser against a real API, with its own timeouts) runs
-# last, alone.
+# last, alone: in the side lane instead of the load-free tests (tried 2026-11-28), two
+# worker-recovery tests of the load lane failed, so it stays out of the load tests' way.
 #
 # The side lane's log is printed when the load lane is done; the summary says which lane failed.
 set -uo pipefail
