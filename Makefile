@@ -38,7 +38,8 @@ build-ui: deps
 sshd: deps
 	@bash $(LOCAL)/sshd.sh start
 
-# The load tests at normal priority, everything else beside them at SCHED_IDLE (the script says why).
+# The load tests at normal priority, lint + C++ + load-free Python tests beside them at SCHED_IDLE,
+# then the frontend alone (infra/local/test-all.sh says why).
 test: setup  ## run every suite: lint, C++ (sanitizers, fuzzing), Python, frontend unit and e2e
 	@bash $(LOCAL)/test-all.sh
 

@@ -16,7 +16,7 @@ case "$FLAVOUR" in
 esac
 BUILD="$HERE/build/$FLAVOUR"
 # One build of a flavour at a time: `make test` builds release in its load lane while the C++
-# lane reaches the same tree (the second finds it up to date).
+# suite in the side lane reaches the same tree (the second finds it up to date).
 mkdir -p "$HERE/build"
 exec 9>"$HERE/build/$FLAVOUR.lock"
 flock 9
