@@ -6,7 +6,7 @@ PY := .venv/bin/python
 LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
-        check test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
+        check test test-cpp test-python test-frontend lint docs docs-build bench-db bench-compare bench-analysis bench-figures \
         bench-middleware bench-runs bench-slo bench-monitor fuzz-middleware \
         compose-check
 
@@ -27,13 +27,21 @@ deps:
 services: deps
 	@$(LOCAL)/services.sh
 
-build: build-middleware build-ui
+build: build-middleware build-ui docs-build
 
 build-middleware: deps
 	@bash middleware-cpp/scripts/build.sh release --no-tests
 
 build-ui: deps
 	@bash frontend/scripts/build.sh
+
+# The documentation site (mkdocs.yml, docs/): built strict (a broken link or a page missing from
+# the nav fails) into var/site, which the API serves at /guide/.
+docs-build: deps
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
+
+docs: deps  ## serve the documentation site with live reload at http://127.0.0.1:8001/
+	@NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs serve --strict -a 127.0.0.1:8001
 
 sshd: deps
 	@bash $(LOCAL)/sshd.sh start
@@ -52,9 +60,10 @@ PYTEST_PARALLEL ?= -n 2 --dist loadgroup
 test-python: build-middleware
 	@bash $(LOCAL)/test-python.sh
 
-check: deps  ## the quick edit-test loop: lint, types, every test that puts no load on the machine
-	@.venv/bin/ruff format --check backend worker infra migrations conftest.py
+check: deps  ## the quick edit-test loop: lint, types, docs, every test that puts no load on the machine
+	@.venv/bin/ruff format --check backend worker infra migrations conftest.py docs/hooks
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory docs-build
 	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
 	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL)
 	@cd frontend && npx biome check . && npx tsc -p tsconfig.json --noEmit && npx vitest run
@@ -63,8 +72,8 @@ test-frontend:
 	@bash frontend/scripts/test.sh
 
 lint:  ## ruff and mypy --strict on the Python code
-	@.venv/bin/ruff check backend worker infra migrations conftest.py
-	@.venv/bin/mypy backend worker infra
+	@.venv/bin/ruff check backend worker infra migrations conftest.py docs/hooks
+	@.venv/bin/mypy backend worker infra docs/hooks
 
 bench-db: setup  ## aggregation queries on a synthetic 2,000-run experiment
 	@$(PY) -m backend.scripts.bench_db

@@ -24,7 +24,7 @@ from backend.core.exposure import exposure_error
 from backend.core.host_scans import scanner
 from backend.docs import mount_docs
 from backend.figures.render import renderer
-from backend.ui import mount_ui
+from backend.ui import mount_guide, mount_ui
 
 logger = logging.getLogger("mcscope")
 
@@ -101,4 +101,5 @@ async def arithmetic_error(request: Request, exc: ArithmeticError) -> JSONRespon
 app.include_router(api_router, prefix=settings.API_V1_STR)
 install_described_openapi(app)
 mount_docs(app, settings.UI_DIST, f"{settings.API_V1_STR}/openapi.json")
+mount_guide(app, settings.GUIDE_DIR)
 mount_ui(app, settings.UI_DIST)

@@ -7,7 +7,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 # Paths the UI must never shadow: an unknown /api/... is a JSON 404, not the app shell.
-_RESERVED = ("api/", "docs", "redoc", "swagger-ui/")
+_RESERVED = ("api/", "docs", "redoc", "swagger-ui/", "guide")
+
+
+def mount_guide(app: FastAPI, site: Path) -> None:
+    """The documentation site at /guide/ (`mkdocs build` writes it; `make up` builds it), so
+    the UI's Guide link works on the same URL with no network; nothing when it is not built."""
+    if (site / "index.html").is_file():
+        app.mount("/guide", StaticFiles(directory=site, html=True), name="guide")
 
 
 def mount_ui(app: FastAPI, dist: Path) -> None:

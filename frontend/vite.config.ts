@@ -33,7 +33,7 @@ const API_URL = process.env.MCSCOPE_API_URL ?? "http://127.0.0.1:8000";
 export default defineConfig({
   plugins: [react(), swaggerUiAssets()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
-  server: { host: "127.0.0.1", proxy: { "/api": API_URL } },
+  server: { host: "127.0.0.1", proxy: { "/api": API_URL, "/guide": API_URL } },
   // Only used by scripts/e2e.sh when the backend cannot serve dist itself.
   preview: { host: "127.0.0.1", proxy: { "/api": API_URL } },
   build: { chunkSizeWarningLimit: 5000 },

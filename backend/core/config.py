@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     LOCAL_SSH_DIR: Path = REPO_ROOT / "var" / "ssh"
     # The built UI, served at "/" when present so the product is one URL.
     UI_DIST: Path = REPO_ROOT / "frontend" / "dist"
+    # The documentation site (`mkdocs build`, mkdocs.yml), served at /guide/ when built.
+    GUIDE_DIR: Path = REPO_ROOT / "var" / "site"
     # The Chromium kaleido drives to render static figures (Debian's, found on PATH; never
     # downloaded). Set MCSCOPE_BROWSER_PATH for another one.
     BROWSER_PATH: Path = Field(default_factory=lambda: _on_path("chromium"))

@@ -27,7 +27,7 @@ trap '[[ -n "$side_pid" ]] && kill -- "-$side_pid" 2>/dev/null; exit 130' INT TE
 side_lane() {
     local failed=0 start step
     start=$(date +%s)
-    for step in "make --no-print-directory compose-check lint" \
+    for step in "make --no-print-directory compose-check lint docs-build" \
                 "bash middleware-cpp/scripts/test.sh" \
                 "bash infra/local/test-python.sh load-free"; do
         echo "== side lane: $step"

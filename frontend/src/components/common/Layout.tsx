@@ -18,6 +18,10 @@ export function Layout() {
           <NavLink to="/compare">Compare</NavLink>
           <NavLink to="/models">Models</NavLink>
           <NavLink to="/testbeds">Testbeds</NavLink>
+          {/* The documentation site, served by the API beside the UI (not a client route). */}
+          <a href="/guide/" target="_blank" rel="noopener">
+            Guide
+          </a>
         </nav>
         {getToken() && (
           <button
