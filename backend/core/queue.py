@@ -72,12 +72,18 @@ def enqueue_runs(messages: list[tuple[int, int]]) -> None:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 
 
-def enqueue_azure_lab(lab_id: int, task: str = AZURE_CREATE_LAB_TASK) -> None:
-    """Send one Azure lab's task (create by default; stop, start, delete). Call only after
-    the lab's new state is committed."""
+def enqueue_azure_lab(
+    lab_id: int, task: str = AZURE_CREATE_LAB_TASK, before: str | None = None
+) -> None:
+    """Send one Azure lab's task (create by default; stop, start, delete), with the state the
+    lab was in (`before`: where a failed action puts it back). Call only after the lab's new
+    state is committed."""
+    kwargs = {"before": before} if before is not None else {}
     try:
         with producer.connection_for_write() as conn:
-            producer.send_task(task, args=[lab_id], queue=AZURE_QUEUE, connection=conn)
+            producer.send_task(
+                task, args=[lab_id], kwargs=kwargs, queue=AZURE_QUEUE, connection=conn
+            )
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

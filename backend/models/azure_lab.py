@@ -2,26 +2,16 @@
 worker's task carries out, so its state and progress outlive the task."""
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+from backend.domain.azure_lab_states import AzureLabStatus
 from backend.models.base import Base, TimestampMixin
 
-
-class AzureLabStatus(StrEnum):
-    QUEUED = "queued"  # row committed, task sent
-    CREATING = "creating"  # claimed by a worker
-    READY = "ready"  # created and registered as a testbed
-    FAILED = "failed"  # nothing left on Azure (the engine deleted its group); see error
-    STOPPING = "stopping"  # its VMs are being deallocated
-    STOPPED = "stopped"  # deallocated: no compute billed, disks and addresses kept
-    STARTING = "starting"  # its VMs are being started again
-    DELETING = "deleting"  # its resource group is being deleted
-    DELETED = "deleted"  # its resource group is gone (deleted_at says when)
+__all__ = ["AzureLab", "AzureLabStatus"]
 
 
 class AzureLab(TimestampMixin, Base):

@@ -3,10 +3,11 @@ into infra.azure.spec.LabSpec, which validates it again) and the lab's state as 
 
 import ipaddress
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from backend.domain.azure_lab_states import allowed_actions
 from backend.schemas.base import RequestModel
 
 AzureLabState = Literal[
@@ -132,6 +133,34 @@ class AzureLabPublic(BaseModel):
     budget: float | None = Field(description="the most its testbed may cost; null: no limit")
     deleted_at: datetime | None = Field(description="when its resource group was deleted")
     created_at: datetime = Field(description="when the lab was requested")
+    actions: list[Literal["stop", "start", "delete"]] = Field(
+        description="what the user may do with it now (GET /azure-labs/states has the table)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _actions(cls, data: Any) -> Any:
+        # Derived from the one transition table, never stored.
+        if isinstance(data, dict) or hasattr(data, "actions"):
+            return data
+        return {
+            **{f: getattr(data, f) for f in cls.model_fields if f != "actions"},
+            "actions": [a.value for a in allowed_actions(data.status, data.deleted_at is not None)],
+        }
+
+
+class AzureLabTransitionPublic(BaseModel):
+    action: Literal["stop", "start", "delete"] | None = Field(
+        description="the user's action; null: the worker's own transition"
+    )
+    from_states: list[AzureLabState] = Field(description="the states it may start from")
+    during: AzureLabState | None = Field(description="the state while a worker carries it out")
+    to: AzureLabState | None = Field(description="the state once done; null: back where it was")
+    meaning: str = Field(description="what it does, in words")
+
+
+class AzureLabStatesPublic(BaseModel):
+    data: list[AzureLabTransitionPublic] = Field(description="every transition, actions first")
 
 
 class AzureLabsPublic(BaseModel):

@@ -2,7 +2,8 @@
 mcscope.azure.{stop,start,delete}_lab tasks. The API has already moved the lab to stopping,
 starting or deleting (a conditional UPDATE, so one click is one task); each body acts only on a
 lab in that state, so a redelivered message after the work is done changes nothing. A failure
-puts the lab back where it was, with the reason in its error."""
+puts the lab back in the state it was in (`before`, sent with the task), with the reason in its
+error. The states and transitions: backend/domain/azure_lab_states.py."""
 
 import logging
 from collections.abc import Callable
@@ -12,7 +13,8 @@ from azure.core.exceptions import AzureError
 
 from backend.core.azure import arm_clients
 from backend.core.db import SessionLocal
-from backend.models import AzureLab, AzureLabStatus
+from backend.domain.azure_lab_states import LAB_TRANSITIONS, LabAction, back_to
+from backend.models import AzureLab
 from infra.azure import provision
 from infra.azure.arm import Arm
 from worker.azure.labs import MAX_ERROR
@@ -24,12 +26,13 @@ ArmFactory = Callable[[], Arm]
 
 def _carry_out(
     lab_id: int,
-    doing: AzureLabStatus,
-    done: AzureLabStatus,
-    undone: AzureLabStatus,
+    action: LabAction,
+    before: str | None,
     work: Callable[[Arm, AzureLab], None],
     arm_for: ArmFactory,
 ) -> None:
+    transition = LAB_TRANSITIONS[action]
+    doing, done = transition.during, transition.done
     with SessionLocal() as session:
         row = session.get(AzureLab, lab_id)
         if row is None or row.status != doing.value:
@@ -42,7 +45,7 @@ def _carry_out(
             finally:
                 arm.close()
         except (RuntimeError, AzureError) as exc:
-            row.status = undone.value
+            row.status = back_to(transition, before).value
             row.error = f"{doing.value} failed: {provision.describe(exc)}"[:MAX_ERROR]
             session.commit()
             logger.warning("azure_lab.action_failed", extra={"lab_id": lab_id, "error": row.error})
@@ -57,25 +60,23 @@ def _each_vm(act: Callable[[Arm, str], list[str]], arm: Arm, row: AzureLab) -> N
     logger.info("azure_lab.vms", extra={"lab_id": row.id, "vms": names})
 
 
-def stop_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
+def stop_lab(lab_id: int, before: str | None = None, arm_for: ArmFactory = arm_clients) -> None:
     """Deallocate every VM of the lab's group."""
     _carry_out(
         lab_id,
-        AzureLabStatus.STOPPING,
-        AzureLabStatus.STOPPED,
-        AzureLabStatus.READY,
+        LabAction.STOP,
+        before,
         lambda arm, row: _each_vm(provision.deallocate, arm, row),
         arm_for,
     )
 
 
-def start_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
+def start_lab(lab_id: int, before: str | None = None, arm_for: ArmFactory = arm_clients) -> None:
     """Start every VM of the lab's group again."""
     _carry_out(
         lab_id,
-        AzureLabStatus.STARTING,
-        AzureLabStatus.READY,
-        AzureLabStatus.STOPPED,
+        LabAction.START,
+        before,
         lambda arm, row: _each_vm(provision.start, arm, row),
         arm_for,
     )
@@ -87,13 +88,6 @@ def _delete(arm: Arm, row: AzureLab) -> None:
     row.deleted_at = row.deleted_at or datetime.now(UTC)
 
 
-def delete_lab(lab_id: int, arm_for: ArmFactory = arm_clients) -> None:
+def delete_lab(lab_id: int, before: str | None = None, arm_for: ArmFactory = arm_clients) -> None:
     """Delete the lab's resource group (only if mcscope's tag is on it) and record when."""
-    _carry_out(
-        lab_id,
-        AzureLabStatus.DELETING,
-        AzureLabStatus.DELETED,
-        AzureLabStatus.READY,
-        _delete,
-        arm_for,
-    )
+    _carry_out(lab_id, LabAction.DELETE, before, _delete, arm_for)

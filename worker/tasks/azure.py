@@ -121,8 +121,8 @@ def create_azure_lab(lab_id: int) -> None:
     soft_time_limit=SOFT_TIME_LIMIT_S,
     time_limit=SOFT_TIME_LIMIT_S + 120,
 )
-def stop_azure_lab(lab_id: int) -> None:
-    stop_lab(lab_id)
+def stop_azure_lab(lab_id: int, before: str | None = None) -> None:
+    stop_lab(lab_id, before)
 
 
 @instrumented_task(
@@ -131,8 +131,8 @@ def stop_azure_lab(lab_id: int) -> None:
     soft_time_limit=SOFT_TIME_LIMIT_S,
     time_limit=SOFT_TIME_LIMIT_S + 120,
 )
-def start_azure_lab(lab_id: int) -> None:
-    start_lab(lab_id)
+def start_azure_lab(lab_id: int, before: str | None = None) -> None:
+    start_lab(lab_id, before)
 
 
 @instrumented_task(
@@ -141,8 +141,8 @@ def start_azure_lab(lab_id: int) -> None:
     soft_time_limit=SOFT_TIME_LIMIT_S,
     time_limit=SOFT_TIME_LIMIT_S + 120,
 )
-def delete_azure_lab(lab_id: int) -> None:
-    delete_lab(lab_id)
+def delete_azure_lab(lab_id: int, before: str | None = None) -> None:
+    delete_lab(lab_id, before)
 
 
 def delete_group(resource_group: str) -> bool:

@@ -2,7 +2,6 @@
 registers it as a testbed), list labs, read one's state and progress; stop (deallocate), start
 and delete one, each a task the worker carries out."""
 
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -22,12 +21,19 @@ from backend.core.queue import (
     check_broker,
     enqueue_azure_lab,
 )
+from backend.domain.azure_lab_states import (
+    AUTOMATIC_TRANSITIONS,
+    LAB_TRANSITIONS,
+    LabAction,
+)
 from backend.models import AzureLab, AzureLabStatus, Testbed
 from backend.schemas.azure_lab import (
     AzureLabCreate,
     AzureLabDelete,
     AzureLabPublic,
     AzureLabsPublic,
+    AzureLabStatesPublic,
+    AzureLabTransitionPublic,
 )
 from backend.schemas.problems import unprocessable
 from infra.azure.spec import LabSpec
@@ -162,6 +168,39 @@ def read_azure_labs(
     return AzureLabsPublic(data=[AzureLabPublic.model_validate(r) for r in rows], count=count)
 
 
+@router.get("/states", response_model=AzureLabStatesPublic)
+def read_azure_lab_states() -> AzureLabStatesPublic:
+    """The lab's states and every transition between them: the user's actions (from which
+    states, the state while a worker carries it out, the state once done) and the worker's."""
+    rows = [
+        AzureLabTransitionPublic(
+            action=t.action.value,
+            from_states=sorted(s.value for s in t.allowed),
+            during=t.during.value,
+            to=t.done.value,
+            meaning=t.meaning,
+        )
+        for t in LAB_TRANSITIONS.values()
+    ]
+    rows += [
+        AzureLabTransitionPublic(
+            action=None, from_states=[a.value], during=None, to=b.value, meaning=why
+        )
+        for a, b, why in AUTOMATIC_TRANSITIONS
+    ]
+    rows.append(
+        AzureLabTransitionPublic(
+            action=None,
+            from_states=sorted({s.value for t in LAB_TRANSITIONS.values() for s in t.allowed}),
+            during=None,
+            to=None,
+            meaning="an action that fails puts the lab back in the state it was in, "
+            "with the reason in its error",
+        )
+    )
+    return AzureLabStatesPublic(data=rows)
+
+
 @router.get("/{lab_id}", response_model=AzureLabPublic)
 def read_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
     """Get one Azure lab: its state, progress and, once ready, its testbed."""
@@ -171,60 +210,61 @@ def read_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
     return AzureLabPublic.model_validate(lab)
 
 
-@dataclass(frozen=True)
-class _Action:
-    verb: str
-    allowed: frozenset[AzureLabStatus]
-    becomes: AzureLabStatus
-    task: str
+# The task that carries out each action (the states it moves through: LAB_TRANSITIONS).
+_TASKS: dict[LabAction, str] = {
+    LabAction.STOP: AZURE_STOP_LAB_TASK,
+    LabAction.START: AZURE_START_LAB_TASK,
+    LabAction.DELETE: AZURE_DELETE_LAB_TASK,
+}
 
 
-_STOP = _Action(
-    "stop", frozenset({AzureLabStatus.READY}), AzureLabStatus.STOPPING, AZURE_STOP_LAB_TASK
-)
-_START = _Action(
-    "start", frozenset({AzureLabStatus.STOPPED}), AzureLabStatus.STARTING, AZURE_START_LAB_TASK
-)
-_DELETE = _Action(
-    "delete",
-    frozenset({AzureLabStatus.READY, AzureLabStatus.STOPPED, AzureLabStatus.FAILED}),
-    AzureLabStatus.DELETING,
-    AZURE_DELETE_LAB_TASK,
-)
-
-
-def _act(session: Session, lab: AzureLab, action: _Action) -> AzureLabPublic:
+def _act(session: Session, lab: AzureLab, action: LabAction) -> AzureLabPublic:
     """Move the lab to the action's state if it is in one that allows it (a conditional
-    UPDATE, so two clicks queue one task), then send the task."""
+    UPDATE, so two clicks queue one task), then send the task with the state it came from
+    (where a failure puts it back)."""
+    transition = LAB_TRANSITIONS[action]
     try:
         check_broker()
     except BrokerUnavailable as exc:
         raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action.verb}: {exc}; nothing was queued"
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}; nothing was queued"
         ) from exc
     before = lab.status if lab.deleted_at is None else AzureLabStatus.DELETED.value
     moved = session.execute(
         update(AzureLab)
         .where(
             AzureLab.id == lab.id,
-            AzureLab.status.in_([s.value for s in action.allowed]),
+            AzureLab.status == before,
+            AzureLab.status.in_([s.value for s in transition.allowed]),
             AzureLab.deleted_at.is_(None),  # the janitor deleted its group
         )
-        .values(status=action.becomes.value, error=None)
+        .values(status=transition.during.value, error=None)
     ).rowcount  # type: ignore[attr-defined]
     session.commit()
     if not moved:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT, f"cannot {action.verb} a lab that is {before}"
-        )
+        raise HTTPException(status.HTTP_409_CONFLICT, f"cannot {action} a lab that is {before}")
     try:
-        enqueue_azure_lab(lab.id, action.task)
+        enqueue_azure_lab(lab.id, _TASKS[action], before=before)
     except BrokerUnavailable as exc:
         session.execute(update(AzureLab).where(AzureLab.id == lab.id).values(status=before))
         session.commit()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action.verb}: {exc}"
-        ) from exc
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}") from exc
+    session.refresh(lab)
+    return AzureLabPublic.model_validate(lab)
+
+
+def _forget_failed(session: Session, lab: AzureLab) -> AzureLabPublic | None:
+    """A failed creation that made nothing on Azure is deleted at once: there is no group to
+    delete, so no subscription or worker is needed (the case of a lab that failed because no
+    subscription was configured). None when there is something to delete."""
+    if lab.status != AzureLabStatus.FAILED.value or lab.progress or lab.deleted_at is not None:
+        return None
+    session.execute(
+        update(AzureLab)
+        .where(AzureLab.id == lab.id, AzureLab.status == AzureLabStatus.FAILED.value)
+        .values(status=AzureLabStatus.DELETED.value, deleted_at=func.now())
+    )
+    session.commit()
     session.refresh(lab)
     return AzureLabPublic.model_validate(lab)
 
@@ -251,7 +291,7 @@ _ACTION_RESPONSES: dict[int | str, dict[str, Any]] = {
 )
 def stop_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
     """Queue deallocating the lab's VMs (no compute billed; disks, keys, addresses kept)."""
-    return _act(session, _load(session, lab_id), _STOP)
+    return _act(session, _load(session, lab_id), LabAction.STOP)
 
 
 @router.post(
@@ -262,7 +302,7 @@ def stop_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
 )
 def start_azure_lab(session: SessionDep, lab_id: int) -> AzureLabPublic:
     """Queue starting the lab's stopped VMs again."""
-    return _act(session, _load(session, lab_id), _START)
+    return _act(session, _load(session, lab_id), LabAction.START)
 
 
 @router.delete(
@@ -276,4 +316,4 @@ def delete_azure_lab(session: SessionDep, lab_id: int, body: AzureLabDelete) -> 
     lab = _load(session, lab_id)
     if body.name != lab.name:
         raise unprocessable(("name",), f"type the lab's name {lab.name!r} to delete it", body.name)
-    return _act(session, lab, _DELETE)
+    return _forget_failed(session, lab) or _act(session, lab, LabAction.DELETE)

@@ -356,6 +356,60 @@ export type AzureLabPublic = {
      * when the lab was requested
      */
     created_at: string;
+    /**
+     * Actions
+     *
+     * what the user may do with it now (GET /azure-labs/states has the table)
+     */
+    actions: Array<'stop' | 'start' | 'delete'>;
+};
+
+/**
+ * AzureLabStatesPublic
+ */
+export type AzureLabStatesPublic = {
+    /**
+     * Data
+     *
+     * every transition, actions first
+     */
+    data: Array<AzureLabTransitionPublic>;
+};
+
+/**
+ * AzureLabTransitionPublic
+ */
+export type AzureLabTransitionPublic = {
+    /**
+     * Action
+     *
+     * the user's action; null: the worker's own transition
+     */
+    action: 'stop' | 'start' | 'delete' | null;
+    /**
+     * From States
+     *
+     * the states it may start from
+     */
+    from_states: Array<'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted'>;
+    /**
+     * During
+     *
+     * the state while a worker carries it out
+     */
+    during: 'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted' | null;
+    /**
+     * To
+     *
+     * the state once done; null: back where it was
+     */
+    to: 'queued' | 'creating' | 'ready' | 'failed' | 'stopping' | 'stopped' | 'starting' | 'deleting' | 'deleted' | null;
+    /**
+     * Meaning
+     *
+     * what it does, in words
+     */
+    meaning: string;
 };
 
 /**
@@ -9528,6 +9582,22 @@ export type PostApiV1AzureLabsResponses = {
 };
 
 export type PostApiV1AzureLabsResponse = PostApiV1AzureLabsResponses[keyof PostApiV1AzureLabsResponses];
+
+export type GetApiV1AzureLabsStatesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/azure-labs/states';
+};
+
+export type GetApiV1AzureLabsStatesResponses = {
+    /**
+     * Successful Response
+     */
+    200: AzureLabStatesPublic;
+};
+
+export type GetApiV1AzureLabsStatesResponse = GetApiV1AzureLabsStatesResponses[keyof GetApiV1AzureLabsStatesResponses];
 
 export type DeleteApiV1AzureLabsByLabIdData = {
     body: AzureLabDelete;

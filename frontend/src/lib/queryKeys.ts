@@ -56,6 +56,7 @@ export const queryKeys = {
   azureLabs: {
     all: () => ["azure-labs"] as const,
     defaults: () => ["azure-labs", "defaults"] as const,
+    states: () => ["azure-labs", "states"] as const,
   },
   templates: () => ["templates"] as const,
   experiments: {

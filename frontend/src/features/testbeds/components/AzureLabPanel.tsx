@@ -66,27 +66,27 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
       )}
       {!gone && (
         <div className="actions">
-          {lab.status === "ready" && (
+          {/* Only what the lab's state allows, as the API's transition table says. */}
+          {lab.actions.includes("stop") && (
             <button type="button" disabled={busy} onClick={() => action.mutate("stop")}>
               Stop (deallocate)
             </button>
           )}
-          {lab.status === "stopped" && (
+          {lab.actions.includes("start") && (
             <button type="button" disabled={busy} onClick={() => action.mutate("start")}>
               Start
             </button>
           )}
-          {(lab.status === "ready" || lab.status === "stopped" || lab.status === "failed") &&
-            !confirming && (
-              <button
-                type="button"
-                className="danger"
-                disabled={busy}
-                onClick={() => setConfirming(true)}
-              >
-                Delete…
-              </button>
-            )}
+          {lab.actions.includes("delete") && !confirming && (
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => setConfirming(true)}
+            >
+              Delete…
+            </button>
+          )}
         </div>
       )}
       {confirming && lab.status !== "deleting" && !gone && (
@@ -98,8 +98,10 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
           }}
         >
           <label>
-            Deleting removes its resource group {lab.resource_group} and every VM in it. Type{" "}
-            <code>{lab.name}</code> to confirm.
+            {lab.status === "failed" && lab.progress.length === 0
+              ? "Its creation made nothing on Azure: deleting removes this record only."
+              : `Deleting removes its resource group ${lab.resource_group} and every VM in it.`}{" "}
+            Type <code>{lab.name}</code> to confirm.
             <input
               name="confirm-name"
               value={typed}

@@ -14,6 +14,7 @@ import { useGetAzureLabDefaultsQuery, useGetAzureLabsQuery } from "../hooks/useA
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
 import { useMeasureNetworkMutation } from "../hooks/useMeasureNetworkMutation";
 import { AzureLabPanel } from "./AzureLabPanel";
+import { AzureLabStates } from "./AzureLabStates";
 import { HostKeyCell } from "./HostKeyCell";
 import { NetworkTable } from "./NetworkTable";
 import { NewAzureTestbed } from "./NewAzureTestbed";
@@ -52,6 +53,7 @@ export function TestbedsPage() {
       {creating && defaults && (
         <NewAzureTestbed defaults={defaults} onCreated={() => setCreating(false)} />
       )}
+      {(labs?.data.length ?? 0) > 0 && <AzureLabStates />}
       {unregistered.map((lab) => (
         <section className="card" key={`lab-${lab.id}`} data-testid={`azure-lab-card-${lab.id}`}>
           <h2>

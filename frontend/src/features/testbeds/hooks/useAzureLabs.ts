@@ -38,6 +38,21 @@ export function useGetAzureLabsQuery() {
   return { labs: query.data, isLoading: query.isLoading, error: query.error } as const;
 }
 
+async function fetchStates() {
+  const { data } = await AzureLabsService.readAzureLabStates({ throwOnError: true });
+  return data;
+}
+
+/** The lab's states and transitions, as the API's one table has them (never changes). */
+export function useGetAzureLabStatesQuery() {
+  const query = useQuery({
+    queryKey: queryKeys.azureLabs.states(),
+    queryFn: fetchStates,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return { states: query.data, error: query.error } as const;
+}
+
 export function useGetAzureLabDefaultsQuery() {
   const query = useQuery({ queryKey: queryKeys.azureLabs.defaults(), queryFn: fetchDefaults });
   return { defaults: query.data, isLoading: query.isLoading, error: query.error } as const;

@@ -27,6 +27,7 @@ function lab(status: AzureLabPublic["status"], progress: string[]): AzureLabPubl
     budget: null,
     deleted_at: null,
     created_at: "2026-11-26T12:00:00Z",
+    actions: [],
   };
 }
 
