@@ -6,6 +6,7 @@ import { LoginPage } from "@/features/auth";
 import { ComparePage } from "@/features/compare";
 import { DesignPage, ExperimentPage, ExperimentsPage } from "@/features/experiments";
 import { ModelsPage } from "@/features/models";
+import { PricesPage } from "@/features/prices";
 import { RunPage } from "@/features/runs";
 import { TestbedsPage } from "@/features/testbeds";
 import { UrlStateRoot } from "@/lib/urlState/UrlStateRoot";
@@ -27,6 +28,7 @@ export const router = createBrowserRouter([
           { path: "experiments/:experimentId/edit", element: <DesignPage mode="edit" /> },
           { path: "runs/:runId", element: <RunPage /> },
           { path: "testbeds", element: <TestbedsPage /> },
+          { path: "prices", element: <PricesPage /> },
           { path: "compare", element: <ComparePage /> },
           { path: "models", element: <ModelsPage /> },
           { path: "*", element: <EmptyState title="Page not found" /> },

@@ -7,10 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from backend.domain.azure_lab_states import LAB_TRANSITIONS, AzureLabStatus, LabAction
-from backend.models import AzureLab
+from backend.models import AzureLab, VmPrice
 from infra.azure.arm import Arm
 from worker.azure.power import delete_lab, stop_lab
 
@@ -90,3 +91,29 @@ def test_an_old_message_without_its_state_falls_back_to_the_usual_one(db: Sessio
     stop_lab(row.id, None, arm_for=_no_azure)
     db.refresh(row)
     assert row.status == LAB_TRANSITIONS[LabAction.STOP].usual_from.value == "ready"
+
+
+def test_the_budget_currency_is_the_prices_currency(client: TestClient, db: Session) -> None:
+    """The New Azure testbed page labels the budget with the suggested region's prices'
+    currency; USD (the Retail Prices API's default) when none is stored."""
+    region = client.get("/api/v1/azure-labs/defaults").json()["region"]
+    # Prices are shared by every test of this database: this test leaves them as it found them.
+    kept = [
+        {c: getattr(p, c) for c in ("region", "size", "price_per_hour", "currency", "source")}
+        | {"fetched_at": p.fetched_at}
+        for p in db.scalars(select(VmPrice).where(VmPrice.region == region))
+    ]
+    db.execute(delete(VmPrice).where(VmPrice.region == region))
+    db.commit()
+    try:
+        assert client.get("/api/v1/azure-labs/defaults").json()["currency"] == "USD"
+        r = client.put(
+            f"/api/v1/prices/{region}/Standard_A2_v2",
+            json={"price_per_hour": 0.1, "currency": "EUR"},
+        )
+        assert r.status_code == 200, r.text
+        assert client.get("/api/v1/azure-labs/defaults").json()["currency"] == "EUR"
+    finally:
+        db.execute(delete(VmPrice).where(VmPrice.region == region))
+        db.add_all(VmPrice(**row) for row in kept)
+        db.commit()

@@ -8,6 +8,7 @@ from backend.api.routes.azure_labs import checked_spec
 from backend.azure.plans import plan
 from backend.core.azure import arm_clients
 from backend.core.config import settings
+from backend.crud.prices import list_prices
 from backend.domain.azure_templates import (
     CLIENT_SIZE,
     MIDDLEWARE_SIZE,
@@ -26,12 +27,17 @@ from infra.azure.spec import DEFAULT_EXPIRY_HOURS, LabSpec
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
 
 DEFAULT_REGION = "westeurope"
+# The Retail Prices API answers in USD unless asked for another currency (infra/azure/prices.py).
+DEFAULT_CURRENCY = "USD"
 
 
 @router.get("/defaults", response_model=AzureLabDefaultsPublic)
-def read_azure_lab_defaults() -> AzureLabDefaultsPublic:
-    """Templates, the suggested region and image, and the expiry's default and maximum."""
+def read_azure_lab_defaults(session: SessionDep) -> AzureLabDefaultsPublic:
+    """Templates, the suggested region and image, the expiry's default and maximum, and the
+    currency a budget is given in."""
+    currencies = {p.currency for p in list_prices(session, DEFAULT_REGION)}
     return AzureLabDefaultsPublic(
+        currency=currencies.pop() if len(currencies) == 1 else DEFAULT_CURRENCY,
         configured=bool(settings.AZURE_SUBSCRIPTION_ID),
         templates=[
             AzureTemplatePublic(

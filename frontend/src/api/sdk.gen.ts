@@ -230,7 +230,8 @@ export class AzureLabsService {
     /**
      * Read Azure Lab Defaults
      *
-     * Templates, the suggested region and image, and the expiry's default and maximum.
+     * Templates, the suggested region and image, the expiry's default and maximum, and the
+     * currency a budget is given in.
      */
     public static readAzureLabDefaults<ThrowOnError extends boolean = false>(options?: Options<GetApiV1AzureLabsDefaultsData, ThrowOnError>) {
         return (options?.client ?? client).get<GetApiV1AzureLabsDefaultsResponses, unknown, ThrowOnError>({

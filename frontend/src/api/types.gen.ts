@@ -198,6 +198,12 @@ export type AzureLabDefaultsPublic = {
      * the longest expiry allowed, in h
      */
     max_expiry_hours: number;
+    /**
+     * Currency
+     *
+     * ISO 4217 code of the suggested region's stored prices, in which a budget is given ('USD', the Retail Prices API's default, when none is stored)
+     */
+    currency: string;
 };
 
 /**

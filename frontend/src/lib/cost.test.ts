@@ -31,7 +31,7 @@ describe("cost", () => {
   it("shows each price with its date and source, and an unpriced size as such", () => {
     expect(costLines(cost)).toEqual([
       "2 x Standard_A2_v2 (westeurope): 0.1000 USD/h, Retail Prices API, 2026-11-01",
-      "1 x Standard_F2s_v2 (westeurope): no price (set one under /prices or refresh)",
+      "1 x Standard_F2s_v2 (westeurope): no price (set one on the Prices page, or refresh)",
     ]);
   });
   it("never writes a number for an unknown total", () => {

@@ -18,6 +18,6 @@ export function describePrice(p: VmPricePublic): string {
 export function costLines(cost: CostPublic): string[] {
   return cost.vms.map(
     (v) =>
-      `${v.count} x ${v.size} (${v.region}): ${v.price ? describePrice(v.price) : "no price (set one under /prices or refresh)"}`,
+      `${v.count} x ${v.size} (${v.region}): ${v.price ? describePrice(v.price) : "no price (set one on the Prices page, or refresh)"}`,
   );
 }

@@ -58,6 +58,7 @@ export const queryKeys = {
     defaults: () => ["azure-labs", "defaults"] as const,
     states: () => ["azure-labs", "states"] as const,
   },
+  prices: () => ["prices"] as const,
   templates: () => ["templates"] as const,
   experiments: {
     all: () => ["experiments"] as const,

@@ -1,5 +1,6 @@
 // An estimate or accrued cost: the total (or "unknown" with the unpriced sizes), the hourly
 // price, and every VM size's price with its date and source.
+import { Link } from "react-router";
 import type { CostPublic } from "@/api";
 import { costLines, formatMoney } from "@/lib/cost";
 
@@ -22,7 +23,10 @@ export function CostSummary({ cost, label, testId }: CostSummaryProps) {
           </span>
         )}
         {cost.unpriced.length > 0 && (
-          <span className="hint"> no price for {cost.unpriced.join(", ")}</span>
+          <span className="hint">
+            {" "}
+            no price for {cost.unpriced.join(", ")} (<Link to="/prices">set a price</Link>)
+          </span>
         )}
       </p>
       <ul className="hint">

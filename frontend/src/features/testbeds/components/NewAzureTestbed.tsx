@@ -172,7 +172,7 @@ export function NewAzureTestbed({ defaults, onCreated }: NewAzureTestbedProps) {
           </div>
           <div>
             <label>
-              Budget (empty: none)
+              Budget in {defaults.currency} (empty: none)
               <input
                 name="budget"
                 inputMode="decimal"

@@ -40,6 +40,7 @@ export function TestbedsPage() {
     <section data-testid="testbeds-page">
       <div className="page-header">
         <h1>Testbeds</h1>
+        <Link to="/prices">VM prices</Link>
         {defaults && (
           <button
             type="button"
