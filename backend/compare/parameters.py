@@ -4,10 +4,11 @@ side by side, each row saying whether the experiments differ on it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from backend.compare.differences import ExperimentDesign
+from backend.domain.design_words import fraction_in_words, rule_in_words, slo_in_words
 from backend.domain.hardware import Hardware, row_names
 from backend.domain.parameters import PARAMETERS
 from backend.models import Experiment
@@ -21,6 +22,13 @@ _DESIGN: dict[str, tuple[str, str | None]] = {
     "warmup_s": ("warm-up (s)", "s"),
     "cooldown_s": ("cool-down (s)", "s"),
 }
+
+
+_OPTIONS: tuple[tuple[str, str, Callable[[dict[str, Any] | None], str]], ...] = (
+    ("repetition_rule", "repetition rule", rule_in_words),
+    ("fraction", "fraction", fraction_in_words),
+    ("slo_search", "latency-SLO search", slo_in_words),
+)
 
 
 def _same(values: Sequence[Any]) -> bool:
@@ -64,6 +72,10 @@ def parameter_rows(
         _row("design", n, label, unit, [getattr(e, n) for e in experiments], no)
         for n, (label, unit) in _DESIGN.items()
     ]
+    # The design's options, in words: a rule, a fraction or a search changes what was run.
+    for name, label, words in _OPTIONS:
+        said = [words(getattr(e, name)) for e in experiments]
+        rows.append(_row("design", name, label, None, list(said), no))
     for name, param in PARAMETERS.items():
         values = [e.factors.get(name, e.fixed.get(name, param.default)) for e in experiments]
         rows.append(

@@ -372,3 +372,29 @@ def test_every_metric_of_the_table_compares(client: TestClient, pair: Any) -> No
     assert table["units"] == {"throughput_per_s": "ops/s", "p99_us": "us"}
     row = next(c for c in table["data"] if c["experiment_id"] == one["id"])
     assert row["metrics"]["p99_us"] == pytest.approx(np.mean([3e6 / (1000.0 + n) for n in NOISE]))
+
+
+def test_parameters_show_the_design_options_in_words(client: TestClient) -> None:
+    """A repetition rule, a fraction and an SLO search change what was run: Compare names each
+    (it showed only 'repetitions 3 | 3'), and a difference in one is a difference."""
+    factors = {"workers": [8, 16], "clients_per_thread": [1, 4], "middlewares": [1, 2]}
+    plain = create_random_experiment(client, factors=factors, repetitions=3)
+    ruled = create_random_experiment(
+        client,
+        factors=factors,
+        repetitions=3,
+        repetition_rule={"half_width_pct": 4, "min_repetitions": 3, "max_repetitions": 6},
+        fraction={"generators": ["C = AB"]},
+    )
+    r = client.post(f"{API}/parameters", json={"experiment_ids": [plain["id"], ruled["id"]]})
+    assert r.status_code == 200, r.text
+    rows = {row["name"]: row for row in r.json()["data"]}
+    rule = rows["repetition_rule"]
+    assert rule["values"] == [
+        "none (fixed repetitions)",
+        "throughput (client) +-4 % at 95 %, n 3..6",
+    ]
+    assert rule["differs"] and rule["group"] == "design"
+    assert rows["fraction"]["values"] == ["full grid", "C = AB"] and rows["fraction"]["differs"]
+    slo = rows["slo_search"]
+    assert slo["values"] == ["none (a grid)", "none (a grid)"] and not slo["differs"]

@@ -8,6 +8,7 @@ import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
 import { useGetNetworkBoundQuery } from "../hooks/useGetNetworkBoundQuery";
 import { FactorialPanel } from "./FactorialPanel";
 import { InteractiveLawTable } from "./InteractiveLawTable";
+import { NetworkBoundHint } from "./NetworkBoundHint";
 import { NetworkBoundTable } from "./NetworkBoundTable";
 
 /** Props of AnalysisPanel. */
@@ -63,10 +64,7 @@ export function AnalysisPanel({
       {bound ? (
         <NetworkBoundTable bound={bound} />
       ) : (
-        <p className="hint" data-testid="network-bound-unavailable">
-          The network bound per role appears once the testbed's bandwidth is measured (Testbeds,
-          Measure bandwidth).
-        </p>
+        <NetworkBoundHint experimentId={experimentId} />
       )}
       {law ? (
         <InteractiveLawTable law={law} />

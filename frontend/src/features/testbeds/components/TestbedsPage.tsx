@@ -4,7 +4,7 @@
 // lab's progress while it is made, then its testbed's card with the expiry countdown, the cost so
 // far and Stop/Start/Delete.
 import { useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { AzureLabPublic, TestbedPublic, TestbedToolPublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
@@ -35,6 +35,11 @@ export function TestbedsPage() {
   const labOf = (id: number) => labs?.data.find((l) => l.testbed_id === id);
   const unregistered = (labs?.data ?? []).filter((l) => l.testbed_id === null);
   const toolsOf = (id: number | null) => (tools?.data ?? []).filter((t) => t.testbed_id === id);
+  // Links to one testbed's card (/testbeds#testbed-3) scroll to it once the cards are drawn.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash && testbeds) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash, testbeds]);
   if (isLoading) return <PendingBlock label="Loading testbeds" />;
   return (
     <section data-testid="testbeds-page">
@@ -72,7 +77,12 @@ export function TestbedsPage() {
         <ToolsTable tools={toolsOf(null)} />
       </section>
       {testbeds?.data.map((tb) => (
-        <section className="card" key={tb.id} data-testid={`testbed-${tb.id}`}>
+        <section
+          className="card"
+          key={tb.id}
+          id={`testbed-${tb.id}`}
+          data-testid={`testbed-${tb.id}`}
+        >
           <h2>
             {tb.name} <span className="hint">({tb.kind})</span>
           </h2>
