@@ -34,6 +34,53 @@ class RunResources:
     window_end_s: int
     cpu: list[SourceLine]  # hosts' busy CPU and processes' CPU, % of a core
     network: list[SourceLine]  # bytes/s received + sent per interface
+    cores: dict[str, float]  # host source -> its CPU cores (host_cpus)
+
+
+# A host whose CPU is busy this much of its cores over the window is named saturated.
+SATURATED_SHARE = 0.9
+
+
+def _window_mean(line: SourceLine, lo: int, hi: int) -> float | None:
+    """Mean of a line's seconds inside [lo, hi) (its seconds counted from the run's 0)."""
+    inside = [v for i, v in enumerate(line.values) if lo <= line.offset_s + i < hi and v == v]
+    return sum(inside) / len(inside) if inside else None
+
+
+def machines_in_words(data: RunResources) -> list[str]:
+    """Each host's CPU over the stable window in words: the host's whole CPU (every process on
+    it) beside the share of mcscope's own processes, and 'saturated' past SATURATED_SHARE of
+    its cores; the busiest interface. A host's whole CPU is what limits throughput: another
+    tenant's work counts there and not in mcscope's processes."""
+    lo, hi = data.window_start_s, data.window_end_s
+    processes = [
+        m
+        for line in data.cpu
+        if line.source.startswith("process:")
+        if (m := _window_mean(line, lo, hi)) is not None
+    ]
+    ours = sum(processes)
+    out = []
+    for line in data.cpu:
+        if not line.source.startswith("host:"):
+            continue
+        busy = _window_mean(line, lo, hi)
+        cores = data.cores.get(line.source)
+        if busy is None or not cores:
+            continue
+        share = busy / (100 * cores)
+        verdict = "saturated" if share >= SATURATED_SHARE else "not saturated"
+        out.append(
+            f"{line.source}: {busy / 100:.2f} of {cores:g} cores busy ({100 * share:.0f} %), "
+            f"{verdict}; mcscope's processes {ours / 100:.2f} cores of it"
+        )
+    busiest = max(
+        ((m, line.source) for line in data.network if (m := _window_mean(line, lo, hi))),
+        default=None,
+    )
+    if busiest is not None:
+        out.append(f"busiest interface {busiest[1]}: {busiest[0] / 1e6:.3g} MB/s in + out")
+    return out
 
 
 def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> RunResources:
@@ -63,7 +110,11 @@ def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> 
         (stored.window_start_s, stored.window_end_s) if stored else (design.start_s, design.end_s)
     )
     cpu, network = [], []
+    cores: dict[str, float] = {}
     for r in rows:
+        known = [c for c in (r.host_cpus or []) if c == c]  # NaN: a second not measured
+        if r.source.startswith("host:") and known:
+            cores[r.source] = max(known)
         off = offset_s(r.start_unix, t0)
         if r.source.startswith("host:") and r.host_cpu_busy_pct is not None:
             cpu.append(SourceLine(r.source, off, list(r.host_cpu_busy_pct)))
@@ -74,7 +125,7 @@ def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> 
             both = [a + b for a, b in zip(r.net_rx_bytes_per_s, tx, strict=False)]
             if any(both):  # idle interfaces only crowd the legend
                 network.append(SourceLine(r.source, off, both))
-    return RunResources(run.id, lo, hi, cpu, network)
+    return RunResources(run.id, lo, hi, cpu, network, cores)
 
 
 @register("resources", "CPU and network of every host and process", load_run_resources)
@@ -122,7 +173,7 @@ def resources(data: RunResources, q: FigureQuery) -> go.Figure:
         f"per second of run {data.run_id}; shaded: the stable window "
         f"[{data.window_start_s} s, {data.window_end_s} s)."
     )
-    return set_caption(fig, caption)
+    return set_caption(fig, caption, machines=machines_in_words(data))
 
 
 def load_demand_groups(session: Session, experiment_id: int, q: FigureQuery) -> DemandGroup:

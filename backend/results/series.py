@@ -9,7 +9,7 @@ from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
-from backend.domain.metrics import SourceKind
+from backend.domain.metrics import METRICS, SourceKind
 from backend.domain.window import window_of
 from backend.models import Experiment, RequestType, Run, RunSeries
 from backend.results.aggregate import CombinedSecond, clock_start, combine_per_second
@@ -60,6 +60,17 @@ def run_series(
     return RunSeriesView(t0, lo, hi, stored is not None, combined, mine)
 
 
+def per_second_metrics(row: RunSeries, source: SourceKind) -> dict[str, list[float | None]]:
+    """The stored per-second series of every metric the metric table says `source` reports
+    (by metric name; a column the run did not store is left out)."""
+    out: dict[str, list[float | None]] = {}
+    for m in METRICS.values():
+        values = getattr(row, m.column, None) if m.per_second and source in m.sources else None
+        if values is not None:
+            out[m.name] = list(values)
+    return out
+
+
 def run_series_public(
     *,
     session: Session,
@@ -105,6 +116,7 @@ def run_series_public(
                 queue_time_us=r.queue_time_us,
                 server_time_us=r.server_time_us,
                 queue_length=r.queue_length,
+                metrics=per_second_metrics(r, source),
             )
             for r in view.instances
         ],

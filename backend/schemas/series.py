@@ -16,6 +16,9 @@ class InstanceSeriesPublic(BaseModel):
     queue_time_us: list[float | None] | None
     server_time_us: list[float | None] | None
     queue_length: list[float | None] | None
+    # Every per-second metric of the metric table this source reports, by metric name: how
+    # the monitor's host, net and process sources are read (their throughput is empty).
+    metrics: dict[str, list[float | None]] = {}
 
 
 class CombinedSeriesPublic(BaseModel):

@@ -309,3 +309,27 @@ def test_parcoords_of_a_monitor_side_has_its_own_metric_axes(
     labels = [d["label"] for d in fig.json()["data"][0]["dimensions"]]
     assert any("% of a core" in label for label in labels), labels
     assert not any("Throughput" in label for label in labels), labels
+
+
+def test_the_resources_figure_names_the_saturated_resource(client: TestClient, db: Session) -> None:
+    """Beside the figure, each host's whole CPU over the stable window in words, with mcscope's
+    processes' share of it: the host counts every process, the processes only mcscope's."""
+    exp = stored_experiment(client, db)
+    fig = client.get(f"{API}/experiments/{exp['id']}/figures/resources.json").json()
+    traces = {t["name"]: t for t in fig["data"]}
+
+    def window_mean(name: str) -> float:
+        t = traces[name]
+        inside = [y for x, y in zip(t["x"], t["y"], strict=True) if 5 <= x < 25]
+        return sum(inside) / len(inside)
+
+    host = window_mean("CPU host:local") / 100
+    ours = sum(window_mean(n) for n in traces if n.startswith("CPU process:")) / 100
+    verdict = "saturated" if host / 2 >= 0.9 else "not saturated"
+    (cpu, net) = fig["layout"]["meta"]["machines"]
+    assert cpu == (
+        f"host:local: {host:.2f} of 2 cores busy ({100 * host / 2:.0f} %), {verdict}; "
+        f"mcscope's processes {ours:.2f} cores of it"
+    )
+    assert host > ours  # the load generator and the kernel count on the host only
+    assert net.startswith("busiest interface net:local:lo: ")

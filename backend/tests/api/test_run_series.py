@@ -167,3 +167,55 @@ def test_read_experiment_percentiles_per_configuration(client: TestClient, db: S
     assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "percentiles"]
     r = client.get("/api/v1/analysis/experiments/987654321/percentiles")
     assert r.status_code == 404 and r.json()["detail"] == "Experiment not found"
+
+
+def test_read_run_series_serves_the_monitors_sources(client: TestClient, db: Session) -> None:
+    """source=host|net|process answers the monitor's own per-second metrics (by metric name,
+    as the metric table declares them for that source), not request metrics."""
+    exp_id, runs = _finished_runs(client, db, factors={"workers": [8]}, repetitions=1)
+    run = runs[0]
+    db.add(_series(run.id, "client:0", T0, [100.0, 200.0], [1000.0, 1000.0]))
+    db.add(
+        RunSeries(
+            run_id=run.id,
+            source="host:local",
+            request_type=RequestType.ALL,
+            start_unix=T0,
+            throughput=[],
+            response_time_us=[],
+            host_cpu_user_pct=[120.0, 130.0],
+            host_cpu_system_pct=[60.0, 65.0],
+            host_cpu_busy_pct=[180.0, 195.0],
+            host_cpus=[2.0, 2.0],
+        )
+    )
+    db.add(
+        RunSeries(
+            run_id=run.id,
+            source="process:middleware:0",
+            request_type=RequestType.ALL,
+            start_unix=T0 + 1,
+            throughput=[],
+            response_time_us=[],
+            process_cpu_pct=[40.0],
+        )
+    )
+    db.commit()
+    host = client.get(f"{API}/{exp_id}/runs/{run.id}/series", params={"source": "host"}).json()
+    (inst,) = host["instances"]
+    assert inst["source"] == "host:local"
+    assert inst["metrics"]["host_cpu_busy_pct"] == [180.0, 195.0]
+    assert inst["metrics"]["host_cpu_user_pct"] == [120.0, 130.0]
+    assert inst["metrics"]["host_cpus"] == [2.0, 2.0]
+    assert "throughput_per_s" not in inst["metrics"]  # not a host metric
+    assert "host_cpu_steal_pct" not in inst["metrics"]  # not stored for this run
+    proc = client.get(f"{API}/{exp_id}/runs/{run.id}/series", params={"source": "process"})
+    (p,) = proc.json()["instances"]
+    assert (p["source"], p["offset_s"], p["metrics"]) == (
+        "process:middleware:0",
+        1.0,
+        {"process_cpu_pct": [40.0]},
+    )
+    # A client instance still answers its own metrics the same way.
+    cl = client.get(f"{API}/{exp_id}/runs/{run.id}/series").json()["instances"][0]
+    assert cl["metrics"]["throughput_per_s"] == [100.0, 200.0]

@@ -20,6 +20,7 @@ import { RunConfiguration } from "./RunConfiguration";
 import { resultsHref } from "./RunConfiguration.utils";
 import { RunFiles } from "./RunFiles";
 import { RunHosts } from "./RunHosts";
+import { RunMachines } from "./RunMachines";
 
 export function RunPage() {
   const runId = Number(useParams().runId);
@@ -141,6 +142,9 @@ export function RunPage() {
             </tbody>
           </table>
         </section>
+      )}
+      {run.status === "succeeded" && (
+        <RunMachines experimentId={run.experiment_id} runId={run.id} />
       )}
       <section className="card">
         <h2>Hosts</h2>
