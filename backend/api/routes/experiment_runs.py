@@ -26,10 +26,11 @@ from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
 from backend.domain.metrics import SourceKind
 from backend.models import Experiment, RequestType, Run, RunStatus
-from backend.results import series, table
+from backend.results import machines, series, table
 from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
 from backend.schemas.limits import Skip
+from backend.schemas.machines import MachinesPublic
 from backend.schemas.problems import unprocessable
 from backend.schemas.results import ResultsPublic
 from backend.schemas.run import RunDetailPublic, RunPublic, RunsPublic, StartResult
@@ -160,6 +161,16 @@ def read_slo_search(session: SessionDep, experiment_id: int) -> SloSearchPublic:
     if exp.slo_search is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_A_SEARCH)
     return search_state(session, exp).public
+
+
+@router.get("/{experiment_id}/machines", response_model=MachinesPublic)
+def read_machines(
+    session: SessionDep, experiment: ExperimentDep, window: WindowDep
+) -> MachinesPublic:
+    """Per configuration, its hosts' whole CPU (user, system, iowait, steal) against their
+    cores, mcscope's processes' CPU per role and the network, over each run's stable window
+    (or the re-cut one), with the saturated resource in words."""
+    return machines.machines_public(session=session, experiment=experiment, window=window)
 
 
 @router.get("/{experiment_id}/results", response_model=ResultsPublic)

@@ -333,3 +333,40 @@ def test_the_resources_figure_names_the_saturated_resource(client: TestClient, d
     )
     assert host > ours  # the load generator and the kernel count on the host only
     assert net.startswith("busiest interface net:local:lo: ")
+
+
+def test_machines_per_configuration(client: TestClient, db: Session) -> None:
+    """Per configuration over the stable window: the hosts' whole CPU against their cores and
+    mcscope's processes' share (both shown), each role's processes, the network, in words."""
+    exp = stored_experiment(client, db)
+    r = client.get(f"{API}/experiments/{exp['id']}/machines")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    results = client.get(f"{API}/experiments/{exp['id']}/results").json()["data"]
+    throughput = {row["configuration_id"]: row["throughput_mean"] for row in results}
+    assert len(body["data"]) == len(results)
+    for row in body["data"]:
+        tp = throughput[row["configuration_id"]]
+        assert row["host_cpus"] == 2.0
+        # Seeded: the host's CPU is throughput x 120 us, mcscope's processes 30 + 50 us of it.
+        assert row["host_cpu_busy_pct"] == pytest.approx(100 * tp * HOST_DEMAND_S, rel=1e-6)
+        ours = sum(MONITOR_DEMANDS_S.values())
+        assert row["process_cpu_pct"] == pytest.approx(100 * tp * ours, rel=1e-6)
+        assert row["host_utilization"] == pytest.approx(tp * HOST_DEMAND_S / 2, rel=1e-6)
+        assert row["process_utilization"] < row["host_utilization"]
+        assert row["process_cpu_pct_by_role"]["middleware"] == pytest.approx(
+            100 * tp * MONITOR_DEMANDS_S["process:middleware:0"], rel=1e-6
+        )
+        assert row["saturated"] == (row["host_utilization"] >= body["saturated_share"])
+        state = "saturated" if row["saturated"] else "not saturated"
+        assert row["summary"].startswith(f"hosts' CPU {state}: ")
+        assert row["net_bytes_per_s"] is not None
+
+
+def test_machines_without_monitoring_say_so(client: TestClient) -> None:
+    from backend.tests.utils.experiment import create_random_experiment
+
+    exp = create_random_experiment(client)
+    rows = client.get(f"{API}/experiments/{exp['id']}/machines").json()["data"]
+    assert rows and all(r["summary"] == "no machine monitoring stored" for r in rows)
+    assert all(r["host_utilization"] is None and not r["saturated"] for r in rows)

@@ -1347,6 +1347,112 @@ export type ConfigStatPublic = {
 };
 
 /**
+ * ConfigurationMachinesPublic
+ */
+export type ConfigurationMachinesPublic = {
+    /**
+     * Configuration Id
+     *
+     * id of the grid point (configuration) this row belongs to
+     */
+    configuration_id: number;
+    /**
+     * Index
+     *
+     * position of the configuration in the experiment's grid (0-based)
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * the configuration's factor values (parameter name -> level)
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Host Cpus
+     *
+     * CPU cores of the run's hosts, summed
+     */
+    host_cpus: number | null;
+    /**
+     * Host Cpu Busy Pct
+     *
+     * hosts' CPU busy (user + system), % of a core, summed over hosts
+     */
+    host_cpu_busy_pct: number | null;
+    /**
+     * Host Cpu User Pct
+     *
+     * hosts' CPU user, % of a core
+     */
+    host_cpu_user_pct: number | null;
+    /**
+     * Host Cpu System Pct
+     *
+     * hosts' CPU system, % of a core
+     */
+    host_cpu_system_pct: number | null;
+    /**
+     * Host Cpu Iowait Pct
+     *
+     * hosts' CPU iowait, % of a core
+     */
+    host_cpu_iowait_pct: number | null;
+    /**
+     * Host Cpu Steal Pct
+     *
+     * hosts' CPU steal (taken by the hypervisor), % of a core
+     */
+    host_cpu_steal_pct: number | null;
+    /**
+     * Host Utilization
+     *
+     * hosts' busy CPU / their cores: every process on them counts
+     */
+    host_utilization: number | null;
+    /**
+     * Process Cpu Pct
+     *
+     * CPU of mcscope's processes (middlewares, servers, load generators, the monitor), % of a core
+     */
+    process_cpu_pct: number | null;
+    /**
+     * Process Utilization
+     *
+     * mcscope's processes' CPU / the hosts' cores
+     */
+    process_utilization: number | null;
+    /**
+     * Process Cpu Pct By Role
+     *
+     * CPU of each role's processes, % of a core
+     */
+    process_cpu_pct_by_role: {
+        [key: string]: number;
+    };
+    /**
+     * Net Bytes Per S
+     *
+     * bytes received + sent per second, every interface summed
+     */
+    net_bytes_per_s: number | null;
+    /**
+     * Saturated
+     *
+     * the hosts' CPU busy past `saturated_share` of cores
+     */
+    saturated: boolean;
+    /**
+     * Summary
+     *
+     * the machines in words
+     */
+    summary: string;
+};
+
+/**
  * ConfigurationPublic
  */
 export type ConfigurationPublic = {
@@ -4173,6 +4279,14 @@ export type InstanceSeriesPublic = {
      * mean jobs at the station, those in service included
      */
     queue_length: Array<number | null> | null;
+    /**
+     * Metrics
+     *
+     * metrics to compare, or metric name -> value for a row
+     */
+    metrics?: {
+        [key: string]: Array<number | null>;
+    };
 };
 
 /**
@@ -4883,6 +4997,36 @@ export type MMmRequest = {
      * number of servers m
      */
     servers: number;
+};
+
+/**
+ * MachinesPublic
+ */
+export type MachinesPublic = {
+    /**
+     * Window Start S
+     *
+     * the re-cut window; null: stable windows
+     */
+    window_start_s: number | null;
+    /**
+     * Window End S
+     *
+     * end (exclusive) of the measured window, s on the run's clock
+     */
+    window_end_s: number | null;
+    /**
+     * Saturated Share
+     *
+     * share of the cores named saturated
+     */
+    saturated_share: number;
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<ConfigurationMachinesPublic>;
 };
 
 /**
@@ -10280,6 +10424,51 @@ export type GetApiV1ExperimentsByExperimentIdSloResponses = {
 };
 
 export type GetApiV1ExperimentsByExperimentIdSloResponse = GetApiV1ExperimentsByExperimentIdSloResponses[keyof GetApiV1ExperimentsByExperimentIdSloResponses];
+
+export type GetApiV1ExperimentsByExperimentIdMachinesData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/experiments/{experiment_id}/machines';
+};
+
+export type GetApiV1ExperimentsByExperimentIdMachinesErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1ExperimentsByExperimentIdMachinesError = GetApiV1ExperimentsByExperimentIdMachinesErrors[keyof GetApiV1ExperimentsByExperimentIdMachinesErrors];
+
+export type GetApiV1ExperimentsByExperimentIdMachinesResponses = {
+    /**
+     * Successful Response
+     */
+    200: MachinesPublic;
+};
+
+export type GetApiV1ExperimentsByExperimentIdMachinesResponse = GetApiV1ExperimentsByExperimentIdMachinesResponses[keyof GetApiV1ExperimentsByExperimentIdMachinesResponses];
 
 export type GetApiV1ExperimentsByExperimentIdResultsData = {
     body?: never;

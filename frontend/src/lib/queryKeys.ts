@@ -76,6 +76,8 @@ export const queryKeys = {
     ) => ["experiments", "detail", id, "results", source, requestType, windowKey(window)] as const,
     quality: (id: number, window?: ResultWindow | null) =>
       ["experiments", "detail", id, "quality", windowKey(window)] as const,
+    machines: (id: number, window?: ResultWindow | null) =>
+      ["experiments", "detail", id, "machines", windowKey(window)] as const,
     interactiveLaw: (id: number, requestType: RequestType, window?: ResultWindow | null) =>
       ["experiments", "detail", id, "interactive-law", requestType, windowKey(window)] as const,
     factorial: (

@@ -19,6 +19,7 @@ import { factorNames, levelsOf } from "../utils/series";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { FactorSelect } from "./FactorSelect";
 import { HistogramPanel } from "./HistogramPanel";
+import { MachinesTable } from "./MachinesTable";
 import { PercentilesPanel } from "./PercentilesPanel";
 import { PlotOptions } from "./PlotOptions";
 import { ResultSelectors } from "./ResultSelectors";
@@ -214,6 +215,7 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
             cut={cut}
             twoLevel={factors.length >= 2 && factors.every((f) => levelsOf(rows, f).length === 2)}
           />
+          <MachinesTable experimentId={experimentId} cut={cut} />
         </>
       )}
     </section>
