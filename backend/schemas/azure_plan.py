@@ -48,6 +48,11 @@ class AzureLabPlanPublic(BaseModel):
     expires_in_hours: float = Field(description="hours until the testbed is deleted, in h")
     budget: float | None = Field(description="the budget asked for; null: none")
     over_budget: bool = Field(description="the cost up to the expiry exceeds the budget")
+    key_missing: str | None = Field(
+        default=None,
+        description="why the SSH key cannot be used yet (the plan shows anyway; create "
+        "refuses until the key exists); null: the key is there",
+    )
 
 
 class AzureTemplatePublic(BaseModel):

@@ -113,7 +113,9 @@ def _image(urn: str) -> dict[str, str]:
 def _vm_body(
     spec: LabSpec, sub: str, vm: PlannedVm, tags: dict[str, str], key: HostKey
 ) -> dict[str, Any]:
-    login_key = Path(spec.ssh_public_key_path).read_text().strip()
+    # A plan shown before the key exists (nothing is created from it) carries no login key.
+    public = Path(spec.ssh_public_key_path)
+    login_key = public.read_text().strip() if public.is_file() else ""
     nic_id = _id(spec, sub, "Microsoft.Network/networkInterfaces", vm.nic_name)
     return {
         "location": spec.region,

@@ -161,7 +161,9 @@ def _resolve_path(v: str, info: ValidationInfo, *, must_exist: bool) -> str:
         # load_spec passes the spec's folder; a bare model_validate resolves against the cwd.
         context = info.context if isinstance(info.context, dict) else {}
         path = Path(context.get("base_dir", ".")).resolve() / path
-    if must_exist and not path.is_file():
+    # A plan (nothing created) may be shown before the key exists: the caller flags it.
+    planning = isinstance(info.context, dict) and info.context.get("plan_only", False)
+    if must_exist and not planning and not path.is_file():
         raise ValueError(f"key file not found: {path}")
     return str(path)
 
@@ -193,6 +195,8 @@ class LabSpec(BaseModel):
     @classmethod
     def _public_key(cls, v: str, info: ValidationInfo) -> str:
         path = _resolve_path(v, info, must_exist=True)
+        if not Path(path).is_file():  # planning without the key: nothing to read
+            return path
         if not Path(path).read_text(errors="replace").startswith(("ssh-", "ecdsa-")):
             raise ValueError(f"not an OpenSSH public key: {path}")
         return path

@@ -5,11 +5,14 @@ and a failed action puts the lab back in the state it was in, never a state it w
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from backend.core.config import settings
 from backend.domain.azure_lab_states import LAB_TRANSITIONS, AzureLabStatus, LabAction
 from backend.models import AzureLab, VmPrice
 from infra.azure.arm import Arm
@@ -117,3 +120,35 @@ def test_the_budget_currency_is_the_prices_currency(client: TestClient, db: Sess
         db.execute(delete(VmPrice).where(VmPrice.region == region))
         db.add_all(VmPrice(**row) for row in kept)
         db.commit()
+
+
+def test_the_plan_shows_before_the_key_exists_and_flags_it(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Show plan answers without the SSH key file (it showed nothing until one existed) and
+    says the key is missing; create still refuses, naming key_path."""
+    monkeypatch.setattr(settings, "SSH_KEY_DIR", tmp_path)
+    monkeypatch.setattr(settings, "AZURE_SUBSCRIPTION_ID", None)
+    body = {
+        "name": "nokey",
+        "region": "westeurope",
+        "servers": {"count": 1, "size": "Standard_A1_v2"},
+        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
+        "clients": {"count": 1, "size": "Standard_A2_v2"},
+        "key_path": "id_missing",
+        "ssh_source_cidr": "203.0.113.0/24",
+        "jump_host": False,
+        "expires_in_hours": 2,
+    }
+    r = client.post("/api/v1/azure-labs/plan", json=body)
+    assert r.status_code == 200, r.text
+    plan = r.json()
+    assert plan["resources"] and plan["resource_group"] == "mcscope-nokey"
+    assert "id_missing" in plan["key_missing"] and "create needs this key" in plan["key_missing"]
+    created = client.post("/api/v1/azure-labs", json=body)
+    assert created.status_code == 422
+    assert created.json()["detail"][0]["loc"] == ["body", "key_path"]
+    # With the key in place the plan says nothing about it.
+    (tmp_path / "id_missing").write_text("private")
+    (tmp_path / "id_missing.pub").write_text("ssh-ed25519 AAAA test")
+    assert client.post("/api/v1/azure-labs/plan", json=body).json()["key_missing"] is None

@@ -63,5 +63,6 @@ def read_azure_lab_defaults(session: SessionDep) -> AzureLabDefaultsPublic:
 def plan_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPlanPublic:
     """What creating this lab would make, the quota it needs and what it would cost; nothing
     is created. Bad values are 422s naming the field, as on create."""
-    spec = checked_spec(session, body)
-    return plan(session, spec, body.budget, arm_clients)
+    spec, key_missing = checked_spec(session, body, plan_only=True)
+    planned = plan(session, spec, body.budget, arm_clients)
+    return planned.model_copy(update={"key_missing": key_missing})

@@ -51,13 +51,6 @@ _SPEC_FIELDS = {
 }
 
 
-def _key(raw: str, field: str) -> str:
-    try:
-        return check_key_path(raw)
-    except KeyPathError as e:
-        raise unprocessable((field,), str(e), raw) from e
-
-
 def _request_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     if len(loc) >= 2 and loc[0] == "roles":
         return (_ROLE_FIELDS.get(str(loc[1]), "servers"), *loc[2:])
@@ -68,24 +61,39 @@ def _request_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     return loc[:1]  # the same name in both, or () for the whole body
 
 
-def checked_spec(session: Session, body: AzureLabCreate) -> LabSpec:
+def checked_spec(
+    session: Session, body: AzureLabCreate, *, plan_only: bool = False
+) -> tuple[LabSpec, str | None]:
     """The request as the engine's spec, every check a 422 naming the field: keys, values,
-    the expiry against its maximum in the settings, a testbed name not taken."""
+    the expiry against its maximum in the settings, a testbed name not taken. With
+    `plan_only` (nothing is created) a missing key is not an error but said in the second
+    value, so the plan shows before the key exists."""
     if body.expires_in_hours > settings.AZURE_MAX_EXPIRY_HOURS:
         raise unprocessable(
             ("expires_in_hours",),
             f"at most {settings.AZURE_MAX_EXPIRY_HOURS:g} h (MCSCOPE_AZURE_MAX_EXPIRY_HOURS)",
             body.expires_in_hours,
         )
-    private = _key(body.key_path, "key_path")
-    public = _key(body.key_path + ".pub", "key_path")
-    spec = lab_spec(body, private, public)
+    missing: str | None = None
+    private = public = ""
+    for raw in (body.key_path, body.key_path + ".pub"):
+        try:
+            found = check_key_path(raw)
+        except KeyPathError as e:
+            if not plan_only:
+                raise unprocessable(("key_path",), str(e), raw) from e
+            missing = missing or f"{e}; create needs this key"
+            found = str(settings.SSH_KEY_DIR.expanduser() / raw)
+        private, public = (found, public) if raw == body.key_path else (private, found)
+    spec = lab_spec(body, private, public, plan_only=missing is not None)
     if session.scalar(select(Testbed.id).where(Testbed.name == body.name)) is not None:
         raise unprocessable(("name",), f"a testbed named {body.name!r} already exists", body.name)
-    return spec
+    return spec, missing
 
 
-def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec:
+def lab_spec(
+    body: AzureLabCreate, private_key: str, public_key: str, *, plan_only: bool = False
+) -> LabSpec:
     """The engine's spec for a request; a value it refuses is a 422 naming the request field."""
     data: dict[str, Any] = {
         "name": body.name,
@@ -111,7 +119,7 @@ def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec
     if body.image is not None:
         data["image"] = body.image
     try:
-        return LabSpec.model_validate(data)
+        return LabSpec.model_validate(data, context={"plan_only": plan_only})
     except ValidationError as e:
         first = e.errors()[0]
         raise unprocessable(_request_loc(tuple(first["loc"])), first["msg"]) from e
@@ -125,7 +133,7 @@ def lab_spec(body: AzureLabCreate, private_key: str, public_key: str) -> LabSpec
 )
 def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPublic:
     """Queue the creation of an Azure lab; the worker registers it as a testbed when done."""
-    spec = checked_spec(session, body)
+    spec, _ = checked_spec(session, body)
     try:
         check_broker()  # before anything is committed: no lab queued without a message
     except BrokerUnavailable as exc:

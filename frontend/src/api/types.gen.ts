@@ -284,6 +284,12 @@ export type AzureLabPlanPublic = {
      * the cost up to the expiry exceeds the budget
      */
     over_budget: boolean;
+    /**
+     * Key Missing
+     *
+     * why the SSH key cannot be used yet (the plan shows anyway; create refuses until the key exists); null: the key is there
+     */
+    key_missing?: string | null;
 };
 
 /**

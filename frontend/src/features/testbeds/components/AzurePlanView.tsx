@@ -24,6 +24,11 @@ export function AzurePlanView({ plan }: AzurePlanViewProps) {
         {plan.zone ? `, availability zone ${plan.zone}` : " (no zone: regional)"}, image{" "}
         {plan.image}. Nothing is created until you press Create.
       </p>
+      {plan.key_missing && (
+        <p className="error-text" data-testid="azure-plan-key-missing">
+          SSH key: {plan.key_missing}. Put the key pair in the key folder before Create.
+        </p>
+      )}
       <table className="table compact" data-testid="azure-plan-resources">
         <thead>
           <tr>
