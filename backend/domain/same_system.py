@@ -17,9 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from backend.analysis.experiment import set_get_counts
 from backend.domain.labels import format_level
-from backend.domain.parameters import resolve_replication
+from backend.domain.parameters import ratio_counts, resolve_replication
 
 _NO_MIDDLEWARE = "without a middleware (middlewares = 0) there is no {p}"
 _MIDDLEWARE_PARTS = {
@@ -35,7 +34,7 @@ def inert(params: dict[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     if int(params["middlewares"]) == 0:
         out.update({p: _NO_MIDDLEWARE.format(p=part) for p, part in _MIDDLEWARE_PARTS.items()})
-    sets, gets = set_get_counts(str(params["ratio"]))
+    sets, gets = ratio_counts(str(params["ratio"]))
     servers = int(params["servers"])
     if sets == 0:
         out.setdefault("replication", f"a write-free mix (ratio {params['ratio']}) writes nothing")
