@@ -1,5 +1,7 @@
 """2^k r designs against Jain's Example 18.1 and the chapter's identities."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -106,14 +108,18 @@ def test_design_from_grid_follows_the_entered_order_and_effects_keep_their_meani
     factor's first level to its second, so reversing a factor's levels flips its sign and
     its name says which way it was taken; reversing the factors swaps A and B."""
 
-    def y(c: dict[str, object]) -> float:
+    def y(c: dict[str, Any]) -> float:
         # replication "one" is faster; 3 servers are slower (the issue's testbed, in words).
-        return 24_000.0 - 1_300.0 * (c["replication"] == "all") - 2_000.0 * (c["servers"] == 3)
+        return float(
+            24_000.0 - 1_300.0 * (c["replication"] == "all") - 2_000.0 * (c["servers"] == 3)
+        )
 
-    configs = [{"servers": s, "replication": r} for s in (1, 3) for r in ("one", "all")]
+    configs: list[dict[str, Any]] = [
+        {"servers": s, "replication": r} for s in (1, 3) for r in ("one", "all")
+    ]
     ys = [[y(c), y(c) + 10.0] for c in configs]
-    as_given = {"servers": [1, 3], "replication": ["one", "all"]}
-    reversed_ = {"replication": ["all", "one"], "servers": [3, 1]}
+    as_given: dict[str, list[Any]] = {"servers": [1, 3], "replication": ["one", "all"]}
+    reversed_: dict[str, list[Any]] = {"replication": ["all", "one"], "servers": [3, 1]}
     d1 = design_from_grid(configs, ys, order=as_given)
     d2 = design_from_grid(configs, ys, order=reversed_)
     assert d1.factors == ("servers", "replication") and d2.factors == ("replication", "servers")

@@ -18,7 +18,7 @@ ANALYSIS = "/api/v1/analysis/experiments"
 
 def _throughput(values: dict[str, Any], repetition: int) -> float:
     # As measured in issue 36: replication "one" is faster than "all", 3 servers slower than 1.
-    return (
+    return float(
         24_000.0
         - 1_300.0 * (values["replication"] == "all")
         - 4_166.0 * (values["servers"] == 3)
