@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
 from backend.analysis.errors import AnalysisError, require, require_finite
+from backend.domain.labels import effect_label
 
 FloatArray = npt.NDArray[np.float64]
 MIN_FACTORS, MAX_FACTORS = 2, 6
@@ -26,6 +29,7 @@ class Effect:
 
     name: str  # "I" for the mean, "A", "A:B", ...
     factors: tuple[str, ...]
+    label: str  # in words with each factor's levels, -1 -> +1 (backend.domain.labels)
     value: float
     sum_of_squares: float  # 0 for "I"
     variation_percent: float  # share of SST; 0 for "I"
@@ -94,8 +98,10 @@ def factorial(
     confidence: float | None = 0.90,
     multiplicative: bool = False,
     t_critical: float | None = None,
+    levels: Mapping[str, Sequence[Any]] | None = None,
 ) -> FactorialResult:
     """Analyse responses y of shape (2^k, r) in standard order; see the module docstring.
+    `levels` (factor -> its -1 and +1 level) only name the effects.
 
     Intervals use t[1 - alpha/2; 2^k (r - 1)] for `confidence`, or `t_critical` when given
     (reports quote table values, e.g. 1.86 for 90% and 8 degrees of freedom).
@@ -158,10 +164,12 @@ def factorial(
             sig = bool(abs(q[col]) > half)
         elif r == 1 and col > 0:
             sig = bool(abs(q[col]) > lenth.margin_of_error)
+        in_effect = tuple(factors[j] for j in subsets[col])
         effects.append(
             Effect(
                 name,
-                tuple(factors[j] for j in subsets[col]),
+                in_effect,
+                effect_label(in_effect, levels),
                 float(q[col]),
                 float(ss[col]),
                 float(pct[col]),

@@ -33,16 +33,22 @@ def design_from_grid(
     configurations: list[dict[str, Any]],
     responses: list[list[float]],
     factors: tuple[str, ...] | None = None,
+    order: dict[str, list[Any]] | None = None,
 ) -> GridDesign:
-    """Map grid points to sign-table rows; the lower level of each factor is -1.
+    """Map grid points to sign-table rows; a factor's first level is -1.
 
-    `factors` defaults to every key that takes exactly two values in the grid. Raises
-    AnalysisError unless the grid is a full 2^k design with the same r in every cell.
+    `order` is the design's factors with their levels as the user entered them: it sets the
+    factors' order and which level is -1 (the design page says "the first level is -1"). A key
+    it does not name is ordered by name, its levels by value. `factors` (in the order given)
+    defaults to every key that takes exactly two values in the grid. Raises AnalysisError
+    unless the grid is a full 2^k design with the same r in every cell.
     """
     require(len(configurations) > 0, "configurations", "the experiment has no configurations")
     require(len(configurations) == len(responses), "responses", "one list per configuration")
-    keys = sorted({k for c in configurations for k in c})
-    values = {k: sorted({_freeze(c.get(k)) for c in configurations}, key=_sort_key) for k in keys}
+    given = order or {}
+    present = {k for c in configurations for k in c}
+    keys = [k for k in given if k in present] + sorted(present - set(given))
+    values = {k: _levels(k, configurations, given.get(k)) for k in keys}
     if factors is None:
         factors = tuple(k for k in keys if len(values[k]) == 2)
     for f in factors:
@@ -81,6 +87,15 @@ def design_from_grid(
         )
     y = np.array([cells[i] for i in range(2**k)], dtype=np.float64)
     return GridDesign(factors, {f: (values[f][0], values[f][1]) for f in factors}, y)
+
+
+def _levels(key: str, configurations: list[dict[str, Any]], given: list[Any] | None) -> list[Any]:
+    """The values `key` takes in the grid: in the given order, else sorted."""
+    seen = {_freeze(c.get(key)) for c in configurations}
+    if given is None:
+        return sorted(seen, key=_sort_key)
+    ordered = [_freeze(v) for v in given if _freeze(v) in seen]
+    return ordered + sorted(seen - set(ordered), key=_sort_key)
 
 
 def _freeze(value: Any) -> Any:

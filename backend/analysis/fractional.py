@@ -9,7 +9,8 @@ import numpy as np
 
 from backend.analysis.errors import AnalysisError, require
 from backend.analysis.factorial import Effect, FactorialResult, factorial
-from backend.domain.fraction import Fraction, alias_label
+from backend.domain.fraction import AliasSet, Fraction, alias_label, word_name
+from backend.domain.labels import effect_label
 
 
 def fractional_factorial(
@@ -48,22 +49,28 @@ def fractional_factorial(
     y = np.array([cells[i] for i in range(fraction.runs)], dtype=np.float64)
     result = factorial(tuple(base), y, confidence, multiplicative, t_critical)
     effects = tuple(
-        _aliased(e, fraction.aliases[col].sign, alias_label(fraction.aliases[col], names), col)
-        for col, e in enumerate(result.effects)
+        _aliased(e, fraction.aliases[col], factors, col) for col, e in enumerate(result.effects)
     )
     return replace(result, effects=effects)
 
 
-def _aliased(effect: Effect, sign: int, label: str, col: int) -> Effect:
-    """The column's effect, signed so it estimates its label's first term; the mean stays
-    "I" (its aliases, the defining relation's words, are in the fraction's table)."""
+def _aliased(effect: Effect, aliases: AliasSet, factors: dict[str, list[Any]], col: int) -> Effect:
+    """The column's effect, signed so it estimates its label's first term and named by it
+    (its factors, their levels, then its aliases); the mean stays "I" (its aliases, the
+    defining relation's words, are in the fraction's table)."""
     if col == 0:
         return effect
-    if sign > 0:
-        return replace(effect, name=label)
+    names = list(factors)
+    name = alias_label(aliases, names)
+    first = word_name(aliases.terms[0], names)
+    in_effect = tuple(names[j] for j in aliases.terms[0].word)
+    # The first term named with its levels, the aliases as the name gives them.
+    label = effect_label(in_effect, factors) + name[len(first) :]
+    named = replace(effect, name=name, factors=in_effect, label=label)
+    if aliases.sign > 0:
+        return named
     return replace(
-        effect,
-        name=label,
+        named,
         value=-effect.value,
         ci_low=None if effect.ci_high is None else -effect.ci_high,
         ci_high=None if effect.ci_low is None else -effect.ci_low,

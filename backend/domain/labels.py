@@ -2,6 +2,7 @@
 a legend reads "8 worker threads", not "workers=8"; a name the schema does not know is shown
 as it is. Figures, tables, the compare service's group labels and the report use them."""
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.domain.parameters import PARAMETERS
@@ -47,3 +48,20 @@ def level_label(name: str, value: Any) -> str:
 def levels_label(values: dict[str, Any]) -> str:
     """Several levels, e.g. a configuration: "8 worker threads, 2 clients per thread"."""
     return ", ".join(level_label(k, v) for k, v in values.items()) or "all"
+
+
+def effect_label(factors: Sequence[str], levels: Mapping[str, Sequence[Any]] | None = None) -> str:
+    """A factorial effect in words, each factor from its -1 level to its +1 level (the sign
+    of the effect is the change from the first to the second): "Memcached servers 1 → 3 ×
+    Replication (servers) one → all"; "Mean" for the mean. A factor without two known levels
+    is named alone ("Worker threads")."""
+    if not factors:
+        return "Mean"
+    parts = []
+    for f in factors:
+        pair = (levels or {}).get(f)
+        arrow = (
+            f" {format_level(pair[0])} → {format_level(pair[1])}" if pair and len(pair) == 2 else ""
+        )
+        parts.append(parameter_title(f) + arrow)
+    return " × ".join(parts)

@@ -290,6 +290,12 @@ def _coerce_ratio(name: str, value: Any) -> str:
     return f"{sets}:{gets}"
 
 
+def ratio_counts(ratio: str) -> tuple[int, int]:
+    """SET and GET counts of a "SET:GET" ratio (ParameterError on "ratio" if it is none)."""
+    sets, gets = _coerce_ratio("ratio", ratio).split(":")
+    return int(sets), int(gets)
+
+
 def defaults() -> dict[str, Any]:
     return {name: p.default for name, p in PARAMETERS.items()}
 

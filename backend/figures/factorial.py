@@ -4,18 +4,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 from backend.analysis.errors import AnalysisError
-from backend.domain.labels import level_label, parameter_title, sentence_case
+from backend.domain.labels import effect_label, level_label, parameter_title, sentence_case
 from backend.domain.metrics import METRIC_UNITS
 from backend.figures.data import load_factorial
 from backend.figures.labels import metric_title, with_unit
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s
-
-
-def effect_label(factors: list[str]) -> str:
-    """ "Worker threads × Clients per thread" for the interaction of two factors."""
-    return " × ".join(parameter_title(f) for f in factors)
 
 
 def _metric_title(data: s.FactorialPublic, q: FigureQuery, *, title: bool = True) -> str:
@@ -32,6 +27,11 @@ def design_text(data: s.FactorialPublic) -> str:
     """How captions name a 2^k r design, in words that need no markup."""
     k, r = len(data.factors), data.replications
     return f"two-level factorial design ({k} factors, {r} replication{'s' if r != 1 else ''})"
+
+
+def no_effect_text(data: s.FactorialPublic) -> str:
+    """The design's notes on factors without effect by construction, as caption sentences."""
+    return "".join(f" {n.text}" for n in data.no_effect)
 
 
 @register("factorial-effects", "Factorial effects", load_factorial)
@@ -53,7 +53,7 @@ def effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     # Horizontal (a forest plot): effect names are long and read best on the y axis.
     fig = go.Figure(
         go.Scatter(
-            y=[effect_label(e.factors) for e in shown],
+            y=[e.label for e in shown],
             x=[e.value for e in shown],
             error_x=error,
             mode="markers",
@@ -68,7 +68,10 @@ def effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     )
     level = f"{100 * data.confidence:g}% confidence intervals" if data.confidence else ""
     return set_caption(
-        fig, f"Effects of the {design_text(data)}" + (f" with {level}." if has_ci else ".")
+        fig,
+        f"Effects of the {design_text(data)}"
+        + (f" with {level}." if has_ci else ".")
+        + no_effect_text(data),
     )
 
 
@@ -84,7 +87,7 @@ def allocation(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     ]
     fig = go.Figure(
         go.Bar(
-            y=[effect_label(e.factors) for e in shown] + ["Error"],
+            y=[e.label for e in shown] + ["Error"],
             x=[e.variation_percent for e in shown] + [data.error_percent],
             orientation="h",
             showlegend=False,
@@ -152,7 +155,7 @@ def qq(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
 
 def _names(data: s.FactorialPublic) -> dict[str, str]:
     """Effect name (as the analysis names it) -> its label in words."""
-    return {e.name: effect_label(e.factors) for e in data.effects if e.factors}
+    return {e.name: e.label for e in data.effects if e.factors}
 
 
 @register("half-normal", "Half-normal plot of effects", load_factorial)
@@ -220,11 +223,11 @@ def main_effects(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
     fig = go.Figure(
         [
             go.Scatter(
-                x=["low (−1)", "high (+1)"],
+                x=["first level (−1)", "second level (+1)"],
                 y=list(means[:2]),
                 text=_level_pair(data, factor),
                 mode="lines+markers",
-                name=parameter_title(factor),
+                name=effect_label([factor], data.levels),
                 hovertemplate="%{text}: %{y:.4~g}<extra>%{fullData.name}</extra>",
             )
             for factor, means in data.main_effects.items()
@@ -255,7 +258,9 @@ def interactions(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
                     mode="lines+markers",
                     name=b_levels[i],
                     legendgroup=pair,
-                    legendgrouptitle={"text": effect_label([a, b])} if i == 0 else None,
+                    legendgrouptitle={"text": effect_label([a, b], data.levels)}
+                    if i == 0
+                    else None,
                     hovertemplate="%{x}: %{y:.4~g}<extra>%{fullData.name}</extra>",
                 )
             )

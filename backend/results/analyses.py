@@ -23,6 +23,7 @@ from backend.models import Experiment, RequestType
 from backend.results import experiment_tables as tables
 from backend.results.aggregate import RunValues, Window
 from backend.results.experiment_tables import BREAKDOWN_MW, LITTLE_METRICS, summary_rows
+from backend.results.factorial_notes import no_effect
 from backend.results.read import configurations, run_values
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors
@@ -212,9 +213,23 @@ def factorial_public(
                 raise AnalysisError("experiment", f"its fraction: {err}") from err
             fraction = (experiment.factors, frac)
         res, levels = tables.factorial_from_experiment(
-            configs, runs, metric, chosen, confidence, multiplicative, t_critical, fraction
+            configs,
+            runs,
+            metric,
+            chosen,
+            confidence,
+            multiplicative,
+            t_critical,
+            fraction,
+            experiment.factors,
         )
-    return respond(s.FactorialPublic, res, levels={k: list(v) for k, v in levels.items()})
+        notes = no_effect(configs, levels)
+    return respond(
+        s.FactorialPublic,
+        res,
+        levels={k: list(v) for k, v in levels.items()},
+        no_effect=plain(notes),
+    )
 
 
 def network_model_public(

@@ -193,9 +193,11 @@ def factorial_from_experiment(
     multiplicative: bool,
     t_critical: float | None = None,
     fraction: tuple[dict[str, list[Any]], Fraction] | None = None,
+    order: dict[str, list[Any]] | None = None,
 ) -> tuple[FactorialResult, dict[str, tuple[Any, Any]]]:
-    """2^k r analysis of one metric over the experiment's grid (repetitions = replications);
-    with `fraction` (the design's factors and its 2^(k-p) fraction) the 2^(k-p) r analysis,
+    """2^k r analysis of one metric over the experiment's grid (repetitions = replications),
+    factors and levels in `order` (the design's, as entered: its first level is -1); with
+    `fraction` (the design's factors and its 2^(k-p) fraction) the 2^(k-p) r analysis,
     effects named by their aliases."""
     data = by_configuration(runs, metric)
     missing = [c.index for c in configs if not data.get(c.id)]
@@ -217,8 +219,12 @@ def factorial_from_experiment(
             t_critical,
         )
         return result, {n: (v[0], v[1]) for n, v in levels.items()}
-    design = design_from_grid([c.values for c in configs], [data[c.id] for c in configs], factors)
-    result = factorial(design.factors, design.y, confidence, multiplicative, t_critical)
+    design = design_from_grid(
+        [c.values for c in configs], [data[c.id] for c in configs], factors, order
+    )
+    result = factorial(
+        design.factors, design.y, confidence, multiplicative, t_critical, design.levels
+    )
     return result, design.levels
 
 

@@ -249,8 +249,21 @@ class ConfigurationsPublic(BaseModel):
     count: int
 
 
+class SameSystemPublic(BaseModel):
+    """Grid points that run the same system: kept, but a difference between them is noise."""
+
+    points: list[int] = Field(description="their positions in the grid (0 = the first point)")
+    values: list[dict[str, Any]] = Field(description="their factor values")
+    reasons: list[str] = Field(description="why they are one system, per factor they differ in")
+
+
 class GridPreviewWithPoints(GridPreviewPublic):
     points: list[dict[str, Any]] = Field(description="the first grid points, at most 200")
+    same_system: list[SameSystemPublic] = Field(
+        default_factory=list,
+        description="warnings: groups of configurations that are the same system (e.g. "
+        "replication one and all with 1 server); they are kept and run",
+    )
     power: PowerPublic | None = Field(
         default=None,
         description="for two-level factors: the full grid and its fractions, each with the "

@@ -6,7 +6,7 @@ from typing import Any
 
 from backend.domain.metrics import METRIC_UNITS
 from backend.figures.data import load_factorial
-from backend.figures.factorial import design_text, effect_label
+from backend.figures.factorial import design_text, no_effect_text
 from backend.figures.labels import metric_title, printed_unit
 from backend.tables.registry import ExperimentInfo, TableQuery, register
 from backend.tables.table import Column, Table
@@ -19,7 +19,7 @@ def factorial(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
     level = f"{100 * data.confidence:g}% CI" if data.confidence else "CI"
     rows: list[list[Any]] = [
         [
-            effect_label(e.factors) if e.factors else "Mean",
+            e.label,
             e.value,
             e.variation_percent if e.factors else None,
             e.ci_low,
@@ -41,6 +41,6 @@ def factorial(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         ],
         rows,
         f"Effects on {metric_title(q.metric)} in experiment {info.name} ({model} model of a "
-        f"{design_text(data)}), {info.varied()}.",
+        f"{design_text(data)}), {info.varied()}.{no_effect_text(data)}",
         info.label("factorial"),
     )

@@ -23,6 +23,8 @@ _LATEX_SPECIALS = {
     "µ": r"$\mu$",
     "±": r"$\pm$",
     "×": r"$\times$",
+    # textcomp's arrow reads back from the PDF as a control character; the math one as "→".
+    "→": r"$\rightarrow$",
     "≥": r"$\geq$",
 }
 

@@ -27,6 +27,7 @@ from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.results.design_plan import fraction_public, noise, power_plan, stored_fraction
+from backend.results.duplicates import same_system_public
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,
@@ -270,6 +271,7 @@ def preview_experiment(
         if design.fraction is None
         else fraction_public(design.fraction, list(design.factors)),
         points=design.points[:200],
+        same_system=same_system_public(design.points, design.fixed),
         power=plan,
     )
 

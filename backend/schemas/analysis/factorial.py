@@ -26,6 +26,10 @@ class FactorialRequest(RequestModel):
 class EffectPublic(BaseModel):
     name: str
     factors: list[str]
+    label: str = Field(
+        description="the effect in words, each factor from its -1 level (its first, as "
+        'entered) to its +1 level: "Memcached servers 1 → 3"; the value is that change'
+    )
     value: float
     sum_of_squares: float
     variation_percent: float
@@ -43,9 +47,29 @@ class LenthPublic(BaseModel):
     half_normal_quantiles: list[float]
 
 
+class NoEffectPublic(BaseModel):
+    """A factor that has no effect by construction in some configurations."""
+
+    factor: str = Field(description="the factor")
+    configurations: list[int] = Field(
+        description="indices of the configurations whose twin at the factor's other level is "
+        "the same system"
+    )
+    where: str = Field(description='those configurations in words: "where servers = 1"')
+    reason: str = Field(description="why its two levels are the same system there")
+    text: str = Field(description="the note as the UI, the tables and the report print it")
+
+
 class FactorialPublic(Units):
-    factors: list[str]
-    levels: dict[str, list[Any]] | None = None
+    factors: list[str] = Field(description="in the design's order: the first is A")
+    levels: dict[str, list[Any]] | None = Field(
+        default=None, description="factor -> its -1 and +1 level, in the order entered"
+    )
+    no_effect: list[NoEffectPublic] = Field(
+        default_factory=list,
+        description="factors that have no effect by construction in some configurations "
+        "(e.g. replication at servers = 1): a measured effect there is noise",
+    )
     replications: int
     multiplicative: bool
     sign_table: list[list[int]]

@@ -1,5 +1,7 @@
 """2^k r designs against Jain's Example 18.1 and the chapter's identities."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -99,3 +101,45 @@ def test_design_from_grid_orders_cells_and_rejects_partial_grids() -> None:
     with pytest.raises(AnalysisError) as err:
         design_from_grid(three, [[1.0]] * 3, factors=("w",))
     assert "exactly 2" in err.value.reason
+
+
+def test_design_from_grid_follows_the_entered_order_and_effects_keep_their_meaning() -> None:
+    """The same measurements entered in both orders: each effect is the change from the
+    factor's first level to its second, so reversing a factor's levels flips its sign and
+    its name says which way it was taken; reversing the factors swaps A and B."""
+
+    def y(c: dict[str, Any]) -> float:
+        # replication "one" is faster; 3 servers are slower (the issue's testbed, in words).
+        return float(
+            24_000.0 - 1_300.0 * (c["replication"] == "all") - 2_000.0 * (c["servers"] == 3)
+        )
+
+    configs: list[dict[str, Any]] = [
+        {"servers": s, "replication": r} for s in (1, 3) for r in ("one", "all")
+    ]
+    ys = [[y(c), y(c) + 10.0] for c in configs]
+    as_given: dict[str, list[Any]] = {"servers": [1, 3], "replication": ["one", "all"]}
+    reversed_: dict[str, list[Any]] = {"replication": ["all", "one"], "servers": [3, 1]}
+    d1 = design_from_grid(configs, ys, order=as_given)
+    d2 = design_from_grid(configs, ys, order=reversed_)
+    assert d1.factors == ("servers", "replication") and d2.factors == ("replication", "servers")
+    assert d1.levels == {"servers": (1, 3), "replication": ("one", "all")}
+    assert d2.levels == {"replication": ("all", "one"), "servers": (3, 1)}
+    r1 = factorial(d1.factors, d1.y, levels=d1.levels)
+    r2 = factorial(d2.factors, d2.y, levels=d2.levels)
+    e1 = {e.factors: e for e in r1.effects}
+    e2 = {e.factors: e for e in r2.effects}
+    # q is half the change from the first level to the second.
+    assert e1[("servers",)].value == pytest.approx(-1_000.0)
+    assert e2[("servers",)].value == pytest.approx(1_000.0)
+    assert e1[("replication",)].value == pytest.approx(-650.0)
+    assert e2[("replication",)].value == pytest.approx(650.0)
+    assert e1[("servers",)].label == "Memcached servers 1 → 3"
+    assert e2[("servers",)].label == "Memcached servers 3 → 1"
+    assert e2[("replication",)].label == "Replication (servers) all → one"
+    assert r1.effects[1].factors == ("servers",)  # A is the first factor entered
+    assert r2.effects[1].factors == ("replication",)
+    assert r1.main_effects["replication"] == pytest.approx((23_005.0, 21_705.0))  # one, all
+    assert e1[("servers", "replication")].label == (
+        "Memcached servers 1 → 3 × Replication (servers) one → all"
+    )

@@ -93,3 +93,26 @@ def test_detectable_effect_inputs_are_checked() -> None:
     with pytest.raises(AnalysisError) as err:
         min_detectable_effect(1.0, runs=8, cells=8, power=0.01)
     assert err.value.field == "power"
+
+
+def test_fraction_effects_are_labelled_by_their_first_alias_with_its_levels() -> None:
+    # C = AB: the AB column estimates sharded (C) first, so that is the effect's factor.
+    f = fr.build(3, fr.parse_generators(["C = AB"], 3))
+    configs = fr.coded_points(f, FACTORS)
+    ys = [CELLS[(c["servers"], c["workers"])] for c in configs]
+    res = fractional_factorial(FACTORS, f, configs, ys, confidence=0.90)
+    by_name = {e.name: e for e in res.effects}
+    c = by_name["sharded + servers:workers"]
+    assert c.factors == ("sharded",)
+    assert c.label == "Sharded multi-gets no → yes + servers:workers"
+    assert by_name["servers + workers:sharded"].label == (
+        "Memcached servers 1 → 3 + workers:sharded"
+    )
+    # Entered the other way round, servers' levels flip the sign of its effect.
+    flipped = {**FACTORS, "servers": [3, 1]}
+    configs2 = fr.coded_points(f, flipped)
+    ys2 = [CELLS[(c2["servers"], c2["workers"])] for c2 in configs2]
+    res2 = fractional_factorial(flipped, f, configs2, ys2, confidence=0.90)
+    servers2 = next(e for e in res2.effects if e.factors == ("servers",))
+    assert servers2.value == pytest.approx(-by_name["servers + workers:sharded"].value)
+    assert servers2.label.startswith("Memcached servers 3 → 1")

@@ -360,7 +360,11 @@ def test_factorial_diagnostic_figures_are_the_factorial_endpoint(
 ) -> None:
     f = client.get(f"/api/v1/analysis/experiments/{exp['id']}/factorial").json()
     main = _get(client, exp["id"], "main-effects", "json").json()
-    assert [t["name"] for t in main["data"]] == ["Clients per thread", "Worker threads"]
+    # Factors in the design's order, each with its levels (first entered = -1).
+    assert [t["name"] for t in main["data"]] == [
+        "Clients per thread 1 → 4",
+        "Worker threads 8 → 16",
+    ]
     for trace, means in zip(main["data"], f["main_effects"].values(), strict=True):
         assert trace["y"] == pytest.approx(means[:2])
     assert main["data"][1]["text"] == ["8 worker threads", "16 worker threads"]
@@ -373,9 +377,7 @@ def test_factorial_diagnostic_figures_are_the_factorial_endpoint(
     half = _get(client, exp["id"], "half-normal", "json", t_critical=2.5).json()
     lenth = f["lenth"]
     assert half["data"][0]["y"] == pytest.approx(lenth["half_normal_abs_effects"])
-    assert "Worker threads × Clients per thread" in half["data"][0]["text"] or (
-        "Clients per thread × Worker threads" in half["data"][0]["text"]
-    )
+    assert "Clients per thread 1 → 4 × Worker threads 8 → 16" in half["data"][0]["text"]
     assert half["data"][1]["name"].startswith("Lenth PSE line")
     bad = client.get(f"{API}/{exp['id']}/figures/residuals.json", params={"t_critical": -1})
     assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "t_critical"]

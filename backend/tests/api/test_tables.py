@@ -99,8 +99,9 @@ def test_read_table_configuration_and_factorial(client: TestClient, exp: dict[st
     assert values["Repetitions"] == "2"
     fac = list(csv.reader(io.StringIO(client.get(f"{API}/{exp['id']}/tables/factorial.csv").text)))
     effects = {row[0]: row for row in fac[1:]}
-    assert float(effects["Clients per thread"][1]) == pytest.approx(1500.0)
-    assert float(effects["Worker threads"][1]) == pytest.approx(500.0)
+    # Each effect named with its levels, from the first entered (-1) to the second.
+    assert float(effects["Clients per thread 1 → 4"][1]) == pytest.approx(1500.0)
+    assert float(effects["Worker threads 8 → 16"][1]) == pytest.approx(500.0)
     diff = client.get(
         f"{API}/{exp['id']}/tables/differences.csv", params={"factor": "workers", "base": "8"}
     )

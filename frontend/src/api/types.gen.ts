@@ -2349,6 +2349,12 @@ export type EffectPublic = {
      */
     factors: Array<string>;
     /**
+     * Label
+     *
+     * the effect in words, each factor from its -1 level (its first, as entered) to its +1 level: "Memcached servers 1 → 3"; the value is that change
+     */
+    label: string;
+    /**
      * Value
      *
      * effect q = (1/2^k) sum(sign x mean y), in y's unit (log10 when multiplicative)
@@ -3216,17 +3222,23 @@ export type FactorialPublic = {
     /**
      * Factors
      *
-     * factor names, first alternating fastest
+     * in the design's order: the first is A
      */
     factors: Array<string>;
     /**
      * Levels
      *
-     * the two levels of each factor (-1, +1)
+     * factor -> its -1 and +1 level, in the order entered
      */
     levels?: {
         [key: string]: Array<unknown>;
     } | null;
+    /**
+     * No Effect
+     *
+     * factors that have no effect by construction in some configurations (e.g. replication at servers = 1): a measured effect there is noise
+     */
+    no_effect?: Array<NoEffectPublic>;
     /**
      * Replications
      *
@@ -3640,6 +3652,12 @@ export type GridPreviewWithPoints = {
     points: Array<{
         [key: string]: unknown;
     }>;
+    /**
+     * Same System
+     *
+     * warnings: groups of configurations that are the same system (e.g. replication one and all with 1 server); they are kept and run
+     */
+    same_system?: Array<SameSystemPublic>;
     /**
      * for two-level factors: the full grid and its fractions, each with the smallest effect it detects (None unless every factor has two levels)
      */
@@ -5765,6 +5783,44 @@ export type NetworkPublic = {
 };
 
 /**
+ * NoEffectPublic
+ *
+ * A factor that has no effect by construction in some configurations.
+ */
+export type NoEffectPublic = {
+    /**
+     * Factor
+     *
+     * the factor
+     */
+    factor: string;
+    /**
+     * Configurations
+     *
+     * indices of the configurations whose twin at the factor's other level is the same system
+     */
+    configurations: Array<number>;
+    /**
+     * Where
+     *
+     * those configurations in words: "where servers = 1"
+     */
+    where: string;
+    /**
+     * Reason
+     *
+     * why its two levels are the same system there
+     */
+    reason: string;
+    /**
+     * Text
+     *
+     * the note as the UI, the tables and the report print it
+     */
+    text: string;
+};
+
+/**
  * NoisePublic
  *
  * The noise the detectable effects assume.
@@ -7268,6 +7324,34 @@ export type RunsPublic = {
      * total number of items matching the query (for paging)
      */
     count: number;
+};
+
+/**
+ * SameSystemPublic
+ *
+ * Grid points that run the same system: kept, but a difference between them is noise.
+ */
+export type SameSystemPublic = {
+    /**
+     * Points
+     *
+     * their positions in the grid (0 = the first point)
+     */
+    points: Array<number>;
+    /**
+     * Values
+     *
+     * their factor values
+     */
+    values: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Reasons
+     *
+     * why they are one system, per factor they differ in
+     */
+    reasons: Array<string>;
 };
 
 /**

@@ -5,6 +5,7 @@ import { formatDuration, formatOverhead, formatValue } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { DesignOptions } from "./DesignOptions";
 import { FractionPreview } from "./FractionPreview";
+import { SameSystemWarning } from "./SameSystemWarning";
 
 /** Props of GridPreview. */
 export interface GridPreviewProps {
@@ -52,6 +53,7 @@ export function GridPreview({
           {preview.cost && (
             <CostSummary cost={preview.cost} label="Estimated cost" testId="preview-cost" />
           )}
+          <SameSystemWarning groups={preview.same_system ?? []} />
           {preview.fraction && <FractionPreview fraction={preview.fraction} />}
           {preview.power && (
             <>

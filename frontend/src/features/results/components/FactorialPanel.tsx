@@ -2,12 +2,11 @@
 import { useMemo, useState } from "react";
 import type { RequestType } from "@/api";
 import { ServerPlot, TableExportButtons } from "@/features/export";
-import { formatNumber } from "@/lib/format";
-import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "@/lib/urlState/results";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
 import { FactorialDiagnostics } from "./FactorialDiagnostics";
+import { FactorialEffectsTable } from "./FactorialEffectsTable";
 
 /** Props of FactorialPanel. */
 export interface FactorialPanelProps {
@@ -19,7 +18,6 @@ export interface FactorialPanelProps {
 }
 
 export function FactorialPanel({ experimentId, source, requestType, cut }: FactorialPanelProps) {
-  const labels = useParameterLabels();
   const [{ mult: multiplicative }, setView] = useResultsViewState();
   const [tText, setTText] = useState("");
   const tCritical = Number(tText) > 0 ? Number(tText) : null;
@@ -53,7 +51,6 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
     );
   }
   if (!factorial) return null;
-  const level = factorial.confidence ? `${Math.round(factorial.confidence * 100)}%` : "";
   return (
     <div className="card" data-testid="factorial">
       <div className="section-header">
@@ -91,34 +88,7 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
         </label>
       </div>
       <div className="figures">
-        <table className="table compact">
-          <thead>
-            <tr>
-              <th>effect</th>
-              <th className="num">q</th>
-              <th className="num">variation (%)</th>
-              <th className="num">{level} CI</th>
-              <th>significant</th>
-            </tr>
-          </thead>
-          <tbody>
-            {factorial.effects.map((e) => (
-              <tr key={e.name}>
-                <td>{e.factors.length ? e.factors.map(labels.title).join(" × ") : e.name}</td>
-                <td className="num">{formatNumber(e.value, 3)}</td>
-                <td className="num">
-                  {e.factors.length ? formatNumber(e.variation_percent, 2) : ""}
-                </td>
-                <td className="num">
-                  {e.ci_low === null || e.ci_high === null
-                    ? "–"
-                    : `${formatNumber(e.ci_low, 3)} … ${formatNumber(e.ci_high, 3)}`}
-                </td>
-                <td>{e.significant === null ? "–" : e.significant ? "yes" : "no"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FactorialEffectsTable factorial={factorial} />
         <ServerPlot
           title="Allocation of variation"
           figure={{ experimentId, name: "allocation-of-variation", params }}
