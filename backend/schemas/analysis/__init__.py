@@ -42,6 +42,7 @@ from backend.schemas.analysis.fit import (
     QueueModelRowPublic,
     QueuePredictionPublic,
 )
+from backend.schemas.analysis.model_fit import FitPublic
 from backend.schemas.analysis.mva import (
     BoundsPublic,
     ClassIn,
@@ -146,6 +147,7 @@ __all__ = [
     "MMmRequest",
     "ModelGroupPublic",
     "ModelRowPublic",
+    "FitPublic",
     "MultiClassPublic",
     "MultiClassRequest",
     "MvaAtPublic",

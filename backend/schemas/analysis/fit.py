@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
 from backend.schemas.analysis.experiments import ConfigRef
+from backend.schemas.analysis.model_fit import FitPublic
 from backend.schemas.analysis.mva import SystemConfigIn
 
 
@@ -15,6 +16,10 @@ class ComparedPublic(BaseModel):
     predicted: float | None
     measured: float | None
     error_percent: float | None
+    fit: FitPublic | None = Field(
+        description="how the measurement fits the model (M/M/m's response time also against "
+        "its lower bound, the service time); null: not measured"
+    )
 
 
 class QueuePredictionPublic(BaseModel):
@@ -34,6 +39,10 @@ class QueuePredictionPublic(BaseModel):
     )
     response_time_s: ComparedPublic = Field(
         description="E[r] = wait + service, against the middleware response time; s"
+    )
+    capacity: FitPublic = Field(
+        description="the measured arrival rate against the layer's capacity (m mu, the "
+        "largest throughput the model allows): above it the queue has no steady state"
     )
 
 
