@@ -8,9 +8,11 @@ from sqlalchemy.orm import Session
 
 from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
+from backend.figures.data import selected
 from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S
 from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
 from backend.figures.params import FigureQuery, Selection
+from backend.modelfit import service
 from backend.tables.fit_cells import fit_cell, fit_notes
 from backend.tables.registry import ExperimentInfo, TableQuery, register
 from backend.tables.table import Column, Table
@@ -28,6 +30,14 @@ def _load_network_fit(session: Session, experiment_id: int, q: TableQuery) -> Ne
 
 def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> Any:
     return load_queue_models(session, experiment_id, _model_query(q))
+
+
+def _load_bottlenecks(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    fq = _model_query(q)
+    exp, window = selected(session, experiment_id, fq)
+    return service.bottlenecks_public(
+        session=session, experiment=exp, window=window, request_type=fq.request_type
+    )
 
 
 def _us(seconds: float | None) -> float | None:
@@ -75,6 +85,31 @@ def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> T
         notes=fit_notes(
             f for r in data.solved.rows for f in (r.throughput_fit, r.response_time_fit)
         ),
+    )
+
+
+@register("bottlenecks", "Bottleneck per group of configurations", _load_bottlenecks)
+def bottlenecks(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per group: each model's bottleneck with its basis, and the group's one statement."""
+    rows: list[list[Any]] = [
+        [levels_label(g.group), m.model, m.resource, m.basis, m.detail]
+        for g in data.data
+        for m in g.models
+    ]
+    return Table(
+        [
+            Column("Configurations"),
+            Column("Model"),
+            Column("Bottleneck"),
+            Column("Basis"),
+            Column("Why"),
+        ],
+        rows,
+        f"Bottleneck of each group of configurations of experiment {info.name} "
+        f"({q.request_type.value} requests) by every model that names one, with what each "
+        "rests on.",
+        info.label("bottlenecks"),
+        notes=[f"{levels_label(g.group)}: {g.statement}." for g in data.data],
     )
 
 

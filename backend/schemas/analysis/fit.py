@@ -127,3 +127,32 @@ class NetworkGroupPublic(BaseModel):
 
 class ExperimentNetworkInputsPublic(Units):
     data: list[NetworkGroupPublic]
+
+
+class ModelBottleneckPublic(BaseModel):
+    """One model's bottleneck of a group and what it rests on."""
+
+    model: str = Field(description="the model: MVA, demand model or network bound")
+    resource: str = Field(description="the bottleneck as the model names it")
+    component: str = Field(
+        description="the part of the system it belongs to, named alike for every model "
+        "(net_thread_0 and workers_0 are middleware 0)"
+    )
+    basis: str = Field(description="what the model's numbers come from")
+    detail: str = Field(description="the numbers that make it the bottleneck")
+
+
+class GroupBottleneckPublic(BaseModel):
+    """One bottleneck statement for a group of configurations differing only in clients."""
+
+    group: dict[str, Any] = Field(description="the group's factor values besides the clients")
+    statement: str = Field(
+        description="the bottleneck in one sentence: one component when the models agree, "
+        "else each model's answer with its basis and why they differ"
+    )
+    agree: bool = Field(description="whether every model names the same component")
+    models: list[ModelBottleneckPublic] = Field(description="each model's answer")
+
+
+class ExperimentBottlenecksPublic(Units):
+    data: list[GroupBottleneckPublic]
