@@ -50,6 +50,7 @@ class Fit:
     model_tolerance_percent: float
     bound_tolerance_percent: float
     verdict: Verdict
+    label: str  # the verdict in a few words, for a badge or an annotation
     message: str | None  # None when it fits
 
 
@@ -96,6 +97,11 @@ def fit(
     message = None
     if reasons:
         message = (f"{where}: " if where else "") + "; ".join(reasons)
+    label = "fits"
+    if verdict == "beyond_bound" and beyond is not None:
+        label = f"{beyond:.0f} % {'above' if side == 'upper' else 'below'} the bound"
+    elif verdict == "off_model" and error is not None:
+        label = f"{abs(error):.0f} % off the model"
     return Fit(
         quantity,
         _UNITS[quantity][0],
@@ -108,6 +114,7 @@ def fit(
         100.0 * model_tolerance,
         100.0 * bound_tolerance,
         verdict,
+        label,
         message,
     )
 

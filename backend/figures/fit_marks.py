@@ -17,21 +17,9 @@ class FitLike(Protocol):
     @property
     def measured(self) -> float: ...
     @property
-    def error_percent(self) -> float | None: ...
-    @property
-    def beyond_bound_percent(self) -> float | None: ...
-    @property
-    def bound_side(self) -> str | None: ...
+    def label(self) -> str: ...
     @property
     def message(self) -> str | None: ...
-
-
-def short_label(f: FitLike) -> str:
-    """The annotation's words: how far past the bound, or how far from the model."""
-    if f.verdict == "beyond_bound":
-        side = "above" if f.bound_side == "upper" else "below"
-        return f"{f.beyond_bound_percent or 0.0:.0f} % {side} bound"
-    return f"{abs(f.error_percent or 0.0):.0f} % off model"
 
 
 def mark_flagged(
@@ -59,7 +47,7 @@ def mark_flagged(
         fig.add_annotation(
             x=x,
             y=f.measured * scale,
-            text=short_label(f),
+            text=f.label,
             showarrow=True,
             arrowcolor=FLAG_COLOR,
             font={"color": FLAG_COLOR},

@@ -36,4 +36,8 @@ class FitPublic(BaseModel):
         description="fits; off_model: further than the tolerance from the model's value; "
         "beyond_bound: past the model's bound by more than its tolerance (the stronger)"
     )
+    label: str = Field(
+        description='the verdict in a few words ("46 % above the bound", "31 % off the '
+        'model", "fits"), as figures annotate and the UI badges it'
+    )
     message: str | None = Field(description="the warning in words; null when it fits")

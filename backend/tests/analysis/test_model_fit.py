@@ -7,7 +7,7 @@ from backend.analysis.model_fit import BOUND_TOLERANCE, MODEL_TOLERANCE, fit, fl
 
 def test_within_the_tolerances_it_fits() -> None:
     f = fit("throughput", 10_000.0, 10_000.0 * (1 + MODEL_TOLERANCE * 0.9), 10_100.0)
-    assert f.verdict == "fits" and f.message is None
+    assert f.verdict == "fits" and f.message is None and f.label == "fits"
     # Past an upper bound by less than its tolerance: noise, not a flag.
     f = fit("throughput", 10_000.0 * (1 + BOUND_TOLERANCE * 0.5), 10_000.0, 10_000.0)
     assert f.verdict == "fits"
@@ -16,7 +16,7 @@ def test_within_the_tolerances_it_fits() -> None:
 
 def test_above_an_upper_bound_is_the_stronger_verdict() -> None:
     f = fit("throughput", 21_310.0, 14_622.0, 14_622.0, "upper", "N = 1")
-    assert f.verdict == "beyond_bound"
+    assert f.verdict == "beyond_bound" and f.label == "46 % above the bound"
     assert f.error_percent == pytest.approx(-31.4, abs=0.05)
     assert f.beyond_bound_percent == pytest.approx(45.7, abs=0.05)
     assert f.message is not None
@@ -32,6 +32,7 @@ def test_below_a_lower_bound_and_off_the_model() -> None:
     # Above a lower bound is inside it; far from the model's value is off the model.
     f = fit("response time", 300e-6, 120e-6, 100e-6, "lower")
     assert f.verdict == "off_model" and f.beyond_bound_percent == pytest.approx(-200.0)
+    assert f.label == "60 % off the model"
     assert f.error_percent == pytest.approx(-60.0)
 
 

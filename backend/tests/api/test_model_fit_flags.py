@@ -125,7 +125,8 @@ def test_the_one_n_figure_draws_point_bound_and_the_flag(client: TestClient, db:
     assert measured["marker"]["symbol"] == ["x-open"]
     (note,) = fig["layout"]["annotations"]
     assert note["x"] == 1 and note["y"] == pytest.approx(MEASURED_X)
-    assert "above bound" in note["text"]
+    assert note["text"] == solved["rows"][0]["throughput_fit"]["label"]
+    assert note["text"].endswith("% above the bound")
     caption = fig["layout"]["meta"]["caption"]
     assert "Does not fit: N = 1: measured throughput 21,310 ops/s" in caption
 
