@@ -121,7 +121,10 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
         </thead>
         <tbody>
           {model.points.map((p) => (
-            <tr key={p.clients}>
+            <tr
+              key={p.clients}
+              className={p.throughput_fit.verdict === "beyond_bound" ? "warning" : ""}
+            >
               <td className="num">{p.clients}</td>
               <td className="num">
                 {formatNumber(p.measured_throughput_per_s, 0)}
