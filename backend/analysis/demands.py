@@ -26,6 +26,7 @@ import numpy as np
 
 from backend.analysis.errors import require
 from backend.analysis.laws import estimate_think_time
+from backend.analysis.model_fit import Fit, fit
 from backend.analysis.mva.bounds import bounds
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.network import Station, StationKind
@@ -104,6 +105,9 @@ class FitPoint:
     measured_response_time_s: float | None
     model_response_time_s: float
     response_time_error_pct: float | None
+    bound_response_time_s: float  # the asymptotic lower bound max(D, N D_max - Z)
+    throughput_fit: Fit
+    response_time_fit: Fit | None  # None when no response time was measured
 
 
 @dataclass(frozen=True)
@@ -203,25 +207,34 @@ def demand_model(
     top = max(p.clients for p in points)
     solved = solve_mva(network, top, think)
     bound = bounds(network, top, think)
-    fit = []
+    points_fit = []
     for p in points:
         i = p.clients - 1
         x_model = float(solved.throughput_per_s[i])
         r_model = float(solved.response_time_s[i])
-        fit.append(
+        x_bound = float(bound.aba_throughput_upper[i])
+        r_bound = float(bound.aba_response_lower_s[i])
+        r = p.response_time_s
+        where = f"N = {p.clients}"
+        points_fit.append(
             FitPoint(
                 p.clients,
                 p.throughput_per_s,
                 x_model,
-                float(bound.aba_throughput_upper[i]),
+                x_bound,
                 _error(x_model, p.throughput_per_s) or 0.0,
-                p.response_time_s,
+                r,
                 r_model,
-                _error(r_model, p.response_time_s),
+                _error(r_model, r),
+                r_bound,
+                fit("throughput", p.throughput_per_s, x_model, x_bound, "upper", where),
+                None
+                if r is None or r <= 0
+                else fit("response time", r, r_model, r_bound, "lower", where),
             )
         )
-    warnings = _warnings(fit, [*demands, *per_process], points)
-    low = fit[0]  # the lowest load: the least queueing
+    warnings = _warnings(points_fit, [*demands, *per_process], points)
+    low = points_fit[0]  # the lowest load: the least queueing
     total = sum(s.demand_s for s in demands) + (network_delay_s or 0.0)
     if low.measured_response_time_s is not None and low.measured_response_time_s > 2 * total:
         what = "CPU demands" + (" and round trip" if network_delay_s else "")
@@ -247,7 +260,7 @@ def demand_model(
         tuple(demands),
         tuple(per_process),
         think,
-        tuple(fit),
+        tuple(points_fit),
         bottleneck(points, [*demands, *per_process]),
         tuple(warnings),
         timer,
@@ -276,12 +289,11 @@ def _warnings(
 ) -> list[str]:
     out = []
     for f in fit:
-        if f.measured_throughput_per_s > f.bound_throughput_per_s * (1 + 1e-9):
+        if f.throughput_fit.verdict == "beyond_bound":
             out.append(
-                f"N = {f.clients}: measured {f.measured_throughput_per_s:.0f} ops/s lies above "
-                f"the model's bound of {f.bound_throughput_per_s:.0f} ops/s: the demands "
-                "pooled over the points are larger than this point's (CPU per request falls "
-                "with load), or a resource is missing from the model"
+                f"{f.throughput_fit.message}: the demands pooled over the points are larger "
+                "than this point's (CPU per request falls with load), or a resource is "
+                "missing from the model"
             )
     for s in stations:
         for p, u in zip(points, s.utilization_by_point, strict=True):

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from backend.analysis.errors import require, require_non_negative, require_positive
+from backend.analysis.model_fit import Fit, fit
+from backend.analysis.mva.bounds import bounds
 from backend.analysis.mva.exact import solve_mva
 from backend.analysis.mva.network import Station, StationKind
 from backend.analysis.mva.result import MvaResult
@@ -79,6 +81,10 @@ class ModelRow:
     measured_response_time_s: float | None
     model_response_time_s: float
     response_deviation_percent: float | None
+    bound_throughput_per_s: float  # the asymptotic upper bound at this N
+    bound_response_time_s: float  # the asymptotic lower bound at this N
+    throughput_fit: Fit
+    response_time_fit: Fit | None  # None when no response time was measured
 
 
 def model_vs_measurement(
@@ -94,11 +100,16 @@ def model_vs_measurement(
     require(all(x > 0 for x in measured_throughput), "measured_throughput", "must be positive")
     resp = measured_response_time_s or tuple(None for _ in clients)
     require(len(resp) == len(clients), "measured_response_time_s", "one per client count")
-    result = solve_mva(build_network(cfg), max(clients), cfg.think_time_s)
+    network = build_network(cfg)
+    result = solve_mva(network, max(clients), cfg.think_time_s)
+    limits = bounds(network, max(clients), cfg.think_time_s)
     rows = []
     for n, x, r in zip(clients, measured_throughput, resp, strict=True):
         mx = float(result.throughput_per_s[n - 1])
         mr = float(result.response_time_s[n - 1])
+        bx = float(limits.aba_throughput_upper[n - 1])
+        br = float(limits.aba_response_lower_s[n - 1])
+        where = f"N = {n}"
         rows.append(
             ModelRow(
                 n,
@@ -108,6 +119,10 @@ def model_vs_measurement(
                 r,
                 mr,
                 100.0 * (mr - r) / r if r is not None and r > 0 else None,
+                bx,
+                br,
+                fit("throughput", x, mx, bx, "upper", where),
+                None if r is None or r <= 0 else fit("response time", r, mr, br, "lower", where),
             )
         )
     return result, rows

@@ -17,6 +17,7 @@ from backend.analysis.errors import AnalysisError
 from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 from backend.figures.data import selected
+from backend.figures.fit_marks import mark_flagged
 from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S, with_unit
 from backend.figures.params import FigureQuery, QueueQuantity
 from backend.figures.registry import register, set_caption
@@ -108,10 +109,18 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
         )
     )
 
-    def line(xs: Sequence[float], ys: Sequence[float], name: str, dash: str) -> None:
+    measured_n = {p.clients for p in pts}
+
+    def line(xs: Sequence[int], ys: Sequence[float], name: str, dash: str) -> None:
+        # Markers at the measured N: a model of one N still draws its point.
         fig.add_trace(
             go.Scatter(
-                x=list(xs), y=[v * scale for v in ys], mode="lines", name=name, line={"dash": dash}
+                x=list(xs),
+                y=[v * scale for v in ys],
+                mode="lines+markers",
+                marker={"size": [8 if n in measured_n else 0 for n in xs]},
+                name=name,
+                line={"dash": dash},
             )
         )
 
@@ -126,6 +135,9 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
         edited = fit.what_if.model
         curve = edited.throughput_per_s if throughput else edited.response_time_s
         line(edited.populations, curve, "MVA, what-if", "dash")
+    fits = [r.throughput_fit if throughput else r.response_time_fit for r in fit.solved.rows]
+    n_of_rows = [float(r.clients) for r in fit.solved.rows]
+    warned = mark_flagged(fig, 0, list(zip(n_of_rows, fits, strict=True)), scale)
     y_title = with_unit(
         *(("Throughput", OPS_PER_S) if throughput else ("Response time", MICROSECONDS))
     )
@@ -144,7 +156,7 @@ def _fit_figure(fit: NetworkFit, throughput: bool) -> go.Figure:
         fig,
         f"Measured {what} against the exact MVA of the closed network (clients, network "
         f"delay, net thread, worker pool, memcached servers) with inputs estimated from the "
-        f"measurements, {group}; bottleneck: {model.bottleneck}{dashed}.",
+        f"measurements, {group}; bottleneck: {model.bottleneck}{dashed}.{warned}",
     )
 
 
@@ -218,6 +230,13 @@ def queue_models(rows: list[s.QueueModelRowPublic], q: FigureQuery) -> go.Figure
             go.Scatter(x=n, y=values(predicted("mmm")), mode="lines+markers", name="M/M/m"),
         ]
     )
+    flags = [
+        (float(r.clients), c.fit)
+        for model in ("mm1", "mmm")
+        for r in rows
+        if (c := compared(r, model)) is not None
+    ]
+    warned = mark_flagged(fig, 0, flags, scale)
     fig.update_layout(
         xaxis={"title": {"text": "Virtual clients N"}, "rangemode": "tozero"},
         yaxis={"title": {"text": title}, "rangemode": "tozero"},
@@ -228,5 +247,6 @@ def queue_models(rows: list[s.QueueModelRowPublic], q: FigureQuery) -> go.Figure
     return set_caption(
         fig,
         f"{title.split(' (')[0]} of the middleware layer as M/M/1 and M/M/m (m = workers × "
-        f"middlewares, arrival rate = measured throughput) against the measurement, {group}.",
+        f"middlewares, arrival rate = measured throughput) against the measurement, "
+        f"{group}.{warned}",
     )

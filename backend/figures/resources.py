@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
+from backend.analysis.model_fit import flagged
 from backend.domain.window import window_of
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -209,8 +210,14 @@ def resource_utilization(data: DemandGroup, q: FigureQuery) -> go.Figure:
     )
     b = data.model.bottleneck
     neck = f" Bottleneck at N = {b.clients}: {b.resource}, U = {b.utilization:.2f}." if b else ""
+    flags = flagged([f for p in data.model.points for f in (p.throughput_fit, p.response_time_fit)])
+    warned = (
+        " The demand model does not fit: " + "; ".join(f.message or "" for f in flags) + "."
+        if flags
+        else ""
+    )
     caption = (
         "Utilization law per station: a host's CPU over its cores, a process's CPU over the "
-        f"threads it runs; stable-window means over repetitions.{neck}"
+        f"threads it runs; stable-window means over repetitions.{neck}{warned}"
     )
     return set_caption(fig, caption)

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from backend.analysis.errors import require
 from backend.analysis.mm1 import mm1
 from backend.analysis.mmm import mmm
+from backend.analysis.model_fit import Fit, Quantity, fit
 from backend.modelfit.fit import (
     MeasuredConfig,
     ServiceRateSource,
@@ -27,13 +28,23 @@ class Compared:
     predicted: float | None
     measured: float | None
     error_percent: float | None  # 100 (predicted - measured) / measured
+    fit: Fit | None  # None when not measured
 
 
-def _compare(predicted: float | None, measured: float | None) -> Compared:
+def _compare(
+    quantity: Quantity,
+    predicted: float | None,
+    measured: float | None,
+    where: str,
+    lower_bound: float | None = None,
+) -> Compared:
     err = None
     if predicted is not None and measured is not None and measured > 0:
         err = 100.0 * (predicted - measured) / measured
-    return Compared(predicted, measured, err)
+    flag = None
+    if measured is not None:
+        flag = fit(quantity, measured, predicted, lower_bound, "lower", where)
+    return Compared(predicted, measured, err, flag)
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,7 @@ class QueuePrediction:
     queue_length: Compared  # E[nq] vs measured mean queue length
     waiting_time_s: Compared  # E[w] vs measured queue time
     response_time_s: Compared  # E[r] vs measured middleware response time
+    capacity: Fit  # the measured arrival rate against the layer's capacity m mu
 
 
 @dataclass(frozen=True)
@@ -73,35 +85,31 @@ def _predict(
     mu: float,
     m: int,
     measured: tuple[float | None, float | None, float | None],
+    clients: int,
 ) -> QueuePrediction:
     rho = lam / (m * mu) if kind == "M/M/m" else lam / mu
     q_m, w_m, r_m = measured
-    if rho >= 1.0:
-        return QueuePrediction(
-            kind,
-            m if kind == "M/M/m" else 1,
-            mu,
-            rho,
-            False,
-            _compare(None, q_m),
-            _compare(None, w_m),
-            _compare(None, r_m),
-        )
-    if kind == "M/M/1":
-        a = mm1(lam, mu)
-        q, w, r = a.mean_queued, a.mean_wait_s, a.mean_response_s
-    else:
-        b = mmm(lam, mu, m)
-        q, w, r = b.mean_queued, b.mean_wait_s, b.mean_response_s
+    where = f"{kind} at N = {clients}"
+    capacity = fit("throughput", lam, None, m * mu if kind == "M/M/m" else mu, "upper", where)
+    service_s = 1.0 / mu  # a request's time in service: no response can be shorter
+    q = w = r = None
+    if rho < 1.0:
+        if kind == "M/M/1":
+            a = mm1(lam, mu)
+            q, w, r = a.mean_queued, a.mean_wait_s, a.mean_response_s
+        else:
+            b = mmm(lam, mu, m)
+            q, w, r = b.mean_queued, b.mean_wait_s, b.mean_response_s
     return QueuePrediction(
         kind,
         m if kind == "M/M/m" else 1,
         mu,
         rho,
-        True,
-        _compare(q, q_m),
-        _compare(w, w_m),
-        _compare(r, r_m),
+        rho < 1.0,
+        _compare("queue length", q, q_m, where),
+        _compare("waiting time", w, w_m, where),
+        _compare("response time", r, r_m, where, service_s if kind == "M/M/m" else None),
+        capacity,
     )
 
 
@@ -140,8 +148,8 @@ def queue_model_rows(
         one = many = None
         note: str | None = "service time unknown: the middleware did not report queue times"
         if mu_server is not None:
-            one = _predict("M/M/1", lam, m * mu_server, m, measured)
-            many = _predict("M/M/m", lam, mu_server, m, measured)
+            one = _predict("M/M/1", lam, m * mu_server, m, measured, c.clients)
+            many = _predict("M/M/m", lam, mu_server, m, measured, c.clients)
             unstable = [p.model for p in (one, many) if not p.stable]
             note = None
             if unstable:

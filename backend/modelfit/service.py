@@ -16,8 +16,10 @@ from backend.analysis.plain import plain
 from backend.analysis.request_mix import design_mix
 from backend.crud.network import round_trips_us
 from backend.domain.parameters import resolve_replication
+from backend.modelfit.bottlenecks import group_bottlenecks
+from backend.modelfit.fit import MeasuredConfig
 from backend.modelfit.measured import measured_configs
-from backend.modelfit.network import network_groups
+from backend.modelfit.network import NetworkGroup, network_groups
 from backend.modelfit.queues import queue_model_rows
 from backend.models import Experiment, RequestType
 from backend.results.aggregate import Window
@@ -45,16 +47,14 @@ def queue_models_public(
     return respond(s.ExperimentQueueModelsPublic, {"service_rate": service_rate, "data": rows})
 
 
-def network_inputs_public(
-    *,
+def _network_groups(
     session: Session,
     experiment: Experiment,
     window: Window | None,
-    request_type: RequestType = RequestType.ALL,
-    server_utilization: float | None = None,
-) -> s.ExperimentNetworkInputsPublic:
-    """Per group of configurations differing only in clients: measured X and R against N,
-    and DOMAIN.md's network inputs estimated from the data, each with its source."""
+    request_type: RequestType,
+    server_utilization: float | None,
+) -> tuple[list[MeasuredConfig], list[NetworkGroup]]:
+    """The measured configurations and, per group, the MVA network's inputs from them."""
     configs = measured_configs(
         session=session, experiment=experiment, request_type=request_type, window=window
     )
@@ -66,7 +66,38 @@ def network_inputs_public(
             server_utilization=server_utilization,
             round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
         )
+    return configs, groups
+
+
+def network_inputs_public(
+    *,
+    session: Session,
+    experiment: Experiment,
+    window: Window | None,
+    request_type: RequestType = RequestType.ALL,
+    server_utilization: float | None = None,
+) -> s.ExperimentNetworkInputsPublic:
+    """Per group of configurations differing only in clients: measured X and R against N,
+    and DOMAIN.md's network inputs estimated from the data, each with its source."""
+    _, groups = _network_groups(session, experiment, window, request_type, server_utilization)
     return respond(s.ExperimentNetworkInputsPublic, {"data": groups})
+
+
+def bottlenecks_public(
+    *,
+    session: Session,
+    experiment: Experiment,
+    window: Window | None,
+    request_type: RequestType = RequestType.ALL,
+    server_utilization: float | None = None,
+) -> s.ExperimentBottlenecksPublic:
+    """One bottleneck statement per group, over every model that names one (with bases)."""
+    configs, groups = _network_groups(session, experiment, window, request_type, server_utilization)
+    with analysis_errors("query"):
+        found = group_bottlenecks(
+            session=session, experiment=experiment, configs=configs, networks=groups
+        )
+    return respond(s.ExperimentBottlenecksPublic, {"data": found})
 
 
 def network_model(body: s.NetworkModelRequest) -> s.NetworkModelPublic:

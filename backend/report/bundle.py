@@ -84,7 +84,8 @@ def _every_item(exp: Experiment) -> ReportPlan:
     analysis = [PlanItem("figure", n) for n in figures if n not in _RESULTS]
     analysis[2:2] = [PlanItem("table", "differences"), PlanItem("table", "factorial")]
     models = next((i for i, p in enumerate(analysis) if p.name == "model-throughput"), None)
-    if models is not None:  # the model's numbers beside its figures
+    if models is not None:  # the model's numbers beside its figures, then the bottlenecks
+        analysis.insert(models, PlanItem("table", "bottlenecks"))
         analysis.insert(models, PlanItem("table", "model-comparison"))
     queues = next((i for i, p in enumerate(analysis) if p.name == "queue-models"), None)
     if queues is not None:

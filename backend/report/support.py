@@ -82,6 +82,7 @@ TABLE_NEEDS: dict[str, Need] = {
     "differences": DesignFacts.varied,
     "factorial": DesignFacts.two_level,
     "model-comparison": _varied_with_middleware,
+    "bottlenecks": _varied_with_middleware,
     "queue-models": _varied_with_middleware,
 }
 

@@ -8,9 +8,12 @@ from sqlalchemy.orm import Session
 
 from backend.domain.labels import levels_label
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
+from backend.figures.data import selected
 from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S
 from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
 from backend.figures.params import FigureQuery, Selection
+from backend.modelfit import service
+from backend.tables.fit_cells import fit_cell, fit_notes
 from backend.tables.registry import ExperimentInfo, TableQuery, register
 from backend.tables.table import Column, Table
 
@@ -29,6 +32,14 @@ def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> A
     return load_queue_models(session, experiment_id, _model_query(q))
 
 
+def _load_bottlenecks(session: Session, experiment_id: int, q: TableQuery) -> Any:
+    fq = _model_query(q)
+    exp, window = selected(session, experiment_id, fq)
+    return service.bottlenecks_public(
+        session=session, experiment=exp, window=window, request_type=fq.request_type
+    )
+
+
 def _us(seconds: float | None) -> float | None:
     return None if seconds is None else seconds * US_PER_S
 
@@ -43,10 +54,13 @@ def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> T
             r.clients,
             r.measured_throughput_per_s,
             r.model_throughput_per_s,
+            r.bound_throughput_per_s,
             r.throughput_deviation_percent,
             _us(r.measured_response_time_s),
             _us(r.model_response_time_s),
+            _us(r.bound_response_time_s),
             r.response_deviation_percent,
+            fit_cell([r.throughput_fit, r.response_time_fit]),
         ]
         for r in data.solved.rows
     ]
@@ -55,16 +69,47 @@ def model_comparison(data: NetworkFit, info: ExperimentInfo, q: TableQuery) -> T
             Column("Clients N", decimals=0),
             Column("measured", OPS_PER_S, 0, tp),
             Column("MVA", OPS_PER_S, 0, tp),
+            Column("bound", OPS_PER_S, 0, tp),
             Column("error", "%", 1, tp),
             Column("measured", MICROSECONDS, 1, rt),
             Column("MVA", MICROSECONDS, 1, rt),
+            Column("bound", MICROSECONDS, 1, rt),
             Column("error", "%", 1, rt),
+            Column("Fit"),
         ],
         rows,
         f"Exact MVA of the network with inputs estimated from the data against the measurement "
         f"of experiment {info.name} ({q.request_type.value} requests), "
         f"{levels_label(data.group.group)}; bottleneck: {data.solved.model.bottleneck}.",
         info.label(f"model-comparison-{q.group}"),
+        notes=fit_notes(
+            f for r in data.solved.rows for f in (r.throughput_fit, r.response_time_fit)
+        ),
+    )
+
+
+@register("bottlenecks", "Bottleneck per group of configurations", _load_bottlenecks)
+def bottlenecks(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
+    """Per group: each model's bottleneck with its basis, and the group's one statement."""
+    rows: list[list[Any]] = [
+        [levels_label(g.group), m.model, m.resource, m.basis, m.detail]
+        for g in data.data
+        for m in g.models
+    ]
+    return Table(
+        [
+            Column("Configurations"),
+            Column("Model"),
+            Column("Bottleneck"),
+            Column("Basis"),
+            Column("Why"),
+        ],
+        rows,
+        f"Bottleneck of each group of configurations of experiment {info.name} "
+        f"({q.request_type.value} requests) by every model that names one, with what each "
+        "rests on.",
+        info.label("bottlenecks"),
+        notes=[f"{levels_label(g.group)}: {g.statement}." for g in data.data],
     )
 
 
@@ -117,6 +162,13 @@ def queue_models(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         f"{'worker time' if q.service_rate == 'worker_time' else 'largest throughput'}), "
         f"{levels_label(_group_values(data[0].values))}.",
         info.label(f"queue-models-{q.group}"),
+        notes=fit_notes(
+            f
+            for row in data
+            for p in (row.mm1, row.mmm)
+            if p is not None
+            for f in (p.capacity, p.waiting_time_s.fit, p.response_time_s.fit)
+        ),
     )
 
 

@@ -35,13 +35,17 @@ from backend.schemas.analysis.factorial import (
 from backend.schemas.analysis.fit import (
     ComparedPublic,
     EstimatePublic,
+    ExperimentBottlenecksPublic,
     ExperimentNetworkInputsPublic,
     ExperimentQueueModelsPublic,
+    GroupBottleneckPublic,
     MeasuredPointPublic,
+    ModelBottleneckPublic,
     NetworkGroupPublic,
     QueueModelRowPublic,
     QueuePredictionPublic,
 )
+from backend.schemas.analysis.model_fit import FitPublic
 from backend.schemas.analysis.mva import (
     BoundsPublic,
     ClassIn,
@@ -146,6 +150,10 @@ __all__ = [
     "MMmRequest",
     "ModelGroupPublic",
     "ModelRowPublic",
+    "ExperimentBottlenecksPublic",
+    "GroupBottleneckPublic",
+    "ModelBottleneckPublic",
+    "FitPublic",
     "MultiClassPublic",
     "MultiClassRequest",
     "MvaAtPublic",

@@ -5,6 +5,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
+from backend.schemas.analysis.model_fit import FitPublic
 
 
 class StationDemandPublic(BaseModel):
@@ -33,6 +34,16 @@ class DemandFitPointPublic(BaseModel):
     model_response_time_s: float
     response_time_error_pct: float | None = Field(
         description="(model - measured) / measured response time, %; null: not measured"
+    )
+    bound_response_time_s: float = Field(
+        description="asymptotic lower bound max(D, N D_max - Z) of the response time, s"
+    )
+    throughput_fit: FitPublic = Field(
+        description="how the measured throughput fits the model's value and bound"
+    )
+    response_time_fit: FitPublic | None = Field(
+        description="how the measured response time fits the model's value and lower bound; "
+        "null: not measured"
     )
 
 

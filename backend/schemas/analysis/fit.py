@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
 from backend.schemas.analysis.experiments import ConfigRef
+from backend.schemas.analysis.model_fit import FitPublic
 from backend.schemas.analysis.mva import SystemConfigIn
 
 
@@ -15,6 +16,10 @@ class ComparedPublic(BaseModel):
     predicted: float | None
     measured: float | None
     error_percent: float | None
+    fit: FitPublic | None = Field(
+        description="how the measurement fits the model (M/M/m's response time also against "
+        "its lower bound, the service time); null: not measured"
+    )
 
 
 class QueuePredictionPublic(BaseModel):
@@ -34,6 +39,10 @@ class QueuePredictionPublic(BaseModel):
     )
     response_time_s: ComparedPublic = Field(
         description="E[r] = wait + service, against the middleware response time; s"
+    )
+    capacity: FitPublic = Field(
+        description="the measured arrival rate against the layer's capacity (m mu, the "
+        "largest throughput the model allows): above it the queue has no steady state"
     )
 
 
@@ -118,3 +127,32 @@ class NetworkGroupPublic(BaseModel):
 
 class ExperimentNetworkInputsPublic(Units):
     data: list[NetworkGroupPublic]
+
+
+class ModelBottleneckPublic(BaseModel):
+    """One model's bottleneck of a group and what it rests on."""
+
+    model: str = Field(description="the model: MVA, demand model or network bound")
+    resource: str = Field(description="the bottleneck as the model names it")
+    component: str = Field(
+        description="the part of the system it belongs to, named alike for every model "
+        "(net_thread_0 and workers_0 are middleware 0)"
+    )
+    basis: str = Field(description="what the model's numbers come from")
+    detail: str = Field(description="the numbers that make it the bottleneck")
+
+
+class GroupBottleneckPublic(BaseModel):
+    """One bottleneck statement for a group of configurations differing only in clients."""
+
+    group: dict[str, Any] = Field(description="the group's factor values besides the clients")
+    statement: str = Field(
+        description="the bottleneck in one sentence: one component when the models agree, "
+        "else each model's answer with its basis and why they differ"
+    )
+    agree: bool = Field(description="whether every model names the same component")
+    models: list[ModelBottleneckPublic] = Field(description="each model's answer")
+
+
+class ExperimentBottlenecksPublic(Units):
+    data: list[GroupBottleneckPublic]

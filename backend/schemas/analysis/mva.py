@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from backend.analysis.mva.network import SERVERS_ONLY_MULTI, StationKind
 from backend.analysis.mva.whatif import SweepParameter
 from backend.schemas.analysis.common import Units
+from backend.schemas.analysis.model_fit import FitPublic
 from backend.schemas.base import RequestModel
 from backend.schemas.figure import FigureOutput
 from backend.schemas.limits import Seconds, Visits
@@ -186,6 +187,19 @@ class ModelRowPublic(BaseModel):
     measured_response_time_s: float | None
     model_response_time_s: float
     response_deviation_percent: float | None
+    bound_throughput_per_s: float = Field(
+        description="the asymptotic upper bound min(N / (D + Z), 1 / D_max) at this N, ops/s"
+    )
+    bound_response_time_s: float = Field(
+        description="the asymptotic lower bound max(D, N D_max - Z) at this N, s"
+    )
+    throughput_fit: FitPublic = Field(
+        description="how the measured throughput fits the model's value and bound"
+    )
+    response_time_fit: FitPublic | None = Field(
+        description="how the measured response time fits the model's value and lower bound; "
+        "null: not measured"
+    )
 
 
 class NetworkModelPublic(Units):

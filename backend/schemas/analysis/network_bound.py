@@ -4,6 +4,7 @@ from pydantic import BaseModel, Field
 
 from backend.schemas.analysis.common import Units
 from backend.schemas.analysis.experiments import ConfigRef
+from backend.schemas.analysis.model_fit import FitPublic
 
 
 class RoleBoundPublic(BaseModel):
@@ -25,6 +26,10 @@ class NetworkBoundRowPublic(ConfigRef):
     bound_per_s: float = Field(description="the smallest role bound, requests/s")
     limiting_role: str = Field(description="the role whose bound is the smallest")
     fraction_of_bound: float | None = Field(description="measured / bound")
+    fit: FitPublic | None = Field(
+        description="the measured throughput against the network bound (flagged above it "
+        "beyond the tolerance); null: not measured"
+    )
 
 
 class ExperimentNetworkBoundPublic(Units):

@@ -176,3 +176,20 @@ def test_demand_is_per_client_request_over_all_its_visits() -> None:
     # No queue time reported: no busy time, no row (never a made-up utilization).
     bare = _config(1, 48, 1000.0, {"response_time_us": 900.0}, 3000.0)
     assert measured_utilization(bare) is None
+
+
+def test_queue_models_flag_what_does_not_fit() -> None:
+    # The published check fits: E[r] = 3.04 ms modelled and measured, rho = 0.88 < 1.
+    rows = queue_model_rows([_config(0, 96, 5955.95, _mw(670.0, 4.0), 4000.0)])
+    mmm = rows[0].mmm
+    assert mmm is not None and mmm.capacity.verdict == "fits"
+    assert mmm.response_time_s.fit is not None and mmm.response_time_s.fit.verdict == "fits"
+    # More worker time than 16 workers have (X S = 8,000 x 2.37 ms = 19 busy): the measured
+    # arrival rate lies above the layer's capacity m mu, so the model has no steady state.
+    over = queue_model_rows([_config(1, 96, 8000.0, _mw(670.0, 4.0), 4000.0)])[0].mmm
+    assert over is not None and not over.stable
+    assert over.capacity.verdict == "beyond_bound" and over.capacity.bound_side == "upper"
+    assert over.capacity.bound == pytest.approx(16 * 421.93)
+    assert over.capacity.message is not None and "M/M/m at N = 96" in over.capacity.message
+    # Unstable: no model value, so the response time is not judged against one.
+    assert over.response_time_s.fit is not None and over.response_time_s.fit.model is None

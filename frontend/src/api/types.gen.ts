@@ -1212,6 +1212,10 @@ export type ComparedPublic = {
      * relative error 100 (predicted - measured) / measured, %
      */
     error_percent: number | null;
+    /**
+     * how the measurement fits the model (M/M/m's response time also against its lower bound, the service time); null: not measured
+     */
+    fit: FitPublic | null;
 };
 
 /**
@@ -1886,6 +1890,20 @@ export type DemandFitPointPublic = {
      * (model - measured) / measured response time, %; null: not measured
      */
     response_time_error_pct: number | null;
+    /**
+     * Bound Response Time S
+     *
+     * asymptotic lower bound max(D, N D_max - Z) of the response time, s
+     */
+    bound_response_time_s: number;
+    /**
+     * how the measured throughput fits the model's value and bound
+     */
+    throughput_fit: FitPublic;
+    /**
+     * how the measured response time fits the model's value and lower bound; null: not measured
+     */
+    response_time_fit: FitPublic | null;
 };
 
 /**
@@ -2422,6 +2440,26 @@ export type EstimatePublic = {
      * how the value was obtained from the data (formula, configuration)
      */
     source: string;
+};
+
+/**
+ * ExperimentBottlenecksPublic
+ */
+export type ExperimentBottlenecksPublic = {
+    /**
+     * Units
+     *
+     * unit of every unit-bearing field of this answer (field name -> unit)
+     */
+    units?: {
+        [key: string]: string;
+    };
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<GroupBottleneckPublic>;
 };
 
 /**
@@ -3442,6 +3480,92 @@ export type FiguresPublic = {
 };
 
 /**
+ * FitPublic
+ *
+ * One measured quantity against a model's value and bound, with the verdict.
+ */
+export type FitPublic = {
+    /**
+     * Quantity
+     *
+     * the measured quantity compared
+     */
+    quantity: 'throughput' | 'response time' | 'waiting time' | 'queue length';
+    /**
+     * Unit
+     *
+     * unit of measured, model and bound: ops/s, s or requests
+     */
+    unit: string;
+    /**
+     * Measured
+     *
+     * the measured value, in `unit`
+     */
+    measured: number;
+    /**
+     * Model
+     *
+     * the model's value, in `unit`; null: none
+     */
+    model: number | null;
+    /**
+     * Bound
+     *
+     * the model's bound, in `unit`; null: none
+     */
+    bound: number | null;
+    /**
+     * Bound Side
+     *
+     * upper: the measurement should not exceed the bound (a throughput); lower: it should not fall below it (a response time); null: no bound
+     */
+    bound_side: 'upper' | 'lower' | null;
+    /**
+     * Error Percent
+     *
+     * relative error 100 (model - measured) / measured, %
+     */
+    error_percent: number | null;
+    /**
+     * Beyond Bound Percent
+     *
+     * how far the measurement lies past the bound, % of the bound (negative: inside the bound)
+     */
+    beyond_bound_percent: number | null;
+    /**
+     * Model Tolerance Percent
+     *
+     * |error| above this % flags the measurement as off the model
+     */
+    model_tolerance_percent: number;
+    /**
+     * Bound Tolerance Percent
+     *
+     * past the bound by more than this % of it flags it as beyond the bound
+     */
+    bound_tolerance_percent: number;
+    /**
+     * Verdict
+     *
+     * fits; off_model: further than the tolerance from the model's value; beyond_bound: past the model's bound by more than its tolerance (the stronger)
+     */
+    verdict: 'fits' | 'off_model' | 'beyond_bound';
+    /**
+     * Label
+     *
+     * the verdict in a few words ("46 % above the bound", "31 % off the model", "fits"), as figures annotate and the UI badges it
+     */
+    label: string;
+    /**
+     * Message
+     *
+     * the warning in words; null when it fits
+     */
+    message: string | null;
+};
+
+/**
  * FlagCode
  *
  * Every quality flag a run or configuration can carry (README "Quality flags").
@@ -3662,6 +3786,40 @@ export type GridPreviewWithPoints = {
      * for two-level factors: the full grid and its fractions, each with the smallest effect it detects (None unless every factor has two levels)
      */
     power?: PowerPublic | null;
+};
+
+/**
+ * GroupBottleneckPublic
+ *
+ * One bottleneck statement for a group of configurations differing only in clients.
+ */
+export type GroupBottleneckPublic = {
+    /**
+     * Group
+     *
+     * the group's factor values besides the clients
+     */
+    group: {
+        [key: string]: unknown;
+    };
+    /**
+     * Statement
+     *
+     * the bottleneck in one sentence: one component when the models agree, else each model's answer with its basis and why they differ
+     */
+    statement: string;
+    /**
+     * Agree
+     *
+     * whether every model names the same component
+     */
+    agree: boolean;
+    /**
+     * Models
+     *
+     * each model's answer
+     */
+    models: Array<ModelBottleneckPublic>;
 };
 
 /**
@@ -5204,6 +5362,44 @@ export type MetricPublic = {
 };
 
 /**
+ * ModelBottleneckPublic
+ *
+ * One model's bottleneck of a group and what it rests on.
+ */
+export type ModelBottleneckPublic = {
+    /**
+     * Model
+     *
+     * the model: MVA, demand model or network bound
+     */
+    model: string;
+    /**
+     * Resource
+     *
+     * the bottleneck as the model names it
+     */
+    resource: string;
+    /**
+     * Component
+     *
+     * the part of the system it belongs to, named alike for every model (net_thread_0 and workers_0 are middleware 0)
+     */
+    component: string;
+    /**
+     * Basis
+     *
+     * what the model's numbers come from
+     */
+    basis: string;
+    /**
+     * Detail
+     *
+     * the numbers that make it the bottleneck
+     */
+    detail: string;
+};
+
+/**
  * ModelGroupPublic
  */
 export type ModelGroupPublic = {
@@ -5269,6 +5465,26 @@ export type ModelRowPublic = {
      * 100 (model - measured) / measured response time, %
      */
     response_deviation_percent: number | null;
+    /**
+     * Bound Throughput Per S
+     *
+     * the asymptotic upper bound min(N / (D + Z), 1 / D_max) at this N, ops/s
+     */
+    bound_throughput_per_s: number;
+    /**
+     * Bound Response Time S
+     *
+     * the asymptotic lower bound max(D, N D_max - Z) at this N, s
+     */
+    bound_response_time_s: number;
+    /**
+     * how the measured throughput fits the model's value and bound
+     */
+    throughput_fit: FitPublic;
+    /**
+     * how the measured response time fits the model's value and lower bound; null: not measured
+     */
+    response_time_fit: FitPublic | null;
 };
 
 /**
@@ -5600,6 +5816,10 @@ export type NetworkBoundRowPublic = {
      * measured / bound
      */
     fraction_of_bound: number | null;
+    /**
+     * the measured throughput against the network bound (flagged above it beyond the tolerance); null: not measured
+     */
+    fit: FitPublic | null;
 };
 
 /**
@@ -6212,6 +6432,10 @@ export type QueuePredictionPublic = {
      * E[r] = wait + service, against the middleware response time; s
      */
     response_time_s: ComparedPublic;
+    /**
+     * the measured arrival rate against the layer's capacity (m mu, the largest throughput the model allows): above it the queue has no steady state
+     */
+    capacity: FitPublic;
 };
 
 /**
@@ -12051,6 +12275,61 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses = {
 };
 
 export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponse = GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsResponses];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksData = {
+    body?: never;
+    path: {
+        /**
+         * Experiment Id
+         *
+         * id of the experiment
+         */
+        experiment_id: number;
+    };
+    query?: {
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
+        /**
+         * Server Utilization
+         *
+         * measured utilization of each memcached server (0..1], as for network-inputs: the MVA's memcached service time then follows the utilization law
+         */
+        server_utilization?: number | null;
+        /**
+         * Window Start S
+         *
+         * re-cut window start, s after the load generators started (with window_end_s)
+         */
+        window_start_s?: number | null;
+        /**
+         * Window End S
+         *
+         * re-cut window end (exclusive), s; default: each run's stable window
+         */
+        window_end_s?: number | null;
+    };
+    url: '/api/v1/analysis/experiments/{experiment_id}/bottlenecks';
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksError = GetApiV1AnalysisExperimentsByExperimentIdBottlenecksErrors[keyof GetApiV1AnalysisExperimentsByExperimentIdBottlenecksErrors];
+
+export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksResponses = {
+    /**
+     * Successful Response
+     */
+    200: ExperimentBottlenecksPublic;
+};
+
+export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksResponse = GetApiV1AnalysisExperimentsByExperimentIdBottlenecksResponses[keyof GetApiV1AnalysisExperimentsByExperimentIdBottlenecksResponses];
 
 export type GetApiV1AnalysisExperimentsByExperimentIdDemandModelsData = {
     body?: never;

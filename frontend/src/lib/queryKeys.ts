@@ -154,6 +154,21 @@ export const queryKeys = {
         serviceRate,
         windowKey(window),
       ] as const,
+    bottlenecks: (
+      id: number,
+      requestType: RequestType,
+      utilization: number | null,
+      window?: ResultWindow | null,
+    ) =>
+      [
+        "experiments",
+        "detail",
+        id,
+        "bottlenecks",
+        requestType,
+        utilization,
+        windowKey(window),
+      ] as const,
     networkInputs: (
       id: number,
       requestType: RequestType,

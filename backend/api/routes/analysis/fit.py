@@ -66,3 +66,28 @@ def read_network_inputs(
         request_type=request_type,
         server_utilization=server_utilization,
     )
+
+
+@router.get(EXP + "/bottlenecks", response_model=s.ExperimentBottlenecksPublic)
+def read_bottlenecks(
+    session: SessionDep,
+    experiment: ExperimentDep,
+    window: WindowDep,
+    request_type: RequestType = RequestType.ALL,
+    server_utilization: float | None = Query(
+        default=None,
+        ge=MIN_UTILIZATION,
+        le=1,
+        allow_inf_nan=False,
+        description="measured utilization of each memcached server (0..1], as for "
+        "network-inputs: the MVA's memcached service time then follows the utilization law",
+    ),
+) -> s.ExperimentBottlenecksPublic:
+    """One bottleneck statement per group of configurations, with each model's basis."""
+    return service.bottlenecks_public(
+        session=session,
+        experiment=experiment,
+        window=window,
+        request_type=request_type,
+        server_utilization=server_utilization,
+    )

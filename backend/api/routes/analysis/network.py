@@ -2,11 +2,13 @@
 
 from fastapi import APIRouter
 
+from backend.analysis.model_fit import fit
 from backend.analysis.network_bound import configuration_bounds, design_sizes
 from backend.analysis.wire_bytes import GET_END, GET_LINE
 from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
 from backend.crud.network import experiment_testbed
+from backend.domain.labels import levels_label
 from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
@@ -61,6 +63,16 @@ def read_network_bound(
                     "fraction_of_bound": None
                     if measured is None
                     else measured / limiting.bound_per_s,
+                    "fit": None
+                    if measured is None
+                    else fit(
+                        "throughput",
+                        measured,
+                        None,
+                        limiting.bound_per_s,
+                        "upper",
+                        levels_label(c.values),
+                    ),
                 }
             )
     sizes = design_sizes(4096, 10_000)

@@ -3,6 +3,7 @@
 // warnings and the bottleneck at the highest load. The measured round trip is a delay station and
 // each role's link (iperf3 bandwidth) a station whose capacity is its network bound.
 import type { DemandGroupPublic } from "@/api";
+import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { formatNumber } from "@/lib/format";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { THROUGHPUT_METRIC, withUnit } from "@/lib/labels";
@@ -122,10 +123,13 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
           {model.points.map((p) => (
             <tr
               key={p.clients}
-              className={p.measured_throughput_per_s > p.bound_throughput_per_s ? "warning" : ""}
+              className={p.throughput_fit.verdict === "beyond_bound" ? "warning" : ""}
             >
               <td className="num">{p.clients}</td>
-              <td className="num">{formatNumber(p.measured_throughput_per_s, 0)}</td>
+              <td className="num">
+                {formatNumber(p.measured_throughput_per_s, 0)}
+                <FitWarning fit={p.throughput_fit} />
+              </td>
               <td className="num">{formatNumber(p.model_throughput_per_s, 0)}</td>
               <td className="num">{pct(p.throughput_error_pct)}</td>
               <td className="num">{formatNumber(p.bound_throughput_per_s, 0)}</td>
@@ -133,6 +137,7 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
                 {p.measured_response_time_s === null || p.measured_response_time_s === undefined
                   ? "–"
                   : formatNumber(p.measured_response_time_s * US, 0)}
+                <FitWarning fit={p.response_time_fit} />
               </td>
               <td className="num">{formatNumber(p.model_response_time_s * US, 0)}</td>
               <td className="num">{pct(p.response_time_error_pct)}</td>
@@ -140,6 +145,12 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
           ))}
         </tbody>
       </table>
+      {/* The fit's messages the warnings above do not already hold (off the model, R). */}
+      <FitMessages
+        fits={model.points
+          .flatMap((p) => [p.throughput_fit, p.response_time_fit])
+          .filter((f) => !model.warnings.some((w) => f?.message && w.startsWith(f.message)))}
+      />
     </div>
   );
 }

@@ -4,10 +4,12 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useGetBottlenecksQuery } from "../hooks/useGetBottlenecksQuery";
 import { useGetDemandModelsQuery } from "../hooks/useGetDemandModelsQuery";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
 import { useGetQueueModelsQuery } from "../hooks/useGetQueueModelsQuery";
 import { useModelsViewState } from "../urlState";
+import { BottleneckStatement } from "./BottleneckStatement";
 import { DemandModelPanel } from "./DemandModelPanel";
 import { NetworkFitPanel } from "./NetworkFitPanel";
 import { QueueModelsPanel } from "./QueueModelsPanel";
@@ -37,6 +39,7 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
     window,
   );
   const { demands, error: demandError } = useGetDemandModelsQuery(experimentId);
+  const { bottlenecks } = useGetBottlenecksQuery(experimentId, requestType, state.util, window);
   if (isLoading) return <PendingBlock label="Loading models" />;
   const groups = inputs?.data ?? [];
   const index = Math.min(state.group, Math.max(groups.length - 1, 0));
@@ -45,6 +48,9 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
   const demandGroup =
     demands?.data.find((d) => group && groupName(d.group) === groupName(group.group)) ??
     demands?.data[0];
+  const bottleneck = bottlenecks?.data.find(
+    (b) => group && groupName(b.group) === groupName(group.group),
+  );
   return (
     <section className="card" data-testid="models-view">
       <div className="section-header">
@@ -98,6 +104,7 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
               </label>
             </div>
             {error && <p className="error">{error.message}</p>}
+            {bottleneck && <BottleneckStatement bottleneck={bottleneck} />}
             <h3>MVA of the closed network</h3>
             <NetworkFitPanel
               experimentId={experimentId}

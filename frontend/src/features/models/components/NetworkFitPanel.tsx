@@ -2,6 +2,7 @@
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
+import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
@@ -155,9 +156,11 @@ export function NetworkFitPanel({
               <th className="num">N</th>
               <th className="num">{withUnit("measured X", metrics.unit(THROUGHPUT_METRIC))}</th>
               <th className="num">model X</th>
+              <th className="num">bound X</th>
               <th className="num">error (%)</th>
               <th className="num">measured R ({TIME_UNIT})</th>
               <th className="num">model R</th>
+              <th className="num">bound R</th>
               <th className="num">error (%)</th>
             </tr>
           </thead>
@@ -165,16 +168,24 @@ export function NetworkFitPanel({
             {fitted.solved.rows.map((row) => (
               <tr key={row.clients}>
                 <td className="num">{row.clients}</td>
-                <td className="num">{formatNumber(row.measured_throughput_per_s, 1)}</td>
+                <td className="num">
+                  {formatNumber(row.measured_throughput_per_s, 1)}
+                  <FitWarning fit={row.throughput_fit} />
+                </td>
                 <td className="num">{formatNumber(row.model_throughput_per_s, 1)}</td>
+                <td className="num">{formatNumber(row.bound_throughput_per_s, 1)}</td>
                 <td className="num">{formatNumber(row.throughput_deviation_percent, 1)}</td>
                 <td className="num">
                   {row.measured_response_time_s === null
                     ? "–"
                     : formatNumber(timeFromSeconds(row.measured_response_time_s), 1)}
+                  <FitWarning fit={row.response_time_fit} />
                 </td>
                 <td className="num">
                   {formatNumber(timeFromSeconds(row.model_response_time_s), 1)}
+                </td>
+                <td className="num">
+                  {formatNumber(timeFromSeconds(row.bound_response_time_s), 1)}
                 </td>
                 <td className="num">
                   {row.response_deviation_percent === null
@@ -185,6 +196,11 @@ export function NetworkFitPanel({
             ))}
           </tbody>
         </table>
+      )}
+      {fitted.solved && (
+        <FitMessages
+          fits={fitted.solved.rows.flatMap((r) => [r.throughput_fit, r.response_time_fit])}
+        />
       )}
     </div>
   );

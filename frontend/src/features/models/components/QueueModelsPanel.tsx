@@ -7,6 +7,7 @@ import type {
   QueuePredictionPublic,
   RequestType,
 } from "@/api";
+import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
@@ -48,7 +49,10 @@ function cell(c: ComparedPublic, scale: number, digits: number) {
       <td className="num">
         {formatNumber(c.predicted === null ? null : c.predicted * scale, digits)}
       </td>
-      <td className="num hint">{formatNumber(c.error_percent, 0)}</td>
+      <td className="num hint">
+        {formatNumber(c.error_percent, 0)}
+        <FitWarning fit={c.fit} />
+      </td>
     </>
   );
 }
@@ -57,7 +61,10 @@ function predictionCells(p: QueuePredictionPublic | null | undefined) {
   if (!p) return <td colSpan={7}>–</td>;
   return (
     <>
-      <td className="num">{formatNumber(p.utilization, 3)}</td>
+      <td className="num">
+        {formatNumber(p.utilization, 3)}
+        <FitWarning fit={p.capacity} />
+      </td>
       {cell(p.queue_length, 1, 2)}
       {cell(p.waiting_time_s, TIME_UNITS_PER_S, 1)}
       {cell(p.response_time_s, TIME_UNITS_PER_S, 1)}
@@ -226,6 +233,13 @@ export function QueueModelsPanel({
           })}
         </tbody>
       </table>
+      <FitMessages
+        fits={rows.flatMap((r) =>
+          [r.mm1, r.mmm].flatMap((p) =>
+            p ? [p.capacity, p.queue_length.fit, p.waiting_time_s.fit, p.response_time_s.fit] : [],
+          ),
+        )}
+      />
       {rows.some((r) => r.note) && (
         <p className="hint">
           Notes: {[...new Set(rows.map((r) => r.note).filter(Boolean))].join("; ")}

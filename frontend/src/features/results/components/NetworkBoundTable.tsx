@@ -1,6 +1,7 @@
 // The network bound of each configuration next to its measured throughput: per role, hosts x
 // the role's iperf3 upload / bytes it sends per request (DOMAIN.md section 7).
 import type { ExperimentNetworkBoundPublic } from "@/api";
+import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { formatNumber } from "@/lib/format";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
@@ -45,6 +46,7 @@ export function NetworkBoundTable({ bound }: NetworkBoundTableProps) {
                 {row.measured_throughput_per_s === null
                   ? "–"
                   : formatNumber(row.measured_throughput_per_s)}
+                <FitWarning fit={row.fit} />
               </td>
               {ROLES.map((r) => {
                 const b = row.roles.find((x) => x.role === r);
@@ -64,6 +66,7 @@ export function NetworkBoundTable({ bound }: NetworkBoundTableProps) {
           ))}
         </tbody>
       </table>
+      <FitMessages fits={bound.data.map((row) => row.fit)} />
     </div>
   );
 }
