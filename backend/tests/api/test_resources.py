@@ -321,7 +321,7 @@ def test_the_resources_figure_names_the_saturated_resource(client: TestClient, d
     def window_mean(name: str) -> float:
         t = traces[name]
         inside = [y for x, y in zip(t["x"], t["y"], strict=True) if 5 <= x < 25]
-        return sum(inside) / len(inside)
+        return float(sum(inside)) / len(inside)
 
     host = window_mean("CPU host:local") / 100
     ours = sum(window_mean(n) for n in traces if n.startswith("CPU process:")) / 100
