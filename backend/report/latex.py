@@ -57,13 +57,25 @@ def _explanation(text: str) -> list[str]:
     return [escape_latex(text, paragraphs=True), ""] if text else [""]
 
 
+# Figures and tables are floats in separate queues, so LaTeX may set a table before an earlier
+# figure. Before each item, a float still waiting, or held for the foot of this page (where the
+# next item, set here, would print above it), is put out first (a page break, only then), so
+# the items print in the order the report lists them.
+IN_ORDER = r"""\makeatletter
+\newcommand{\mcscopeitemsinorder}{\par
+  \ifx\@deferlist\@empty\ifx\@dbldeferlist\@empty\ifx\@botlist\@empty
+  \else\clearpage\fi\else\clearpage\fi\else\clearpage\fi}
+\makeatother"""
+
+
 def _item(item: Item) -> list[str]:
     if isinstance(item, Paragraph):
         return [escape_latex(item.text, paragraphs=True), ""]
     if isinstance(item, TableItem):
-        lines = [rf"\input{{{item.path.removesuffix('.tex')}}}"]
+        lines = [r"\mcscopeitemsinorder", rf"\input{{{item.path.removesuffix('.tex')}}}"]
         return lines + _explanation(item.explanation)
     lines = [
+        r"\mcscopeitemsinorder",
         r"\begin{figure}[htbp]",
         r"\centering",
         # Natural size: the figure was drawn at its printed width, so 8 pt text stays 8 pt.
@@ -104,6 +116,7 @@ def main_tex(title: str, sections: list[Section], day: date) -> str:
         rf"\title{{{escape_latex(title)}}}",
         rf"\date{{{long_date(day)}}}",
         r"\begin{document}",
+        IN_ORDER,
         r"\maketitle",
         "",
     ]
