@@ -31,14 +31,18 @@ class ConfigurationMachinesPublic(BaseModel):
         description="CPU of each role's processes, % of a core"
     )
     net_bytes_per_s: float | None = Field(
-        description="bytes received + sent per second, every interface summed"
+        description="bytes/s received + sent, every interface summed"
     )
     saturated: bool = Field(description="the hosts' CPU busy past `saturated_share` of cores")
     summary: str = Field(description="the machines in words")
 
 
 class MachinesPublic(BaseModel):
-    window_start_s: int | None = Field(description="the re-cut window; null: stable windows")
-    window_end_s: int | None
+    window_start_s: int | None = Field(
+        description="start of the re-cut window, s; null: each run's stable window"
+    )
+    window_end_s: int | None = Field(
+        description="end of the re-cut window, s; null: each run's stable window"
+    )
     saturated_share: float = Field(description="share of the cores named saturated")
     data: list[ConfigurationMachinesPublic]

@@ -1445,7 +1445,7 @@ export type ConfigurationMachinesPublic = {
     /**
      * Net Bytes Per S
      *
-     * bytes received + sent per second, every interface summed
+     * bytes/s received + sent, every interface summed
      */
     net_bytes_per_s: number | null;
     /**
@@ -5188,13 +5188,13 @@ export type MachinesPublic = {
     /**
      * Window Start S
      *
-     * the re-cut window; null: stable windows
+     * start of the re-cut window, s; null: each run's stable window
      */
     window_start_s: number | null;
     /**
      * Window End S
      *
-     * end (exclusive) of the measured window, s on the run's clock
+     * end of the re-cut window, s; null: each run's stable window
      */
     window_end_s: number | null;
     /**
