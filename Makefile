@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         check test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-runs bench-cancel bench-slo bench-monitor fuzz-middleware \
+        bench-middleware bench-runs bench-cancel bench-key-reads bench-slo bench-monitor fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -80,6 +80,9 @@ bench-runs: setup build-middleware  ## per-phase wall time and overhead per run 
 
 bench-cancel: setup  ## after a Cancel of a 20,000-run grid: queue length and time to the next experiment's run
 	@$(PY) -m worker.scripts.bench_cancel
+
+bench-key-reads: setup  ## a good host's key read behind 20 registrations of 50 closed ports
+	@$(PY) -m backend.scripts.bench_key_reads
 
 bench-slo: setup build-middleware  ## latency-SLO search vs a 30-point grid: runs, VM-time, answers
 	@$(PY) -m worker.scripts.bench_slo $(BENCH_ARGS)
