@@ -15,13 +15,14 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from pydantic import SecretStr
+from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
 from backend.core import addresses
 from backend.core.config import settings
 from backend.core.host_scans import UNDER_WAY
-from backend.models import Host
+from backend.models import ApiToken, Host
 from backend.tests.utils.experiment import random_name
 from backend.tests.utils.server import ApiServer
 from backend.tests.utils.testbeds import (
@@ -277,3 +278,36 @@ def test_a_good_host_is_read_before_other_registrations_silent_backlog(
             .values(scan_status="failed")
         )
         db.commit()
+
+
+def test_reads_are_queued_in_the_turn_of_the_token_that_registered_them(
+    client: TestClient, db: Session, key_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner the scanner takes turns by is the caller's token name."""
+    from backend.core import tokens
+    from backend.core.host_scans import scanner
+
+    monkeypatch.setattr(settings, "ADMIN_TOKEN", SecretStr("admin-" + "x" * 40))
+    submitted: list[tuple[list[str], str | None]] = []
+    monkeypatch.setattr(
+        scanner, "submit", lambda hosts, owner: submitted.append(([h.name for h in hosts], owner))
+    )
+    alice = tokens.create(db, "alice")
+    db.commit()
+    try:
+        for token, name in (("admin-" + "x" * 40, "a"), (alice, "b")):
+            body = {"name": random_name("tb"), "hosts": [_host(name, "127.0.0.1", closed_port())]}
+            r = client.post(API, json=body, headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 201, r.text
+            host = r.json()["hosts"][0]
+            path = f"{API}/{r.json()['id']}/hosts/{host['id']}/host-key/scan"
+            db.execute(update(Host).where(Host.id == host["id"]).values(scan_status="failed"))
+            db.commit()
+            r = client.post(path, headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 202, r.text
+    finally:
+        db.execute(delete(ApiToken))
+        db.execute(update(Host).where(Host.scan_status.in_(UNDER_WAY)).values(scan_status=None))
+        db.commit()
+    admin = tokens.ADMIN_NAME
+    assert submitted == [(["a"], admin), (["a"], admin), (["b"], "alice"), (["b"], "alice")]
