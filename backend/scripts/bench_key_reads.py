@@ -11,17 +11,14 @@ Run: make bench-key-reads   (or: .venv/bin/python -m backend.scripts.bench_key_r
 """
 
 import argparse
-import os
 import tempfile
 import time
 from pathlib import Path
 
-from worker.scripts.local_bench import ADMIN_URL, isolate
+from worker.scripts.local_bench import ADMIN_URL, in_process_api, isolate
 
 DB = isolate("keyreads")
-# The in-process API as the tests run it: no authentication, TestClient's host name allowed.
-os.environ.pop("MCSCOPE_ADMIN_TOKEN", None)
-os.environ["MCSCOPE_ALLOWED_HOSTS"] = '["testserver"]'
+in_process_api()
 
 
 def main() -> None:

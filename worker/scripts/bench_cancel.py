@@ -16,9 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from worker.scripts.local_bench import isolate, local_testbed
+from worker.scripts.local_bench import in_process_api, isolate, local_testbed
 
 DB = isolate("cancel")
+in_process_api()
 SHORT = {"run_time_s": 5, "warmup_s": 1, "cooldown_s": 1}
 
 
