@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         check test test-cpp test-python test-frontend lint bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-runs bench-cancel bench-key-reads bench-slo bench-monitor fuzz-middleware \
+        bench-middleware bench-runs bench-slo bench-monitor fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -78,6 +78,7 @@ bench-analysis: deps  ## queueing models, factorial design and aggregation timin
 bench-runs: setup build-middleware  ## per-phase wall time and overhead per run of a small local experiment
 	@$(PY) -m worker.scripts.bench_runs
 
+.PHONY: bench-cancel bench-key-reads
 bench-cancel: setup  ## after a Cancel of a 20,000-run grid: queue length and time to the next experiment's run
 	@$(PY) -m worker.scripts.bench_cancel
 
