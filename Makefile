@@ -87,6 +87,13 @@ bench-analysis: deps  ## queueing models, factorial design and aggregation timin
 bench-runs: setup build-middleware  ## per-phase wall time and overhead per run of a small local experiment
 	@$(PY) -m worker.scripts.bench_runs
 
+.PHONY: bench-cancel bench-key-reads
+bench-cancel: setup  ## after a Cancel of a 20,000-run grid: queue length and time to the next experiment's run
+	@$(PY) -m worker.scripts.bench_cancel
+
+bench-key-reads: setup  ## a good host's key read behind 20 registrations of 50 closed ports
+	@$(PY) -m backend.scripts.bench_key_reads
+
 bench-slo: setup build-middleware  ## latency-SLO search vs a 30-point grid: runs, VM-time, answers
 	@$(PY) -m worker.scripts.bench_slo $(BENCH_ARGS)
 

@@ -3,10 +3,17 @@
 A registration or a re-pin marks its hosts ("pinning": pin the key read, as registration did;
 "scanning": only read it, for the user to confirm) and hands them here; the request answers at
 once. At most `settings.SSH_KEYSCAN_CONCURRENCY` reads run at a time, on threads of their own
-(not the server's thread pool, which serves requests), each bounded by
+(not the server's thread pool, which serves requests), each holding its slot for at most
 `SSH_KEYSCAN_TIMEOUT_S`; an address:port is read once for every host waiting on it. The
 result lands on the hosts (`scan_status`, `scan_error`, `scanned_key`), which the Testbeds
 page polls. Hosts still marked when the API stops are read again when it starts (`resume`).
+
+Waiting reads are taken fairly (backend.core.fair_queue): owners (the token's name) in turn,
+each owner's registrations (testbeds) in turn. Every slot frees within SSH_KEYSCAN_TIMEOUT_S,
+so a new owner's first read starts within ceil((k + 1) / SSH_KEYSCAN_CONCURRENCY) timeouts,
+k the owners waiting before it, however many hosts they queued (20 owners, 16 slots of 5 s:
+10 s). A new registration of an owner already waiting gets that owner's turn after each of
+the owner's registrations ahead of it has had one.
 """
 
 import logging
@@ -19,6 +26,7 @@ from sqlalchemy import select
 
 from backend.core.config import settings
 from backend.core.db import SessionLocal
+from backend.core.fair_queue import FairQueue
 from backend.core.host_keys import HostKeyScanError, scan_host_key
 from backend.models import Host
 
@@ -34,15 +42,19 @@ Target = tuple[str, int]
 
 
 class HostKeyScanner:
-    """A bounded pool of key reads; hosts waiting on the same address:port share one read."""
+    """A bounded pool of key reads, taken fairly across owners and registrations; hosts
+    waiting on the same address:port share one read."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self._waiting: dict[Target, set[int]] = {}
+        self._queue: FairQueue[Target] = FairQueue()
 
-    def submit(self, hosts: Iterable[Host]) -> None:
-        """Read the keys of `hosts` (committed, marked PINNING or SCANNING) in the background."""
+    def submit(self, hosts: Iterable[Host], owner: str | None = None) -> None:
+        """Read the keys of `hosts` (committed, marked PINNING or SCANNING) in the background,
+        in the turn of `owner` (None: authentication off, or hosts resumed) and of each
+        host's testbed."""
         with self._lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(
@@ -52,11 +64,15 @@ class HostKeyScanner:
                 target = (host.address, host.ssh_port)
                 if target not in self._waiting:
                     self._waiting[target] = set()
-                    self._pool.submit(self._read, target)
+                    self._queue.put(owner, host.testbed_id, target)
+                    # One job per queued target; which target a job reads is decided when a
+                    # slot takes it, so a later owner's read can go before an earlier backlog.
+                    self._pool.submit(self._read_next)
                 self._waiting[target].add(host.id)
 
     def resume(self) -> None:
-        """Read again the hosts a stopped API left marked."""
+        """Read again the hosts a stopped API left marked (their owners are not kept: one
+        turn for them all, each testbed in turn within it)."""
         with SessionLocal() as session:
             hosts = session.scalars(select(Host).where(Host.scan_status.in_(UNDER_WAY))).all()
             self.submit(hosts)
@@ -71,8 +87,15 @@ class HostKeyScanner:
         with self._lock:
             pool, self._pool = self._pool, None
             self._waiting.clear()
+            self._queue.clear()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def _read_next(self) -> None:
+        with self._lock:
+            target = self._queue.take()
+        if target is not None:  # None: closed since this job was queued
+            self._read(target)
 
     def _read(self, target: Target) -> None:
         key: str | None = None

@@ -7,10 +7,15 @@ Redis is down), and the messages waiting in the runs queue. Messages a worker to
 not acked (running, or waiting for a retry's countdown) are not read here: a dead worker's
 stay unacked for the visibility timeout (hours), so liveness is judged by the worker that
 holds them (Run.held_by, backend.crud.dispatch), not by the broker.
+
+Cancel withdraws its runs' waiting messages (`withdraw_runs`): a worker would otherwise take
+and drop them one by one (about 10 ms each, 100 s for a cancelled 10,000-run grid) before the
+next experiment's first run.
 """
 
 import base64
 import json
+from collections.abc import Collection
 from typing import Any
 
 from celery import Celery
@@ -152,3 +157,48 @@ def waiting_messages() -> set[tuple[int, int | None]]:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
     found = (_run_message(json.loads(item)) for item in raw)
     return {m for m in found if m is not None}
+
+
+# Rebuilds the list without the messages given (ARGV), in one step: no producer's LPUSH or
+# worker's BRPOP falls between the read and the rewrite. O(length), where LREM per message
+# would be O(length x removed). The order of the kept messages stays (BRPOP pops the right end).
+_WITHOUT = """
+local drop = {}
+for _, m in ipairs(ARGV) do drop[m] = true end
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+redis.call('DEL', KEYS[1])
+local batch, kept = {}, 0
+for _, m in ipairs(items) do
+  if not drop[m] then
+    batch[#batch + 1] = m
+    if #batch == 1000 then
+      redis.call('RPUSH', KEYS[1], unpack(batch))
+      kept, batch = kept + #batch, {}
+    end
+  end
+end
+if #batch > 0 then
+  redis.call('RPUSH', KEYS[1], unpack(batch))
+  kept = kept + #batch
+end
+return #items - kept
+"""
+
+
+def withdraw_runs(run_ids: Collection[int]) -> int:
+    """Remove the execute messages of these runs waiting in the runs queue (not those a worker
+    took already); how many. Raises BrokerUnavailable."""
+    wanted = set(run_ids)
+    if not wanted:
+        return 0
+    try:
+        with producer.connection_for_write() as conn:
+            client = conn.default_channel.client
+            raw = client.lrange(RUNS_QUEUE, 0, -1)
+            found = ((item, _run_message(json.loads(item))) for item in raw)
+            doomed = [item for item, m in found if m is not None and m[0] in wanted]
+            if not doomed:
+                return 0
+            return int(client.eval(_WITHOUT, 1, RUNS_QUEUE, *doomed))
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc

@@ -31,6 +31,8 @@ from backend.models import Run, RunStatus
 
 Message = tuple[int, int]  # (run id, dispatch number)
 Enqueue = Callable[[list[Message]], None]
+# Removes the waiting messages of these runs from the queue (backend.core.queue.withdraw_runs).
+Withdraw = Callable[[list[int]], int]
 # Runs marked sent per transaction, then sent: a crash between the two leaves at most this
 # many for recovery to re-send.
 SEND_BATCH = 500
@@ -82,9 +84,11 @@ def send_unsent(
     older_than_s: float | None = None,
     limit: int | None = None,
     progress: Callable[[int], None] | None = None,
+    withdraw: Withdraw | None = None,
 ) -> int:
     """Send unsent queued runs (of one experiment, or all) in batches; how many were sent.
-    Raises BrokerUnavailable: the batch marked sent is then re-sent by recovery."""
+    With `withdraw`, a batch's runs cancelled while it was being sent have their messages
+    taken back. Raises BrokerUnavailable: the batch marked sent is then re-sent by recovery."""
     sent = 0
     while limit is None or sent < limit:
         size = SEND_BATCH if limit is None else min(SEND_BATCH, limit - sent)
@@ -94,10 +98,25 @@ def send_unsent(
         if not messages:
             break
         enqueue(messages)
+        if withdraw is not None:
+            _take_back_cancelled(session, messages, withdraw)
         sent += len(messages)
         if progress is not None:
             progress(sent)
     return sent
+
+
+def _take_back_cancelled(session: Session, messages: list[Message], withdraw: Withdraw) -> None:
+    """A Cancel that committed between this batch's marking and its sending withdrew nothing of
+    it (backend.api.routes.experiment_runs): withdraw those messages now. Read after the
+    sending, so either that Cancel's withdrawal or this read sees them."""
+    ids = [i for i, _ in messages]
+    cancelled = session.scalars(
+        select(Run.id).where(Run.id.in_(ids), Run.status == RunStatus.CANCELLED)
+    ).all()
+    session.commit()  # ends the read's transaction: the sender holds no snapshot open
+    if cancelled:
+        withdraw(list(cancelled))
 
 
 def unsent_count(session: Session, experiment_ids: list[int]) -> dict[int, int]:

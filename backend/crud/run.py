@@ -127,19 +127,21 @@ def requeue_runs(*, session: Session, experiment_id: int, run_ids: Sequence[int]
     )
 
 
-def cancel_runs(*, session: Session, experiment_id: int) -> tuple[int, int]:
-    """Cancel queued runs at once; ask running ones to stop (the worker ends them)."""
-    cancelled = session.execute(
+def cancel_runs(*, session: Session, experiment_id: int) -> tuple[list[int], int]:
+    """Cancel queued runs at once (their ids, for withdrawing their messages); ask running
+    ones to stop (the worker ends them; how many)."""
+    cancelled = session.scalars(
         update(Run)
         .where(Run.experiment_id == experiment_id, Run.status == RunStatus.QUEUED)
         .values(status=RunStatus.CANCELLED, finished_at=func.now())
-    ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
+        .returning(Run.id)
+    ).all()
     stopping = session.execute(
         update(Run)
         .where(Run.experiment_id == experiment_id, Run.status == RunStatus.RUNNING)
         .values(cancel_requested=True)
     ).rowcount  # type: ignore[attr-defined]  # UPDATE gives a CursorResult
-    return cancelled, stopping
+    return list(cancelled), stopping
 
 
 def latest_tool_versions(

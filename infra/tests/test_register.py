@@ -41,7 +41,7 @@ def no_key_reads(monkeypatch: pytest.MonkeyPatch, database: str) -> Iterator[Non
     from backend.core.host_scans import UNDER_WAY, scanner
     from backend.models import Host
 
-    monkeypatch.setattr(scanner, "submit", lambda hosts: None)
+    monkeypatch.setattr(scanner, "submit", lambda hosts, owner=None: None)
     yield
     with SessionLocal() as session:
         session.execute(

@@ -37,6 +37,13 @@ def isolate(name: str) -> str:
     return db
 
 
+def in_process_api() -> None:
+    """Let the benchmark call the API in this process (TestClient) as the tests do: no
+    authentication, TestClient's host name allowed. Call before the settings are read."""
+    os.environ.pop("MCSCOPE_ADMIN_TOKEN", None)
+    os.environ["MCSCOPE_ALLOWED_HOSTS"] = '["testserver"]'
+
+
 def _sshd(action: str) -> None:
     from backend.core.config import REPO_ROOT, settings
 

@@ -6,7 +6,7 @@ take different rows) never send a run twice; recovery sends whatever a dead send
 import logging
 
 from backend.core.db import SessionLocal
-from backend.core.queue import DISPATCH_TASK, MAINTENANCE_QUEUE, enqueue_runs
+from backend.core.queue import DISPATCH_TASK, MAINTENANCE_QUEUE, enqueue_runs, withdraw_runs
 from backend.crud.dispatch import send_unsent, unsent_count
 from worker.live import publish
 from worker.tasks.base import instrumented_task
@@ -22,7 +22,13 @@ def dispatch_experiment(experiment_id: int) -> int:
             left = unsent_count(session, [experiment_id])[experiment_id]
             publish.publish(experiment_id, {"type": "sending", "sent": sent, "unsent": left})
 
-        sent = send_unsent(session, enqueue_runs, experiment_id=experiment_id, progress=progress)
+        sent = send_unsent(
+            session,
+            enqueue_runs,
+            experiment_id=experiment_id,
+            progress=progress,
+            withdraw=withdraw_runs,
+        )
     logger.info("experiment.dispatched", extra={"experiment_id": experiment_id, "sent": sent})
     return sent
 

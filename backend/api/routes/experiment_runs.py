@@ -1,5 +1,7 @@
 """Running an experiment: start or resume, cancel, list its runs, read results and run series."""
 
+import logging
+
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
@@ -15,6 +17,7 @@ from backend.core.queue import (
     enqueue_runs,
     enqueue_slo_step,
     waiting_messages,
+    withdraw_runs,
 )
 from backend.core.run_files import has_run_files, run_archive_dir
 from backend.crud.costs import over_budget
@@ -39,6 +42,7 @@ from backend.schemas.series import (
 )
 from backend.schemas.slo import SloSearchPublic
 
+logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/experiments", tags=["experiment-runs"])
 runs_router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -107,7 +111,13 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     session.commit()
     queued = len(run_ids) + released
     try:
-        send_unsent(session, enqueue_runs, experiment_id=exp.id, limit=START_SENDS_INLINE)
+        send_unsent(
+            session,
+            enqueue_runs,
+            experiment_id=exp.id,
+            limit=START_SENDS_INLINE,
+            withdraw=withdraw_runs,
+        )
         unsent = unsent_count(session, [exp.id])[exp.id]
         if unsent:
             enqueue_dispatch(exp.id)
@@ -135,7 +145,14 @@ def cancel_experiment(session: SessionDep, experiment_id: int) -> CancelResult:
     session.refresh(exp, with_for_update=True)
     cancelled, stopping = cancel_runs(session=session, experiment_id=experiment_id)
     session.commit()
-    return CancelResult(cancelled=cancelled, stopping=stopping)
+    # After the commit: a sender that sends one of these runs later finds it cancelled and
+    # withdraws that message itself (backend.crud.dispatch.send_unsent).
+    try:
+        withdraw_runs(cancelled)
+    except BrokerUnavailable:
+        # Cancelled all the same: the worker drops those messages as it takes them.
+        logger.warning("experiment.withdraw_failed", extra={"experiment_id": experiment_id})
+    return CancelResult(cancelled=len(cancelled), stopping=stopping)
 
 
 @router.get("/{experiment_id}/runs", response_model=RunsPublic)

@@ -7,7 +7,13 @@ from backend.api.deps import SessionDep
 from backend.api.routes.experiment_runs import START_SENDS_INLINE
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.config import settings
-from backend.core.queue import BrokerUnavailable, check_broker, enqueue_dispatch, enqueue_runs
+from backend.core.queue import (
+    BrokerUnavailable,
+    check_broker,
+    enqueue_dispatch,
+    enqueue_runs,
+    withdraw_runs,
+)
 from backend.crud.dispatch import send_unsent, unsent_count
 from backend.crud.run import requeue_runs
 from backend.models import Run, RunAttempt
@@ -80,7 +86,13 @@ def rerun_flagged(session: SessionDep, experiment: ExperimentDep, window: Window
         ) from exc
     session.commit()
     try:
-        send_unsent(session, enqueue_runs, experiment_id=experiment.id, limit=START_SENDS_INLINE)
+        send_unsent(
+            session,
+            enqueue_runs,
+            experiment_id=experiment.id,
+            limit=START_SENDS_INLINE,
+            withdraw=withdraw_runs,
+        )
         if unsent_count(session, [experiment.id])[experiment.id]:
             enqueue_dispatch(experiment.id)
     except BrokerUnavailable as exc:

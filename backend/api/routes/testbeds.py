@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, status
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from backend.api.deps import SessionDep
+from backend.api.deps import OwnerDep, SessionDep
 from backend.core.addresses import refused_names
 from backend.core.config import settings
 from backend.core.host_keys import fingerprint
@@ -57,7 +57,7 @@ def read_testbed_tools(session: SessionDep) -> TestbedToolsPublic:
 
 
 @router.post("", response_model=TestbedPublic, status_code=status.HTTP_201_CREATED)
-def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
+def create_testbed(session: SessionDep, owner: OwnerDep, body: TestbedCreate) -> TestbedPublic:
     """Register a testbed and its hosts (SSH key paths only, never keys). Hosts without a
     given host_key are answered with scan_status "pinning": their keys are read and pinned in
     the background (GET the testbed to see them)."""
@@ -93,7 +93,7 @@ def create_testbed(session: SessionDep, body: TestbedCreate) -> TestbedPublic:
         raise unprocessable(
             ("name",), f"a testbed named {body.name!r} already exists", body.name
         ) from e
-    scanner.submit(h for h in testbed.hosts if h.scan_status == PINNING)
+    scanner.submit((h for h in testbed.hosts if h.scan_status == PINNING), owner)
     request_measurement(session=session, testbed=testbed, bandwidth=False)
     return TestbedPublic.model_validate(testbed)
 
@@ -136,7 +136,9 @@ def _host(session: SessionDep, testbed_id: int, host_id: int) -> Host:
     response_model=HostPublic,
     status_code=status.HTTP_202_ACCEPTED,
 )
-def scan_testbed_host_key(session: SessionDep, testbed_id: int, host_id: int) -> HostPublic:
+def scan_testbed_host_key(
+    session: SessionDep, owner: OwnerDep, testbed_id: int, host_id: int
+) -> HostPublic:
     """Read the SSH key the host offers now (a key exchange, no login), in the background and
     without pinning it: the host shows scan_status "scanning", then "read" with
     scanned_key_fingerprint to compare with the host's own (`ssh-keygen -lf` on the host)
@@ -145,7 +147,7 @@ def scan_testbed_host_key(session: SessionDep, testbed_id: int, host_id: int) ->
     if host.scan_status not in UNDER_WAY:
         host.scan_status, host.scan_error = SCANNING, None
         session.commit()
-        scanner.submit([host])
+        scanner.submit([host], owner)
     return HostPublic.model_validate(host)
 
 

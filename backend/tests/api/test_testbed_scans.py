@@ -15,9 +15,14 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
+from sqlalchemy import delete, update
+from sqlalchemy.orm import Session
 
 from backend.core import addresses
 from backend.core.config import settings
+from backend.core.host_scans import UNDER_WAY
+from backend.models import ApiToken, Host
 from backend.tests.utils.experiment import random_name
 from backend.tests.utils.server import ApiServer
 from backend.tests.utils.testbeds import (
@@ -25,6 +30,7 @@ from backend.tests.utils.testbeds import (
     closed_port,
     counting_listeners,
     silent_listeners,
+    ssh_key_listener,
     wait_for_scans,
 )
 
@@ -187,7 +193,7 @@ def test_an_unfinished_read_is_resumed_when_the_api_starts(
     monkeypatch.setattr(settings, "SSH_KEYSCAN_TIMEOUT_S", 1.0)
     submitted: list[object] = []
     with monkeypatch.context() as m:
-        m.setattr(scanner, "submit", lambda hosts: submitted.extend(hosts))  # the API "stops"
+        m.setattr(scanner, "submit", lambda hosts, owner: submitted.extend(hosts))  # API "stops"
         body = {"name": random_name("tb"), "hosts": [_host("ghost", "127.0.0.1", closed_port())]}
         r = client.post(API, json=body)
     assert r.status_code == 201 and len(submitted) == 1
@@ -218,3 +224,90 @@ def test_reads_in_flight_are_bounded(
         assert open_count.total == 10 and open_count.most <= 2, vars(open_count)
     finally:
         scanner.close()
+
+
+AHEAD = 6  # registrations of silent hosts before the good one
+SILENT_EACH = 4
+
+
+def test_a_good_host_is_read_before_other_registrations_silent_backlog(
+    client: TestClient, db: Session, key_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41 item 7, scaled down: registrations of silent hosts, then one good host; its
+    read is taken after at most one read of each registration ahead of it, not after their
+    whole backlog (2 slots: 12 slot turns deep)."""
+    from backend.core.host_scans import scanner
+
+    scanner.close()  # a new pool, sized by the setting below
+    monkeypatch.setattr(settings, "SSH_KEYSCAN_CONCURRENCY", 2)
+    # Ample for a key exchange on a loaded machine; the silent backlog is never waited out.
+    monkeypatch.setattr(settings, "SSH_KEYSCAN_TIMEOUT_S", 3.0)
+    taken: list[tuple[str, int]] = []  # the slot bookkeeping: targets in the order read
+    read = scanner._read
+
+    def spy(target: tuple[str, int]) -> None:
+        taken.append(target)
+        read(target)
+
+    monkeypatch.setattr(scanner, "_read", spy)
+    ids = []
+    try:
+        with silent_listeners(AHEAD * SILENT_EACH) as ports, ssh_key_listener() as (port, key):
+            for i in range(AHEAD):
+                mine = ports[i * SILENT_EACH : (i + 1) * SILENT_EACH]
+                hosts = [_host(f"h{p}", "127.0.0.1", p) for p in mine]
+                r = client.post(API, json={"name": random_name("silent"), "hosts": hosts})
+                assert r.status_code == 201, r.text
+                ids.append(r.json()["id"])
+            body = {"name": random_name("good"), "hosts": [_host("good", "127.0.0.1", port)]}
+            r = client.post(API, json=body)
+            assert r.status_code == 201, r.text
+            before = len(taken)  # reads taken by the time the good host was queued, or more
+            (good,) = wait_for_scans(client, r.json()["id"])
+            assert good["scan_status"] == "read" and good["host_key"] == key, good
+            at = taken.index(("127.0.0.1", port))
+            # After at most one host of each registration ahead of it; first in first out
+            # would have taken the whole silent backlog (24) first.
+            assert at - before <= AHEAD, (before, taken)
+            assert at < AHEAD * SILENT_EACH
+    finally:
+        scanner.close()  # drops the backlog; the reads under way end within their timeout
+        db.execute(
+            update(Host)
+            .where(Host.testbed_id.in_(ids), Host.scan_status.in_(UNDER_WAY))
+            .values(scan_status="failed")
+        )
+        db.commit()
+
+
+def test_reads_are_queued_in_the_turn_of_the_token_that_registered_them(
+    client: TestClient, db: Session, key_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner the scanner takes turns by is the caller's token name."""
+    from backend.core import tokens
+    from backend.core.host_scans import scanner
+
+    monkeypatch.setattr(settings, "ADMIN_TOKEN", SecretStr("admin-" + "x" * 40))
+    submitted: list[tuple[list[str], str | None]] = []
+    monkeypatch.setattr(
+        scanner, "submit", lambda hosts, owner: submitted.append(([h.name for h in hosts], owner))
+    )
+    alice = tokens.create(db, "alice")
+    db.commit()
+    try:
+        for token, name in (("admin-" + "x" * 40, "a"), (alice, "b")):
+            body = {"name": random_name("tb"), "hosts": [_host(name, "127.0.0.1", closed_port())]}
+            r = client.post(API, json=body, headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 201, r.text
+            host = r.json()["hosts"][0]
+            path = f"{API}/{r.json()['id']}/hosts/{host['id']}/host-key/scan"
+            db.execute(update(Host).where(Host.id == host["id"]).values(scan_status="failed"))
+            db.commit()
+            r = client.post(path, headers={"Authorization": f"Bearer {token}"})
+            assert r.status_code == 202, r.text
+    finally:
+        db.execute(delete(ApiToken))
+        db.execute(update(Host).where(Host.scan_status.in_(UNDER_WAY)).values(scan_status=None))
+        db.commit()
+    admin = tokens.ADMIN_NAME
+    assert submitted == [(["a"], admin), (["a"], admin), (["b"], "alice"), (["b"], "alice")]

@@ -1,5 +1,6 @@
 """Testbed helpers: wait for the background key reads of a testbed's hosts, and ports on
-127.0.0.1 that answer no SSH (refused, silent, speaking something else)."""
+127.0.0.1 that answer no SSH (refused, silent, speaking something else) or SSH's key exchange
+only."""
 
 import contextlib
 import selectors
@@ -8,6 +9,8 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol
+
+import paramiko
 
 
 class _Http(Protocol):
@@ -165,3 +168,44 @@ def counting_listeners(count: int) -> Iterator[tuple[list[int], OpenCount]]:
         thread.join(5)
         for s in listeners:
             s.close()
+
+
+@contextlib.contextmanager
+def ssh_key_listener() -> Iterator[tuple[int, str]]:
+    """A port on 127.0.0.1 that speaks SSH up to the key exchange (paramiko's server side,
+    a fresh ECDSA host key; no login is possible): its port and the key line a read gets."""
+    key = paramiko.ECDSAKey.generate()
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def handshake(conn: socket.socket) -> None:
+        transport = paramiko.Transport(conn)
+        transport.add_server_key(key)
+        try:
+            transport.start_server(server=paramiko.ServerInterface())
+        except (paramiko.SSHException, EOFError, OSError):
+            pass  # the reader closes once it has the key
+        finally:
+            transport.close()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=handshake, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield int(server.getsockname()[1]), f"{key.get_name()} {key.get_base64()}"
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
