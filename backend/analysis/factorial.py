@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +20,13 @@ from backend.analysis.errors import AnalysisError, require, require_finite
 
 FloatArray = npt.NDArray[np.float64]
 MIN_FACTORS, MAX_FACTORS = 2, 6
+
+
+def is_two_level(factors: Mapping[str, Sequence[Any]]) -> bool:
+    """A 2^k design: every factor at exactly two levels, k within the analysis' range."""
+    return MIN_FACTORS <= len(factors) <= MAX_FACTORS and all(
+        len(levels) == 2 for levels in factors.values()
+    )
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def test_rule_adds_runs_until_target_and_stops_at_cap(client: TestClient, db: Se
         for run in queued:  # as the worker ends them: one at a time, then the rule
             level = run.configuration.values["clients_per_thread"]
             _finish(db, run, samples[level][run.repetition])
-            added += follow_rule(run.id) is not None
+            added += len(follow_rule(run.id))
     runs = runs_of(db, exp["id"])
     n = {level: 0 for level in NOISE}
     for run in runs:
@@ -82,7 +82,7 @@ def test_rule_adds_runs_until_target_and_stops_at_cap(client: TestClient, db: Se
             r.repetition for r in runs if r.configuration.values["clients_per_thread"] == level
         )
         assert reps == list(range(expected[level]))
-    assert all(follow_rule(r.id) is None for r in runs)
+    assert all(follow_rule(r.id) == [] for r in runs)
     rows = client.get(f"{API}/{exp['id']}/results").json()["data"]
     why = {row["values"]["clients_per_thread"]: row["repetitions_reason"] for row in rows}
     assert why[1].startswith("target met at n=3, half-width")
@@ -99,12 +99,12 @@ def test_rule_waits_for_pending_runs_and_adds_nothing_after_cancel(
     client.post(f"{API}/{exp['id']}/start")
     first, second, third = runs_of(db, exp["id"])
     _finish(db, first, 10_000.0)
-    assert follow_rule(first.id) is None  # two still queued
+    assert follow_rule(first.id) == []  # two still queued
     client.post(f"{API}/{exp['id']}/cancel")
     for run in (second, third):
         db.execute(update(Run).where(Run.id == run.id).values(status=RunStatus.CANCELLED))
     db.commit()
-    assert all(follow_rule(r.id) is None for r in (first, second, third))
+    assert all(follow_rule(r.id) == [] for r in (first, second, third))
     assert len(runs_of(db, exp["id"])) == 3
 
 
