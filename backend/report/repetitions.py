@@ -26,7 +26,7 @@ def rule_text(exp: Experiment) -> str | None:
         f"reported are these ordinary t intervals over all the repetitions run, not "
         f"sequential ones: the mean is all but unbiased, but where the noise is near or "
         f"above the target their coverage is a few points below the nominal level."
-        + (TOGETHER if stops_together(exp) else "")
+        + (TOGETHER if stops_together(exp.factors, exp.fraction) else "")
     )
 
 

@@ -5,6 +5,9 @@ A design with a factorial analysis has its configurations stop together
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from backend.analysis.factorial import is_two_level
@@ -22,10 +25,11 @@ def rule_of(experiment: Experiment) -> RepetitionRuleSpec | None:
     return None if stored is None else RepetitionRuleSpec.model_validate(stored)
 
 
-def stops_together(experiment: Experiment) -> bool:
-    """Whether the rule keeps the configurations balanced: a design with a factorial
-    analysis (a 2^k grid, or a 2^(k-p) fraction) needs the same n in every cell."""
-    return bool(experiment.fraction) or is_two_level(experiment.factors)
+def stops_together(factors: Mapping[str, Sequence[Any]], fraction: object) -> bool:
+    """Whether the rule keeps a design's configurations balanced: a design with a
+    factorial analysis (a 2^k grid, or a 2^(k-p) `fraction`) needs the same n in every
+    cell."""
+    return bool(fraction) or is_two_level(factors)
 
 
 def verdicts(
@@ -38,7 +42,7 @@ def verdicts(
     """Per configuration (those given, or every one with runs), the rule's verdict on the
     rule's metric over each succeeded run's stored stable window, request type all. When
     the configurations stop together every one is read, whichever are asked for."""
-    together = stops_together(experiment)
+    together = stops_together(experiment.factors, experiment.fraction)
     counts = run_counts(
         session=session,
         experiment_id=experiment.id,

@@ -35,7 +35,11 @@ def follow_rule(run_id: int) -> list[int]:
         rule = rule_of(experiment)
         if rule is None:
             return []
-        scope = None if stops_together(experiment) else [run.configuration_id]
+        scope = (
+            None
+            if stops_together(experiment.factors, experiment.fraction)
+            else [run.configuration_id]
+        )
         found = verdicts(session=session, experiment=experiment, rule=rule, configuration_ids=scope)
         mine = found.get(run.configuration_id)
         extra = {
