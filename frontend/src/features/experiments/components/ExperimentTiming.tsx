@@ -1,0 +1,34 @@
+// The header's time: the estimate (a rule's range, minimum to cap) and, once every run has
+// ended, the actual time from the first run's start to the last run's end.
+import type { ElapsedPublic, GridPreviewPublic } from "@/api";
+import { formatDuration, formatOverhead } from "@/lib/format";
+import { describeRange } from "../utils/ruleRange";
+
+/** Props of ExperimentTiming. */
+export interface ExperimentTimingProps {
+  preview: GridPreviewPublic;
+  elapsed: ElapsedPublic | null | undefined;
+}
+
+export function ExperimentTiming({ preview, elapsed }: ExperimentTimingProps) {
+  const range = preview.rule_range;
+  return (
+    <>
+      <dt>Estimated</dt>
+      <dd title={formatOverhead(preview.overhead)} data-testid="estimated">
+        {range ? describeRange(range).duration : formatDuration(preview.estimated_seconds)}
+      </dd>
+      {elapsed?.seconds != null && (
+        <>
+          <dt>Took</dt>
+          <dd
+            data-testid="elapsed"
+            title={`from ${new Date(elapsed.started_at).toLocaleString()} to ${new Date(elapsed.ended_at ?? elapsed.started_at).toLocaleString()}`}
+          >
+            {formatDuration(elapsed.seconds)}
+          </dd>
+        </>
+      )}
+    </>
+  );
+}
