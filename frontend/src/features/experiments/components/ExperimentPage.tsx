@@ -68,7 +68,7 @@ export function ExperimentPage() {
         <dt>Repetitions</dt>
         <dd data-testid="repetitions">
           {experiment.repetition_rule
-            ? `${experiment.repetition_rule.min_repetitions} or more, ${describeRule(experiment.repetition_rule, metrics.label)}`
+            ? `${experiment.repetition_rule.min_repetitions} or more, ${describeRule(experiment.repetition_rule, metrics.label)}${experiment.preview.rule_range?.together ? "; the configurations stop together (a factorial design)" : ""}`
             : experiment.repetitions}
         </dd>
         <dt>Run window</dt>
