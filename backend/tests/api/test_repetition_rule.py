@@ -205,9 +205,9 @@ def test_experiment_serves_its_actual_time_once_its_runs_end(
     client.post(f"{API}/{exp['id']}/start")
     runs = db.scalars(select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.id)).all()
     t0 = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
-    for i, run in enumerate(runs):  # one after the other, 40 s each
-        run.started_at = t0 + timedelta(seconds=50 * i)
-        run.finished_at = run.started_at + timedelta(seconds=40)
+    starts = [t0 + timedelta(seconds=50 * i) for i in range(len(runs))]
+    for run, start in zip(runs, starts, strict=True):  # one after the other, 40 s each
+        run.started_at, run.finished_at = start, start + timedelta(seconds=40)
         run.status = RunStatus.SUCCEEDED
     runs[-1].status, runs[-1].finished_at = RunStatus.RUNNING, None
     db.commit()
@@ -215,8 +215,8 @@ def test_experiment_serves_its_actual_time_once_its_runs_end(
     assert datetime.fromisoformat(elapsed["started_at"]) == t0
     assert elapsed["ended_at"] is None and elapsed["seconds"] is None  # one still running
     runs[-1].status = RunStatus.SUCCEEDED
-    runs[-1].finished_at = runs[-1].started_at + timedelta(seconds=40)
+    runs[-1].finished_at = end = starts[-1] + timedelta(seconds=40)
     db.commit()
     elapsed = client.get(f"{API}/{exp['id']}").json()["elapsed"]
     assert elapsed["seconds"] == 50 * (len(runs) - 1) + 40
-    assert datetime.fromisoformat(elapsed["ended_at"]) == runs[-1].finished_at
+    assert datetime.fromisoformat(elapsed["ended_at"]) == end
