@@ -2,7 +2,7 @@
 // ended, the actual time from the first run's start to the last run's end.
 import type { ElapsedPublic, GridPreviewPublic } from "@/api";
 import { formatDuration, formatOverhead } from "@/lib/format";
-import { describeRange } from "../utils/ruleRange";
+import { estimateText } from "../utils/ruleRange";
 
 /** Props of ExperimentTiming. */
 export interface ExperimentTimingProps {
@@ -11,12 +11,11 @@ export interface ExperimentTimingProps {
 }
 
 export function ExperimentTiming({ preview, elapsed }: ExperimentTimingProps) {
-  const range = preview.rule_range;
   return (
     <>
       <dt>Estimated</dt>
       <dd title={formatOverhead(preview.overhead)} data-testid="estimated">
-        {range ? describeRange(range).duration : formatDuration(preview.estimated_seconds)}
+        {estimateText(preview)}
       </dd>
       {elapsed?.seconds != null && (
         <>

@@ -1,9 +1,9 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
-import { formatDuration, formatOverhead, formatValue } from "@/lib/format";
+import { formatOverhead, formatValue } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
-import { describeRange } from "../utils/ruleRange";
+import { describeRange, estimateText } from "../utils/ruleRange";
 import { DesignOptions } from "./DesignOptions";
 import { FractionPreview } from "./FractionPreview";
 import { RuleRange } from "./RuleRange";
@@ -47,7 +47,7 @@ export function GridPreview({
             <dd data-testid="preview-runs">{range ? range.runs : preview.runs}</dd>
             <dt>Estimated duration</dt>
             <dd data-testid="preview-duration">
-              {range ? range.duration : formatDuration(preview.estimated_seconds)}{" "}
+              {estimateText(preview)}{" "}
               <span className="hint" data-testid="preview-overhead">
                 ({formatOverhead(preview.overhead)})
               </span>

@@ -1,5 +1,5 @@
 // A repetition rule's range (minimum to cap) in words: runs, time and money.
-import type { RuleRangePublic } from "@/api";
+import type { GridPreviewPublic, RuleRangePublic } from "@/api";
 import { formatMoney } from "@/lib/cost";
 import { formatDuration } from "@/lib/format";
 
@@ -25,4 +25,11 @@ export function describeRange(range: RuleRangePublic): RangeText {
       ? `every configuration runs ${lo.repetitions} to ${hi.repetitions} times, all stopping together (a factorial design needs the same n in every cell)`
       : `each configuration runs ${lo.repetitions} to ${hi.repetitions} times, stopping on its own`,
   };
+}
+
+/** A design's estimated duration: a rule's range, or the fixed repetitions' one figure. */
+export function estimateText(preview: GridPreviewPublic): string {
+  return preview.rule_range
+    ? describeRange(preview.rule_range).duration
+    : formatDuration(preview.estimated_seconds);
 }
