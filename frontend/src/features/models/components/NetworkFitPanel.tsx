@@ -2,6 +2,7 @@
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
+import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
@@ -89,6 +90,13 @@ export function NetworkFitPanel({
             </>
           )}
         </dl>
+      )}
+      {fitted.error && !model && (
+        <Unavailable
+          what="The fitted MVA model"
+          error={fitted.error}
+          testId="network-fit-unavailable"
+        />
       )}
       {whatIf.error && whatIfBody && (
         <p className="error" data-testid="whatif-error">
