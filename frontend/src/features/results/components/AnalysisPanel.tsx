@@ -32,7 +32,7 @@ export function AnalysisPanel({
   twoLevel,
 }: AnalysisPanelProps) {
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
-  const { bound, error: boundError } = useGetNetworkBoundQuery(experimentId, requestType, cut);
+  const { bound } = useGetNetworkBoundQuery(experimentId, requestType, cut);
   // A 4xx here says why an analysis cannot be drawn (e.g. no middleware times): its reason is
   // shown in place rather than as an error toast.
   return (
@@ -63,13 +63,10 @@ export function AnalysisPanel({
       {bound ? (
         <NetworkBoundTable bound={bound} />
       ) : (
-        boundError && (
-          <Unavailable
-            what="The network bound per role"
-            error={boundError}
-            testId="network-bound-unavailable"
-          />
-        )
+        <p className="hint" data-testid="network-bound-unavailable">
+          The network bound per role appears once the testbed's bandwidth is measured (Testbeds,
+          Measure bandwidth).
+        </p>
       )}
       {law ? (
         <InteractiveLawTable law={law} />
