@@ -220,3 +220,29 @@ def test_experiment_serves_its_actual_time_once_its_runs_end(
     elapsed = client.get(f"{API}/{exp['id']}").json()["elapsed"]
     assert elapsed["seconds"] == 50 * (len(runs) - 1) + 40
     assert datetime.fromisoformat(elapsed["ended_at"]) == end
+
+
+def test_a_fractions_cells_stop_together(client: TestClient) -> None:
+    # Seven two-level factors: past the full 2^k analysis (k <= 6), so only as a fraction
+    # does the design have a factorial analysis, and only then do its cells stop together.
+    seven = {
+        "servers": [1, 2],
+        "workers": [8, 16],
+        "clients_per_thread": [1, 4],
+        "value_size": [128, 4096],
+        "threads_per_instance": [1, 2],
+        "instances_per_machine": [1, 2],
+        "queue_capacity": [512, 1024],
+    }
+    fraction = experiment_payload(
+        factors=seven, fixed={"ratio": "0:1"}, fraction={"resolution": 3}, repetition_rule=RULE
+    )
+    r = client.post(f"{API}/preview", json=fraction)
+    assert r.status_code == 200, r.text
+    span = r.json()["rule_range"]
+    assert span["together"] is True
+    assert (span["minimum"]["runs"], span["maximum"]["runs"]) == (8 * 2, 8 * 6)
+    full = {**fraction, "fraction": None, "repetition_rule": {**RULE, "max_repetitions": 2}}
+    r = client.post(f"{API}/preview", json=full)
+    assert r.status_code == 200, r.text
+    assert r.json()["rule_range"]["together"] is False
