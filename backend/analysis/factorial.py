@@ -23,6 +23,13 @@ FloatArray = npt.NDArray[np.float64]
 MIN_FACTORS, MAX_FACTORS = 2, 6
 
 
+def is_two_level(factors: Mapping[str, Sequence[Any]]) -> bool:
+    """A 2^k design: every factor at exactly two levels, k within the analysis' range."""
+    return MIN_FACTORS <= len(factors) <= MAX_FACTORS and all(
+        len(levels) == 2 for levels in factors.values()
+    )
+
+
 @dataclass(frozen=True)
 class Effect:
     """One column of the sign table: its effect, variation and (r >= 2) interval."""

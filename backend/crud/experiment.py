@@ -1,6 +1,7 @@
 """Experiment persistence: create/update with their grid, list, duplicate, status counts."""
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -115,6 +116,24 @@ def run_counts(*, session: Session, experiment_ids: list[int]) -> dict[int, dict
     for eid, status, n in rows:
         out[eid][status.value] = n
     return out
+
+
+def run_times(
+    *, session: Session, experiment_ids: list[int]
+) -> dict[int, tuple[datetime, datetime | None]]:
+    """Per experiment with a started run: its first run's start, and its last run's end
+    once no run is queued or running (None before)."""
+    pending = func.count().filter(Run.status.in_((RunStatus.QUEUED, RunStatus.RUNNING)))
+    rows = session.execute(
+        select(Run.experiment_id, func.min(Run.started_at), func.max(Run.finished_at), pending)
+        .where(Run.experiment_id.in_(experiment_ids))
+        .group_by(Run.experiment_id)
+    ).all()
+    return {
+        eid: (start, None if n_pending or end is None else end)
+        for eid, start, end, n_pending in rows
+        if start is not None
+    }
 
 
 def derive_status(counts: dict[str, int]) -> ExperimentStatus:

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from backend.domain.metrics import METRICS
 from backend.models import Experiment
 from backend.report.latex import Paragraph, Section
-from backend.results.rule_status import reasons, rule_of
+from backend.results.rule_status import reasons, rule_of, stops_together
 
 
 def rule_text(exp: Experiment) -> str | None:
@@ -26,7 +26,15 @@ def rule_text(exp: Experiment) -> str | None:
         f"reported are these ordinary t intervals over all the repetitions run, not "
         f"sequential ones: the mean is all but unbiased, but where the noise is near or "
         f"above the target their coverage is a few points below the nominal level."
+        + (TOGETHER if stops_together(exp.factors, exp.fraction) else "")
     )
+
+
+TOGETHER = (
+    " The configurations are the cells of a factorial design, so they stopped together: "
+    "each got a repetition while any one missed the target (up to the cap), which gives the "
+    "factorial analysis the same number of repetitions in every cell."
+)
 
 
 def rule_section(session: Session, exp: Experiment) -> Section | None:

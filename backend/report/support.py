@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from backend.analysis.factorial import MAX_FACTORS, MIN_FACTORS
+from backend.analysis.factorial import is_two_level
 from backend.domain.parameters import PARAMETERS
 from backend.models import Experiment
 
@@ -34,10 +34,8 @@ class DesignFacts:
         return any(len(levels) > 1 for levels in self.factors.values())
 
     def two_level(self) -> bool:
-        """A 2^k design: every factor at exactly two levels, k within the analysis' range."""
-        return MIN_FACTORS <= len(self.factors) <= MAX_FACTORS and all(
-            len(levels) == 2 for levels in self.factors.values()
-        )
+        """A 2^k design (backend.analysis.factorial.is_two_level)."""
+        return is_two_level(self.factors)
 
     def middleware(self) -> bool:
         """A middleware in every configuration (its times, queue and worker pool exist)."""

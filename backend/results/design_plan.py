@@ -1,6 +1,7 @@
 """The preview's plan for two-level factors: the fraction a design runs (generators,
 resolution, aliases) and, beside the full grid, the smallest fraction of each resolution,
-each with its runs, duration and the smallest effect it detects given a noise estimate."""
+each with its runs, duration and the smallest effect it detects given a noise estimate;
+and a repetition rule's range, from its minimum to its cap."""
 
 from typing import Any
 
@@ -8,10 +9,13 @@ from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
 from backend.analysis.factorial_power import min_detectable_effect
+from backend.crud.costs import estimate
 from backend.domain import fraction as fr
 from backend.domain.grid import preview
 from backend.models import Experiment
 from backend.results.noise import pooled_std
+from backend.results.rule_status import stops_together
+from backend.schemas.experiment import PlanPointPublic, RuleRangePublic
 from backend.schemas.fraction import (
     AliasSetPublic,
     AliasTermPublic,
@@ -21,6 +25,7 @@ from backend.schemas.fraction import (
     PowerPublic,
     PowerQuery,
 )
+from backend.schemas.repetition_rule import RepetitionRuleSpec
 
 
 def fraction_public(f: fr.Fraction, factors: list[str]) -> FractionPublic:
@@ -139,3 +144,36 @@ def power_plan(
             )
         )
     return PowerPublic(alpha=q.alpha, power=q.power, noise=measured, designs=designs)
+
+
+def rule_range(
+    session: Session,
+    *,
+    rule: RepetitionRuleSpec | None,
+    factors: dict[str, list[Any]],
+    fraction: object,
+    configurations: int,
+    run_time_s: int,
+    overhead_s: float,
+    testbed_id: int | None,
+) -> RuleRangePublic | None:
+    """A rule's range: every configuration at its minimum, and every one at its cap (the
+    most the rule can run, whether its configurations stop together or alone); None without
+    a rule. The cap is what to budget for: a noisy configuration reaches it."""
+    if rule is None:
+        return None
+
+    def point(repetitions: int) -> PlanPointPublic:
+        p = preview(configurations, repetitions, run_time_s, overhead_s)
+        return PlanPointPublic(
+            repetitions=repetitions,
+            runs=p.runs,
+            estimated_seconds=p.estimated_seconds,
+            cost=estimate(session, testbed_id, p.estimated_seconds),
+        )
+
+    return RuleRangePublic(
+        minimum=point(rule.min_repetitions),
+        maximum=point(rule.max_repetitions),
+        together=stops_together(factors, fraction),
+    )

@@ -160,6 +160,29 @@ class RunOverheadPublic(BaseModel):
     testbed: str = Field(description="the testbed's name")
 
 
+class PlanPointPublic(BaseModel):
+    """One end of a repetition rule's range: its runs, their duration and cost."""
+
+    repetitions: int = Field(description="repetitions of every configuration")
+    runs: int = Field(description="runs in all")
+    estimated_seconds: int = Field(description="estimated duration, s")
+    cost: CostPublic | None = Field(
+        default=None, description="estimated cost on its Azure testbed; null: not on Azure"
+    )
+
+
+class RuleRangePublic(BaseModel):
+    """What a design with a repetition rule may run: from every configuration at the rule's
+    minimum (what Start queues) to every configuration at its cap."""
+
+    minimum: PlanPointPublic = Field(description="every configuration at min_repetitions")
+    maximum: PlanPointPublic = Field(description="every configuration at max_repetitions")
+    together: bool = Field(
+        description="the configurations stop together (a factorial design: the same n in "
+        "every cell); otherwise each stops on its own"
+    )
+
+
 class GridPreviewPublic(BaseModel):
     configurations: int
     runs: int
@@ -178,6 +201,22 @@ class GridPreviewPublic(BaseModel):
     fraction: FractionPublic | None = Field(
         default=None, description="the 2^(k-p) fraction run, with its aliases (None: full grid)"
     )
+    rule_range: RuleRangePublic | None = Field(
+        default=None,
+        description="with a repetition rule: its range from the minimum to the cap in runs, "
+        "time and cost (the counts above are its minimum); null: fixed repetitions",
+    )
+
+
+class ElapsedPublic(BaseModel):
+    """The actual time of an experiment's runs so far: from its first run's start to its
+    last run's end."""
+
+    started_at: datetime = Field(description="when its first run started")
+    ended_at: datetime | None = Field(
+        description="when its last run ended; null while runs are queued or running"
+    )
+    seconds: float | None = Field(description="ended_at - started_at, s; null while not ended")
 
 
 class ExperimentPublic(BaseModel):
@@ -210,6 +249,9 @@ class ExperimentPublic(BaseModel):
     run_counts: dict[str, int]
     runs_unsent: int
     preview: GridPreviewPublic
+    elapsed: ElapsedPublic | None = Field(
+        default=None, description="the actual time of its runs; null before a run started"
+    )
 
 
 class ExperimentsPublic(BaseModel):

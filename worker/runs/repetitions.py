@@ -1,5 +1,6 @@
 """After a run ends: the experiment's repetition rule adds the configuration's next run when
-its interval is still too wide (README "Repetitions by a rule").
+its interval is still too wide, or for a factorial design the next run of every
+configuration while one of them misses the target (README "Repetitions by a rule").
 
 Idempotent: a redelivered message, or two workers ending runs of one configuration at once,
 add one run at most (the next repetition number is unique per configuration)."""
@@ -11,7 +12,7 @@ from backend.core.queue import BrokerUnavailable, enqueue_runs
 from backend.crud.dispatch import mark_sent
 from backend.crud.repetitions import add_repetition
 from backend.models import Experiment, Run, RunStatus
-from backend.results.rule_status import rule_of, verdicts
+from backend.results.rule_status import rule_of, stops_together, verdicts
 from worker.live import publish
 
 logger = logging.getLogger(__name__)
@@ -20,35 +21,52 @@ logger = logging.getLogger(__name__)
 ENDED = (RunStatus.SUCCEEDED, RunStatus.FAILED)
 
 
-def follow_rule(run_id: int) -> int | None:
-    """Apply the rule to the ended run's configuration; the id of the run added, or None."""
+def follow_rule(run_id: int) -> list[int]:
+    """Apply the rule after a run ended: to its configuration, or when the configurations
+    stop together (a factorial design) to all of them; the ids of the runs added."""
     with SessionLocal() as session:
         run = session.get(Run, run_id)
         if run is None or run.status not in ENDED:
-            return None
-        experiment = session.get(Experiment, run.experiment_id)
+            return []
+        # Locked until the commit: two runs ending at once are judged one after the other,
+        # so the second sees the first's added runs as pending and adds none of its own.
+        experiment = session.get(Experiment, run.experiment_id, with_for_update=True)
         assert experiment is not None
         rule = rule_of(experiment)
         if rule is None:
-            return None
-        config_id = run.configuration_id
-        verdict = verdicts(
-            session=session, experiment=experiment, rule=rule, configuration_ids=[config_id]
-        )[config_id]
-        extra = {"run_id": run_id, "configuration_id": config_id, "reason": verdict.reason(rule)}
-        if not verdict.add_run:
-            logger.info("repetitions.settled", extra=extra)
-            return None
-        added = add_repetition(
-            session=session, experiment_id=experiment.id, configuration_id=config_id
+            return []
+        scope = (
+            None
+            if stops_together(experiment.factors, experiment.fraction)
+            else [run.configuration_id]
         )
+        found = verdicts(session=session, experiment=experiment, rule=rule, configuration_ids=scope)
+        mine = found.get(run.configuration_id)
+        extra = {
+            "run_id": run_id,
+            "configuration_id": run.configuration_id,
+            "reason": None if mine is None else mine.reason(rule),
+        }
+        adding = {config_id: v for config_id, v in found.items() if v.add_run}
+        if not adding:
+            logger.info("repetitions.settled", extra=extra)
+            return []
+        added = {
+            config_id: add_repetition(
+                session=session, experiment_id=experiment.id, configuration_id=config_id
+            )
+            for config_id in adding
+        }
         session.commit()
-        if added is None:
-            return None
+        new = {config_id: run_id for config_id, run_id in added.items() if run_id is not None}
+        if not new:
+            return []
         try:  # sent like Start's runs
-            enqueue_runs(mark_sent(session, [added]))
+            enqueue_runs(mark_sent(session, list(new.values())))
         except BrokerUnavailable:  # marked sent, not there: recovery re-sends it
-            logger.warning("repetitions.send_failed", extra={**extra, "added_run_id": added})
-        publish.run_state(experiment.id, added, RunStatus.QUEUED.value, verdict.reason(rule))
-        logger.info("repetitions.added", extra={**extra, "added_run_id": added})
-        return added
+            logger.warning("repetitions.send_failed", extra={**extra, "added": list(new.values())})
+        for config_id, added_id in new.items():
+            reason = adding[config_id].reason(rule)
+            publish.run_state(experiment.id, added_id, RunStatus.QUEUED.value, reason)
+        logger.info("repetitions.added", extra={**extra, "added": list(new.values())})
+        return list(new.values())

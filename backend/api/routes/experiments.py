@@ -1,6 +1,7 @@
 """Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -26,11 +27,19 @@ from backend.domain.metrics import MetricName
 from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
-from backend.results.design_plan import fraction_public, noise, power_plan, stored_fraction
+from backend.results.design_plan import (
+    fraction_public,
+    noise,
+    power_plan,
+    rule_range,
+    stored_fraction,
+)
 from backend.results.duplicates import same_system_public
+from backend.results.rule_status import rule_of
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,
+    ElapsedPublic,
     ExperimentBase,
     ExperimentCreate,
     ExperimentDuplicate,
@@ -147,6 +156,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
     runs = crud.run_counts(session=session, experiment_ids=ids)
     unsent = unsent_count(session, ids)
     configs = crud.configuration_counts(session=session, experiment_ids=ids)
+    times = crud.run_times(session=session, experiment_ids=ids)
     overheads = {
         t: run_overhead(session, testbed_id=t) for t in {e.testbed_id for e in experiments}
     }
@@ -174,13 +184,32 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                         cost=estimate(session, e.testbed_id, p.estimated_seconds),
                         fraction=stored_fraction(e),
+                        rule_range=rule_range(
+                            session,
+                            rule=rule_of(e),
+                            factors=e.factors,
+                            fraction=e.fraction,
+                            configurations=configs.get(e.id, 0),
+                            run_time_s=e.run_time_s,
+                            overhead_s=overhead.seconds,
+                            testbed_id=e.testbed_id,
+                        ),
                     ),
+                    "elapsed": _elapsed(times.get(e.id)),
                 },
                 what="experiment",
                 row_id=e.id,
             )
         )
     return out
+
+
+def _elapsed(times: tuple[datetime, datetime | None] | None) -> ElapsedPublic | None:
+    if times is None:
+        return None
+    start, end = times
+    seconds = None if end is None else (end - start).total_seconds()
+    return ElapsedPublic(started_at=start, ended_at=end, seconds=seconds)
 
 
 def design_problem(exp: Experiment) -> str | None:
@@ -273,6 +302,16 @@ def preview_experiment(
         points=design.points[:200],
         same_system=same_system_public(design.points, design.fixed),
         power=plan,
+        rule_range=rule_range(
+            session,
+            rule=spec.repetition_rule,
+            factors=design.factors,
+            fraction=design.fraction,
+            configurations=len(design.points),
+            run_time_s=spec.run_time_s,
+            overhead_s=overhead.seconds,
+            testbed_id=spec.testbed_id,
+        ),
     )
 
 

@@ -3,19 +3,24 @@ the field), fixed once runs exist, copied by duplicate, and each configuration's
 
 import io
 import zipfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.models import Run, RunStatus
+from backend.tests.api.test_costs import MakeTestbed, azure_testbed, seeded_prices
 from backend.tests.api.test_tables import compile_latex
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
 from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"
 RULE = {"half_width_pct": 5.0, "min_repetitions": 2, "max_repetitions": 6}
+__all__ = ["azure_testbed", "seeded_prices"]  # fixtures of the cost tests, used here
 
 
 def _loc(r: Any) -> tuple[list[Any], str]:
@@ -109,11 +114,14 @@ def test_results_say_why_each_configuration_has_its_n(client: TestClient, db: Se
         (r["values"]["clients_per_thread"], r["values"]["workers"]): r["repetitions_reason"]
         for r in rows
     }
+    # A 2^2 design: its cells stop together, so those that met the target go on too.
+    going_on = "adding repetitions with the other configurations: n=2, half-width"
+    here = "<= 5 % here, not yet in every configuration"
     assert reasons == {
         (1, 8): "adding repetitions: n=2, half-width 6.3 % > 5 %",
         (1, 16): "adding repetitions: n=2, half-width 5.7 % > 5 %",
-        (4, 8): "target met at n=2, half-width 4.9 % <= 5 %",
-        (4, 16): "target met at n=2, half-width 4.5 % <= 5 %",
+        (4, 8): f"{going_on} 4.9 % {here}",
+        (4, 16): f"{going_on} 4.5 % {here}",
     }
     plain = stored_experiment(client, db)
     rows = client.get(f"{API}/{plain['id']}/results").json()["data"]
@@ -140,11 +148,101 @@ def test_report_prints_the_rule_and_each_reason(
         "intervals reported are these ordinary t intervals"
     ) in " ".join(main.split())
     assert (
-        "Configuration 3 (clients\\_per\\_thread = 4, workers = 8): target met at n=2, "
-        "half-width 4.9 \\% <= 5 \\%."
+        "Configuration 3 (clients\\_per\\_thread = 4, workers = 8): adding repetitions with "
+        "the other configurations: n=2, half-width 4.9 \\% <= 5 \\% here, not yet in every "
+        "configuration."
     ) in main
+    assert "so they stopped together" in main
     assert compile_latex(tmp_path).returncode == 0
     plain = stored_experiment(client, db)
     r = client.get(f"{API}/{plain['id']}/bundle.zip")
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         assert "Repetitions" not in zf.read("main.tex").decode()
+
+
+def test_preview_of_a_rule_shows_its_range_in_runs_time_and_money(
+    client: TestClient, seeded_prices: None, azure_testbed: MakeTestbed
+) -> None:
+    testbed = azure_testbed()
+    ruled = experiment_payload(testbed_id=testbed.id, repetition_rule=RULE)
+    r = client.post(f"{API}/preview", json=ruled)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    span = body["rule_range"]
+    # The minimum is what Start queues (the preview's own counts); the cap is the same
+    # design at max_repetitions fixed, priced the same way.
+    assert span["minimum"] == {
+        "repetitions": 2,
+        "runs": body["runs"],
+        "estimated_seconds": body["estimated_seconds"],
+        "cost": body["cost"],
+    }
+    capped = client.post(
+        f"{API}/preview", json=experiment_payload(testbed_id=testbed.id, repetitions=6)
+    ).json()
+    assert span["maximum"] == {
+        "repetitions": 6,
+        "runs": capped["runs"],
+        "estimated_seconds": capped["estimated_seconds"],
+        "cost": capped["cost"],
+    }
+    assert span["maximum"]["runs"] == 4 * 6 and span["minimum"]["runs"] == 4 * 2
+    assert span["maximum"]["cost"]["amount"] > span["minimum"]["cost"]["amount"] > 0
+    assert span["together"] is True  # a 2^2 design: its cells stop together
+    # The stored experiment serves the same range; a grid that is not 2^k stops cell by cell.
+    exp = create_random_experiment(client, testbed_id=testbed.id, repetition_rule=RULE)
+    assert exp["preview"]["rule_range"] == span
+    three = experiment_payload(factors={"workers": [8, 16, 32]}, repetition_rule=RULE)
+    assert client.post(f"{API}/preview", json=three).json()["rule_range"]["together"] is False
+    assert client.post(f"{API}/preview", json=experiment_payload()).json()["rule_range"] is None
+
+
+def test_experiment_serves_its_actual_time_once_its_runs_end(
+    client: TestClient, db: Session
+) -> None:
+    exp = create_random_experiment(client)
+    assert client.get(f"{API}/{exp['id']}").json()["elapsed"] is None  # nothing started
+    client.post(f"{API}/{exp['id']}/start")
+    runs = db.scalars(select(Run).where(Run.experiment_id == exp["id"]).order_by(Run.id)).all()
+    t0 = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+    starts = [t0 + timedelta(seconds=50 * i) for i in range(len(runs))]
+    for run, start in zip(runs, starts, strict=True):  # one after the other, 40 s each
+        run.started_at, run.finished_at = start, start + timedelta(seconds=40)
+        run.status = RunStatus.SUCCEEDED
+    runs[-1].status, runs[-1].finished_at = RunStatus.RUNNING, None
+    db.commit()
+    elapsed = client.get(f"{API}/{exp['id']}").json()["elapsed"]
+    assert datetime.fromisoformat(elapsed["started_at"]) == t0
+    assert elapsed["ended_at"] is None and elapsed["seconds"] is None  # one still running
+    runs[-1].status = RunStatus.SUCCEEDED
+    runs[-1].finished_at = end = starts[-1] + timedelta(seconds=40)
+    db.commit()
+    elapsed = client.get(f"{API}/{exp['id']}").json()["elapsed"]
+    assert elapsed["seconds"] == 50 * (len(runs) - 1) + 40
+    assert datetime.fromisoformat(elapsed["ended_at"]) == end
+
+
+def test_a_fractions_cells_stop_together(client: TestClient) -> None:
+    # Seven two-level factors: past the full 2^k analysis (k <= 6), so only as a fraction
+    # does the design have a factorial analysis, and only then do its cells stop together.
+    seven = {
+        "servers": [1, 2],
+        "workers": [8, 16],
+        "clients_per_thread": [1, 4],
+        "value_size": [128, 4096],
+        "threads_per_instance": [1, 2],
+        "instances_per_machine": [1, 2],
+        "queue_capacity": [512, 1024],
+    }
+    fraction = experiment_payload(
+        factors=seven, fixed={"ratio": "0:1"}, fraction={"resolution": 3}, repetition_rule=RULE
+    )
+    r = client.post(f"{API}/preview", json=fraction)
+    assert r.status_code == 200, r.text
+    span = r.json()["rule_range"]
+    assert span["together"] is True
+    assert (span["minimum"]["runs"], span["maximum"]["runs"]) == (8 * 2, 8 * 6)
+    full = {**fraction, "fraction": None, "repetition_rule": {**RULE, "max_repetitions": 2}}
+    r = client.post(f"{API}/preview", json=full)
+    assert r.status_code == 200, r.text
+    assert r.json()["rule_range"]["together"] is False

@@ -2411,6 +2411,33 @@ export type EffectPublic = {
 };
 
 /**
+ * ElapsedPublic
+ *
+ * The actual time of an experiment's runs so far: from its first run's start to its
+ * last run's end.
+ */
+export type ElapsedPublic = {
+    /**
+     * Started At
+     *
+     * when its first run started
+     */
+    started_at: string;
+    /**
+     * Ended At
+     *
+     * when its last run ended; null while runs are queued or running
+     */
+    ended_at: string | null;
+    /**
+     * Seconds
+     *
+     * ended_at - started_at, s; null while not ended
+     */
+    seconds: number | null;
+};
+
+/**
  * EstimatePublic
  *
  * One model input estimated from the data, with its source.
@@ -2967,6 +2994,10 @@ export type ExperimentPublic = {
      * grid size of the design: configurations, runs, estimated duration
      */
     preview: GridPreviewPublic;
+    /**
+     * the actual time of its runs; null before a run started
+     */
+    elapsed?: ElapsedPublic | null;
 };
 
 /**
@@ -3728,6 +3759,10 @@ export type GridPreviewPublic = {
      * the 2^(k-p) fraction run, with its aliases (None: full grid)
      */
     fraction?: FractionPublic | null;
+    /**
+     * with a repetition rule: its range from the minimum to the cap in runs, time and cost (the counts above are its minimum); null: fixed repetitions
+     */
+    rule_range?: RuleRangePublic | null;
 };
 
 /**
@@ -3768,6 +3803,10 @@ export type GridPreviewWithPoints = {
      * the 2^(k-p) fraction run, with its aliases (None: full grid)
      */
     fraction?: FractionPublic | null;
+    /**
+     * with a repetition rule: its range from the minimum to the cap in runs, time and cost (the counts above are its minimum); null: fixed repetitions
+     */
+    rule_range?: RuleRangePublic | null;
     /**
      * Points
      *
@@ -6247,6 +6286,36 @@ export type PercentilePublic = {
 };
 
 /**
+ * PlanPointPublic
+ *
+ * One end of a repetition rule's range: its runs, their duration and cost.
+ */
+export type PlanPointPublic = {
+    /**
+     * Repetitions
+     *
+     * repetitions of every configuration
+     */
+    repetitions: number;
+    /**
+     * Runs
+     *
+     * runs in all
+     */
+    runs: number;
+    /**
+     * Estimated Seconds
+     *
+     * estimated duration, s
+     */
+    estimated_seconds: number;
+    /**
+     * estimated cost on its Azure testbed; null: not on Azure
+     */
+    cost?: CostPublic | null;
+};
+
+/**
  * PlannedResourcePublic
  */
 export type PlannedResourcePublic = {
@@ -6989,6 +7058,29 @@ export type RoundTripPublic = {
      * why the run failed (None unless failed)
      */
     error?: string | null;
+};
+
+/**
+ * RuleRangePublic
+ *
+ * What a design with a repetition rule may run: from every configuration at the rule's
+ * minimum (what Start queues) to every configuration at its cap.
+ */
+export type RuleRangePublic = {
+    /**
+     * every configuration at min_repetitions
+     */
+    minimum: PlanPointPublic;
+    /**
+     * every configuration at max_repetitions
+     */
+    maximum: PlanPointPublic;
+    /**
+     * Together
+     *
+     * the configurations stop together (a factorial design: the same n in every cell); otherwise each stops on its own
+     */
+    together: boolean;
 };
 
 /**

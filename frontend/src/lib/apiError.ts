@@ -74,3 +74,9 @@ export function fieldErrors(error: unknown): Record<string, string> {
 export function errorAt(errors: Record<string, string>, path: string): string | undefined {
   return errors[path];
 }
+
+/** React Query's retry: a 4xx is the server's answer (e.g. why an analysis cannot be drawn),
+ * shown at once; other failures are tried twice more. */
+export function retryUnlessAnswered(count: number, error: Error): boolean {
+  return !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2;
+}

@@ -191,6 +191,8 @@ export const queryKeys = {
     /** A server figure's Plotly JSON for one selection. */
     figure: (id: number, name: string, params: Record<string, unknown>) =>
       ["experiments", "detail", id, "figure", name, params] as const,
+    table: (id: number, name: string, params: Record<string, unknown>) =>
+      ["experiments", "detail", id, "table", name, params] as const,
   },
   models: {
     /** A solved network: a pure computation keyed by its whole request. */

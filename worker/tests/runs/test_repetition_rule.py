@@ -68,7 +68,7 @@ def test_rule_adds_runs_until_target_and_stops_at_cap(client: TestClient, db: Se
         for run in queued:  # as the worker ends them: one at a time, then the rule
             level = run.configuration.values["clients_per_thread"]
             _finish(db, run, samples[level][run.repetition])
-            added += follow_rule(run.id) is not None
+            added += len(follow_rule(run.id))
     runs = runs_of(db, exp["id"])
     n = {level: 0 for level in NOISE}
     for run in runs:
@@ -82,12 +82,48 @@ def test_rule_adds_runs_until_target_and_stops_at_cap(client: TestClient, db: Se
             r.repetition for r in runs if r.configuration.values["clients_per_thread"] == level
         )
         assert reps == list(range(expected[level]))
-    assert all(follow_rule(r.id) is None for r in runs)
+    assert all(follow_rule(r.id) == [] for r in runs)
     rows = client.get(f"{API}/{exp['id']}/results").json()["data"]
     why = {row["values"]["clients_per_thread"]: row["repetitions_reason"] for row in rows}
     assert why[1].startswith("target met at n=3, half-width")
     assert why[2].startswith("target met at n=7, half-width")
     assert why[4].startswith("stopped at maximum 10, half-width")
+
+
+def test_factorial_cells_stop_together_and_keep_the_analysis(
+    client: TestClient, db: Session
+) -> None:
+    # A 2^2 design whose cells, alone, would stop at 3, about 7, 10 and 3 repetitions.
+    exp = create_random_experiment(
+        client,
+        factors={"clients_per_thread": [1, 2], "workers": [8, 16]},
+        repetitions=3,
+        repetition_rule=RULE,
+    )
+    noisy = {(1, 8): 1, (2, 8): 2, (1, 16): 4, (2, 16): 1}  # the NOISE level of each cell
+    samples = {cell: _samples(level) for cell, level in noisy.items()}
+
+    def cell(run: Run) -> tuple[int, int]:
+        v = run.configuration.values
+        return (v["clients_per_thread"], v["workers"])
+
+    assert client.post(f"{API}/{exp['id']}/start").json()["queued"] == 12
+    while queued := [r for r in runs_of(db, exp["id"]) if r.status == RunStatus.QUEUED]:
+        for run in queued:
+            _finish(db, run, samples[cell(run)][run.repetition])
+            follow_rule(run.id)
+    runs = runs_of(db, exp["id"])
+    n = {c: sum(cell(r) == c for r in runs) for c in noisy}
+    alone = {c: _expected_n(samples[c]) for c in noisy}
+    assert sorted(alone.values()) == [3, 3, 7, 10]
+    assert n == dict.fromkeys(noisy, MAX_N)  # the loud cell's n, in every cell
+    rows = client.get(f"{API}/{exp['id']}/results").json()["data"]
+    why = {(r["values"]["clients_per_thread"], r["values"]["workers"]): r for r in rows}
+    assert why[(1, 16)]["repetitions_reason"].startswith("stopped at maximum 10, half-width")
+    assert why[(1, 8)]["repetitions_reason"].startswith("target met at n=10, half-width")
+    r = client.get(f"/api/v1/analysis/experiments/{exp['id']}/factorial")
+    assert r.status_code == 200, r.text
+    assert r.json()["replications"] == MAX_N
 
 
 def test_rule_waits_for_pending_runs_and_adds_nothing_after_cancel(
@@ -99,12 +135,12 @@ def test_rule_waits_for_pending_runs_and_adds_nothing_after_cancel(
     client.post(f"{API}/{exp['id']}/start")
     first, second, third = runs_of(db, exp["id"])
     _finish(db, first, 10_000.0)
-    assert follow_rule(first.id) is None  # two still queued
+    assert follow_rule(first.id) == []  # two still queued
     client.post(f"{API}/{exp['id']}/cancel")
     for run in (second, third):
         db.execute(update(Run).where(Run.id == run.id).values(status=RunStatus.CANCELLED))
     db.commit()
-    assert all(follow_rule(r.id) is None for r in (first, second, third))
+    assert all(follow_rule(r.id) == [] for r in (first, second, third))
     assert len(runs_of(db, exp["id"])) == 3
 
 

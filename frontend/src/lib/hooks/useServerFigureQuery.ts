@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Data, Layout } from "plotly.js";
 import { useEffect, useRef } from "react";
-import { ApiError } from "@/lib/apiError";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys } from "@/lib/queryKeys";
 import { type AnyServerFigure, fetchServerFigure } from "@/lib/serverFigure";
 
@@ -59,7 +59,7 @@ export function useServerFigureQuery(
     placeholderData: keepPreviousData,
     refetchInterval: poll ? 5000 : false,
     // A 4xx says "no data for this selection": no retry, the page says so in place.
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    retry: retryUnlessAnswered,
   });
   const { refetch } = query;
   // The first fetch is the query's own: the first refresh waits a full interval after it.

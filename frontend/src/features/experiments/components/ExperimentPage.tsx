@@ -13,7 +13,7 @@ import { ResultsView } from "@/features/results";
 import { LiveProgress, RunsPanel, useRefreshWhenRunsFinish } from "@/features/runs";
 import { SloSearchPanel } from "@/features/slo";
 import { slug } from "@/lib/download";
-import { formatDuration, formatOverhead, runProgress } from "@/lib/format";
+import { runProgress } from "@/lib/format";
 import { isActive, useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
@@ -24,6 +24,7 @@ import { ConfigurationsTable } from "./ConfigurationsTable";
 import { ExperimentActions } from "./ExperimentActions";
 import { ExperimentProgress } from "./ExperimentProgress";
 import { ExperimentTabs } from "./ExperimentTabs";
+import { ExperimentTiming } from "./ExperimentTiming";
 
 export function ExperimentPage() {
   const id = Number(useParams().experimentId);
@@ -67,7 +68,7 @@ export function ExperimentPage() {
         <dt>Repetitions</dt>
         <dd data-testid="repetitions">
           {experiment.repetition_rule
-            ? `${experiment.repetition_rule.min_repetitions} or more, ${describeRule(experiment.repetition_rule, metrics.label)}`
+            ? `${experiment.repetition_rule.min_repetitions} or more, ${describeRule(experiment.repetition_rule, metrics.label)}${experiment.preview.rule_range?.together ? "; the configurations stop together (a factorial design)" : ""}`
             : experiment.repetitions}
         </dd>
         <dt>Run window</dt>
@@ -76,10 +77,7 @@ export function ExperimentPage() {
             ? `${experiment.preview.stable_window.start_s}–${experiment.preview.stable_window.end_s} s of ${experiment.run_time_s} s`
             : `nothing measured of ${experiment.run_time_s} s`}
         </dd>
-        <dt>Estimated</dt>
-        <dd title={formatOverhead(experiment.preview.overhead)}>
-          {formatDuration(experiment.preview.estimated_seconds)}
-        </dd>
+        <ExperimentTiming preview={experiment.preview} elapsed={experiment.elapsed} />
       </dl>
       {fixed.length > 0 && (
         <p className="hint">Fixed: {fixed.map(([k, v]) => labels.text(k, v)).join(", ")}</p>

@@ -2,7 +2,8 @@
 import { Link } from "react-router";
 import type { ExperimentPublic, TemplatePublic } from "@/api";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { formatDuration, runProgress } from "@/lib/format";
+import { runProgress } from "@/lib/format";
+import { estimateText } from "../utils/ruleRange";
 
 /** Props of ExperimentsTable. */
 export interface ExperimentsTableProps {
@@ -41,7 +42,7 @@ export function ExperimentsTable({ experiments, templates }: ExperimentsTablePro
                 {done} / {total || e.preview.runs}
               </td>
               <td className="num">{e.preview.configurations}</td>
-              <td className="num">{formatDuration(e.preview.estimated_seconds)}</td>
+              <td className="num">{estimateText(e.preview)}</td>
               <td>{new Date(e.created_at).toLocaleString()}</td>
             </tr>
           );

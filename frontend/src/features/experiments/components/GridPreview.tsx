@@ -1,10 +1,12 @@
 // The live preview of the grid being designed: counts, estimated duration and the first points.
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
-import { formatDuration, formatOverhead, formatValue } from "@/lib/format";
+import { formatOverhead, formatValue } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
+import { describeRange, estimateText } from "../utils/ruleRange";
 import { DesignOptions } from "./DesignOptions";
 import { FractionPreview } from "./FractionPreview";
+import { RuleRange } from "./RuleRange";
 import { SameSystemWarning } from "./SameSystemWarning";
 
 /** Props of GridPreview. */
@@ -28,6 +30,8 @@ export function GridPreview({
 }: GridPreviewProps) {
   const labels = useParameterLabels();
   const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
+  // With a repetition rule the counts are a range, minimum to cap.
+  const range = preview?.rule_range ? describeRange(preview.rule_range) : null;
   return (
     <div
       className={`card preview${isStale || hasError ? " stale" : ""}`}
@@ -41,19 +45,24 @@ export function GridPreview({
             <dt>Configurations</dt>
             <dd data-testid="preview-configurations">{preview.configurations}</dd>
             <dt>Runs</dt>
-            <dd data-testid="preview-runs">{preview.runs}</dd>
+            <dd data-testid="preview-runs">{range ? range.runs : preview.runs}</dd>
             <dt>Estimated duration</dt>
             <dd data-testid="preview-duration">
-              {formatDuration(preview.estimated_seconds)}{" "}
+              {estimateText(preview)}{" "}
               <span className="hint" data-testid="preview-overhead">
                 ({formatOverhead(preview.overhead)})
               </span>
             </dd>
           </dl>
           {preview.cost && (
-            <CostSummary cost={preview.cost} label="Estimated cost" testId="preview-cost" />
+            <CostSummary
+              cost={preview.cost}
+              label={range ? "Estimated cost at the rule's minimum" : "Estimated cost"}
+              testId="preview-cost"
+            />
           )}
           <SameSystemWarning groups={preview.same_system ?? []} />
+          {preview.rule_range && <RuleRange range={preview.rule_range} />}
           {preview.fraction && <FractionPreview fraction={preview.fraction} />}
           {preview.power && (
             <>

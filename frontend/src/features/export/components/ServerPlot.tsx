@@ -5,6 +5,7 @@ import type { Config } from "plotly.js";
 import { memo, type ReactNode, useMemo } from "react";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { Unavailable } from "@/components/common/Unavailable";
 import { AddToReport, figureTarget } from "@/features/report";
 import { type FigureJson, useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
 import { type AnyServerFigure, figureRevision } from "@/lib/serverFigure";
@@ -30,7 +31,7 @@ export interface ServerPlotProps {
   poll?: boolean;
   /** A value whose change redraws the figure from the server (at most once a second). */
   refreshOn?: string | number;
-  /** Shown in place of the figure when the server has none for this selection (4xx). */
+  /** What usually helps, shown after the server's reason when it has no figure (4xx). */
   unavailable?: ReactNode;
   /** Shown under the figure once drawn, from what the server says beside it (layout.meta). */
   footer?: (meta: NonNullable<FigureJson["layout"]["meta"]>) => ReactNode;
@@ -78,9 +79,12 @@ export const ServerPlot = memo(function ServerPlot({
       )}
       {controls && <div className="toolbar">{controls}</div>}
       {error && !fig ? (
-        <p className="hint" data-testid="figure-unavailable">
-          {unavailable ?? `No figure for this selection: ${error.message}`}
-        </p>
+        <Unavailable
+          what="This figure"
+          error={error}
+          hint={unavailable}
+          testId="figure-unavailable"
+        />
       ) : isLoading || !fig ? (
         <PendingBlock label="Loading figure" />
       ) : (

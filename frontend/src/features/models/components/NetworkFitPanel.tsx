@@ -3,6 +3,7 @@
 import { useMemo } from "react";
 import type { NetworkGroupPublic, RequestType } from "@/api";
 import { FitMessages, FitWarning } from "@/components/common/FitWarning";
+import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
@@ -90,6 +91,13 @@ export function NetworkFitPanel({
             </>
           )}
         </dl>
+      )}
+      {fitted.error && !model && (
+        <Unavailable
+          what="The fitted MVA model"
+          error={fitted.error}
+          testId="network-fit-unavailable"
+        />
       )}
       {whatIf.error && whatIfBody && (
         <p className="error" data-testid="whatif-error">

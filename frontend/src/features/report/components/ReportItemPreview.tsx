@@ -5,9 +5,11 @@ import { memo, useMemo } from "react";
 import type { ReportItem } from "@/api";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { Unavailable } from "@/components/common/Unavailable";
 import { useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
+import { useServerTableQuery } from "@/lib/hooks/useServerTableQuery";
 import { selectionText } from "../utils/items";
-import { itemFigure } from "../utils/views";
+import { itemFigure, itemTable } from "../utils/views";
 
 const PLOT_CONFIG: Partial<Config> = { displaylogo: false, responsive: true, staticPlot: true };
 
@@ -23,6 +25,8 @@ export const ReportItemPreview = memo(function ReportItemPreview({
 }: ReportItemPreviewProps) {
   const figure = useMemo(() => itemFigure(item, experimentId), [item, experimentId]);
   const { figure: fig, error } = useServerFigureQuery(figure);
+  const table = useMemo(() => itemTable(item, experimentId), [item, experimentId]);
+  const { error: tableError } = useServerTableQuery(table);
   const layout = useMemo(() => {
     if (!fig) return {};
     const { meta: _meta, width: _w, height: _h, ...rest } = fig.layout;
@@ -33,11 +37,22 @@ export const ReportItemPreview = memo(function ReportItemPreview({
       <p className="hint" data-testid="report-item-view">
         {selectionText(item)}
       </p>
+      {table && tableError && (
+        <Unavailable
+          what="This table"
+          error={tableError}
+          hint="(left out of the bundle)"
+          testId="table-unavailable"
+        />
+      )}
       {figure &&
         (error && !fig ? (
-          <p className="hint" data-testid="figure-unavailable">
-            Left out of the bundle: {error.message}
-          </p>
+          <Unavailable
+            what="This figure"
+            error={error}
+            hint="(left out of the bundle)"
+            testId="figure-unavailable"
+          />
         ) : !fig ? (
           <PendingBlock label="Loading figure" />
         ) : (

@@ -63,6 +63,14 @@ export function differencesTarget(request: DifferencesRequest): ReportTarget | n
   };
 }
 
+/** The server table a report item of an experiment prints, with its stored selection; null
+ * for a figure, or a table of the compare page (its selection is a request body). */
+export function itemTable(item: ReportItem, experimentId: number): ServerTable | null {
+  if (item.kind !== "table" || item.origin === "compare") return null;
+  const params = (item.selection ?? {}) as Record<string, ParamValue>;
+  return { experimentId, name: item.name as ServerTable["name"], params };
+}
+
 /** The server figure a report item prints: its figure with its stored selection (the
  * defaults when it has none); null for a table. */
 export function itemFigure(item: ReportItem, experimentId: number): AnyServerFigure | null {

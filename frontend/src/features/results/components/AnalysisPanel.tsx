@@ -1,6 +1,7 @@
 // Analyses of a measured experiment from the /analysis API: breakdown, network bound and
 // interactive law.
 import type { RequestType } from "@/api";
+import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot } from "@/features/export";
 import { slug } from "@/lib/download";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
@@ -33,8 +34,8 @@ export function AnalysisPanel({
 }: AnalysisPanelProps) {
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
   const { bound } = useGetNetworkBoundQuery(experimentId, requestType, cut);
-  // A 422 here means "not enough data for this analysis" (e.g. no middleware times): say so
-  // in place rather than as an error toast.
+  // A 4xx here says why an analysis cannot be drawn (e.g. no middleware times): its reason is
+  // shown in place rather than as an error toast.
   return (
     <>
       <ServerPlot
@@ -48,8 +49,7 @@ export function AnalysisPanel({
         filename={`${slug(name)}-breakdown-${requestType}`}
         unavailable={
           <span data-testid="breakdown-unavailable">
-            The response-time breakdown appears once every configuration has a finished run with
-            middleware timings.
+            (The breakdown needs a finished run with middleware timings in every configuration.)
           </span>
         }
       />
@@ -70,10 +70,11 @@ export function AnalysisPanel({
         <InteractiveLawTable law={law} />
       ) : (
         lawError && (
-          <p className="hint" data-testid="law-unavailable">
-            The interactive response-time law check appears once every configuration has a finished
-            run.
-          </p>
+          <Unavailable
+            what="The interactive response-time law check"
+            error={lawError}
+            testId="law-unavailable"
+          />
         )
       )}
     </>

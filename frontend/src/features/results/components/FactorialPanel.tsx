@@ -1,6 +1,7 @@
 // 2^k r factorial design over the experiment's two-level factors: effects with CIs, variation.
 import { useMemo, useState } from "react";
 import type { RequestType } from "@/api";
+import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "@/lib/urlState/results";
@@ -44,10 +45,7 @@ export function FactorialPanel({ experimentId, source, requestType, cut }: Facto
   );
   if (error) {
     return (
-      <p className="hint" data-testid="factorial-unavailable">
-        The factorial analysis appears once every combination of the two-level factors has finished
-        runs.
-      </p>
+      <Unavailable what="The factorial analysis" error={error} testId="factorial-unavailable" />
     );
   }
   if (!factorial) return null;

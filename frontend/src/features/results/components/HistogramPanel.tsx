@@ -136,7 +136,7 @@ export function HistogramPanel({
       table={table}
       height={320}
       controls={controls}
-      unavailable="No histogram for this selection: the runs stored none for these requests."
+      unavailable="(Histograms need runs that stored them for these requests.)"
       footer={(meta) =>
         isLoading ? (
           <PendingBlock label="Loading histogram" />

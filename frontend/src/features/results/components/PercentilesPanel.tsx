@@ -66,8 +66,8 @@ export function PercentilesPanel({
         poll={poll}
         unavailable={
           <span data-testid="percentiles-unavailable">
-            Percentiles appear once finished runs have stored response-time histograms for this
-            source and request type.
+            (Percentiles need finished runs with stored response-time histograms for this source and
+            request type.)
           </span>
         }
         footer={(meta) => (

@@ -1,6 +1,7 @@
 // 2^k r factorial analysis of an experiment's two-level factors (effects, variation, CIs).
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchFactorial(
@@ -43,6 +44,7 @@ export function useGetFactorialQuery(
     ],
     queryFn: () => fetchFactorial(id, source, requestType, multiplicative, window, tCritical),
     enabled,
+    retry: retryUnlessAnswered,
   });
   return { factorial: query.data, error: query.error } as const;
 }

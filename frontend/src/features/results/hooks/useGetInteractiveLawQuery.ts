@@ -1,6 +1,7 @@
 // Interactive response time law check per configuration: expected X = N / (R + Z) vs measured.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchInteractiveLaw(
@@ -26,6 +27,7 @@ export function useGetInteractiveLawQuery(
     queryKey: queryKeys.experiments.interactiveLaw(id, requestType, window),
     queryFn: () => fetchInteractiveLaw(id, requestType, window),
     enabled,
+    retry: retryUnlessAnswered,
   });
   return { law: query.data, isLoading: query.isLoading, error: query.error } as const;
 }
