@@ -15,7 +15,7 @@ from backend.schemas.fraction import FractionIn, FractionPublic, PowerPublic
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
-from backend.schemas.slo import SloSearchSpec
+from backend.schemas.slo import SloPreviewPublic, SloSearchSpec
 
 
 def _design_field(f: DesignField) -> Any:
@@ -177,6 +177,11 @@ class GridPreviewPublic(BaseModel):
     )
     fraction: FractionPublic | None = Field(
         default=None, description="the 2^(k-p) fraction run, with its aliases (None: full grid)"
+    )
+    slo_search: SloPreviewPublic | None = Field(
+        default=None,
+        description="a latency-SLO search's bound: configurations, runs, duration and cost are "
+        "then at most these (None: a grid, counted exactly)",
     )
 
 
