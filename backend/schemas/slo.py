@@ -75,6 +75,9 @@ class SloPreviewPublic(Schema):
     max_rates: int = Field(description="distinct rates probed, at most")
     max_runs: int = Field(description="runs in all, at most (max_probes caps it)")
     explanation: str = Field(description="how the bound is reached, in words")
+    settings: dict[str, float | int | str] = Field(
+        description="every field of the search as it will run, defaults filled in"
+    )
 
     @classmethod
     def of(cls, spec: SloSearchSpec) -> "SloPreviewPublic":
@@ -89,6 +92,7 @@ class SloPreviewPublic(Schema):
                 f"{spec.resolution_pct:g} %), each run up to {repeats} times, and never more "
                 f"than {spec.max_probes} runs"
             ),
+            settings=spec.model_dump(),
         )
 
 

@@ -153,6 +153,10 @@ def test_preview_of_a_search_is_its_bound(client: TestClient) -> None:
     # By hand: the start, 4 doublings (200..1600), 6 halvings (50, 25, 12, 6, 3, 1) and at
     # most 3 midpoints (e.g. [12, 25] to a 25 % bracket: 13 -> 7 -> 4 -> 2, tolerance 3).
     assert body["slo_search"]["max_rates"] == 14 and body["slo_search"]["max_runs"] == 14
+    # The search as it will run, the fields left out at their defaults (the form shows them).
+    settings = body["slo_search"]["settings"]
+    assert settings["start_rate"] == 100 and settings["target_us"] == 2000
+    assert settings["percentile"] == 99 and settings["confidence"] == 0.95
     assert body["runs"] == 14 and body["configurations"] == 14 and body["points"] == []
     per_run = payload["run_time_s"] + body["overhead"]["seconds"]
     assert body["estimated_seconds"] == round(14 * per_run)
