@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { FieldError } from "@/components/common/FieldError";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { SloSearchEditor } from "@/features/slo";
 import { fieldErrors } from "@/lib/apiError";
 import { useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
 import { useGetParametersQuery } from "@/lib/hooks/useGetParametersQuery";
@@ -27,6 +28,7 @@ import {
   toSpec,
   withDesignDefaults,
 } from "../utils/designForm";
+import { DesignModePicker } from "./DesignModePicker";
 import { FactorEditor } from "./FactorEditor";
 import { FixedEditor } from "./FixedEditor";
 import { FractionEditor } from "./FractionEditor";
@@ -169,23 +171,35 @@ export function DesignPage({ mode }: DesignPageProps) {
               />
             </label>
           </fieldset>
-          <FactorEditor
-            parameters={parameters}
-            form={form}
-            errors={errors}
-            onChange={(factors) => update({ factors })}
-          />
+          <DesignModePicker form={form} onChange={update} />
+          {form.slo ? (
+            <SloSearchEditor
+              value={form.slo}
+              errors={errors}
+              onChange={(slo) => update({ slo })}
+              settings={preview.error ? undefined : preview.preview?.slo_search?.settings}
+            />
+          ) : (
+            <FactorEditor
+              parameters={parameters}
+              form={form}
+              errors={errors}
+              onChange={(factors) => update({ factors })}
+            />
+          )}
           <FixedEditor
             parameters={parameters}
             form={form}
             errors={errors}
             onChange={(fixed) => update({ fixed })}
           />
-          <FractionEditor
-            form={form}
-            errors={errors}
-            onChange={(fraction) => update({ fraction })}
-          />
+          {!form.slo && (
+            <FractionEditor
+              form={form}
+              errors={errors}
+              onChange={(fraction) => update({ fraction })}
+            />
+          )}
           <RunSettings
             form={shown}
             errors={errors}
@@ -193,7 +207,7 @@ export function DesignPage({ mode }: DesignPageProps) {
             fields={designFields}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
-          <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />
+          {!form.slo && <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />}
           <FieldError message={errors[""]} testId="error-body" />
           <div className="actions">
             <button type="submit" className="primary" disabled={save.isPending || hasRuns}>
