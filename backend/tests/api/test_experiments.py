@@ -35,6 +35,7 @@ def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
         "stable_window": {"start_s": 5, "end_s": 25},
         "cost": None,  # not on an Azure testbed
         "fraction": None,  # the full grid
+        "slo_search": None,  # a grid, counted exactly
     }
     assert body["run_counts"]["queued"] == 0
     configs = db.scalars(

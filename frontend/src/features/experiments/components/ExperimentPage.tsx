@@ -78,6 +78,7 @@ export function ExperimentPage() {
         </dd>
         <dt>Estimated</dt>
         <dd title={formatOverhead(experiment.preview.overhead)}>
+          {experiment.preview.slo_search && "at most "}
           {formatDuration(experiment.preview.estimated_seconds)}
         </dd>
       </dl>
