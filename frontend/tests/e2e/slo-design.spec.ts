@@ -10,6 +10,7 @@ import { api, BASE_URL, launch, screenshot } from "./browser";
 let browser: Browser;
 let page: Page;
 const NAME = `slo-design-${Date.now()}`;
+const SLO_MODE = 'input[name="design-mode"][value="slo"]';
 const SEARCH = {
   target_us: 2000,
   start_rate: 100,
@@ -36,7 +37,7 @@ describe("the latency-SLO search design mode", () => {
   it("designs a search with its own preview and creates it", async () => {
     await page.goto(`${BASE_URL}/experiments/new`);
     await page.getByRole("heading", { name: "New experiment" }).waitFor();
-    await page.getByLabel("Latency-SLO search").check();
+    await page.locator(SLO_MODE).check();
     await page.getByTestId("slo-search-editor").waitFor();
     // The grid's editors give way to the search's.
     expect(await page.getByTestId("repetition-rule").count()).toBe(0);
@@ -94,7 +95,7 @@ describe("the latency-SLO search design mode", () => {
     // A copy opens in the search mode with the search's fields.
     await page.goto(`${BASE_URL}/experiments/new?from=${id}`);
     await page.getByTestId("slo-search-editor").waitFor();
-    expect(await page.getByLabel("Latency-SLO search").isChecked()).toBe(true);
+    expect(await page.locator(SLO_MODE).isChecked()).toBe(true);
     expect(await page.locator('input[name="slo-target_ms"]').inputValue()).toBe("2");
     expect(await page.locator('input[name="slo-max_rate"]').inputValue()).toBe("1600");
   });
