@@ -89,8 +89,8 @@ class SloPreviewPublic(Schema):
             explanation=(
                 f"at most {b.rates} rates (doubling from {spec.start_rate} up to "
                 f"{spec.max_rate}, halving down to 1, then bisection to "
-                f"{spec.resolution_pct:g} %), each run up to {repeats} times, and never more "
-                f"than {spec.max_probes} runs"
+                f"{spec.resolution_pct:g} %), each rate run at most {repeats} "
+                f"time{'s' if repeats > 1 else ''}, and never more than {spec.max_probes} runs"
             ),
             settings=spec.model_dump(),
         )

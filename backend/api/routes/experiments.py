@@ -1,6 +1,7 @@
 """Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -178,6 +179,8 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
         p, bound = counted(
             configs.get(e.id, 0), e.repetitions, e.run_time_s, overhead.seconds, stored_search(e)
         )
+        if bound is not None:  # a stored search's configurations are the rates probed so far
+            p = replace(p, configurations=configs.get(e.id, 0))
         stored = {k: getattr(e, k) for k in ExperimentPublic.model_fields if hasattr(e, k)}
         problem = design_problem(e)
         if problem is not None:

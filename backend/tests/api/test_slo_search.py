@@ -172,6 +172,7 @@ def test_preview_of_a_search_is_its_bound(client: TestClient) -> None:
     # The stored experiment serves the same bound as its header's estimate.
     created = client.post(API, json=payload).json()
     assert created["preview"]["runs"] == 14
+    assert created["preview"]["configurations"] == 0  # no rate probed yet
     assert created["preview"]["slo_search"] == body["slo_search"]
     # A grid has no bound.
     assert client.post(f"{API}/preview", json=experiment_payload()).json()["slo_search"] is None

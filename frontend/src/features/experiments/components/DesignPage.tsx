@@ -75,6 +75,11 @@ export function DesignPage({ mode }: DesignPageProps) {
   const spec = useMemo(() => toSpec(shown, parameters ?? []), [shown, parameters]);
   // The preview has no name yet while the user types; a placeholder keeps it from failing on it.
   const previewSpec = useMemo(() => ({ ...spec, name: spec.name.trim() || "preview" }), [spec]);
+  // A search repeats each rate by its own rule: the grid's repetitions do not apply.
+  const searchFields = useMemo(
+    () => designFields?.filter((f) => f.name !== "repetitions"),
+    [designFields],
+  );
   const [powerForm, setPowerForm] = useState<PowerForm>(DEFAULT_POWER);
   const powerQuery = useMemo(() => toPowerQuery(powerForm), [powerForm]);
   const preview = usePreviewExperimentQuery(previewSpec, PREVIEW_DEBOUNCE_MS, powerQuery);
@@ -204,7 +209,7 @@ export function DesignPage({ mode }: DesignPageProps) {
             form={shown}
             errors={errors}
             onChange={update}
-            fields={designFields}
+            fields={form.slo ? searchFields : designFields}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
           {!form.slo && <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />}

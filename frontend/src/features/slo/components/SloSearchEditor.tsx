@@ -39,7 +39,7 @@ export function SloSearchEditor({ value, errors, onChange, settings }: SloSearch
       <p className="hint">
         The search finds the highest offered load per connection (open loop) at which the objective
         holds at its confidence. It doubles the rate from the start rate until a probe misses, then
-        bisects between the last hit and the miss; every other parameter is fixed above.
+        bisects between the last hit and the miss; every other parameter is fixed below.
       </p>
       <div className="grid-4">
         <label>
