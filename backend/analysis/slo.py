@@ -148,11 +148,14 @@ class SearchLimits:
 
 @dataclass(frozen=True)
 class Point:
-    """What the probes of one rate found: their pooled verdict and how many ran."""
+    """What the probes of one rate found: their pooled verdict and how many ran, with the
+    statistic's interval (None: no latency stored) and whether the load was carried."""
 
     rate: int
     verdict: Verdict
     repetitions: int
+    estimate: Estimate | None = None
+    carried: bool = True
 
 
 @dataclass(frozen=True)
@@ -174,16 +177,21 @@ def _counts_as_miss(p: Point, limits: SearchLimits) -> bool:
 
 
 def bracket(points: list[Point], limits: SearchLimits) -> tuple[int | None, int | None]:
-    """(highest rate that meets below the lowest that misses, lowest that misses): a response
-    that is not monotone (noise) keeps the bracket at the first miss."""
-    misses = [p.rate for p in points if _counts_as_miss(p, limits)]
-    hi = min(misses) if misses else None
-    meets = [p.rate for p in points if p.verdict is Verdict.MEETS and (hi is None or p.rate < hi)]
-    return (max(meets) if meets else None), hi
+    """(highest rate that meets, lowest rate above it that misses). Rates below the highest
+    hit that missed do not move the bracket: latency that falls as the load rises is
+    reported (`inversion`), and the answer stays the highest rate shown to meet."""
+    meets = [p.rate for p in points if p.verdict is Verdict.MEETS]
+    lo = max(meets) if meets else None
+    misses = [p.rate for p in points if _counts_as_miss(p, limits) and (lo is None or p.rate > lo)]
+    return lo, (min(misses) if misses else None)
 
 
 def converged(lo: int, hi: int, resolution_pct: float) -> bool:
-    return hi - lo <= max(1, math.floor(lo * resolution_pct / 100.0))
+    return hi - lo <= _tolerance(lo, resolution_pct)
+
+
+def _tolerance(lo: int, resolution_pct: float) -> int:
+    return max(1, math.floor(lo * resolution_pct / 100.0))
 
 
 def next_step(points: list[Point], limits: SearchLimits, probes_run: int) -> Step:
@@ -196,29 +204,77 @@ def next_step(points: list[Point], limits: SearchLimits, probes_run: int) -> Ste
 
 
 def _next(points: list[Point], limits: SearchLimits) -> Step:
-    """Bracketing (doubling up from start_rate, halving down), then bisection to the
-    resolution; a rate whose interval straddles the target is run again (pooling its samples
-    narrows the interval) before the search moves on, and the answer is confirmed by
-    confirm_repeats runs. Deterministic in `points`."""
+    """Bracketing up (doubling from start_rate until a miss), then bisection between the
+    highest hit and the miss above it to the resolution; a rate whose interval straddles the
+    target is run again (pooling its samples narrows the interval) before the search moves
+    on, and the answer is confirmed by confirm_repeats runs. While nothing has met, the
+    search looks up (`_look_up`) before it halves down. Deterministic in `points`."""
     by_rate = {p.rate: p for p in points}
     for p in sorted(points, key=lambda p: p.rate):
         if p.verdict is Verdict.UNSURE and p.repetitions < limits.max_repeats:
             return _probe(p.rate, p.repetitions, "unsure: repeated")
-    lo, hi = bracket(points, limits)
-    if lo is None and hi is None:
+    if not points:
         return _probe(limits.start_rate, 0, "first probe")
+    lo, hi = bracket(points, limits)
+    if lo is None:
+        top = max(by_rate)
+        if _look_up(points, limits):
+            return _probe(min(limits.max_rate, 2 * top), 0, "missed: checking a higher rate")
+        low = min(by_rate)
+        if low <= 1:
+            return Step(done=True, answer=None, reason="misses even at 1 request/s per connection")
+        return _probe(max(1, low // 2), 0, "bracketing down")
     if hi is None:
-        assert lo is not None
         if lo >= limits.max_rate:
             return _confirm_or_stop(by_rate[lo], limits, "meets at the highest rate")
         return _probe(min(limits.max_rate, 2 * lo), 0, "bracketing up")
-    if lo is None:
-        if hi <= 1:
-            return Step(done=True, answer=None, reason="misses even at 1 request/s per connection")
-        return _probe(max(1, hi // 2), 0, "bracketing down")
     if converged(lo, hi, limits.resolution_pct):
         return _confirm_or_stop(by_rate[lo], limits, "converged")
     return _probe((lo + hi) // 2, 0, "bisection")
+
+
+def _look_up(points: list[Point], limits: SearchLimits) -> bool:
+    """Nothing has met yet: probe above the highest rate first when it was the start rate
+    (one probe: does latency fall as the load rises?) or when its latency fell below the
+    rate under it beyond noise; never past max_rate or above a rate whose load was not
+    carried (saturated: a higher rate cannot be carried either)."""
+    ordered = sorted(points, key=lambda p: p.rate)
+    top = ordered[-1]
+    if top.rate >= limits.max_rate or not top.carried:
+        return False
+    if top.rate == limits.start_rate:
+        return True
+    return len(ordered) > 1 and below(top.estimate, ordered[-2].estimate)
+
+
+def below(a: Estimate | None, b: Estimate | None) -> bool:
+    """a's whole interval lies below b's: lower beyond noise at the intervals' confidence."""
+    return a is not None and b is not None and a.high_us < b.low_us
+
+
+@dataclass(frozen=True)
+class Inversion:
+    """Latency not monotonic in offered load: at `higher` (a rate above `lower`) the
+    statistic's whole interval lies below the one at `lower`."""
+
+    lower: Point
+    higher: Point
+
+
+def inversion(points: list[Point]) -> Inversion | None:
+    """The strongest pair of rates whose latency falls as the rate rises beyond noise (the
+    largest ratio of the lower rate's interval low end to the higher one's high end), or
+    None when the latency never falls beyond noise."""
+    measured = sorted((p for p in points if p.estimate is not None), key=lambda p: p.rate)
+    best: tuple[float, Inversion] | None = None
+    for i, lo in enumerate(measured):
+        for hi in measured[i + 1 :]:
+            if below(hi.estimate, lo.estimate):
+                assert lo.estimate is not None and hi.estimate is not None
+                ratio = lo.estimate.low_us / max(hi.estimate.high_us, 1e-9)
+                if best is None or ratio > best[0]:
+                    best = (ratio, Inversion(lo, hi))
+    return None if best is None else best[1]
 
 
 def _probe(rate: int, repetition: int, why: str) -> Step:
@@ -229,3 +285,60 @@ def _confirm_or_stop(p: Point, limits: SearchLimits, why: str) -> Step:
     if p.repetitions < limits.confirm_repeats:
         return _probe(p.rate, p.repetitions, "confirming the answer")
     return Step(done=True, answer=p.rate, reason=why)
+
+
+# ---------------------------------------------------------------------- the search's bound
+
+
+@dataclass(frozen=True)
+class ProbeBound:
+    """At most `rates` distinct rates and `runs` runs (max_probes caps both)."""
+
+    rates: int
+    runs: int
+
+
+def _doublings(start: int, top: int) -> list[int]:
+    out, r = [], start
+    while r < top:
+        r = min(top, 2 * r)
+        out.append(r)
+    return out
+
+
+def _halvings(start: int) -> list[int]:
+    out, r = [], start
+    while r > 1:
+        r = max(1, r // 2)
+        out.append(r)
+    return out
+
+
+def _bisections(lo: int, hi: int, resolution_pct: float) -> int:
+    """Midpoints before [lo, hi] converges, whatever the verdicts: the bracket at least
+    halves (rounded up) each time and a hit only widens the tolerance."""
+    n, width, tol = 0, hi - lo, _tolerance(lo, resolution_pct)
+    while width > tol:
+        width = (width + 1) // 2
+        n += 1
+    return n
+
+
+def probe_bound(limits: SearchLimits) -> ProbeBound:
+    """The most the search can run: the start rate, every doubling up to max_rate and every
+    halving down to 1 (both are walked only when nothing meets above), the longest bisection
+    of any bracket they can form, each rate run up to max(max_repeats, confirm_repeats)
+    times; never more than max_probes runs."""
+    up = _doublings(limits.start_rate, limits.max_rate)
+    down = _halvings(limits.start_rate)
+    ladder = sorted({*down, limits.start_rate, *up})
+    widest = max(
+        (
+            _bisections(a, b, limits.resolution_pct)
+            for a, b in zip(ladder, ladder[1:], strict=False)
+        ),
+        default=0,
+    )
+    rates = 1 + len(up) + len(down) + widest
+    runs = rates * max(limits.max_repeats, limits.confirm_repeats)
+    return ProbeBound(min(rates, limits.max_probes), min(runs, limits.max_probes))

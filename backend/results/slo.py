@@ -15,14 +15,33 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from backend.analysis.slo import Estimate, Point, Step, Verdict, estimate, next_step, verdict
+from backend.analysis.slo import (
+    Estimate,
+    Inversion,
+    Point,
+    Step,
+    Verdict,
+    estimate,
+    inversion,
+    next_step,
+    verdict,
+)
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
+from backend.domain.rate_limiting import ADVICE, sending_pattern
 from backend.domain.slo_design import RATE
 from backend.models import Configuration, Experiment, HistogramMetric, RequestType, Run, RunStatus
 from backend.results.histograms import configuration_histograms
 from backend.results.table import results_table
-from backend.schemas.slo import SloEstimatePublic, SloProbePublic, SloSearchPublic, SloSearchSpec
+from backend.schemas.slo import (
+    SloEstimatePublic,
+    SloNonMonotonicPublic,
+    SloProbePublic,
+    SloRatePublic,
+    SloSearchPublic,
+    SloSearchSpec,
+    SloSendingPatternPublic,
+)
 
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 HALTED = (RunStatus.FAILED, RunStatus.CANCELLED)
@@ -45,6 +64,55 @@ def spec_of(experiment: Experiment) -> SloSearchSpec:
 def connections(experiment: Experiment) -> int:
     """Connections that each carry the rate: the design's virtual clients."""
     return virtual_clients(effective_parameters({}, experiment.fixed))
+
+
+def _pattern(experiment: Experiment, rate: int) -> SloSendingPatternPublic:
+    params = effective_parameters({}, experiment.fixed)
+    per_process = int(params["threads_per_instance"]) * int(params["clients_per_thread"])
+    p = sending_pattern(rate, per_process)
+    return SloSendingPatternPublic(
+        rate_per_connection=p.rate,
+        per_tick=p.per_tick,
+        tick_ms=p.tick_ms,
+        burst=p.burst,
+        description=p.description,
+        advice=ADVICE,
+    )
+
+
+def _rate_public(p: Point) -> SloRatePublic:
+    est = _public(p.estimate)
+    assert est is not None
+    return SloRatePublic(rate_per_connection=p.rate, client=est, verdict=p.verdict.value)
+
+
+def _non_monotonic(
+    found: Inversion | None, points: list[Point], label: str
+) -> SloNonMonotonicPublic | None:
+    if found is None:
+        return None
+    lo, hi = found.lower, found.higher
+    assert lo.estimate is not None and hi.estimate is not None
+    what = label.split(" ")[0]
+    summary = (
+        f"Latency is not monotonic in offered load: {what} is {_ms(lo.estimate)} at "
+        f"{lo.rate} requests/s per connection ({lo.verdict.value}) but {_ms(hi.estimate)} at "
+        f"{hi.rate} ({hi.verdict.value}), beyond noise (the intervals do not overlap)."
+    )
+    if lo.verdict is Verdict.MISSES and hi.verdict is Verdict.MEETS:
+        summary += " The objective holds at a higher rate where a lower one missed."
+    evidence = sorted((p for p in points if p.estimate is not None), key=lambda p: p.rate)
+    return SloNonMonotonicPublic(
+        summary=summary,
+        lower=_rate_public(lo),
+        higher=_rate_public(hi),
+        evidence=[_rate_public(p) for p in evidence],
+    )
+
+
+def _ms(e: Estimate) -> str:
+    high = "inf" if math.isinf(e.high_us) else f"{e.high_us / 1000:.3g}"
+    return f"{e.value_us / 1000:.3g} ms [{e.low_us / 1000:.3g}, {high}]"
 
 
 def _public(e: Estimate | None) -> SloEstimatePublic | None:
@@ -99,8 +167,9 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
         v: Verdict | None = None
         if done:
             # No latency stored (no client histogram): not shown to hold, so a miss.
-            v = verdict(client, (got or 0.0) / offered, objective) if client else Verdict.MISSES
-            points.append(Point(rate, v, len(done)))
+            share = (got or 0.0) / offered
+            v = verdict(client, share, objective) if client else Verdict.MISSES
+            points.append(Point(rate, v, len(done), client, share >= objective.min_delivered))
         probes.append(
             SloProbePublic(
                 rate_per_connection=rate,
@@ -143,6 +212,10 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
             answer_client=None if answer is None else by_rate[answer].client,
             answer_middleware=None if answer is None else by_rate[answer].middleware,
             runs=len(runs),
+            non_monotonic=_non_monotonic(inversion(points), points, objective.label),
+            sending_pattern=_pattern(
+                experiment, min((p.rate for p in points), default=spec.start_rate)
+            ),
         ),
         step,
     )

@@ -15,7 +15,7 @@ from backend.schemas.fraction import FractionIn, FractionPublic, PowerPublic
 from backend.schemas.limits import INT32_MAX, DbText
 from backend.schemas.price import CostPublic
 from backend.schemas.repetition_rule import RepetitionRuleSpec
-from backend.schemas.slo import SloSearchSpec
+from backend.schemas.slo import SloPreviewPublic, SloSearchSpec
 
 
 def _design_field(f: DesignField) -> Any:
@@ -205,6 +205,12 @@ class GridPreviewPublic(BaseModel):
         default=None,
         description="with a repetition rule: its range from the minimum to the cap in runs, "
         "time and cost (the counts above are its minimum); null: fixed repetitions",
+    )
+
+    slo_search: SloPreviewPublic | None = Field(
+        default=None,
+        description="a latency-SLO search's bound: configurations, runs, duration and cost are "
+        "then at most these (None: a grid, counted exactly)",
     )
 
 

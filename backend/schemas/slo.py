@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from backend.analysis.slo import Objective, SearchLimits
+from backend.analysis.slo import Objective, SearchLimits, probe_bound
 from backend.schemas.base import RequestModel, Schema
 
 
@@ -68,6 +68,34 @@ class SloSearchSpec(RequestModel):
         )
 
 
+class SloPreviewPublic(Schema):
+    """What a search can cost at most: its runs are decided one by one, so the preview's
+    runs, duration and cost are this bound, not a count."""
+
+    max_rates: int = Field(description="distinct rates probed, at most")
+    max_runs: int = Field(description="runs in all, at most (max_probes caps it)")
+    explanation: str = Field(description="how the bound is reached, in words")
+    settings: dict[str, float | int | str] = Field(
+        description="every field of the search as it will run, defaults filled in"
+    )
+
+    @classmethod
+    def of(cls, spec: SloSearchSpec) -> "SloPreviewPublic":
+        b = probe_bound(spec.limits())
+        repeats = max(spec.max_repeats, spec.confirm_repeats)
+        return cls(
+            max_rates=b.rates,
+            max_runs=b.runs,
+            explanation=(
+                f"at most {b.rates} rates (doubling from {spec.start_rate} up to "
+                f"{spec.max_rate}, halving down to 1, then bisection to "
+                f"{spec.resolution_pct:g} %), each rate run at most {repeats} "
+                f"time{'s' if repeats > 1 else ''}, and never more than {spec.max_probes} runs"
+            ),
+            settings=spec.model_dump(),
+        )
+
+
 class SloEstimatePublic(Schema):
     """A latency statistic with its confidence interval (us) over n requests."""
 
@@ -100,6 +128,37 @@ class SloProbePublic(Schema):
     )
 
 
+class SloRatePublic(Schema):
+    """One probed rate's statistic, as evidence."""
+
+    rate_per_connection: int = Field(description="offered load per connection, requests/s")
+    client: SloEstimatePublic = Field(description="the objective's statistic at it")
+    verdict: Literal["meets", "misses", "unsure"] = Field(description="its verdict")
+
+
+class SloNonMonotonicPublic(Schema):
+    """Latency that falls as the offered load rises, beyond noise: at `higher` the whole
+    confidence interval of the statistic lies below the one at `lower`, a lower rate."""
+
+    summary: str = Field(description="what was found, in words")
+    lower: SloRatePublic = Field(description="the lower rate, with the higher latency")
+    higher: SloRatePublic = Field(description="the higher rate, with the lower latency")
+    evidence: list[SloRatePublic] = Field(
+        description="every rate with a statistic, lowest rate first"
+    )
+
+
+class SloSendingPatternPublic(Schema):
+    """How the load generator sends at the lowest rate probed (or the start rate)."""
+
+    rate_per_connection: int = Field(description="the rate described, requests/s")
+    per_tick: int = Field(description="requests each connection sends per timer tick")
+    tick_ms: float = Field(description="the timer's period, ms")
+    burst: int = Field(description="requests one load generator process sends at each tick")
+    description: str = Field(description="the sending pattern, in words")
+    advice: str = Field(description="what to do to measure a light load steadily")
+
+
 class SloSearchPublic(Schema):
     """The search as it stands: probes in the order first run, and the answer once done."""
 
@@ -119,3 +178,9 @@ class SloSearchPublic(Schema):
     answer_client: SloEstimatePublic | None = Field(description="clients' statistic at it")
     answer_middleware: SloEstimatePublic | None = Field(description="middlewares' statistic at it")
     runs: int = Field(description="probe runs so far")
+    non_monotonic: SloNonMonotonicPublic | None = Field(
+        description="latency not monotonic in offered load, with the evidence; null: not seen"
+    )
+    sending_pattern: SloSendingPatternPublic = Field(
+        description="the load generator's sending pattern at low rates, and what to do"
+    )

@@ -8,7 +8,7 @@ reads of 128 B values) and one objective (p99 <= --target-ms), it runs:
    confirmed), each probe a real run of --run-time s, the next one decided after each;
 2. a 30-point grid of offered rates from max/30 to max (one run each), judged by the same
    rule (backend.analysis.slo: merged histograms, order-statistic interval, load carried),
-   whose answer is the highest rate meeting the objective below the first one that misses.
+   whose answer is the search's: the highest rate meeting the objective (bracket).
 
 It prints each probe, then for both: runs, wall time, VM-time (wall time x the VMs the
 configuration occupies on a cloud testbed: one per client machine, middleware and server),

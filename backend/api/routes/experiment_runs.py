@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
-from backend.api.routes.experiments import design_problem
+from backend.api.routes.experiments import counted, design_problem, stored_search
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.queue import (
     BrokerUnavailable,
@@ -64,7 +64,10 @@ def _check_budget(session: SessionDep, exp: Experiment) -> None:
         return  # the local testbed costs nothing
     counts = run_counts(session=session, experiment_ids=[exp.id])[exp.id]
     configurations = configuration_counts(session=session, experiment_ids=[exp.id])
-    total = preview(configurations.get(exp.id, 0), exp.repetitions, exp.run_time_s, 0).runs
+    # A search's runs are at most its bound, which counts what it may still add.
+    total = counted(
+        configurations.get(exp.id, 0), exp.repetitions, exp.run_time_s, 0, stored_search(exp)
+    )[0].runs
     left = max(0, total - counts[RunStatus.SUCCEEDED])
     overhead = run_overhead(session, testbed_id=exp.testbed_id).seconds
     seconds = preview(left, 1, exp.run_time_s, overhead).estimated_seconds

@@ -1,6 +1,7 @@
 """Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -22,9 +23,9 @@ from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
-from backend.domain.grid import grid_size, preview
+from backend.domain.grid import GridPreview, grid_size, preview
 from backend.domain.metrics import MetricName
-from backend.domain.slo_design import search_problems
+from backend.domain.slo_design import search_preview, search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.results.design_plan import (
@@ -55,6 +56,7 @@ from backend.schemas.fraction import PowerQuery
 from backend.schemas.limits import DbText, Skip
 from backend.schemas.problems import problem, unprocessable
 from backend.schemas.served import served
+from backend.schemas.slo import SloPreviewPublic, SloSearchSpec
 
 router = APIRouter(prefix="/experiments", tags=["experiments"], route_class=DesignRoute)
 logger = logging.getLogger(__name__)
@@ -151,6 +153,28 @@ def _overhead_public(o: RunOverhead) -> RunOverheadPublic:
     )
 
 
+def counted(
+    configurations: int,
+    repetitions: int,
+    run_time_s: int,
+    overhead_s: float,
+    slo: SloSearchSpec | None,
+) -> tuple[GridPreview, SloPreviewPublic | None]:
+    """A grid's counts, or a search's bound (its runs are decided one by one)."""
+    if slo is None:
+        return preview(configurations, repetitions, run_time_s, overhead_s), None
+    return search_preview(slo.limits(), run_time_s, overhead_s), SloPreviewPublic.of(slo)
+
+
+def stored_search(e: Experiment) -> SloSearchSpec | None:
+    """The stored search, or None for a grid or a stored search that breaks a rule (its
+    preview then counts its probes so far; design_problem names the rule)."""
+    try:
+        return None if e.slo_search is None else SloSearchSpec.model_validate(e.slo_search)
+    except ValidationError:
+        return None
+
+
 def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentPublic]:
     ids = [e.id for e in experiments]
     runs = crud.run_counts(session=session, experiment_ids=ids)
@@ -163,7 +187,11 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
     out = []
     for e in experiments:
         overhead = overheads[e.testbed_id]
-        p = preview(configs.get(e.id, 0), e.repetitions, e.run_time_s, overhead.seconds)
+        p, bound = counted(
+            configs.get(e.id, 0), e.repetitions, e.run_time_s, overhead.seconds, stored_search(e)
+        )
+        if bound is not None:  # a stored search's configurations are the rates probed so far
+            p = replace(p, configurations=configs.get(e.id, 0))
         stored = {k: getattr(e, k) for k in ExperimentPublic.model_fields if hasattr(e, k)}
         problem = design_problem(e)
         if problem is not None:
@@ -184,6 +212,7 @@ def _public(session: Session, experiments: list[Experiment]) -> list[ExperimentP
                         stable_window=served_window(e.run_time_s, e.warmup_s, e.cooldown_s),
                         cost=estimate(session, e.testbed_id, p.estimated_seconds),
                         fraction=stored_fraction(e),
+                        slo_search=bound,
                         rule_range=rule_range(
                             session,
                             rule=rule_of(e),
@@ -271,7 +300,9 @@ def preview_experiment(
     design detects given a noise estimate."""
     design = _design(spec, also=_testbed_problems(session, spec))
     overhead = run_overhead(session, testbed_id=spec.testbed_id)
-    p = preview(len(design.points), spec.repetitions, spec.run_time_s, overhead.seconds)
+    p, bound = counted(
+        len(design.points), spec.repetitions, spec.run_time_s, overhead.seconds, spec.slo_search
+    )
     q = PowerQuery(
         alpha=alpha,
         power=power,
@@ -299,7 +330,8 @@ def preview_experiment(
         fraction=None
         if design.fraction is None
         else fraction_public(design.fraction, list(design.factors)),
-        points=design.points[:200],
+        slo_search=bound,
+        points=[] if spec.slo_search is not None else design.points[:200],
         same_system=same_system_public(design.points, design.fixed),
         power=plan,
         rule_range=rule_range(

@@ -1,5 +1,6 @@
 """The latency-SLO search's statistics and bisection, on seeded data and hand computations."""
 
+from collections.abc import Callable
 from math import comb
 
 import numpy as np
@@ -13,16 +14,19 @@ from backend.analysis.percentiles import (
     percentiles_from_histogram,
 )
 from backend.analysis.slo import (
+    Estimate,
     Objective,
     Point,
     SearchLimits,
     Verdict,
     bracket,
     converged,
+    inversion,
     mean_estimate,
     next_step,
     order_statistic_ranks,
     percentile_estimate,
+    probe_bound,
     verdict,
 )
 
@@ -179,14 +183,16 @@ def test_a_rate_missing_at_one_per_second_ends_without_answer() -> None:
     assert step.done and step.answer is None
 
 
-def test_bracket_keeps_the_first_miss_when_noise_breaks_monotony() -> None:
+def test_bracket_is_the_highest_hit_and_the_lowest_miss_above_it() -> None:
     points = [
-        Point(100, Verdict.MEETS, 1),
-        Point(200, Verdict.MISSES, 1),
-        Point(400, Verdict.MEETS, 1),  # noise: above a miss
-        Point(150, Verdict.UNSURE, 3),  # unsure at max repeats: counts as a miss
+        Point(100, Verdict.MISSES, 1),  # below a hit: reported as an inversion, not a bound
+        Point(200, Verdict.MEETS, 1),
+        Point(800, Verdict.MISSES, 1),
+        Point(400, Verdict.MEETS, 1),
+        Point(600, Verdict.UNSURE, 3),  # unsure at max repeats: counts as a miss
     ]
-    assert bracket(points, LIMITS) == (100, 150)
+    assert bracket(points, LIMITS) == (400, 600)
+    assert bracket([Point(100, Verdict.MISSES, 1)], LIMITS) == (None, 100)
 
 
 def test_the_probe_budget_stops_with_the_best_rate_so_far() -> None:
@@ -194,3 +200,143 @@ def test_the_probe_budget_stops_with_the_best_rate_so_far() -> None:
     points = [Point(100, Verdict.MEETS, 1), Point(200, Verdict.MEETS, 1)]
     step = next_step(points, limits, 3)
     assert step.done and step.answer == 200 and "3 probes" in step.reason
+
+
+# ------------------------------------------- bracketing, bisection and falling latency
+TARGET = 2000.0
+Response = Callable[[int], tuple[float, bool]]  # rate -> (p99 in us, load carried)
+
+
+def _estimate(p99: float) -> Estimate:
+    # A +-10 % interval: two rates differ beyond noise when their p99 differ by > ~22 %.
+    return Estimate(p99, 0.9 * p99, 1.1 * p99, 10_000)
+
+
+def _simulate(
+    response: Response, limits: SearchLimits
+) -> tuple[int | None, list[int], list[Point]]:
+    """Run the search against a deterministic response; (answer, rates in probe order, points)."""
+    objective = _objective(TARGET)
+    runs: dict[int, int] = {}
+    order: list[int] = []
+    for _ in range(1000):
+        points = []
+        for rate, n in runs.items():
+            p99, carried = response(rate)
+            est = _estimate(p99)
+            v = verdict(est, 1.0 if carried else 0.5, objective)
+            points.append(Point(rate, v, n, est, carried))
+        step = next_step(points, limits, len(order))
+        if step.done:
+            return step.answer, order, points
+        assert step.rate is not None and step.repetition == runs.get(step.rate, 0)
+        runs[step.rate] = runs.get(step.rate, 0) + 1
+        order.append(step.rate)
+    raise AssertionError("the search did not stop")
+
+
+def _highest_meeting(response: Response, top: int) -> int:
+    """The true answer: the highest rate whose whole interval is within the target."""
+    return max(r for r in range(1, top) if 1.1 * response(r)[0] <= TARGET and response(r)[1])
+
+
+def _monotone(limit: int) -> Response:
+    """p99 rises with the rate and crosses the target just above `limit`; saturated at 4x."""
+    return lambda r: (TARGET * 0.5 * (1 + r / limit) ** 2 / 2.0, r < 4 * limit)
+
+
+def test_search_brackets_up_from_the_start_then_bisects_down() -> None:
+    answer, order, _ = _simulate(_monotone(5000), LIMITS)
+    ladder = [100, 200, 400, 800, 1600, 3200, 6400]
+    assert order[: len(ladder)] == ladder  # doubling up until the first miss (6400)
+    # Then only bisection inside [3200, 6400], converging to the last hit.
+    assert all(3200 < r < 6400 for r in order[len(ladder) :] if r != answer)
+    best = _highest_meeting(_monotone(5000), 6400)
+    assert answer is not None and answer <= best
+    assert converged(answer, best + 1, LIMITS.resolution_pct)
+    assert order.count(answer) == LIMITS.confirm_repeats
+
+
+def test_a_start_above_the_limit_checks_one_rate_up_then_halves_down() -> None:
+    answer, order, points = _simulate(_monotone(30), LIMITS)
+    # 100 misses, 200 (the one check up) misses higher still, then down: 50, 25 (meets).
+    assert order[:4] == [100, 200, 50, 25]
+    best = _highest_meeting(_monotone(30), 100)
+    assert answer is not None and answer <= best
+    assert converged(answer, best + 1, LIMITS.resolution_pct)
+    assert inversion(points) is None  # latency only rose with the rate
+
+
+def test_a_saturated_start_does_not_look_up() -> None:
+    _, order, _ = _simulate(_monotone(10), LIMITS)  # saturated from 40 on
+    assert order[:2] == [100, 50]
+
+
+def _falling_then_rising(r: int) -> tuple[float, bool]:
+    """Bursts after idle gaps: p99 high at low rates, falling until 400, rising past 5000."""
+    if r < 400:
+        return 40_000.0 * (50 / r) ** 0.8 if r > 50 else 40_000.0, True
+    return 1000.0 + (max(0, r - 5000) * 0.5), True
+
+
+def test_falling_latency_is_followed_up_and_reported_with_its_evidence() -> None:
+    answer, order, points = _simulate(_falling_then_rising, LIMITS)
+    # 100 misses; 200 misses too but lower beyond noise, so the search keeps looking up and
+    # finds the objective met at 400, brackets up to the miss at 12800 and bisects.
+    assert order[:4] == [100, 200, 400, 800]
+    assert 6400 in order and 12800 in order and 50 not in order
+    best = _highest_meeting(_falling_then_rising, 12800)
+    assert answer is not None and 6400 <= answer <= best
+    assert converged(answer, best + 1, LIMITS.resolution_pct)
+    found = inversion(points)
+    assert found is not None
+    assert found.lower.rate == 100 and found.lower.verdict is Verdict.MISSES
+    assert found.higher.verdict is Verdict.MEETS and found.higher.rate > found.lower.rate
+    assert found.higher.estimate is not None and found.lower.estimate is not None
+    assert found.higher.estimate.high_us < found.lower.estimate.low_us
+
+
+def test_latency_falling_only_within_noise_is_not_reported() -> None:
+    points = [
+        Point(100, Verdict.MISSES, 1, Estimate(2500, 2300, 2800, 1000)),
+        Point(200, Verdict.UNSURE, 1, Estimate(2400, 1900, 2600, 1000)),  # overlaps 100's
+        Point(400, Verdict.MISSES, 1, Estimate(3000, 2900, 3100, 1000)),
+    ]
+    assert inversion(points) is None
+    falling = [*points, Point(800, Verdict.MEETS, 1, Estimate(1000, 900, 1100, 1000))]
+    found = inversion(falling)
+    assert found is not None and (found.lower.rate, found.higher.rate) == (400, 800)
+
+
+def test_misses_everywhere_ends_without_answer_after_looking_up_once() -> None:
+    answer, order, _ = _simulate(lambda r: (50_000.0, True), LIMITS)
+    assert answer is None and order == [100, 200, 50, 25, 12, 6, 3, 1]
+
+
+@pytest.mark.parametrize(
+    "response",
+    [_monotone(1), _monotone(77), _monotone(5000), _monotone(99_999), _falling_then_rising],
+)
+@pytest.mark.parametrize(
+    "limits",
+    [
+        LIMITS,
+        SearchLimits(1, 1000, 0.1, 1, 1, 200),
+        SearchLimits(3000, 3000, 50.0, 2, 3, 200),
+        SearchLimits(64, 100_000, 5.0, 3, 2, 200),
+    ],
+)
+def test_the_preview_bound_holds(response: Response, limits: SearchLimits) -> None:
+    _, order, _ = _simulate(response, limits)
+    bound = probe_bound(limits)
+    assert len(set(order)) <= bound.rates and len(order) <= bound.runs
+
+
+def test_the_bound_is_capped_by_the_probe_budget() -> None:
+    capped = probe_bound(SearchLimits(100, 100_000, 1.0, 3, 2, max_probes=12))
+    assert capped.runs == 12 and capped.rates == 12
+    # Start 100, 10 doublings to 100000, 6 halvings to 1, and 7 bisections of the widest
+    # bracket ([1, 2] needs none; [51200, 100000] needs 7 at 1 %): 24 rates, 3 runs each.
+    assert probe_bound(SearchLimits(100, 100_000, 1.0, 3, 2, max_probes=200)) == type(capped)(
+        24, 72
+    )

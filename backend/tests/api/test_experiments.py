@@ -36,6 +36,7 @@ def test_create_experiment_stores_grid(client: TestClient, db: Session) -> None:
         "cost": None,  # not on an Azure testbed
         "fraction": None,  # the full grid
         "rule_range": None,  # fixed repetitions
+        "slo_search": None,  # a grid, counted exactly
     }
     assert body["run_counts"]["queued"] == 0
     configs = db.scalars(

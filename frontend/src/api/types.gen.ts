@@ -3763,6 +3763,10 @@ export type GridPreviewPublic = {
      * with a repetition rule: its range from the minimum to the cap in runs, time and cost (the counts above are its minimum); null: fixed repetitions
      */
     rule_range?: RuleRangePublic | null;
+    /**
+     * a latency-SLO search's bound: configurations, runs, duration and cost are then at most these (None: a grid, counted exactly)
+     */
+    slo_search?: SloPreviewPublic | null;
 };
 
 /**
@@ -3807,6 +3811,10 @@ export type GridPreviewWithPoints = {
      * with a repetition rule: its range from the minimum to the cap in runs, time and cost (the counts above are its minimum); null: fixed repetitions
      */
     rule_range?: RuleRangePublic | null;
+    /**
+     * a latency-SLO search's bound: configurations, runs, duration and cost are then at most these (None: a grid, counted exactly)
+     */
+    slo_search?: SloPreviewPublic | null;
     /**
      * Points
      *
@@ -7913,6 +7921,70 @@ export type SloEstimatePublic = {
 };
 
 /**
+ * SloNonMonotonicPublic
+ *
+ * Latency that falls as the offered load rises, beyond noise: at `higher` the whole
+ * confidence interval of the statistic lies below the one at `lower`, a lower rate.
+ */
+export type SloNonMonotonicPublic = {
+    /**
+     * Summary
+     *
+     * what was found, in words
+     */
+    summary: string;
+    /**
+     * the lower rate, with the higher latency
+     */
+    lower: SloRatePublic;
+    /**
+     * the higher rate, with the lower latency
+     */
+    higher: SloRatePublic;
+    /**
+     * Evidence
+     *
+     * every rate with a statistic, lowest rate first
+     */
+    evidence: Array<SloRatePublic>;
+};
+
+/**
+ * SloPreviewPublic
+ *
+ * What a search can cost at most: its runs are decided one by one, so the preview's
+ * runs, duration and cost are this bound, not a count.
+ */
+export type SloPreviewPublic = {
+    /**
+     * Max Rates
+     *
+     * distinct rates probed, at most
+     */
+    max_rates: number;
+    /**
+     * Max Runs
+     *
+     * runs in all, at most (max_probes caps it)
+     */
+    max_runs: number;
+    /**
+     * Explanation
+     *
+     * how the bound is reached, in words
+     */
+    explanation: string;
+    /**
+     * Settings
+     *
+     * every field of the search as it will run, defaults filled in
+     */
+    settings: {
+        [key: string]: number | number | string;
+    };
+};
+
+/**
  * SloProbePublic
  *
  * One rate probed: its runs pooled (histograms merged over runs and instances).
@@ -7968,6 +8040,30 @@ export type SloProbePublic = {
      * meets: the whole interval within the target and the load carried; misses: the interval above it or the load not carried; null: no run finished
      */
     verdict: 'meets' | 'misses' | 'unsure' | null;
+};
+
+/**
+ * SloRatePublic
+ *
+ * One probed rate's statistic, as evidence.
+ */
+export type SloRatePublic = {
+    /**
+     * Rate Per Connection
+     *
+     * offered load per connection, requests/s
+     */
+    rate_per_connection: number;
+    /**
+     * the objective's statistic at it
+     */
+    client: SloEstimatePublic;
+    /**
+     * Verdict
+     *
+     * its verdict
+     */
+    verdict: 'meets' | 'misses' | 'unsure';
 };
 
 /**
@@ -8044,6 +8140,14 @@ export type SloSearchPublic = {
      * probe runs so far
      */
     runs: number;
+    /**
+     * latency not monotonic in offered load, with the evidence; null: not seen
+     */
+    non_monotonic: SloNonMonotonicPublic | null;
+    /**
+     * the load generator's sending pattern at low rates, and what to do
+     */
+    sending_pattern: SloSendingPatternPublic;
 };
 
 /**
@@ -8119,6 +8223,50 @@ export type SloSearchSpec = {
      * a probe misses when clients carry less than this fraction of its offered load
      */
     min_delivered?: number;
+};
+
+/**
+ * SloSendingPatternPublic
+ *
+ * How the load generator sends at the lowest rate probed (or the start rate).
+ */
+export type SloSendingPatternPublic = {
+    /**
+     * Rate Per Connection
+     *
+     * the rate described, requests/s
+     */
+    rate_per_connection: number;
+    /**
+     * Per Tick
+     *
+     * requests each connection sends per timer tick
+     */
+    per_tick: number;
+    /**
+     * Tick Ms
+     *
+     * the timer's period, ms
+     */
+    tick_ms: number;
+    /**
+     * Burst
+     *
+     * requests one load generator process sends at each tick
+     */
+    burst: number;
+    /**
+     * Description
+     *
+     * the sending pattern, in words
+     */
+    description: string;
+    /**
+     * Advice
+     *
+     * what to do to measure a light load steadily
+     */
+    advice: string;
 };
 
 /**

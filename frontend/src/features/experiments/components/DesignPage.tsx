@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/common/EmptyState";
 import { FieldError } from "@/components/common/FieldError";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
+import { SloSearchEditor } from "@/features/slo";
 import { fieldErrors } from "@/lib/apiError";
 import { useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
 import { useGetParametersQuery } from "@/lib/hooks/useGetParametersQuery";
@@ -27,6 +28,7 @@ import {
   toSpec,
   withDesignDefaults,
 } from "../utils/designForm";
+import { DesignModePicker } from "./DesignModePicker";
 import { FactorEditor } from "./FactorEditor";
 import { FixedEditor } from "./FixedEditor";
 import { FractionEditor } from "./FractionEditor";
@@ -73,6 +75,11 @@ export function DesignPage({ mode }: DesignPageProps) {
   const spec = useMemo(() => toSpec(shown, parameters ?? []), [shown, parameters]);
   // The preview has no name yet while the user types; a placeholder keeps it from failing on it.
   const previewSpec = useMemo(() => ({ ...spec, name: spec.name.trim() || "preview" }), [spec]);
+  // A search repeats each rate by its own rule: the grid's repetitions do not apply.
+  const searchFields = useMemo(
+    () => designFields?.filter((f) => f.name !== "repetitions"),
+    [designFields],
+  );
   const [powerForm, setPowerForm] = useState<PowerForm>(DEFAULT_POWER);
   const powerQuery = useMemo(() => toPowerQuery(powerForm), [powerForm]);
   const preview = usePreviewExperimentQuery(previewSpec, PREVIEW_DEBOUNCE_MS, powerQuery);
@@ -169,31 +176,43 @@ export function DesignPage({ mode }: DesignPageProps) {
               />
             </label>
           </fieldset>
-          <FactorEditor
-            parameters={parameters}
-            form={form}
-            errors={errors}
-            onChange={(factors) => update({ factors })}
-          />
+          <DesignModePicker form={form} onChange={update} />
+          {form.slo ? (
+            <SloSearchEditor
+              value={form.slo}
+              errors={errors}
+              onChange={(slo) => update({ slo })}
+              settings={preview.error ? undefined : preview.preview?.slo_search?.settings}
+            />
+          ) : (
+            <FactorEditor
+              parameters={parameters}
+              form={form}
+              errors={errors}
+              onChange={(factors) => update({ factors })}
+            />
+          )}
           <FixedEditor
             parameters={parameters}
             form={form}
             errors={errors}
             onChange={(fixed) => update({ fixed })}
           />
-          <FractionEditor
-            form={form}
-            errors={errors}
-            onChange={(fraction) => update({ fraction })}
-          />
+          {!form.slo && (
+            <FractionEditor
+              form={form}
+              errors={errors}
+              onChange={(fraction) => update({ fraction })}
+            />
+          )}
           <RunSettings
             form={shown}
             errors={errors}
             onChange={update}
-            fields={designFields}
+            fields={form.slo ? searchFields : designFields}
             window={preview.error ? undefined : preview.preview?.stable_window}
           />
-          <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />
+          {!form.slo && <RepetitionRuleEditor form={shown} errors={errors} onChange={update} />}
           <FieldError message={errors[""]} testId="error-body" />
           <div className="actions">
             <button type="submit" className="primary" disabled={save.isPending || hasRuns}>

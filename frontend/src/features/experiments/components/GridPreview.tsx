@@ -1,4 +1,5 @@
-// The live preview of the grid being designed: counts, estimated duration and the first points.
+// The live preview of the design: a grid's counts, estimated duration and first points, or a
+// latency-SLO search's bound (its probes are decided one at a time).
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { formatOverhead, formatValue } from "@/lib/format";
@@ -32,21 +33,25 @@ export function GridPreview({
   const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
   // With a repetition rule the counts are a range, minimum to cap.
   const range = preview?.rule_range ? describeRange(preview.rule_range) : null;
+  const bound = preview?.slo_search?.explanation;
   return (
     <div
       className={`card preview${isStale || hasError ? " stale" : ""}`}
       data-testid="grid-preview"
     >
-      <h2>Grid preview {isFetching && <span className="hint">updating…</span>}</h2>
+      <h2>
+        {bound ? "Search preview" : "Grid preview"}{" "}
+        {isFetching && <span className="hint">updating…</span>}
+      </h2>
       {hasError && <p className="hint">Fix the highlighted fields to update the preview.</p>}
       {preview ? (
         <>
           <dl className="stats">
-            <dt>Configurations</dt>
+            <dt>{bound ? "Rates probed, at most" : "Configurations"}</dt>
             <dd data-testid="preview-configurations">{preview.configurations}</dd>
-            <dt>Runs</dt>
+            <dt>{bound ? "Runs, at most" : "Runs"}</dt>
             <dd data-testid="preview-runs">{range ? range.runs : preview.runs}</dd>
-            <dt>Estimated duration</dt>
+            <dt>{bound ? "Duration, at most" : "Estimated duration"}</dt>
             <dd data-testid="preview-duration">
               {estimateText(preview)}{" "}
               <span className="hint" data-testid="preview-overhead">
@@ -54,10 +59,21 @@ export function GridPreview({
               </span>
             </dd>
           </dl>
+          {bound && (
+            <p className="hint" data-testid="preview-slo-bound">
+              The search decides each probe after the last one, so these are bounds: {bound}.
+            </p>
+          )}
           {preview.cost && (
             <CostSummary
               cost={preview.cost}
-              label={range ? "Estimated cost at the rule's minimum" : "Estimated cost"}
+              label={
+                bound
+                  ? "Cost, at most"
+                  : range
+                    ? "Estimated cost at the rule's minimum"
+                    : "Estimated cost"
+              }
               testId="preview-cost"
             />
           )}
@@ -93,7 +109,7 @@ export function GridPreview({
               </tbody>
             </table>
           )}
-          {preview.configurations > SHOWN_POINTS && (
+          {!bound && preview.configurations > SHOWN_POINTS && (
             <p className="hint">
               …and {preview.configurations - SHOWN_POINTS} more configurations.
             </p>

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ParameterPublic, TemplatePublic } from "@/api";
+import { NEW_SEARCH } from "@/features/slo";
 import { SERVED_DESIGN_FIELDS } from "@/test/served";
 import {
   DEFAULT_POWER,
+  DEFAULT_RULE,
   describeRange,
   EMPTY_FORM,
   FULL_GRID,
@@ -172,5 +174,30 @@ describe("design fields", () => {
     expect(toSpec({ ...EMPTY_FORM, rule, repetitions: 4 }, []).repetition_rule).toMatchObject({
       min_repetitions: 4,
     });
+  });
+});
+
+describe("a latency-SLO search design", () => {
+  it("sends the search instead of the grid's factors, fraction and rule, which it keeps", () => {
+    const form = {
+      ...EMPTY_FORM,
+      name: "slo",
+      factors: [{ name: "workers", levels: "8, 32" }],
+      fixed: [{ name: "workers", value: "8" }],
+      fraction: { ...FULL_GRID, mode: "resolution" as const },
+      rule: DEFAULT_RULE,
+      slo: { ...NEW_SEARCH, target_ms: "2", max_rate: "4000" },
+    };
+    const spec = toSpec(form, params);
+    expect(spec.factors).toEqual({});
+    expect(spec.fixed).toEqual({ workers: 8 });
+    expect(spec.slo_search).toEqual({ statistic: "percentile", target_us: 2000, max_rate: 4000 });
+    expect(spec.fraction).toBeUndefined();
+    expect(spec.repetition_rule).toBeUndefined();
+    // Back to the grid: its fields were kept.
+    const grid = toSpec({ ...form, slo: null }, params);
+    expect(grid.factors).toEqual({ workers: [8, 32] });
+    expect(grid.slo_search).toBeUndefined();
+    expect(grid.fraction).toEqual({ resolution: 3 });
   });
 });

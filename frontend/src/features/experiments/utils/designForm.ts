@@ -8,6 +8,7 @@ import type {
   Template,
   TemplatePublic,
 } from "@/api";
+import { fromSloSearch, type SloForm, toSloSearch } from "@/features/slo";
 
 export interface FactorRow {
   name: string;
@@ -84,6 +85,9 @@ export interface DesignForm {
   rule?: RuleForm | null;
   /** Absent in drafts saved before fractions: the full grid. */
   fraction?: FractionForm;
+  /** A latency-SLO search instead of a grid; null or absent = a grid. The grid's factors,
+   * fraction and rule stay in the form (switching back restores them) but are not sent. */
+  slo?: SloForm | null;
 }
 
 /** The repetition rule as the form edits it; its minimum is the form's `repetitions`. */
@@ -203,6 +207,13 @@ function fromFraction(stored: ExperimentPublic["fraction"]): FractionForm {
 
 /** The request body for preview and create. */
 export function toSpec(form: DesignForm, params: ParameterPublic[]): ExperimentCreate {
+  const grid = toGridSpec(form, params);
+  if (!form.slo) return grid;
+  const { repetition_rule: _, fraction: __, ...rest } = grid;
+  return { ...rest, factors: {}, slo_search: toSloSearch(form.slo) };
+}
+
+function toGridSpec(form: DesignForm, params: ParameterPublic[]): ExperimentCreate {
   return {
     name: form.name,
     description: form.description,
@@ -247,10 +258,13 @@ export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignFo
     name,
     description: exp.description ?? "",
     template: exp.template ?? "custom",
-    factors: Object.entries(exp.factors ?? {}).map(([n, levels]) => ({
-      name: n,
-      levels: levels.map(formatLevel).join(", "),
-    })),
+    // A search's factors list the rates it probed (backend/crud/slo.py): not a design.
+    factors: exp.slo_search
+      ? []
+      : Object.entries(exp.factors ?? {}).map(([n, levels]) => ({
+          name: n,
+          levels: levels.map(formatLevel).join(", "),
+        })),
     fixed: Object.entries(exp.fixed ?? {}).map(([n, v]) => ({ name: n, value: formatLevel(v) })),
     repetitions: exp.repetitions,
     run_time_s: exp.run_time_s,
@@ -259,6 +273,7 @@ export function fromExperiment(exp: ExperimentPublic, name = exp.name): DesignFo
     testbed_id: exp.testbed_id ?? null,
     rule: fromRule(exp.repetition_rule),
     fraction: fromFraction(exp.fraction),
+    slo: exp.slo_search ? fromSloSearch(exp.slo_search) : null,
   };
 }
 

@@ -27,9 +27,10 @@ export function describeRange(range: RuleRangePublic): RangeText {
   };
 }
 
-/** A design's estimated duration: a rule's range, or the fixed repetitions' one figure. */
+/** A design's estimated duration: a rule's range, a search's bound ("at most"), or the fixed
+ * repetitions' one figure. */
 export function estimateText(preview: GridPreviewPublic): string {
-  return preview.rule_range
-    ? describeRange(preview.rule_range).duration
-    : formatDuration(preview.estimated_seconds);
+  if (preview.rule_range) return describeRange(preview.rule_range).duration;
+  const time = formatDuration(preview.estimated_seconds);
+  return preview.slo_search ? `at most ${time}` : time;
 }

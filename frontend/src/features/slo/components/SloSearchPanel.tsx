@@ -1,5 +1,6 @@
 // A latency-SLO search on its experiment page: the objective, the answer with its confidence
-// once found, and every probe as it completes (its runs are in the Runs tab too).
+// once found, latency falling with load and the load generator's sending pattern, and every
+// probe as it completes (its runs are in the Runs tab too).
 import { useEffect } from "react";
 import { Link } from "react-router";
 import type { SloProbePublic } from "@/api";
@@ -7,6 +8,7 @@ import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useGetSloSearchQuery } from "../hooks/useGetSloSearchQuery";
 import { formatEstimate, rate } from "../utils/format";
+import { SloFindings } from "./SloFindings";
 
 /** Props of SloSearchPanel. */
 export interface SloSearchPanelProps {
@@ -59,6 +61,7 @@ export function SloSearchPanel({ experimentId, active }: SloSearchPanelProps) {
           )}
         </p>
       )}
+      <SloFindings search={search} />
       <div className="scroll">
         <table className="table" data-testid="slo-probes">
           <thead>
