@@ -50,6 +50,10 @@ from backend.tests.utils.broker import purge_queues, purge_session_keys  # noqa:
 from backend.tests.utils.database import create_database, drop_database  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
 
+# Every test phase's wall time, appended to $MCSCOPE_TEST_DURATIONS when set (`make test`'s
+# budget and slowest tests).
+pytest_plugins = ("backend.tests.utils.durations",)
+
 # Fixtures of tests that put real load on this machine's cores: a run on the local testbed
 # (its sshd) or on Azure VMs that are namespace hosts of this machine.
 _LOAD_FIXTURES = frozenset({"local_sshd", "fake_arm"})
