@@ -55,8 +55,10 @@ test-python: build-middleware
 check: deps  ## the quick edit-test loop: lint, types, every test that puts no load on the machine
 	@.venv/bin/ruff format --check backend worker infra migrations conftest.py
 	@$(MAKE) --no-print-directory lint
-	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
-	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL)
+	@seed=$${MCSCOPE_TEST_SEED:-$$(( RANDOM * 32768 + RANDOM ))}; \
+	  echo "== load-free tests in random order, seed $$seed (again: MCSCOPE_TEST_SEED=$$seed make check)"; \
+	  .venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
+	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL) -p randomly --randomly-seed=$$seed
 	@cd frontend && npx biome check . && npx tsc -p tsconfig.json --noEmit && npx vitest run
 
 test-frontend:
