@@ -113,7 +113,7 @@ def each_module_starts_empty(database: str) -> None:
     from backend.core.config import settings
 
     purge_queues(settings.REDIS_URL, os.environ["MCSCOPE_RUNS_QUEUE"])
-    empty_tables(_ADMIN_URL.rsplit("/", 1)[0] + f"/{TEST_DB}")
+    empty_tables(os.environ["MCSCOPE_DATABASE_URL"])
 
 
 @pytest.fixture()
