@@ -61,7 +61,7 @@ def empty_tables(url: str) -> None:
     the schema and Alembic's version stay. Only the tables that hold rows are truncated
     (truncating all of them takes half a second; most modules leave rows in a few). Ids go on
     from where they were: a run's raw files (var/runs/<id>) and live keys stay its own. A lock
-    held by a connection left in a transaction fails this at once instead of hanging the suite."""
+    held by a connection left in a transaction fails this within 10 s, not hanging the suite."""
     with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as conn:
         tables = [
             str(row[0])
