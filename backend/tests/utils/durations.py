@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Iterable, Sequence
+import resource
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,11 +35,57 @@ class TestTime:
     nodeid: str
     seconds: float
     load: bool
+    cpu_seconds: float = 0.0
 
 
-def record_line(nodeid: str, when: str, seconds: float, load: bool) -> str:
-    """One phase of one test as the JSON line the conftest hook appends."""
-    return json.dumps({"nodeid": nodeid, "when": when, "seconds": seconds, "load": load}) + "\n"
+def record_line(nodeid: str, when: str, seconds: float, load: bool, cpu: float = 0.0) -> str:
+    """One phase of one test as the JSON line the hook appends: wall seconds, and the CPU
+    seconds of the test's process and the child processes it waited for (what a shared machine
+    pays: wall time alone hides waiting and contention)."""
+    rec = {"nodeid": nodeid, "when": when, "seconds": seconds, "cpu_seconds": cpu, "load": load}
+    return json.dumps(rec) + "\n"
+
+
+def _cpu_now() -> float:
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+_CPU = pytest.StashKey[dict[str, float]]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    start = _cpu_now()
+    yield
+    item.stash.setdefault(_CPU, {})["setup"] = _cpu_now() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    start = _cpu_now()
+    yield
+    item.stash.setdefault(_CPU, {})["call"] = _cpu_now() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    start = _cpu_now()
+    yield
+    item.stash.setdefault(_CPU, {})["teardown"] = _cpu_now() - start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    # user_properties travel with the report from a pytest-xdist worker to the controller.
+    report.user_properties.append(("cpu_seconds", item.stash.get(_CPU, {}).get(call.when, 0.0)))
 
 
 # Only the process that reports appends, not each pytest-xdist worker: the controller receives
@@ -53,7 +101,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if _path is not None:
-        line = record_line(report.nodeid, report.when, report.duration, "load" in report.keywords)
+        cpu = dict(report.user_properties).get("cpu_seconds", 0.0)
+        assert isinstance(cpu, float)
+        load = "load" in report.keywords
+        line = record_line(report.nodeid, str(report.when), report.duration, load, cpu)
         with open(_path, "a") as f:
             f.write(line)
 
@@ -64,14 +115,16 @@ def read(paths: Iterable[Path]) -> list[TestTime]:
     times: list[TestTime] = []
     for path in paths:
         totals: dict[str, float] = {}
+        cpus: dict[str, float] = {}
         loads: dict[str, bool] = {}
         for line in path.read_text().splitlines():
             if not line.strip():
                 continue
             rec = json.loads(line)
             totals[rec["nodeid"]] = totals.get(rec["nodeid"], 0.0) + float(rec["seconds"])
+            cpus[rec["nodeid"]] = cpus.get(rec["nodeid"], 0.0) + float(rec.get("cpu_seconds", 0))
             loads[rec["nodeid"]] = bool(rec["load"])
-        times += [TestTime(n, s, loads[n]) for n, s in totals.items()]
+        times += [TestTime(n, s, loads[n], cpus[n]) for n, s in totals.items()]
     return times
 
 
@@ -85,7 +138,8 @@ def over_budget(times: Sequence[TestTime], budget: float = BUDGET_SECONDS) -> li
 
 
 def _line(t: TestTime) -> str:
-    return f"{t.seconds:8.1f} s  {'load ' if t.load else '     '} {t.nodeid}"
+    kind = "load " if t.load else "     "
+    return f"{t.seconds:8.1f} s wall {t.cpu_seconds:7.1f} s CPU  {kind} {t.nodeid}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     times = read(p for p in args.files if p.exists())
     if args.command == "slowest":
-        print(f"== the {args.n} slowest of {len(times)} tests (set-up + call + tear-down)")
+        print(f"== the {args.n} slowest of {len(times)} tests (set-up + call + tear-down, wall)")
         for t in slowest(times, args.n):
             print(_line(t))
         return 0

@@ -14,7 +14,6 @@ import pytest
 from backend.core.config import REPO_ROOT
 from backend.tests.utils.durations import (
     BUDGET_SECONDS,
-    TestTime,
     main,
     over_budget,
     read,
@@ -24,7 +23,8 @@ from backend.tests.utils.durations import (
 
 
 def _write(path: Path, records: list[tuple[str, str, float, bool]]) -> Path:
-    path.write_text("".join(record_line(*r) for r in records))
+    # Each phase's CPU seconds a tenth of its wall seconds.
+    path.write_text("".join(record_line(*r, r[2] / 10) for r in records))
     return path
 
 
@@ -44,7 +44,9 @@ def test_a_tests_phases_are_summed_and_load_tests_are_exempt(tmp_path: Path) -> 
         ],
     )
     times = {t.nodeid: t for t in read([f])}
-    assert times["a.py::quick"] == TestTime("a.py::quick", 3.5, False)
+    quick = times["a.py::quick"]
+    assert (quick.seconds, quick.load) == (3.5, False)
+    assert quick.cpu_seconds == pytest.approx(0.35)
     assert [t.nodeid for t in over_budget(list(times.values()))] == ["a.py::heavy_setup"]
     assert [t.nodeid for t in slowest(list(times.values()), 2)] == [
         "b.py::load",
@@ -65,7 +67,9 @@ def test_the_command_fails_naming_the_test_over_the_budget(
     assert main(["budget", str(tmp_path / "missing.jsonl")]) == 1
 
 
-def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(tmp_path: Path) -> None:
+def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Its own small suite: the hooks as a plugin, a budget far below the planted sleeps.
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    load: puts load\n")
     (tmp_path / "test_planted.py").write_text(
@@ -89,16 +93,7 @@ def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(tmp_path: Pat
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    check = subprocess.run(
-        [sys.executable, "-m", "backend.tests.utils.durations", "budget"]
-        + ["--seconds", "0.5", str(durations)],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert check.returncode == 1, check.stdout
-    named = [line for line in check.stdout.splitlines() if "test_planted" in line]
+    assert main(["budget", "--seconds", "0.5", str(durations)]) == 1
+    named = [line for line in capsys.readouterr().out.splitlines() if "test_planted" in line]
     # The load test is exempt: only the load-free one is named.
     assert len(named) == 1 and named[0].endswith("test_planted.py::test_planted_slow"), named
