@@ -15,7 +15,7 @@ import argparse
 import json
 import os
 import resource
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,19 @@ import pytest
 # (`make check`) is only as quick as its slowest module, and a test over this is set-up or work
 # to cut, or belongs to the load tests.
 BUDGET_SECONDS = 10.0
+
+# Load-free tests known to be over the budget, each with why: debt to cut, named here so that
+# no other test grows past the budget unseen (measured 2026-11-28 at load 10 on 2 cores; CPU
+# seconds of the test and the processes it started).
+KNOWN_OVER_BUDGET = {
+    "backend/tests/api/test_start_large_grid.py::"
+    "test_start_of_a_large_grid_sends_in_the_background": (
+        "the largest grid (20,000 runs) sent by a real Celery worker; 18 CPU s"
+    ),
+    "backend/tests/api/test_testbed_scans.py::test_many_silent_hosts_do_not_block_the_api": (
+        "a real uvicorn waits out the read timeouts of many silent hosts; 9 CPU s"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -132,9 +145,14 @@ def slowest(times: Sequence[TestTime], n: int) -> list[TestTime]:
     return sorted(times, key=lambda t: t.seconds, reverse=True)[:n]
 
 
-def over_budget(times: Sequence[TestTime], budget: float = BUDGET_SECONDS) -> list[TestTime]:
-    """The load-free tests that took longer than the budget, slowest first."""
-    return slowest([t for t in times if not t.load and t.seconds > budget], len(times))
+def over_budget(
+    times: Sequence[TestTime],
+    budget: float = BUDGET_SECONDS,
+    known: Mapping[str, str] = KNOWN_OVER_BUDGET,
+) -> list[TestTime]:
+    """The load-free tests that took longer than the budget, slowest first, but the known."""
+    over = [t for t in times if not t.load and t.seconds > budget and t.nodeid not in known]
+    return slowest(over, len(over))
 
 
 def _line(t: TestTime) -> str:
@@ -164,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not load_free:
         print("== test budget FAILED: no load-free test durations recorded")
         return 1
+    for t in load_free:
+        if t.nodeid in KNOWN_OVER_BUDGET:
+            print(f"== test budget: known over it: {_line(t)} ({KNOWN_OVER_BUDGET[t.nodeid]})")
     if over:
         print(f"== test budget FAILED: {len(over)} load-free test(s) over {args.seconds:g} s")
         for t in over:
