@@ -3,7 +3,7 @@
 # pytest-xdist workers, each module on one of them (conftest.py groups them), with the API fuzz
 # beside them in its own process (schemathesis' cases do not spread over xdist workers), in a
 # random order (pytest-randomly: modules, then the tests in each) whose seed is printed; then the
-# budget: no load-free test over backend/tests/utils/durations.py's limit. Then the tests that
+# budget: no load-free test (but the fuzz) over backend/tests/utils/durations.py's limit. Then the tests that
 # put load on the machine (local testbed, namespace and fake-Azure VMs) run one at a time on a
 # quiet machine, in file order: each asserts throughput ratios, heartbeats and timeouts, which
 # another run beside it would disturb. `load-free` or `load` runs only that half (`make test`
@@ -43,8 +43,9 @@ if [[ "$MODE" != load ]]; then
   tail -n 30 "$log"
   rm -f "$log"
   [[ $fuzz_status -eq 0 ]] || status=1
-  .venv/bin/python -m backend.tests.utils.durations budget \
-    "$DURATIONS/load-free.jsonl" "$DURATIONS/fuzz.jsonl" || status=1
+  # The API fuzz (one test per operation, run beside) is not held to the budget yet: its
+  # times were not measured here; make test's slowest-tests list shows them.
+  .venv/bin/python -m backend.tests.utils.durations budget "$DURATIONS/load-free.jsonl" || status=1
 fi
 if [[ "$MODE" != load-free ]]; then
   echo "== tests that put load on the machine, one at a time, in file order"
