@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The Python suites (`make test-python`). Tests that put no load on the machine run on two
-# pytest-xdist workers, each module on one of them (conftest.py groups them), with the API fuzz
-# beside them in its own process (schemathesis' cases do not spread over xdist workers), in a
-# random order (pytest-randomly: modules, then the tests in each; the fuzz in file order) whose
-# seed is printed; then the
-# budget: no load-free test (but the fuzz) over backend/tests/utils/durations.py's limit. Then the tests that
-# put load on the machine (local testbed, namespace and fake-Azure VMs) run one at a time on a
-# quiet machine, in file order: each asserts throughput ratios, heartbeats and timeouts, which
-# another run beside it would disturb. `load-free` or `load` runs only that half (`make test`
-# runs the two halves in lanes side by side: infra/local/test-all.sh).
+# pytest-xdist workers, each module on one of them (conftest.py groups them), in a random order
+# (pytest-randomly: modules, then the tests of each) whose seed is printed, with the API fuzz
+# beside them in its own process, in file order (schemathesis' cases do not spread over xdist
+# workers); then the budget: no load-free test (the fuzz aside) over the limit in
+# backend/tests/utils/durations.py. Then the tests that put load on the machine (local
+# testbed, namespace and fake-Azure VMs) run one at a time on a quiet machine, in file order:
+# each asserts throughput ratios, heartbeats and timeouts, which another run beside it would
+# disturb. `load-free` or `load` runs only that half (`make test` runs the two halves in lanes
+# side by side: infra/local/test-all.sh).
 #
 # MCSCOPE_TEST_SEED repeats an order; MCSCOPE_TEST_DURATIONS_DIR keeps each run's test times
 # (test-all.sh prints the slowest from there).
