@@ -1,9 +1,8 @@
-"""The test-time budget: every pytest run of `make test` appends each test phase's wall time to
-a JSON-lines file (this module's hooks, a plugin of the root conftest.py, when
-MCSCOPE_TEST_DURATIONS names the file); this module
-sums the phases per test, prints the slowest, and fails when a test that puts no load on the
-machine took longer than the budget. The budget is read from pytest's own durations, never a
-timing threshold inside a test of behaviour.
+"""The test-time budget: every pytest run of `make test` appends each test phase's wall and CPU
+seconds to a JSON-lines file (this module's hooks, a plugin of the root conftest.py, when
+MCSCOPE_TEST_DURATIONS names the file); this module sums the phases per test, prints the
+slowest, and fails when a test that puts no load on the machine took more CPU seconds than the
+budget. The budget is read from pytest's own reports, never a threshold inside a test.
 
     python -m backend.tests.utils.durations budget FILE...    # exit 1 when a test is over
     python -m backend.tests.utils.durations slowest N FILE... # the N slowest tests
@@ -22,21 +21,20 @@ from typing import Any
 
 import pytest
 
-# Wall seconds one load-free test (set-up, call and tear-down together) may take: the edit loop
+# Seconds one load-free test (set-up, call and tear-down together) may take: the edit loop
 # (`make check`) is only as quick as its slowest module, and a test over this is set-up or work
-# to cut, or belongs to the load tests.
+# to cut, or belongs to the load tests. Counted in CPU seconds (the test's process and the
+# processes it started and waited for), not wall: `make test` runs these tests at SCHED_IDLE
+# beside the load tests, where wall time measures the other lane (2026-11-28 at load 10: a CLI
+# test 24.7 s wall for 3.5 s CPU, wall/CPU 4 to 18 for the slowest). Wall time is printed too.
 BUDGET_SECONDS = 10.0
 
 # Load-free tests known to be over the budget, each with why: debt to cut, named here so that
-# no other test grows past the budget unseen (measured 2026-11-28 at load 10 on 2 cores; CPU
-# seconds of the test and the processes it started).
+# no other test grows past the budget unseen (measured 2026-11-28).
 KNOWN_OVER_BUDGET = {
     "backend/tests/api/test_start_large_grid.py::"
     "test_start_of_a_large_grid_sends_in_the_background": (
         "the largest grid (20,000 runs) sent by a real Celery worker; 18 CPU s"
-    ),
-    "backend/tests/api/test_testbed_scans.py::test_many_silent_hosts_do_not_block_the_api": (
-        "a real uvicorn waits out the read timeouts of many silent hosts; 9 CPU s"
     ),
 }
 
@@ -150,9 +148,9 @@ def over_budget(
     budget: float = BUDGET_SECONDS,
     known: Mapping[str, str] = KNOWN_OVER_BUDGET,
 ) -> list[TestTime]:
-    """The load-free tests that took longer than the budget, slowest first, but the known."""
-    over = [t for t in times if not t.load and t.seconds > budget and t.nodeid not in known]
-    return slowest(over, len(over))
+    """The load-free tests whose CPU seconds are over the budget, slowest first, but the known."""
+    over = [t for t in times if not t.load and t.cpu_seconds > budget and t.nodeid not in known]
+    return sorted(over, key=lambda t: t.cpu_seconds, reverse=True)
 
 
 def _line(t: TestTime) -> str:
@@ -186,11 +184,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if t.nodeid in KNOWN_OVER_BUDGET:
             print(f"== test budget: known over it: {_line(t)} ({KNOWN_OVER_BUDGET[t.nodeid]})")
     if over:
-        print(f"== test budget FAILED: {len(over)} load-free test(s) over {args.seconds:g} s")
+        print(f"== test budget FAILED: {len(over)} load-free test(s) over {args.seconds:g} CPU s")
         for t in over:
             print(_line(t))
         return 1
-    print(f"== test budget: all {len(load_free)} load-free tests within {args.seconds:g} s each")
+    print(
+        f"== test budget: all {len(load_free)} load-free tests within {args.seconds:g} CPU s each"
+    )
     return 0
 
 
