@@ -64,8 +64,10 @@ check: deps  ## the quick edit-test loop: lint, types, docs, every test that put
 	@.venv/bin/ruff format --check backend worker infra migrations conftest.py docs/hooks
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory docs-build
-	@.venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
-	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL)
+	@seed=$${MCSCOPE_TEST_SEED:-$$(( RANDOM * 32768 + RANDOM ))}; \
+	  echo "== load-free tests in random order, seed $$seed (again: MCSCOPE_TEST_SEED=$$seed make check)"; \
+	  .venv/bin/pytest backend/tests worker/tests infra/tests -q -p no:cacheprovider -m "not load" \
+	  --ignore backend/tests/api/test_fuzz.py $(PYTEST_PARALLEL) -p randomly --randomly-seed=$$seed
 	@cd frontend && npx biome check . && npx tsc -p tsconfig.json --noEmit && npx vitest run
 
 test-frontend:

@@ -47,8 +47,16 @@ os.environ["MCSCOPE_SSH_KNOWN_HOSTS"] = os.path.join(
 )
 
 from backend.tests.utils.broker import purge_queues, purge_session_keys  # noqa: E402
-from backend.tests.utils.database import create_database, drop_database  # noqa: E402
+from backend.tests.utils.database import (  # noqa: E402
+    create_database,
+    drop_database,
+    empty_tables,
+)
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
+
+# Every test phase's wall time, appended to $MCSCOPE_TEST_DURATIONS when set (`make test`'s
+# budget and slowest tests).
+pytest_plugins = ("backend.tests.utils.durations",)
 
 # Fixtures of tests that put real load on this machine's cores: a run on the local testbed
 # (its sshd) or on Azure VMs that are namespace hosts of this machine.
@@ -96,24 +104,16 @@ def broker_state() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def no_work_left_behind(database: str) -> None:
-    """Each module starts with no live work: runs an earlier module started (an API test's Start
-    without a worker, a sweep or repetition rule adding runs) would otherwise be run by this
-    module's worker, or re-sent by its recovery, and hold its testbed for minutes."""
-    from sqlalchemy import update
-
+def each_module_starts_empty(database: str) -> None:
+    """Each module starts with an empty database and an empty run queue: no test relies on what
+    another module left (prices, tokens, testbeds and their unique names), whatever the order
+    (pytest-randomly shuffles the modules), and no run an earlier module started (an API test's
+    Start without a worker, a sweep or repetition rule adding runs) is run by this module's
+    worker, or re-sent by its recovery, holding its testbed for minutes."""
     from backend.core.config import settings
-    from backend.core.db import SessionLocal
-    from backend.models import Run, RunStatus
 
     purge_queues(settings.REDIS_URL, os.environ["MCSCOPE_RUNS_QUEUE"])
-    with SessionLocal() as session:
-        session.execute(
-            update(Run)
-            .where(Run.status.in_([RunStatus.QUEUED, RunStatus.RUNNING]))
-            .values(status=RunStatus.CANCELLED, error="left by an earlier test module")
-        )
-        session.commit()
+    empty_tables(os.environ["MCSCOPE_DATABASE_URL"])
 
 
 @pytest.fixture()

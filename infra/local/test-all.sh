@@ -14,11 +14,18 @@
 # last, alone: in the side lane instead of the load-free tests (tried 2026-11-28), two
 # worker-recovery tests of the load lane failed, so it stays out of the load tests' way.
 #
-# The side lane's log is printed when the load lane is done; the summary says which lane failed.
+# The side lane's log is printed when the load lane is done; the summary gives each lane's wall
+# time and status, and the 15 slowest tests of every pytest run (their times are recorded by
+# backend/tests/utils/durations.py; test-python.sh checks the load-free tests' budget). One
+# random-order seed for the whole run, printed, so a failing order can be repeated.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 START=$(date +%s)
 logs="$(mktemp -d -t mcscope-test.XXXXXX)"
+export MCSCOPE_TEST_DURATIONS_DIR="$logs/durations"
+mkdir -p "$MCSCOPE_TEST_DURATIONS_DIR"
+export MCSCOPE_TEST_SEED="${MCSCOPE_TEST_SEED:-$(( RANDOM * 32768 + RANDOM ))}"
+echo "== random test order seed $MCSCOPE_TEST_SEED (the same order again: MCSCOPE_TEST_SEED=$MCSCOPE_TEST_SEED make test)"
 side_pid=""
 trap '[[ -n "$side_pid" ]] && kill -- "-$side_pid" 2>/dev/null; exit 130' INT TERM
 
@@ -67,6 +74,7 @@ echo "== make test: lanes"
 printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
     "side (lint, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
     "frontend (after both)" "$(word "$frontend_status")" "$frontend_wall"
+.venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
 rm -rf "$logs"

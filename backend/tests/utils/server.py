@@ -37,14 +37,17 @@ class ApiServer:
                 cmd, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"uvicorn exited: {self.log()}")
-            try:
-                httpx.get(f"{self.url}/api/v1/health", timeout=2)
-                return self
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        # One client for every poll: httpx.get builds a new client (and TLS context) per call,
+        # 22 ms of CPU per poll against 0.2 ms: a tenth of a core while the server starts.
+        with httpx.Client(timeout=2) as http:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"uvicorn exited: {self.log()}")
+                try:
+                    http.get(f"{self.url}/api/v1/health")
+                    return self
+                except httpx.HTTPError:
+                    time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"uvicorn did not answer after {timeout_s} s: {self.log()}")
 
