@@ -1,9 +1,9 @@
 """Experiment design endpoints: create, preview, list, read, update, delete, duplicate."""
 
 import logging
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, Query, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import IntegrityError
@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from backend.analysis.errors import AnalysisError
 from backend.api.deps import SessionDep
 from backend.api.design_route import DesignRoute
+from backend.api.paging import Page, paging
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
@@ -42,7 +43,7 @@ from backend.schemas.experiment import (
     served_window,
 )
 from backend.schemas.fraction import PowerQuery
-from backend.schemas.limits import DbText, Skip
+from backend.schemas.limits import DbText
 from backend.schemas.problems import problem, unprocessable
 from backend.schemas.served import served
 
@@ -288,14 +289,13 @@ def create_experiment(session: SessionDep, spec: ExperimentCreate) -> Experiment
 @router.get("", response_model=ExperimentsPublic)
 def read_experiments(
     session: SessionDep,
-    skip: Skip = 0,
-    limit: int = Query(default=50, ge=1, le=500),
+    page: Annotated[Page, Depends(paging(default=50, maximum=500))],
     q: DbText | None = Query(default=None, max_length=200, description="name contains"),
     template: Template | None = None,
 ) -> ExperimentsPublic:
     """List experiments, newest first."""
     rows, count = crud.list_experiments(
-        session=session, skip=skip, limit=limit, q=q, template=template
+        session=session, skip=page.skip, limit=page.limit, q=q, template=template
     )
     return ExperimentsPublic(data=_public(session, list(rows)), count=count)
 

@@ -12,6 +12,7 @@ from backend.domain.resources import (
     MEMCACHED_MAX_CONNECTIONS,
     MIDDLEWARE_MAX_CONNECTIONS,
 )
+from backend.main import app
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
 
 API = "/api/v1"
@@ -23,14 +24,41 @@ def _detail(r: Any) -> dict[str, Any]:
     return first
 
 
-@pytest.mark.parametrize("skip", ["100000000000000000000", "1e20", "-1"])
-def test_paging_offsets_are_bounded(client: TestClient, skip: str) -> None:
+def _list_routes() -> list[str]:
+    """Every GET route of the API that pages rows (has a `skip` query parameter; a file's
+    text pages bytes with `offset`)."""
+    paths = app.openapi()["paths"]
+    return sorted(
+        path
+        for path, methods in paths.items()
+        if any(
+            p["in"] == "query" and p["name"] == "skip"
+            for p in methods.get("get", {}).get("parameters", [])
+        )
+    )
+
+
+def test_the_list_routes_are_found() -> None:
+    # The four lists of the product: a route that stops paging shows here, not as a silent pass.
+    assert {
+        "/api/v1/experiments",
+        "/api/v1/experiments/{experiment_id}/runs",
+        "/api/v1/views",
+        "/api/v1/azure-labs",
+    } <= set(_list_routes())
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [("skip", str(2**63)), ("skip", "100000000000000000000"), ("skip", "1e20"), ("skip", "-1")]
+    + [("limit", "0"), ("limit", str(2**63))],
+)
+def test_every_list_route_bounds_its_paging(client: TestClient, param: str, value: str) -> None:
     exp = create_random_experiment(client)
-    for path in ("/experiments", f"/experiments/{exp['id']}/runs"):
-        assert _detail(client.get(f"{API}{path}", params={"skip": skip}))["loc"] == [
-            "query",
-            "skip",
-        ]
+    for route in _list_routes():
+        url = route.replace("{experiment_id}", str(exp["id"]))
+        assert _detail(client.get(url, params={param: value}))["loc"] == ["query", param], url
+        assert client.get(url, params={"skip": 2**31 - 1}).json()["data"] == [], url
 
 
 @pytest.mark.parametrize(
