@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from backend.schemas.base import RequestModel
+from infra.azure.spec import DEFAULT_EXPIRY_HOURS, MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 
 AzureLabState = Literal[
     "queued",
@@ -80,7 +81,12 @@ class AzureLabCreate(RequestModel):
         default=True, description="add one VM with a public IP to reach the others through"
     )
     expires_in_hours: float = Field(
-        default=4.0, gt=0, le=168, description="hours until the lab is deleted, in h"
+        default=DEFAULT_EXPIRY_HOURS,
+        ge=MIN_EXPIRY_HOURS,
+        le=MAX_EXPIRY_HOURS,
+        allow_inf_nan=False,
+        description=f"hours until the lab is deleted, in h ({MIN_EXPIRY_HOURS:g} h at least; "
+        "at most MCSCOPE_AZURE_MAX_EXPIRY_HOURS, GET /azure-labs/defaults)",
     )
     budget: float | None = Field(
         default=None,

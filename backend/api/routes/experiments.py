@@ -22,6 +22,7 @@ from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
+from backend.domain.design_fields import planned_time_problem
 from backend.domain.grid import grid_size, preview
 from backend.domain.metrics import MetricName
 from backend.domain.slo_design import search_problems
@@ -80,9 +81,22 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
         raise RequestValidationError(
             [*(problem(d.loc, d.reason, _echo(spec, d.loc)) for d in e.errors), *also]
         ) from e
+    also += _planned_time_problems(spec, design)
     if also:
         raise RequestValidationError(also)
     return design
+
+
+def _planned_time_problems(spec: ExperimentBase, design: Design) -> list[dict[str, Any]]:
+    """The plan's run time in all against its limit: every run a search may probe, or each
+    configuration's repetitions (a rule's cap: what it may come to)."""
+    if spec.slo_search is not None:
+        runs = spec.slo_search.max_probes
+    else:
+        each = spec.repetition_rule.max_repetitions if spec.repetition_rule else spec.repetitions
+        runs = len(design.points) * each
+    reason = planned_time_problem(runs, spec.run_time_s)
+    return [] if reason is None else [problem(("run_time_s",), reason, spec.run_time_s)]
 
 
 def _rule_problems(spec: ExperimentBase) -> list[dict[str, Any]]:
