@@ -1,6 +1,7 @@
 """The report builder: hypothesis timestamped against the runs, chosen items, bundle and PDF."""
 
 import io
+import re
 import subprocess
 import zipfile
 from datetime import timedelta
@@ -16,6 +17,7 @@ from backend.figures.catalog import FIGURES
 from backend.models import Run
 from backend.models.base import utcnow
 from backend.tables.catalog import TABLES
+from backend.tables.table import MAX_PARTS, ROWS_PER_PART
 from backend.tests.api.test_tables import compile_latex
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.stored import stored_experiment
@@ -269,3 +271,65 @@ def test_report_with_emoji_cjk_and_control_characters_compiles(
     r = client.get(f"{API}/{exp['id']}/report.pdf")
     assert r.status_code == 500 and "/usr/share" not in r.text and "Emergency" not in r.text
     assert r.json()["detail"] == TEX_FAILED
+
+
+def _pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    (tmp_path / "r.pdf").write_bytes(pdf)
+    out = subprocess.run(
+        ["pdftotext", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True, check=True
+    )
+    return " ".join(out.stdout.split())
+
+
+# Issue 41: pdflatex's log cut the overfull line's "ä" in half, and reading it as strict UTF-8
+# was a 500; the word also ran off the page.
+LONG_WORD = "Donaudampfschifffahrtsgesellschaftskapitänsmützenüberzugsänderungsgenehmigung"
+
+
+def test_long_accented_words_break_across_lines(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    exp = stored_experiment(client, db, name=f"Lasttest {LONG_WORD}")
+    plan = {
+        "hypothesis": f"{LONG_WORD} {LONG_WORD} {LONG_WORD}",
+        "items": [{"kind": "table", "name": "summary", "caption": LONG_WORD}],
+    }
+    assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    pdf = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert pdf.status_code == 200, pdf.text[:2000]
+    text = _pdf_text(pdf.content, tmp_path)
+    # Broken at its discretionary hyphens: joined again, the word is all there, 5 times.
+    joined = text.replace("- ", "").replace("-", "")
+    assert joined.count(LONG_WORD) == 5, text[:3000]
+    # No line runs into the margin: every word's box ends within the text width (1 in margins).
+    (tmp_path / "r.pdf").write_bytes(pdf.content)
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", str(tmp_path / "r.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    right_edges = [float(x) for x in re.findall(r'xMax="([0-9.]+)"', boxes)]
+    assert right_edges and max(right_edges) <= 612 - 72 + 1, max(right_edges)
+
+
+def test_a_grid_of_a_thousand_configurations_is_reported_in_parts(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    # Issue 41: 1,000 configurations answered 500. A table longer than a page is set in parts,
+    # the rows past MAX_PARTS pages are named as left out; the breakdown's bars go unlabelled.
+    factors = {"clients_per_thread": [1, 2, 4, 8], "workers": list(range(1, 251))}
+    exp = stored_experiment(client, db, name="Thousand", repetitions=1, factors=factors)
+    plan = {
+        "items": [{"kind": "table", "name": "summary"}, {"kind": "figure", "name": "breakdown"}]
+    }
+    assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    pdf = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert pdf.status_code == 200, pdf.text[:2000]
+    text = _pdf_text(pdf.content, tmp_path)
+    shown = ROWS_PER_PART * MAX_PARTS
+    for part in range(1, MAX_PARTS + 1):
+        rows = f"rows {(part - 1) * ROWS_PER_PART + 1}–{part * ROWS_PER_PART} of 1,000"
+        assert f"(part {part} of {MAX_PARTS}: {rows})" in text, (part, text[:3000])
+    assert f"Rows {shown + 1}–1,000 of 1,000 are left out here" in text
+    assert "1,000 configurations: the bars are unlabelled" in text
