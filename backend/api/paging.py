@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Query
 
-from backend.schemas.limits import Skip
+from backend.schemas.limits import INT32_MAX
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,10 @@ def paging(*, default: int = 100, maximum: int = 1000) -> Callable[..., Page]:
     """The dependency of a list whose page holds `default` rows unless asked, `maximum` at most."""
 
     def page(
-        skip: Skip = 0,
-        limit: Annotated[int, Query(ge=1, le=maximum, description="rows to return")] = default,
+        # An offset PostgreSQL takes as bigint, bounded well inside it; descriptions from the
+        # glossary (backend/schemas/glossary.py).
+        skip: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
+        limit: Annotated[int, Query(ge=1, le=maximum)] = default,
     ) -> Page:
         return Page(skip=skip, limit=limit)
 

@@ -67,4 +67,5 @@ class AzureLabDefaultsPublic(BaseModel):
     region: str = Field(description="suggested region")
     image: str = Field(description="default marketplace image URN")
     default_expiry_hours: float = Field(description="expiry of a new testbed, in h")
+    min_expiry_hours: float = Field(description="the shortest expiry allowed, in h")
     max_expiry_hours: float = Field(description="the longest expiry allowed, in h")

@@ -141,7 +141,7 @@ export type AzureLabCreate = {
     /**
      * Expires In Hours
      *
-     * hours until the lab is deleted, in h
+     * hours until the lab is deleted, in h (1 h at least; at most MCSCOPE_AZURE_MAX_EXPIRY_HOURS, GET /azure-labs/defaults)
      */
     expires_in_hours?: number;
     /**
@@ -192,6 +192,12 @@ export type AzureLabDefaultsPublic = {
      * expiry of a new testbed, in h
      */
     default_expiry_hours: number;
+    /**
+     * Min Expiry Hours
+     *
+     * the shortest expiry allowed, in h
+     */
+    min_expiry_hours: number;
     /**
      * Max Expiry Hours
      *
@@ -9824,18 +9830,6 @@ export type GetApiV1ExperimentsData = {
     path?: never;
     query?: {
         /**
-         * Skip
-         *
-         * rows to skip
-         */
-        skip?: number;
-        /**
-         * Limit
-         *
-         * rows to return at most (paging)
-         */
-        limit?: number;
-        /**
          * Q
          *
          * name contains
@@ -9847,6 +9841,18 @@ export type GetApiV1ExperimentsData = {
          * only experiments of this template
          */
         template?: Template | null;
+        /**
+         * Skip
+         *
+         * rows to skip (paging)
+         */
+        skip?: number;
+        /**
+         * Limit
+         *
+         * rows to return at most (paging)
+         */
+        limit?: number;
     };
     url: '/api/v1/experiments';
 };
@@ -10142,7 +10148,7 @@ export type GetApiV1ExperimentsByExperimentIdRunsData = {
         /**
          * Skip
          *
-         * rows to skip
+         * rows to skip (paging)
          */
         skip?: number;
         /**
