@@ -25,8 +25,6 @@ from backend.scripts.bench_compare import ADMIN_URL, _seed
 
 
 def main() -> None:
-    from backend.core.config import settings
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=200, help="levels of the first factor")
     parser.add_argument(
@@ -35,7 +33,6 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=30, help="per-second series length")
     args = parser.parse_args()
-    clients = args.clients or settings.GRID_MAX_CONFIGURATIONS // args.workers
 
     db = f"mcscope_bench_report_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
@@ -45,6 +42,9 @@ def main() -> None:
     # As bench_compare: an open API for the in-process client.
     os.environ.pop("MCSCOPE_ADMIN_TOKEN", None)
     os.environ["MCSCOPE_ALLOWED_HOSTS"] = '["127.0.0.1", "localhost", "testserver"]'
+    from backend.core.config import settings  # read with the environment above
+
+    clients = args.clients or settings.GRID_MAX_CONFIGURATIONS // args.workers
     try:
         subprocess.run(
             [sys.executable, "-m", "alembic", "upgrade", "head"], check=True, capture_output=True
