@@ -6,6 +6,7 @@ import subprocess
 import zipfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -242,10 +243,22 @@ def test_report_with_emoji_cjk_and_control_characters_compiles(
         "notes": "Notes: 中文 and 😀\r\nsecond line\n\nα β γ\tend {50%} $x_1$",
         "items": [
             {"kind": "figure", "name": "throughput", "caption": "Caption 图\n\n✓"},
-            {"kind": "table", "name": "summary", "explanation": "表\x0c und ß"},
+            {"kind": "table", "name": "summary", "explanation": "表 und ß"},
         ],
     }
     assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    # A control character no font has is refused where the user typed it, naming it.
+    bad_item = {"kind": "table", "name": "summary", "explanation": "表\x0c"}
+    refused: list[tuple[list[Any], dict[str, Any]]] = [
+        (["hypothesis"], {"hypothesis": "bell\x07"}),
+        (["items", 1, "explanation"], {"items": [{"kind": "figure", "name": "qq"}, bad_item]}),
+    ]
+    for field, body in refused:
+        r = client.put(f"{API}/{exp['id']}/report", json=body)
+        assert r.status_code == 422, r.text
+        (item,) = r.json()["detail"]
+        assert item["loc"] == ["body", *field] and "cannot be printed" in item["msg"], item
+        assert "U+0007" in item["msg"] or "U+000C" in item["msg"], item
     pdf = client.get(f"{API}/{exp['id']}/report.pdf")
     assert pdf.status_code == 200, pdf.text[:2000]
     assert pdf.content[:5] == b"%PDF-"
@@ -262,7 +275,7 @@ def test_report_with_emoji_cjk_and_control_characters_compiles(
         "Notes: [U+4E2D U+6587] and [U+1F600]",
         "[U+03B1] [U+03B2] [U+03B3] end {50%} $x_1$",
         "Caption [U+56FE] [U+2713]",
-        "[U+8868 U+000C] und ß",
+        "[U+8868] und ß",
     ):
         assert shown in text, (shown, text[:3000])
     # A failed compile is logged, and answered without pdflatex's log (server paths).

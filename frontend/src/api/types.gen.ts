@@ -6267,6 +6267,53 @@ export type ReportItem = {
 };
 
 /**
+ * ReportItemIn
+ *
+ * A report item as a request writes it: its texts printable (stored items are read as
+ * ReportItem, so one saved before this check still reads).
+ */
+export type ReportItemIn = {
+    /**
+     * Kind
+     *
+     * figure or table
+     */
+    kind: 'figure' | 'table';
+    /**
+     * Name
+     *
+     * its name (GET /experiments/{id}/figures lists figures)
+     */
+    name: string;
+    /**
+     * Caption
+     *
+     * caption; default: the generated one
+     */
+    caption?: string | null;
+    /**
+     * Explanation
+     *
+     * text printed after the item
+     */
+    explanation?: string;
+    /**
+     * Origin
+     *
+     * the page it comes from: experiment (GET /experiments/{id}/figures or tables/{name}) or compare (POST /compare/figures or tables/{name})
+     */
+    origin?: 'experiment' | 'compare';
+    /**
+     * Selection
+     *
+     * the view it was added from: that endpoint's query (experiment) or body (compare) as the page sent it, checked against it; null: the defaults
+     */
+    selection?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/**
  * ReportPublic
  */
 export type ReportPublic = {
@@ -6331,7 +6378,7 @@ export type ReportUpdate = {
      *
      * figures and tables in report order
      */
-    items?: Array<ReportItem> | null;
+    items?: Array<ReportItemIn> | null;
 };
 
 /**
