@@ -4,7 +4,8 @@ pdflatex reads UTF-8, but stops with an error at a character no loaded encoding 
 emoji, Greek or Cyrillic letters, and control characters. Those are replaced by a visible
 placeholder naming their code points ("[U+4E2D U+6587]"), so a report compiles whatever its
 notes or names hold and the reader still sees what was there. Typesetting CJK would need
-texlive-lang-cjk and its fonts, and no pdflatex font has emoji.
+texlive-lang-cjk and its fonts, and no pdflatex font has emoji. Control characters are refused
+where a report's own texts are written (backend.schemas.report).
 """
 
 from __future__ import annotations
@@ -81,9 +82,9 @@ def _placeholder(run: list[str]) -> str:
 
 def escape_latex(text: str, *, paragraphs: bool = False) -> str:
     """Text safe inside a LaTeX document; µ, ± and × in math mode (no package needed); each
-    run of other unprintable characters as one placeholder naming them; long words breakable. Line breaks are kept
-    (a blank line starts a paragraph) only with `paragraphs`: a title, caption or table cell
-    is one paragraph, and a blank line inside one stops pdflatex."""
+    run of other unprintable characters as one placeholder naming them; long words breakable.
+    Line breaks are kept (a blank line starts a paragraph) only with `paragraphs`: a title,
+    caption or table cell is one paragraph, and a blank line inside one stops pdflatex."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
     if not paragraphs:
         text = " ".join(text.split("\n"))
