@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         check test test-cpp test-python test-frontend lint docs docs-build bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-runs bench-slo bench-monitor fuzz-middleware \
+        bench-middleware bench-report bench-runs bench-slo bench-monitor fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -82,6 +82,9 @@ bench-db: setup  ## aggregation queries on a synthetic 2,000-run experiment
 
 bench-compare: setup  ## compare endpoints on two seeded experiments of 2,000 runs each
 	@$(PY) -m backend.scripts.bench_compare
+
+bench-report: setup  ## report.pdf of the largest grid allowed: build time, size, pages
+	@$(PY) -m backend.scripts.bench_report
 
 bench-analysis: deps  ## queueing models, factorial design and aggregation timings
 	@$(PY) -m backend.scripts.bench_analysis

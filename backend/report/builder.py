@@ -74,7 +74,10 @@ def compile_bundle(bundle: bytes) -> bytes:
             [engine, "-interaction=nonstopmode", "-halt-on-error", "main.tex"],
             cwd=tmp,
             capture_output=True,
-            text=True,
+            # TeX writes its log in bytes and cuts lines at 79 of them, splitting a UTF-8
+            # character (an overfull line's "ä"): a strict decode was a 500.
+            encoding="utf-8",
+            errors="replace",
             timeout=PDFLATEX_TIMEOUT_S,
         )
         pdf = Path(tmp) / "main.pdf"

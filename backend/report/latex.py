@@ -18,6 +18,9 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{graphicx}
 \usepackage{booktabs}
 \usepackage[hidelinks]{hyperref}
+% A line that cannot be set within the normal tolerance gets up to 3em of extra space between
+% its words instead of running into the margin (long words carry hyphens: escape_latex).
+\setlength{\emergencystretch}{3em}
 """
 
 

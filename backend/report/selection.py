@@ -5,6 +5,7 @@ without its defaults, so the bundle draws exactly the view the user built."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -48,7 +49,7 @@ def checked_selection(item: ReportItem) -> dict[str, Any] | None:
     return model.model_dump(mode="json", exclude_defaults=True, exclude=set(_OUTPUT))
 
 
-def checked_items(items: list[ReportItem]) -> list[ReportItem]:
+def checked_items(items: Sequence[ReportItem]) -> list[ReportItem]:
     """Every item known and its selection valid, else a 422 at `items.<i>.<field>`."""
     out = []
     for i, item in enumerate(items):

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from backend.domain.azure_lab_states import allowed_actions
 from backend.schemas.base import RequestModel
+from infra.azure.spec import DEFAULT_EXPIRY_HOURS, MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 
 AzureLabState = Literal[
     "queued",
@@ -81,7 +82,12 @@ class AzureLabCreate(RequestModel):
         default=True, description="add one VM with a public IP to reach the others through"
     )
     expires_in_hours: float = Field(
-        default=4.0, gt=0, le=168, description="hours until the lab is deleted, in h"
+        default=DEFAULT_EXPIRY_HOURS,
+        ge=MIN_EXPIRY_HOURS,
+        le=MAX_EXPIRY_HOURS,
+        allow_inf_nan=False,
+        description=f"hours until the lab is deleted, in h ({MIN_EXPIRY_HOURS:g} h at least; "
+        "at most MCSCOPE_AZURE_MAX_EXPIRY_HOURS, GET /azure-labs/defaults)",
     )
     budget: float | None = Field(
         default=None,

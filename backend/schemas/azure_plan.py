@@ -72,6 +72,7 @@ class AzureLabDefaultsPublic(BaseModel):
     region: str = Field(description="suggested region")
     image: str = Field(description="default marketplace image URN")
     default_expiry_hours: float = Field(description="expiry of a new testbed, in h")
+    min_expiry_hours: float = Field(description="the shortest expiry allowed, in h")
     max_expiry_hours: float = Field(description="the longest expiry allowed, in h")
     currency: str = Field(
         description="ISO 4217 code of the suggested region's stored prices, in which a budget is "

@@ -1,6 +1,7 @@
 """Bounds on request values, answered by a 422 naming the field instead of a 500.
 
-Integers that reach the database: ids are PostgreSQL `integer`, paging offsets are `bigint`.
+Integers that reach the database: ids are PostgreSQL `integer`, paging offsets are `bigint`
+(bounded by backend.api.paging).
 
 Numbers given to the analysis models: physical limits of what can be measured on this system.
 Beyond them an input is not a measurement; within them every formula the models evaluate
@@ -11,12 +12,9 @@ stays far inside double range, so a result is never infinite, NaN or a silently 
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Query
 from pydantic import AfterValidator, Field
 
 INT32_MAX = 2**31 - 1
-
-Skip = Annotated[int, Query(ge=0, le=INT32_MAX, description="rows to skip")]
 
 # A database id in a request body (a PostgreSQL `integer` primary key).
 DbId = Annotated[int, Field(ge=1, le=INT32_MAX)]

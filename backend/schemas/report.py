@@ -1,9 +1,26 @@
 """The report of an experiment as the API reads and writes it."""
 
+import unicodedata
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+# Line breaks and tabs are layout; every other control character (a bell, a form feed pasted
+# from a terminal) has no glyph in any font, so report.pdf could only show a placeholder.
+_LAYOUT = frozenset("\n\r\t")
+
+
+def _printable(text: str) -> str:
+    controls = sorted({c for c in text if c not in _LAYOUT and unicodedata.category(c) == "Cc"})
+    if controls:
+        codes = " ".join(f"U+{ord(c):04X}" for c in controls[:4])
+        raise ValueError(f"must not contain control characters ({codes}): they cannot be printed")
+    return text
+
+
+# Text the report prints as the user wrote it.
+PrintedText = Annotated[str, AfterValidator(_printable)]
 
 
 class ReportItem(BaseModel):
@@ -31,14 +48,28 @@ class ReportItem(BaseModel):
     )
 
 
+class ReportItemIn(ReportItem):
+    """A report item as a request writes it: its texts printable (stored items are read as
+    ReportItem, so one saved before this check still reads)."""
+
+    caption: PrintedText | None = Field(
+        default=None, max_length=2000, description="caption; default: the generated one"
+    )
+    explanation: PrintedText = Field(
+        default="", max_length=20_000, description="text printed after the item"
+    )
+
+
 class ReportUpdate(BaseModel):
     """Fields to change; the hypothesis is timestamped whenever its text changes."""
 
     model_config = ConfigDict(extra="forbid")
 
-    hypothesis: str | None = Field(default=None, max_length=20_000, description="hypothesis")
-    notes: str | None = Field(default=None, max_length=50_000, description="free notes")
-    items: list[ReportItem] | None = Field(
+    hypothesis: PrintedText | None = Field(
+        default=None, max_length=20_000, description="hypothesis"
+    )
+    notes: PrintedText | None = Field(default=None, max_length=50_000, description="free notes")
+    items: list[ReportItemIn] | None = Field(
         default=None, max_length=200, description="figures and tables in report order"
     )
 

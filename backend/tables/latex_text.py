@@ -4,10 +4,13 @@ pdflatex reads UTF-8, but stops with an error at a character no loaded encoding 
 emoji, Greek or Cyrillic letters, and control characters. Those are replaced by a visible
 placeholder naming their code points ("[U+4E2D U+6587]"), so a report compiles whatever its
 notes or names hold and the reader still sees what was there. Typesetting CJK would need
-texlive-lang-cjk and its fonts, and no pdflatex font has emoji.
+texlive-lang-cjk and its fonts, and no pdflatex font has emoji. Control characters are refused
+where a report's own texts are written (backend.schemas.report).
 """
 
 from __future__ import annotations
+
+import re
 
 _LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -55,6 +58,23 @@ PRINTABLE = frozenset(
 )
 _PLACEHOLDER_CODES = 4  # code points named in one placeholder; a longer run says how many more
 
+# TeX breaks a line only at spaces and where its (English) patterns hyphenate; a long compound
+# word, an accented one above all, overflows the page instead. A word longer than LONG_WORD
+# characters gets a discretionary hyphen after every BREAK_EVERY of them (at least
+# BREAK_EVERY left after the last), so it breaks wherever a line ends.
+LONG_WORD = 24
+BREAK_EVERY = 8
+_LONG_WORD = re.compile(rf"\S{{{LONG_WORD + 1},}}")
+
+
+def _break_points(text: str) -> set[int]:
+    """Indexes of `text` before which a long word may break."""
+    return {
+        i
+        for m in _LONG_WORD.finditer(text)
+        for i in range(m.start() + BREAK_EVERY, m.end() - BREAK_EVERY + 1, BREAK_EVERY)
+    }
+
 
 def _placeholder(run: list[str]) -> str:
     codes = " ".join(f"U+{ord(c):04X}" for c in run[:_PLACEHOLDER_CODES])
@@ -64,19 +84,22 @@ def _placeholder(run: list[str]) -> str:
 
 def escape_latex(text: str, *, paragraphs: bool = False) -> str:
     """Text safe inside a LaTeX document; µ, ± and × in math mode (no package needed); each
-    run of other unprintable characters as one placeholder naming them. Line breaks are kept
-    (a blank line starts a paragraph) only with `paragraphs`: a title, caption or table cell
-    is one paragraph, and a blank line inside one stops pdflatex."""
+    run of other unprintable characters as one placeholder naming them; long words breakable.
+    Line breaks are kept (a blank line starts a paragraph) only with `paragraphs`: a title,
+    caption or table cell is one paragraph, and a blank line inside one stops pdflatex."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
     if not paragraphs:
         text = " ".join(text.split("\n"))
+    breaks = _break_points(text)
     out: list[str] = []
     run: list[str] = []
-    for c in text:
+    for i, c in enumerate(text):
         if c in PRINTABLE:
             if run:
                 out.append(_placeholder(run))
                 run = []
+            if i in breaks:
+                out.append(r"\-")
             out.append(_LATEX_SPECIALS.get(c, c))
         else:
             run.append(c)

@@ -15,7 +15,7 @@ import csv
 import io
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from backend.tables.latex_text import escape_latex
@@ -193,7 +193,46 @@ def _if_wider(box: str, width: str, then: list[str], otherwise: list[str]) -> li
     return [rf"\ifdim\wd{box}>{width}", *then, r"\else", *otherwise, r"\fi"]
 
 
+# A float never breaks across pages: a longer table is set in parts of ROWS_PER_PART rows
+# (a page each in \small), at most MAX_PARTS of them; the rows past those are left out of the
+# LaTeX, which says so under the last part (the CSV has every row).
+ROWS_PER_PART = 40
+MAX_PARTS = 10
+
+
 def to_latex(table: Table) -> str:
+    """The table as LaTeX: one float (see `_float_latex`), or a long table's parts, each its
+    own float with the caption numbering it, between page breaks (so floats do not pile up)."""
+    n = len(table.rows)
+    if n <= ROWS_PER_PART:
+        return _float_latex(table)
+    shown = min(n, ROWS_PER_PART * MAX_PARTS)
+    starts = range(0, shown, ROWS_PER_PART)
+    parts = []
+    for k, start in enumerate(starts, 1):
+        end = min(start + ROWS_PER_PART, shown)
+        last = k == len(starts)
+        notes = table.notes if last else []
+        if last and shown < n:
+            notes = [
+                *notes,
+                f"Rows {shown + 1:,}–{n:,} of {n:,} are left out here; the table's CSV has "
+                "every row.",
+            ]
+        part = replace(
+            table,
+            rows=table.rows[start:end],
+            sections=table.sections[start:end],
+            caption=f"{table.caption} (part {k} of {len(starts)}: rows {start + 1:,}–{end:,} "
+            f"of {n:,})",
+            label=table.label if k == 1 else f"{table.label}-part-{k}",
+            notes=notes,
+        )
+        parts.append(_float_latex(part))
+    return "\n".join([r"\clearpage", *parts, r"\clearpage", ""])
+
+
+def _float_latex(table: Table) -> str:
     r"""A booktabs table that fits its page, whatever paper it is pasted into: LaTeX sets it in a
     box as given and with stacked headers, measures both, and floats the first that fits:
     as given in the column (`table`), stacked in the column, as given across both columns of a

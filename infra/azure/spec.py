@@ -57,8 +57,11 @@ RETIRED_SIZES: dict[str, str] = {
 
 # Cost guard: a typo such as 70 instead of 7 should not start 70 VMs.
 MAX_VMS = 24
-# Every testbed expires (its resource group carries the time); a week at most.
+# Every testbed expires (its resource group carries the time); a week at most, and an hour at
+# least: creating one may take that long (worker/tasks/azure.py), and a testbed that expires
+# before it is ready is deleted before it is used.
 DEFAULT_EXPIRY_HOURS = 4.0
+MIN_EXPIRY_HOURS = 1.0
 MAX_EXPIRY_HOURS = 168.0
 
 
@@ -189,7 +192,9 @@ class LabSpec(BaseModel):
     jump_host: JumpHostSpec = Field(default_factory=JumpHostSpec)
     middleware_source: MiddlewareSource | None = None
     owner: Owner = "mcscope"
-    expires_in_hours: float = Field(default=DEFAULT_EXPIRY_HOURS, gt=0, le=MAX_EXPIRY_HOURS)
+    expires_in_hours: float = Field(
+        default=DEFAULT_EXPIRY_HOURS, ge=MIN_EXPIRY_HOURS, le=MAX_EXPIRY_HOURS
+    )
 
     @field_validator("ssh_public_key_path")
     @classmethod

@@ -7,6 +7,7 @@ from celery.signals import task_received
 
 from backend.core.db import SessionLocal
 from backend.core.queue import EXECUTE_RUN_TASK, RUNS_QUEUE, enqueue_slo_step
+from backend.domain.design_fields import RUN_TASK_TIME_LIMIT_S
 from worker.runs import lifecycle
 from worker.runs.execute import execute_run as _execute_run_impl
 from worker.runs.repetitions import follow_rule
@@ -20,9 +21,9 @@ logger = logging.getLogger(__name__)
 MAX_TASK_RETRIES = 20
 MAX_COUNTDOWN_S = 120.0
 # A backstop for a hung run: below the broker's visibility timeout (6 h), above the longest
-# run (a 1 h stability trace plus set-up). The soft limit fails the run and cleans up; the hard
-# one kills the process, and recovery re-queues the run.
-SOFT_TIME_LIMIT_S = 4 * 3600
+# run (design_fields bounds the run time below it, set-up included). The soft limit fails the
+# run and cleans up; the hard one kills the process, and recovery re-queues the run.
+SOFT_TIME_LIMIT_S = RUN_TASK_TIME_LIMIT_S
 TIME_LIMIT_S = SOFT_TIME_LIMIT_S + 600
 
 

@@ -21,7 +21,7 @@ from backend.schemas.azure_plan import (
     AzureLabPlanPublic,
     AzureTemplatePublic,
 )
-from infra.azure.spec import DEFAULT_EXPIRY_HOURS, LabSpec
+from infra.azure.spec import DEFAULT_EXPIRY_HOURS, MIN_EXPIRY_HOURS, LabSpec
 
 # Included before the azure-labs router: /azure-labs/defaults is not a lab id.
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
@@ -55,6 +55,7 @@ def read_azure_lab_defaults(session: SessionDep) -> AzureLabDefaultsPublic:
         region=DEFAULT_REGION,
         image=str(LabSpec.model_fields["image"].default),
         default_expiry_hours=min(DEFAULT_EXPIRY_HOURS, settings.AZURE_MAX_EXPIRY_HOURS),
+        min_expiry_hours=MIN_EXPIRY_HOURS,
         max_expiry_hours=settings.AZURE_MAX_EXPIRY_HOURS,
     )
 

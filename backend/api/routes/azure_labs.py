@@ -2,14 +2,15 @@
 registers it as a testbed), list labs, read one's state and progress; stop (deallocate), start
 and delete one, each a task the worker carries out."""
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, status
 from pydantic import ValidationError
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
+from backend.api.paging import Page, paging
 from backend.azure.plans import resources
 from backend.core.config import settings
 from backend.core.keys import KeyPathError, check_key_path
@@ -165,12 +166,11 @@ def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPubli
 @router.get("", response_model=AzureLabsPublic)
 def read_azure_labs(
     session: SessionDep,
-    skip: int = Query(default=0, ge=0),
-    limit: int = Query(default=100, ge=1, le=1000),
+    page: Annotated[Page, Depends(paging())],
 ) -> AzureLabsPublic:
     """List Azure labs, newest first."""
     rows = session.scalars(
-        select(AzureLab).order_by(AzureLab.id.desc()).offset(skip).limit(limit)
+        select(AzureLab).order_by(AzureLab.id.desc()).offset(page.skip).limit(page.limit)
     ).all()
     count = session.scalar(select(func.count()).select_from(AzureLab)) or 0
     return AzureLabsPublic(data=[AzureLabPublic.model_validate(r) for r in rows], count=count)

@@ -1,13 +1,15 @@
 """Running an experiment: start or resume, cancel, list its runs, read results and run series."""
 
 import logging
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from zipstream import ZipStream
 
 from backend.api.deps import SessionDep
+from backend.api.paging import Page, paging
 from backend.api.routes.experiments import counted, design_problem, stored_search
 from backend.api.window import ExperimentDep, WindowDep
 from backend.core.queue import (
@@ -32,7 +34,6 @@ from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import machines, series, table
 from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
-from backend.schemas.limits import Skip
 from backend.schemas.machines import MachinesPublic
 from backend.schemas.problems import unprocessable
 from backend.schemas.results import ResultsPublic
@@ -162,14 +163,17 @@ def cancel_experiment(session: SessionDep, experiment_id: int) -> CancelResult:
 def read_runs(
     session: SessionDep,
     experiment_id: int,
+    page: Annotated[Page, Depends(paging())],
     status_: RunStatus | None = Query(default=None, alias="status"),
-    skip: Skip = 0,
-    limit: int = Query(default=100, ge=1, le=1000),
 ) -> RunsPublic:
     """List an experiment's runs, optionally by status."""
     _load(session, experiment_id)
     rows, count = list_runs(
-        session=session, experiment_id=experiment_id, status=status_, skip=skip, limit=limit
+        session=session,
+        experiment_id=experiment_id,
+        status=status_,
+        skip=page.skip,
+        limit=page.limit,
     )
     return RunsPublic(data=[RunPublic.model_validate(r) for r in rows], count=count)
 

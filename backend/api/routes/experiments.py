@@ -3,9 +3,9 @@
 import logging
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, Query, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.exc import IntegrityError
@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from backend.analysis.errors import AnalysisError
 from backend.api.deps import SessionDep
 from backend.api.design_route import DesignRoute
+from backend.api.paging import Page, paging
 from backend.core.config import settings
 from backend.core.run_files import remove_run_files
 from backend.crud import experiment as crud
@@ -23,6 +24,7 @@ from backend.crud.overhead import RunOverhead, run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import has_runs, run_ids
 from backend.domain.design import Design, DesignErrors, check_design
+from backend.domain.design_fields import planned_time_problem
 from backend.domain.grid import GridPreview, grid_size, preview
 from backend.domain.metrics import MetricName
 from backend.domain.slo_design import search_preview, search_problems
@@ -53,7 +55,7 @@ from backend.schemas.experiment import (
     served_window,
 )
 from backend.schemas.fraction import PowerQuery
-from backend.schemas.limits import DbText, Skip
+from backend.schemas.limits import DbText
 from backend.schemas.problems import problem, unprocessable
 from backend.schemas.served import served
 from backend.schemas.slo import SloPreviewPublic, SloSearchSpec
@@ -91,9 +93,22 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
         raise RequestValidationError(
             [*(problem(d.loc, d.reason, _echo(spec, d.loc)) for d in e.errors), *also]
         ) from e
+    also += _planned_time_problems(spec, design)
     if also:
         raise RequestValidationError(also)
     return design
+
+
+def _planned_time_problems(spec: ExperimentBase, design: Design) -> list[dict[str, Any]]:
+    """The plan's run time in all against its limit: every run a search may probe, or each
+    configuration's repetitions (a rule's cap: what it may come to)."""
+    if spec.slo_search is not None:
+        runs = spec.slo_search.max_probes
+    else:
+        each = spec.repetition_rule.max_repetitions if spec.repetition_rule else spec.repetitions
+        runs = len(design.points) * each
+    reason = planned_time_problem(runs, spec.run_time_s)
+    return [] if reason is None else [problem(("run_time_s",), reason, spec.run_time_s)]
 
 
 def _rule_problems(spec: ExperimentBase) -> list[dict[str, Any]]:
@@ -361,14 +376,13 @@ def create_experiment(session: SessionDep, spec: ExperimentCreate) -> Experiment
 @router.get("", response_model=ExperimentsPublic)
 def read_experiments(
     session: SessionDep,
-    skip: Skip = 0,
-    limit: int = Query(default=50, ge=1, le=500),
+    page: Annotated[Page, Depends(paging(default=50, maximum=500))],
     q: DbText | None = Query(default=None, max_length=200, description="name contains"),
     template: Template | None = None,
 ) -> ExperimentsPublic:
     """List experiments, newest first."""
     rows, count = crud.list_experiments(
-        session=session, skip=skip, limit=limit, q=q, template=template
+        session=session, skip=page.skip, limit=page.limit, q=q, template=template
     )
     return ExperimentsPublic(data=_public(session, list(rows)), count=count)
 

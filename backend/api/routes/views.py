@@ -1,12 +1,13 @@
 """Saved views of the Compare page: create, list, read, replace, delete."""
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, status
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
+from backend.api.paging import Page, paging
 from backend.crud import view as crud
 from backend.models import SavedView
 from backend.schemas.problems import unprocessable
@@ -43,11 +44,10 @@ def _commit(session: Session, name: str) -> None:
 @router.get("", response_model=ViewsPublic)
 def read_views(
     session: SessionDep,
-    skip: int = Query(default=0, ge=0),
-    limit: int = Query(default=100, ge=1, le=1000),
+    page: Annotated[Page, Depends(paging())],
 ) -> ViewsPublic:
     """List saved views, most recently saved first."""
-    rows, count = crud.list_views(session=session, skip=skip, limit=limit)
+    rows, count = crud.list_views(session=session, skip=page.skip, limit=page.limit)
     data = [served(ViewPublic, _row(v), what="view", row_id=v.id) for v in rows]
     return ViewsPublic(data=data, count=count)
 

@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.domain.design_fields import MAX_PLANNED_S, RUN_SETUP_ALLOWANCE_S, RUN_TIME
 from backend.domain.grid import MAX_LEVELS
 from backend.domain.resources import (
     KEY_MAXIMUM_MAX,
@@ -12,7 +13,10 @@ from backend.domain.resources import (
     MEMCACHED_MAX_CONNECTIONS,
     MIDDLEWARE_MAX_CONNECTIONS,
 )
+from backend.main import app
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
+from infra.azure.spec import MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
+from worker.tasks.runs import SOFT_TIME_LIMIT_S
 
 API = "/api/v1"
 
@@ -23,14 +27,41 @@ def _detail(r: Any) -> dict[str, Any]:
     return first
 
 
-@pytest.mark.parametrize("skip", ["100000000000000000000", "1e20", "-1"])
-def test_paging_offsets_are_bounded(client: TestClient, skip: str) -> None:
+def _list_routes() -> list[str]:
+    """Every GET route of the API that pages rows (has a `skip` query parameter; a file's
+    text pages bytes with `offset`)."""
+    paths = app.openapi()["paths"]
+    return sorted(
+        path
+        for path, methods in paths.items()
+        if any(
+            p["in"] == "query" and p["name"] == "skip"
+            for p in methods.get("get", {}).get("parameters", [])
+        )
+    )
+
+
+def test_the_list_routes_are_found() -> None:
+    # The four lists of the product: a route that stops paging shows here, not as a silent pass.
+    assert {
+        "/api/v1/experiments",
+        "/api/v1/experiments/{experiment_id}/runs",
+        "/api/v1/views",
+        "/api/v1/azure-labs",
+    } <= set(_list_routes())
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [("skip", str(2**63)), ("skip", "100000000000000000000"), ("skip", "1e20"), ("skip", "-1")]
+    + [("limit", "0"), ("limit", str(2**63))],
+)
+def test_every_list_route_bounds_its_paging(client: TestClient, param: str, value: str) -> None:
     exp = create_random_experiment(client)
-    for path in ("/experiments", f"/experiments/{exp['id']}/runs"):
-        assert _detail(client.get(f"{API}{path}", params={"skip": skip}))["loc"] == [
-            "query",
-            "skip",
-        ]
+    for route in _list_routes():
+        url = route.replace("{experiment_id}", str(exp["id"]))
+        assert _detail(client.get(url, params={param: value}))["loc"] == ["query", param], url
+        assert client.get(url, params={"skip": 2**31 - 1}).json()["data"] == [], url
 
 
 @pytest.mark.parametrize(
@@ -159,3 +190,56 @@ def test_utilization_law_inputs_are_measurable(client: TestClient) -> None:
         f"{API}/analysis/laws/utilization", json={"service_time_s": 0.001, "throughput_per_s": 500}
     )
     assert r.status_code == 200 and r.json()["utilization"] == 0.5
+
+
+def test_a_run_fits_the_run_tasks_time_limit(client: TestClient) -> None:
+    # The longest run time plus its set-up allowance is the task's limit, not more.
+    assert RUN_TIME.maximum + RUN_SETUP_ALLOWANCE_S == SOFT_TIME_LIMIT_S == 4 * 3600
+    too_long = experiment_payload(run_time_s=RUN_TIME.maximum + 1, factors={}, repetitions=1)
+    d = _detail(client.post(f"{API}/experiments/preview", json=too_long))
+    assert d["loc"] == ["body", "run_time_s"] and str(RUN_TIME.maximum) in d["msg"]
+    longest = experiment_payload(run_time_s=RUN_TIME.maximum, factors={}, repetitions=1)
+    assert client.post(f"{API}/experiments/preview", json=longest).status_code == 200
+
+
+def test_an_experiments_planned_time_is_bounded(client: TestClient) -> None:
+    # 4 configurations: the most repetitions within the limit pass, one more is refused.
+    run_time_s = RUN_TIME.maximum
+    fitting = MAX_PLANNED_S // (4 * run_time_s)
+    ok = experiment_payload(run_time_s=run_time_s, repetitions=fitting)
+    assert client.post(f"{API}/experiments/preview", json=ok).status_code == 200, ok
+    runs = 4 * (fitting + 1)
+    over = experiment_payload(run_time_s=run_time_s, repetitions=fitting + 1)
+    for path in ("/experiments/preview", "/experiments"):
+        d = _detail(client.post(f"{API}{path}", json=over))
+        assert d["loc"] == ["body", "run_time_s"], d
+        assert f"{runs} runs x {run_time_s} s = {runs * run_time_s} s" in d["msg"], d
+        assert f"the limit is {MAX_PLANNED_S} s (30 days)" in d["msg"], d
+    # A repetition rule counts with its cap.
+    rule = {"min_repetitions": 3, "max_repetitions": fitting + 1}
+    ruled = experiment_payload(run_time_s=run_time_s, repetitions=3, repetition_rule=rule)
+    assert _detail(client.post(f"{API}/experiments/preview", json=ruled))["loc"] == [
+        "body",
+        "run_time_s",
+    ]
+
+
+@pytest.mark.parametrize("hours", [1e-9, 0.5, MAX_EXPIRY_HOURS + 1])
+def test_azure_expiry_is_within_its_range(client: TestClient, hours: float) -> None:
+    body = {
+        "name": "expiry-range",
+        "region": "westeurope",
+        "servers": {"count": 1, "size": "Standard_A1_v2"},
+        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
+        "clients": {"count": 1, "size": "Standard_A2_v2"},
+        "key_path": "id_ed25519",
+        "ssh_source_cidr": "203.0.113.0/24",
+        "subnet_prefix": "10.0.0.0/24",
+        "expires_in_hours": hours,
+    }
+    for path in ("/azure-labs/plan", "/azure-labs"):
+        r = client.post(f"{API}{path}", json=body)
+        assert r.status_code == 422, r.text
+        (item,) = r.json()["detail"]
+        assert item["loc"] == ["body", "expires_in_hours"], item
+    assert MIN_EXPIRY_HOURS == 1.0

@@ -141,7 +141,7 @@ export type AzureLabCreate = {
     /**
      * Expires In Hours
      *
-     * hours until the lab is deleted, in h
+     * hours until the lab is deleted, in h (1 h at least; at most MCSCOPE_AZURE_MAX_EXPIRY_HOURS, GET /azure-labs/defaults)
      */
     expires_in_hours?: number;
     /**
@@ -192,6 +192,12 @@ export type AzureLabDefaultsPublic = {
      * expiry of a new testbed, in h
      */
     default_expiry_hours: number;
+    /**
+     * Min Expiry Hours
+     *
+     * the shortest expiry allowed, in h
+     */
+    min_expiry_hours: number;
     /**
      * Max Expiry Hours
      *
@@ -6828,6 +6834,53 @@ export type ReportItem = {
 };
 
 /**
+ * ReportItemIn
+ *
+ * A report item as a request writes it: its texts printable (stored items are read as
+ * ReportItem, so one saved before this check still reads).
+ */
+export type ReportItemIn = {
+    /**
+     * Kind
+     *
+     * figure or table
+     */
+    kind: 'figure' | 'table';
+    /**
+     * Name
+     *
+     * its name (GET /experiments/{id}/figures lists figures)
+     */
+    name: string;
+    /**
+     * Caption
+     *
+     * caption; default: the generated one
+     */
+    caption?: string | null;
+    /**
+     * Explanation
+     *
+     * text printed after the item
+     */
+    explanation?: string;
+    /**
+     * Origin
+     *
+     * the page it comes from: experiment (GET /experiments/{id}/figures or tables/{name}) or compare (POST /compare/figures or tables/{name})
+     */
+    origin?: 'experiment' | 'compare';
+    /**
+     * Selection
+     *
+     * the view it was added from: that endpoint's query (experiment) or body (compare) as the page sent it, checked against it; null: the defaults
+     */
+    selection?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+/**
  * ReportPublic
  */
 export type ReportPublic = {
@@ -6892,7 +6945,7 @@ export type ReportUpdate = {
      *
      * figures and tables in report order
      */
-    items?: Array<ReportItem> | null;
+    items?: Array<ReportItemIn> | null;
 };
 
 /**
@@ -10598,18 +10651,6 @@ export type GetApiV1ExperimentsData = {
     path?: never;
     query?: {
         /**
-         * Skip
-         *
-         * rows to skip
-         */
-        skip?: number;
-        /**
-         * Limit
-         *
-         * rows to return at most (paging)
-         */
-        limit?: number;
-        /**
          * Q
          *
          * name contains
@@ -10621,6 +10662,18 @@ export type GetApiV1ExperimentsData = {
          * only experiments of this template
          */
         template?: Template | null;
+        /**
+         * Skip
+         *
+         * rows to skip (paging)
+         */
+        skip?: number;
+        /**
+         * Limit
+         *
+         * rows to return at most (paging)
+         */
+        limit?: number;
     };
     url: '/api/v1/experiments';
 };
@@ -10916,7 +10969,7 @@ export type GetApiV1ExperimentsByExperimentIdRunsData = {
         /**
          * Skip
          *
-         * rows to skip
+         * rows to skip (paging)
          */
         skip?: number;
         /**

@@ -156,11 +156,11 @@ export function NewAzureTestbed({ defaults, onCreated }: NewAzureTestbedProps) {
           </div>
           <div>
             <label>
-              Expiry (h, at most {defaults.max_expiry_hours})
+              Expiry (h, {defaults.min_expiry_hours} to {defaults.max_expiry_hours})
               <input
                 type="number"
                 name="expires_in_hours"
-                min={0.5}
+                min={defaults.min_expiry_hours}
                 step={0.5}
                 max={defaults.max_expiry_hours}
                 value={form.expires_in_hours}
