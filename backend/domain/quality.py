@@ -17,10 +17,11 @@ class FlagCode(StrEnum):
     UNEXPECTED_MISSES = "unexpected_misses"
     TOOL_ERRORS = "tool_errors"
     CPU_STEAL = "cpu_steal"
+    MEMORY_CAP = "memory_cap"
 
 
 # Flags that read the whole run, not the window: a re-cut window keeps them as stored.
-WHOLE_RUN = frozenset({FlagCode.TOOL_ERRORS})
+WHOLE_RUN = frozenset({FlagCode.TOOL_ERRORS, FlagCode.MEMORY_CAP})
 
 
 @dataclass(frozen=True)

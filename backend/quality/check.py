@@ -1,7 +1,7 @@
 """Every run rule applied to one run's evidence, and what could not be checked (and why)."""
 
 from backend.domain.quality import Flag, FlagCode, RunQuality
-from backend.quality import agreement, drift, errors, misses, steal, warmup
+from backend.quality import agreement, drift, errors, memory, misses, steal, warmup
 from backend.quality.evidence import RunEvidence
 from backend.quality.model import Thresholds
 
@@ -36,6 +36,8 @@ def run_flags(ev: RunEvidence, th: Thresholds) -> RunQuality:
         found.append(misses.misses_flag(source or ev.middleware or {}, th))
     if ev.tool_errors is not None:
         found.append(errors.errors_flag(ev.tool_errors))
+    if ev.memory is not None:
+        found.append(memory.memory_cap_flag(ev.memory))
     if ev.steal_pct is None:
         skipped[FlagCode.CPU_STEAL] = "not measured (no host_cpu_steal_pct series)"
     else:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from backend.domain.metrics import PER_SECOND, MetricName
+from backend.domain.middleware_memory import MiddlewareMemory
 from backend.results.aggregate import (
     SourceSeries,
     Window,
@@ -38,7 +39,8 @@ class RunEvidence:
     client / middleware: window means with instances combined (None: no such source);
     clients: closed-loop clients N; tool_errors: per source, errors the tools reported over
     the whole run (None: not read); steal_pct: per host, CPU steal per second over the window
-    (None: not measured).
+    (None: not measured); memory: per middleware source, its memory bound over the whole run
+    (None: not read).
     """
 
     window: Window
@@ -49,6 +51,7 @@ class RunEvidence:
     expects_no_misses: bool
     tool_errors: Mapping[str, int] | None = None
     steal_pct: Mapping[str, list[float]] | None = None
+    memory: Mapping[str, MiddlewareMemory] | None = None
 
 
 def _means(series: Sequence[SourceSeries], t0: float, window: Window) -> dict[str, float | None]:
@@ -78,6 +81,7 @@ def evidence_from_series(
     clients: int | None,
     expects_no_misses: bool,
     tool_errors: Mapping[str, int] | None = None,
+    memory: Mapping[str, MiddlewareMemory] | None = None,
 ) -> RunEvidence:
     """The evidence of one run (all its sources, request type "all") over `window`."""
     t0 = clock_start(series) or 0.0
@@ -99,4 +103,5 @@ def evidence_from_series(
         expects_no_misses=expects_no_misses,
         tool_errors=tool_errors,
         steal_pct=steal or None,
+        memory=memory,
     )

@@ -28,8 +28,8 @@ struct config {
     std::size_t max_reply_bytes = std::size_t{16} << 20;  ///< one server reply; SERVER_ERROR beyond
     std::uint32_t client_idle_timeout_ms = 600'000;  ///< close a client silent this long (0: never)
     std::uint32_t client_write_timeout_ms = 30'000;  ///< close a client not reading its replies
-    /// Bytes buffered for all clients at most (requests, replies, read buffers); 0: the default,
-    /// a quarter of physical memory (default_buffer_cap()).
+    /// Bytes buffered for all clients at most (requests, replies, read buffers; the exact bound
+    /// past it is memory_account's); 0: the default, default_buffer_cap().
     std::size_t max_buffered_bytes = 0;
     std::uint32_t client_body_timeout_ms = 5'000;  ///< a set's value must arrive within this
     /// close a client that holds more than its share of the cap this long (0: never)

@@ -250,8 +250,10 @@ void connection::retry_deferred() {
         if (closed_ || deferred_.empty()) {
             return;
         }
-        // Earliest first: the next reply in line is always admitted (every later reply waits
-        // for it), the ones after it only while their last known sizes fit the room left.
+        // Earliest first: the next reply in line is always admitted once the write before it
+        // is done (every later reply waits for it), the ones after it only while their last
+        // known sizes fit the room left. During an unfinished write none is exempt: on_written
+        // calls us again.
         std::sort(deferred_.begin(), deferred_.end(),
                   [](const request_ptr& a, const request_ptr& b) { return a->seq < b->seq; });
         std::size_t used = ctx_.budget.used();
@@ -260,7 +262,7 @@ void connection::retry_deferred() {
         std::size_t take = 0;
         for (; take < deferred_.size(); ++take) {
             const request& r = *deferred_[take];
-            if (r.seq != base_seq_ && bytes + r.retry_bytes > room) {
+            if (r.seq != acct_.next_write() && bytes + r.retry_bytes > room) {
                 break;
             }
             bytes += r.retry_bytes;
@@ -354,8 +356,7 @@ connection::flushed connection::flush_locked(stats& st, bool on_net) {
             }
             request_ptr r = std::move(order_.front().req);
             order_.pop_front();
-            ++base_seq_;
-            acct_.set_next_write(base_seq_);
+            ++base_seq_;  // next_write moves on once this write is done (recycle_written_locked)
             if (!r->reply.empty()) {
                 iov_.push_back(iovec{r->reply.data(), r->reply.size()});
                 total += r->reply.size();
@@ -424,6 +425,8 @@ void connection::recycle_written_locked() {
         }
     }
     written_.clear();
+    // Only now, every earlier reply released: at most one reply per client past the cap.
+    acct_.set_next_write(base_seq_);
 }
 
 void connection::after_flush(flushed f, bool on_net) {

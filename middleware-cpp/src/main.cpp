@@ -33,7 +33,8 @@ void describe_stats() {
         std::printf("  %-20s %-8s %-9s %s\n", mcscope::kHistNames[k], "count", "ns", kHistDesc[k]);
     }
     std::printf(
-        "memory bound counters (process-wide; logged at shutdown as \"memory: name=value\")\n");
+        "memory bound counters (process-wide; in summary.json \"memory\" beside "
+        "max_buffered_bytes, and logged at shutdown as \"memory: name=value\")\n");
     for (const mcscope::memory_counter_desc& m : mcscope::kMemoryCounters) {
         std::printf("  %-20s %-8s %-9s %s\n", m.name, m.kind, m.unit, m.description);
     }

@@ -9,15 +9,18 @@
 
 namespace mcscope {
 
+std::size_t default_buffer_cap_for(std::size_t physical) {
+    constexpr std::size_t kFraction = 16;  // the rest for memcached, load generators, others
+    return std::clamp(physical / kFraction, kMinDefaultCap, kMaxDefaultCap);
+}
+
 std::size_t default_buffer_cap() {
     long pages = ::sysconf(_SC_PHYS_PAGES);
     long page = ::sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) {
-        return kMinDefaultCap;
+        return default_buffer_cap_for(0);
     }
-    constexpr std::size_t kFraction = 4;  // the rest for memcached, load generators, the OS
-    std::size_t phys = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
-    return std::max(phys / kFraction, kMinDefaultCap);
+    return default_buffer_cap_for(static_cast<std::size_t>(pages) * static_cast<std::size_t>(page));
 }
 
 std::size_t memory_budget::share() const {

@@ -9,7 +9,7 @@
 namespace mcscope {
 
 /// Process counters of the memory bound, declared once: the enum, --describe-stats and the
-/// shutdown log line come from this table. Not in the stats files (their readers are strict).
+/// shutdown log line and summary.json's "memory" block come from this table.
 #define MCSCOPE_MEMORY_COUNTERS(ACTION)                                                        \
     ACTION(paused, "memory_pauses", "counter", "events",                                       \
            "a client held more than its share of --max-buffered-bytes: reading it paused")     \
@@ -40,9 +40,15 @@ constexpr memory_counter_desc kMemoryCounters[kMemoryCounterCount] = {
     MCSCOPE_MEMORY_COUNTERS(MCSCOPE_MEMORY_DESC)};
 #undef MCSCOPE_MEMORY_DESC
 
-/// Default --max-buffered-bytes: a quarter of physical memory, at least kMinDefaultCap.
+/// Default --max-buffered-bytes: a sixteenth of physical memory, within [kMinDefaultCap,
+/// kMaxDefaultCap]. Safe on a shared machine: with the bound below, a process started without
+/// the flag stays near 1 GiB plus one reply per client whatever its clients do (mcscope's
+/// worker always passes a cap sized for the run, worker/runs/middleware_cap.py).
 std::size_t default_buffer_cap();
-constexpr std::size_t kMinDefaultCap = std::size_t{256} << 20;
+/// The same rule for a machine of `physical` bytes (0: unknown, the floor).
+std::size_t default_buffer_cap_for(std::size_t physical);
+constexpr std::size_t kMinDefaultCap = std::size_t{64} << 20;
+constexpr std::size_t kMaxDefaultCap = std::size_t{1} << 30;
 
 /// The global bound. Any thread: charges are relaxed atomic adds (the total is read only for
 /// decisions, never to order other memory). cap is fixed at construction.
@@ -83,6 +89,18 @@ private:
 
 /// One connection's bytes, within the budget. The reply next in line to be written to the
 /// client is always admitted, whatever the global total, so every client progresses.
+///
+/// The bound (held under every timing): bytes buffered <= cap + the sum over live clients of
+///   (a) at most one reply (<= --max-reply-bytes) admitted past the cap: only the request whose
+///       seq is next_write() is exempt, and next_write() moves on only once every earlier reply
+///       of the client was written *and released* (connection::recycle_written_locked), so an
+///       exempt reply is never held next to another exempt one of the same client;
+///   (b) its read buffer and the bytes of its parsed requests not yet answered (and local
+///       replies): charged when read or parsed, never refused (reading stops once the cap is
+///       reached and the client holds more than its share, but what was read is kept).
+/// Every other reply is admitted only if the total stays within the cap (try_add), so the
+/// replies admitted that way never sum past the cap. (When next_write() moved on as soon as a
+/// reply was handed to a write that could not finish, a client could hold two exempt replies.)
 class memory_account {
 public:
     explicit memory_account(memory_budget& budget) : budget_(budget) {}
@@ -92,7 +110,8 @@ public:
 
     memory_budget& budget() const { return budget_; }
     std::size_t held() const { return held_.load(std::memory_order_relaxed); }
-    /// Connection (under its lock): seq of the next reply to be written to the client.
+    /// Connection (under its lock): seq of the next reply to be written to the client, set once
+    /// every earlier reply was written and its bytes released (see the bound above).
     void set_next_write(std::uint64_t seq) { next_write_.store(seq, std::memory_order_relaxed); }
     std::uint64_t next_write() const { return next_write_.load(std::memory_order_relaxed); }
     /// The network thread should stop reading this client: the cap is reached and the client
@@ -104,7 +123,7 @@ public:
     void add(std::size_t n);
     /// Adds n bytes of reply for request seq if they fit the cap, or always when seq is the
     /// next reply to be written (so a client progresses one reply at a time however full the
-    /// cap is: at most one reply per client beyond it).
+    /// cap is: at most one reply per client beyond it, bound (a) above).
     bool try_add_reply(std::size_t n, std::uint64_t seq);
     void sub(std::size_t n);
     /// Size of this client's last reply refused for the cap (0: one was admitted since): while it

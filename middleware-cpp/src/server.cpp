@@ -102,7 +102,7 @@ int server::run() {
     }
     threads_.clear();
     if (writer_) {
-        writer_->finish(now_ns(), ctx_.queue_full_events);
+        writer_->finish(now_ns(), ctx_.queue_full_events, budget_);
     }
     // Read by the tests (at most one wake-up per request) and the benchmark.
     LOG_INFO("worker wake-ups: %llu for %llu requests dequeued",

@@ -178,7 +178,8 @@ void stats_writer::write_samples() {
     samples_.flush();
 }
 
-void stats_writer::finish(mono_ns stop, std::uint64_t queue_full_events) {
+void stats_writer::finish(mono_ns stop, std::uint64_t queue_full_events,
+                          const memory_budget& budget) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopping_ = true;
@@ -198,7 +199,7 @@ void stats_writer::finish(mono_ns stop, std::uint64_t queue_full_events) {
     }
     write_samples();
     write_histograms();
-    write_summary(queue_full_events);
+    write_summary(queue_full_events, budget);
     if (stats_.samples_dropped() > 0) {
         LOG_WARN("%llu samples dropped (reporter too slow)",
                  static_cast<unsigned long long>(stats_.samples_dropped()));
@@ -220,9 +221,9 @@ void stats_writer::write_histograms() {
     out << "}}\n";
 }
 
-void stats_writer::write_summary(std::uint64_t queue_full_events) {
+void stats_writer::write_summary(std::uint64_t queue_full_events, const memory_budget& budget) {
     std::ofstream out(std::filesystem::path(cfg_.stats_dir) / "summary.json", std::ios::trunc);
-    out << "{\"format_version\": 1, \"started_unix\": " << num(started_unix_)
+    out << "{\"format_version\": 2, \"started_unix\": " << num(started_unix_)
         << ", \"stopped_unix\": " << num(unix_now()) << ", \"config\": {\"listen\": "
         << quoted(cfg_.listen_ip + ":" + std::to_string(cfg_.port))
         << ", \"workers\": " << cfg_.workers << ", \"sharded\": "
@@ -242,7 +243,14 @@ void stats_writer::write_summary(std::uint64_t queue_full_events) {
     }
     // samples_dropped stays out of the file: the contract's readers parse it strictly. A
     // non-zero count is logged at shutdown instead.
-    out << "}, \"queue_full_events\": " << queue_full_events << "}\n";
+    // The memory bound: its cap and counters (kMemoryCounters), so a run can say it hit the cap.
+    out << "}, \"queue_full_events\": " << queue_full_events
+        << ", \"memory\": {\"max_buffered_bytes\": " << budget.cap();
+    for (std::size_t i = 0; i < kMemoryCounterCount; ++i) {
+        out << ", \"" << kMemoryCounters[i].name
+            << "\": " << budget.counter(static_cast<memory_counter>(i));
+    }
+    out << "}}\n";
 }
 
 }  // namespace mcscope

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "memory_budget.hpp"
 #include "stats.hpp"
 #include "work_queue.hpp"
 
@@ -29,7 +30,8 @@ public:
     bool start(std::string& error);
     /// Call after the network thread and workers stopped: writes the remaining windows (the last
     /// one partial, ending at stop), histograms.json and summary.json.
-    void finish(mono_ns stop, std::uint64_t queue_full_events);
+    /// summary.json's "memory" block reports the cap and the memory counters of `budget`.
+    void finish(mono_ns stop, std::uint64_t queue_full_events, const memory_budget& budget);
 
     /// One windows.jsonl line (exposed for tests).
     static std::string window_json(std::int64_t w, double start_us, double end_us,
@@ -44,7 +46,7 @@ private:
     void write_window(std::int64_t w, mono_ns end);
     void write_samples();
     void write_histograms();
-    void write_summary(std::uint64_t queue_full_events);
+    void write_summary(std::uint64_t queue_full_events, const memory_budget& budget);
 
     const config& cfg_;
     stats_shards& stats_;

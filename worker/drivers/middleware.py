@@ -40,6 +40,7 @@ class MiddlewareDriver(ToolDriver):
         servers: list[tuple[str, int]],
         replication: int,
         queue_capacity: int,
+        max_buffered_bytes: int,
         stats_dir: str,
     ) -> list[str]:
         return [
@@ -60,6 +61,8 @@ class MiddlewareDriver(ToolDriver):
             stats_dir,
             "--queue-capacity",
             str(queue_capacity),
+            "--max-buffered-bytes",
+            str(max_buffered_bytes),
         ]
 
     def start(self, *, workdir: str, name: str, argv: list[str], port: int) -> RemoteProcess:

@@ -12,6 +12,7 @@ import csv
 import dataclasses
 from typing import Any
 
+from backend.domain.middleware_memory import MiddlewareMemory
 from worker.parsers._json import JsonDoc
 from worker.parsers.errors import ParseError
 from worker.parsers.model import (
@@ -80,8 +81,10 @@ _SUMMARY_KEYS = {
     "clean_shutdown",
     "totals",
     "queue_full_events",
+    "memory",
 }
-FORMAT_VERSION = 1
+_MEMORY_KEYS = [f.name for f in dataclasses.fields(MiddlewareMemory)]
+FORMAT_VERSION = 2  # 2: the "memory" block
 _SLACK = 1e-6  # float rounding allowed when checking mean <= max
 
 
@@ -315,6 +318,9 @@ def parse_middleware_summary(text: str) -> MiddlewareSummary:
         t = doc.obj(totals_obj[kind], tpath)
         doc.exact_keys(t, set(_COUNT_FIELDS), tpath)
         totals[kind] = TypeTotals(**{k: doc.count(t, k, tpath) for k in _COUNT_FIELDS})
+    mem = doc.obj(obj["memory"], ("memory",))
+    doc.exact_keys(mem, set(_MEMORY_KEYS), ("memory",))
+    memory = MiddlewareMemory(**{k: doc.count(mem, k, ("memory",)) for k in _MEMORY_KEYS})
     started, stopped = doc.num(obj, "started_unix", ()), doc.num(obj, "stopped_unix", ())
     if stopped < started:
         raise doc.error(("stopped_unix",), "stopped before it started")
@@ -327,4 +333,5 @@ def parse_middleware_summary(text: str) -> MiddlewareSummary:
         clean_shutdown=doc.boolean(obj, "clean_shutdown", ()),
         totals=totals,
         queue_full_events=doc.count(obj, "queue_full_events", ()),
+        memory=memory,
     )

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from backend.domain.middleware_memory import MiddlewareMemory
+
 ClientType = Literal["all", "get", "set"]
 """Request types of a client result; memtier's "Totals" and memaslap's "Total" are "all"."""
 
@@ -262,6 +264,7 @@ class MiddlewareSummary:
     clean_shutdown: bool
     totals: Mapping[MiddlewareType, TypeTotals]
     queue_full_events: int
+    memory: MiddlewareMemory  # the memory cap it ran with and what the cap did
 
 
 @dataclass(frozen=True, slots=True)

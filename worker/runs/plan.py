@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from backend.domain.load_generators import load_generator_spec
-from backend.domain.parameters import resolve_replication
+from backend.domain.parameters import resolve_replication, virtual_clients
 from worker.drivers.host import HostSpec
 from worker.drivers.loadgen import LoadSpec
 from worker.drivers.memcached import memory_mb
+from worker.runs.middleware_cap import middleware_buffer_cap
 from worker.runs.testbed import TestbedLayout
 
 PortFor = Callable[[HostSpec], int]
+MemoryOf = Callable[[HostSpec], int]  # a host's memory in bytes (MemTotal, read on it)
 
 
 class PlanError(ValueError):
@@ -47,6 +49,9 @@ class MiddlewarePlan:
     replication: int
     queue_capacity: int
     servers: tuple[ServerPlan, ...]
+    # --max-buffered-bytes (worker.runs.middleware_cap) and the host memory it came from.
+    max_buffered_bytes: int
+    host_memory_bytes: int
 
     @property
     def name(self) -> str:
@@ -82,7 +87,14 @@ class RunPlan:
                 for s in self.servers
             ],
             "middleware": [
-                {"name": m.name, "host": m.host.name, "address": m.host.address, "port": m.port}
+                {
+                    "name": m.name,
+                    "host": m.host.name,
+                    "address": m.host.address,
+                    "port": m.port,
+                    "max_buffered_bytes": m.max_buffered_bytes,
+                    "host_memory_bytes": m.host_memory_bytes,
+                }
                 for m in self.middlewares
             ],
             "client": [
@@ -105,9 +117,12 @@ def build_plan(
     run_time_s: int,
     port_for: PortFor,
     server_ports: dict[int, int] | None = None,
+    *,
+    memory_of: MemoryOf,
 ) -> RunPlan:
     """Place every process; `params` are effective parameters checked by the schema.
-    `server_ports`: servers already running (kept from the previous run), by index."""
+    `server_ports`: servers already running (kept from the previous run), by index;
+    `memory_of`: each middleware host's memory, its buffer cap's bound."""
     n_servers = int(params["servers"])
     kept = server_ports or {}
     servers = tuple(
@@ -120,6 +135,9 @@ def build_plan(
         for i in range(n_servers)
     )
     replication = resolve_replication(params["replication"], n_servers)
+    n_middlewares = int(params["middlewares"])
+    # Every middleware serves the same share of the clients (load_generator_instances).
+    connections = virtual_clients(params) // max(n_middlewares, 1)
     middlewares = tuple(
         MiddlewarePlan(
             j,
@@ -130,8 +148,15 @@ def build_plan(
             replication,
             int(params["queue_capacity"]),
             servers,
+            middleware_buffer_cap(
+                host_memory_bytes=(memory := memory_of(host)),
+                value_size=int(params["value_size"]),
+                multiget_size=int(params["multiget_size"]),
+                connections=connections,
+            ),
+            memory,
         )
-        for j in range(int(params["middlewares"]))
+        for j in range(n_middlewares)
     )
     if int(params["rate_limit"]) > 0 and not load_generator_spec(tool).rate_limits:
         raise PlanError(f"rate_limit is set but {tool} cannot limit the request rate")

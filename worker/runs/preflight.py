@@ -21,6 +21,8 @@ MAX_CLOCK_SKEW_S = 2.0
 PORT_RANGE = (20000, 32000)
 # The CPU's model name, one line (empty where /proc/cpuinfo has none).
 _CPU_MODEL = "sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1"
+# MemTotal in kB (the kernel's unit there).
+_MEM_TOTAL_KB = "sed -n 's/^MemTotal:[[:space:]]*\\([0-9]*\\) kB$/\\1/p' /proc/meminfo"
 
 
 @dataclass
@@ -32,6 +34,10 @@ class HostFacts:
     # /proc/cpuinfo's "model name" (None where the kernel gives none, e.g. some ARM hosts):
     # recorded with the run so Compare tells runs on different hardware apart.
     cpu_model: str | None = None
+    # MemTotal of /proc/meminfo in bytes: bounds the middleware's buffer cap on this host
+    # (worker.runs.middleware_cap). The total, not what is free now, so every repetition of
+    # a configuration on this host runs with the same cap.
+    memory_bytes: int = 0
 
 
 def inspect_host(host: Host, workdir: str) -> HostFacts:
@@ -39,7 +45,7 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
     q = shlex.quote(workdir)
     before = time.time()
     out = host.run(
-        f'date +%s.%N; echo "cpu:$({_CPU_MODEL})"; '
+        f'date +%s.%N; echo "cpu:$({_CPU_MODEL})"; echo "mem:$({_MEM_TOTAL_KB})"; '
         f"mkdir -p {q} && id -u && command -v ss >/dev/null && echo ss-ok "
         "|| echo ss-missing; ss -Htln || true"
     ).splitlines()
@@ -47,6 +53,9 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
     # The remote clock was read within this round trip: a first offset, good to half of it.
     offset, uncertainty = float(out.pop(0)) - (before + after) / 2, (after - before) / 2
     cpu_model = out.pop(0).removeprefix("cpu:").strip() or None
+    memory_kb = out.pop(0).removeprefix("mem:").strip()
+    if not memory_kb.isdigit():
+        raise DriverError(f"{host.label}: no MemTotal in /proc/meminfo")
     if abs(offset) + uncertainty > MAX_CLOCK_SKEW_S:  # undecided: measure with quicker probes
         offset, uncertainty = host.clock_offset_s()
     if len(out) < 2 or out[1] != "ss-ok":
@@ -61,6 +70,7 @@ def inspect_host(host: Host, workdir: str) -> HostFacts:
         clock_offset_s=offset,
         listening=parse_ss("\n".join(out[2:])),
         cpu_model=cpu_model,
+        memory_bytes=int(memory_kb) * 1024,
     )
 
 

@@ -65,6 +65,7 @@ def prepare(ctx: RunContext) -> tuple[RunPlan, type[LoadGenerator]]:
         ctx.experiment.run_time_s,
         lambda spec: free_port(facts[spec], rng),
         server_ports=kept.adopt(ctx, ctx.server_identity),
+        memory_of=lambda spec: facts[spec].memory_bytes,
     )
     versions = check_tools(plan, ctx.hosts, loadgen, found)
     hosts = plan.hosts_json() | {

@@ -28,6 +28,7 @@ def ingest_quality(
         clients=virtual_clients(params),
         expects_no_misses=populated,
         tool_errors=rows.tool_errors,
+        memory=rows.memory,
     )
     quality = run_flags(evidence, Thresholds.from_settings())
     return quality_json(quality, expects_no_misses=populated, tool_errors=rows.tool_errors)

@@ -96,6 +96,7 @@ def start_middlewares(ctx: RunContext, plan: RunPlan) -> None:
                 servers=[(s.host.address, s.port) for s in m.servers],
                 replication=m.replication,
                 queue_capacity=m.queue_capacity,
+                max_buffered_bytes=m.max_buffered_bytes,
                 stats_dir=f"{ctx.workdir}/{m.name}.stats",
             )
             return driver.launch(argv, ctx.workdir, m.name)

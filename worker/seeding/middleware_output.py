@@ -12,10 +12,11 @@ import functools
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from backend.domain.middleware_memory import MiddlewareMemory
 from backend.results.log_buckets import MIDDLEWARE_LAYOUT
 from worker.parsers.middleware import HIST_KINDS, WINDOW_METRIC_NAMES
 from worker.parsers.model import MIDDLEWARE_TYPES
@@ -44,6 +45,7 @@ class MiddlewareLoad:
     replication: int
     servers: Sequence[str]
     queue_capacity: int
+    max_buffered_bytes: int  # the cap it was planned with, never reached (no memory_cap flag)
 
 
 def _num(v: float) -> float:
@@ -154,7 +156,7 @@ def write_middleware_dir(directory: Path, load: MiddlewareLoad, shape: LatencySh
     }
     (directory / "histograms.json").write_text(json.dumps(histograms) + "\n")
     summary = {
-        "format_version": 1,
+        "format_version": 2,
         "started_unix": _num(load.started_unix),
         "stopped_unix": _num(load.started_unix + len(windows) * WINDOW_MS / 1000),
         "config": {
@@ -171,5 +173,10 @@ def write_middleware_dir(directory: Path, load: MiddlewareLoad, shape: LatencySh
         "clean_shutdown": True,
         "totals": totals,
         "queue_full_events": 0,
+        # Seeded runs never reach the cap; the high-water mark is not modelled.
+        "memory": {
+            "max_buffered_bytes": load.max_buffered_bytes,
+            **{f.name: 0 for f in fields(MiddlewareMemory) if f.name != "max_buffered_bytes"},
+        },
     }
     (directory / "summary.json").write_text(json.dumps(summary) + "\n")

@@ -47,6 +47,7 @@ INSTANCE_STAGGER_S = 0.05  # instances start a few ms apart, each on its own clo
 MIDDLEWARE_LEAD_S = 2.6
 SEEDED_STOP_S = 1.5  # stopping processes and fetching outputs after the load ends
 LAST_SECOND_SHARE = 0.001  # middlewares start before the load generators (not on a second)
+SEEDED_HOST_MEMORY = 16 << 30  # the memory a seeded middleware host is taken to have
 
 
 class SeedError(Exception):
@@ -152,6 +153,7 @@ def _write_outputs(
             replication=m.replication,
             servers=[f"{s.host.address}:{s.port}" for s in m.servers],
             queue_capacity=m.queue_capacity,
+            max_buffered_bytes=m.max_buffered_bytes,
         )
         write_middleware_dir(archive / m.host.name / f"{m.name}.stats", load_mw, lat)
     return starts, recorded
@@ -183,7 +185,14 @@ def seed_run(
             f"seeding writes {TOOL} outputs; the experiment uses {params['load_generator']}"
         )
     ports = itertools.count(20_000)
-    plan = build_plan(params, local_testbed(), TOOL, exp.run_time_s, lambda _h: next(ports))
+    plan = build_plan(
+        params,
+        local_testbed(),
+        TOOL,
+        exp.run_time_s,
+        lambda _h: next(ports),
+        memory_of=lambda _h: SEEDED_HOST_MEMORY,
+    )
     shape = run_shape(params, repetition, exp.repetitions, scale)
     run = Run(
         experiment_id=exp.id,

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from backend.domain.middleware_memory import MiddlewareMemory
 from backend.domain.quality import FlagCode
 from backend.quality import drift, outliers, warmup
 from backend.quality.check import run_flags
@@ -144,6 +145,43 @@ def test_misses_where_none_expected() -> None:
 def test_tool_errors() -> None:
     flags = _flags(_series(np.random.default_rng(9)), tool_errors={"middleware:0": 3})
     assert flags == {FlagCode.TOOL_ERRORS}
+
+
+def _memory(pauses: int = 0, deferred: int = 0, closes: int = 0) -> MiddlewareMemory:
+    return MiddlewareMemory(
+        max_buffered_bytes=64 << 20,
+        memory_pauses=pauses,
+        memory_deferred_replies=deferred,
+        memory_closes=closes,
+        body_timeout_closes=2,  # a slow set's close is not the cap
+        buffered_bytes_max=1 << 20,
+    )
+
+
+@pytest.mark.parametrize(
+    ("memory", "flagged"),
+    [
+        (_memory(), False),
+        (_memory(pauses=1), True),
+        (_memory(deferred=4), True),
+        (_memory(closes=1), True),
+    ],
+)
+def test_a_middleware_that_reached_its_memory_cap_is_flagged(
+    memory: MiddlewareMemory, flagged: bool
+) -> None:
+    ev = evidence_from_series(
+        _series(np.random.default_rng(11)),
+        WINDOW,
+        clients=32,
+        expects_no_misses=True,
+        memory={"middleware:0": memory},
+    )
+    flags = run_flags(ev, TH).flags
+    assert {f.code for f in flags} == ({FlagCode.MEMORY_CAP} if flagged else set())
+    if flagged:
+        assert flags[0].numbers["middleware:0 max_buffered_bytes"] == 64 << 20
+        assert "middleware:0" in flags[0].reason
 
 
 def test_steal_read_from_the_host_series_when_present() -> None:

@@ -3607,7 +3607,7 @@ export type FitPublic = {
  *
  * Every quality flag a run or configuration can carry (README "Quality flags").
  */
-export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal';
+export type FlagCode = 'outlier_repetition' | 'trend' | 'step' | 'warmup' | 'throughput_disagreement' | 'interactive_law' | 'unexpected_misses' | 'tool_errors' | 'cpu_steal' | 'memory_cap';
 
 /**
  * FlagPublic

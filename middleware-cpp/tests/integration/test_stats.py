@@ -36,6 +36,15 @@ TYPE_FIELDS = {
     "processing_us_mean",
     "reply_bytes_mean",
 }
+# summary.json "memory": the cap and the memory counters (src/memory_budget.hpp's table).
+MEMORY_FIELDS = {
+    "max_buffered_bytes",
+    "memory_pauses",
+    "memory_deferred_replies",
+    "memory_closes",
+    "body_timeout_closes",
+    "buffered_bytes_max",
+}
 CSV_HEADER = (
     "type,keys,arrival_us,enqueue_us,dequeue_us,sent_us,replied_us,written_us,servers,misses"
 )
@@ -76,9 +85,10 @@ def check_structure(
             h = hist["types"][t][which]
             assert len(h["counts"]) == 500
             assert sum(h["counts"]) + h["overflow"] == summary["totals"][t]["completed"]
-    assert summary["format_version"] == 1 and summary["clean_shutdown"] is True
+    assert summary["format_version"] == 2 and summary["clean_shutdown"] is True
     assert summary["windows"] == len(windows)
     assert summary["stopped_unix"] > summary["started_unix"]
+    assert set(summary["memory"]) == MEMORY_FIELDS
     for t in TYPES:
         for field in ("completed", "errors", "misses", "keys"):
             assert window_sum(windows, t, field) == summary["totals"][t][field], (t, field)

@@ -191,9 +191,15 @@ TEST(MemoryBudget, ConcurrentReplyAdmissionsNeverPassTheCapTogether) {
     EXPECT_EQ(budget.counter(memory_counter::high_water), 990u);
 }
 
-TEST(MemoryBudget, DefaultCapIsAFractionOfMemoryWithAFloor) {
+TEST(MemoryBudget, DefaultCapIsASixteenthOfMemoryWithinBounds) {
+    constexpr std::size_t kGiB = std::size_t{1} << 30;
+    EXPECT_EQ(default_buffer_cap_for(0), kMinDefaultCap);
+    EXPECT_EQ(default_buffer_cap_for(kGiB / 2), kMinDefaultCap);  // 32 MiB: the floor
+    EXPECT_EQ(default_buffer_cap_for(4 * kGiB), 256u << 20);
+    EXPECT_EQ(default_buffer_cap_for(24 * kGiB), kMaxDefaultCap);  // 1.5 GiB: the ceiling
     std::size_t cap = default_buffer_cap();
     EXPECT_GE(cap, kMinDefaultCap);
+    EXPECT_LE(cap, kMaxDefaultCap);
 }
 
 }  // namespace

@@ -94,6 +94,7 @@ def middleware_rows(source: str, stats: MiddlewareStats, window: StableWindow) -
     t0 = stats.summary.started_unix
     rows = ResultRows()
     rows.tool_errors[source] = sum(t.errors for t in stats.summary.totals.values())
+    rows.memory[source] = stats.summary.memory
     groups: list[tuple[RequestType, tuple[MiddlewareType, ...]]] = [
         (RequestType.ALL, MIDDLEWARE_TYPES)
     ] + [(_MW_TYPE[k], (k,)) for k in MIDDLEWARE_TYPES]

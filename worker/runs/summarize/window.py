@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backend.domain.metrics import MIDDLEWARE_ONLY, REQUEST
+from backend.domain.middleware_memory import MiddlewareMemory
 from backend.domain.window import DesignWindow
 from backend.results.aggregate import SourceSeries, SourceWindow, offset_s, source_window
 from backend.results.aggregate import Window as ClockWindow
@@ -56,6 +57,8 @@ class ResultRows:
     window_histograms: list[dict[str, Any]] = field(default_factory=list)
     # Errors each source's tool counted over the whole run (the quality flag reads them).
     tool_errors: dict[str, int] = field(default_factory=dict)
+    # Each middleware's memory cap and what it did over the whole run (the memory_cap flag).
+    memory: dict[str, MiddlewareMemory] = field(default_factory=dict)
 
     def extend(self, other: "ResultRows") -> None:
         self.series += other.series
@@ -63,6 +66,7 @@ class ResultRows:
         self.histograms += other.histograms
         self.window_histograms += other.window_histograms
         self.tool_errors.update(other.tool_errors)
+        self.memory.update(other.memory)
 
 
 def _std(values: Iterable[float]) -> float | None:

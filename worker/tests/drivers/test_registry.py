@@ -87,9 +87,13 @@ def test_a_new_tool_is_one_registration(with_fake: None) -> None:
         "rate_limit": 0,
     }
     ports = iter(range(30000, 30100))
-    plan = build_plan(params, local_testbed(), "fakegen", 5, lambda _: next(ports))
+    plan = build_plan(
+        params, local_testbed(), "fakegen", 5, lambda _: next(ports), memory_of=lambda _: 1 << 30
+    )
     assert not plan.populate  # it writes its own keys, as its entry says
-    assert build_plan(params, local_testbed(), "memtier", 5, lambda _: next(ports)).populate
+    assert build_plan(
+        params, local_testbed(), "memtier", 5, lambda _: next(ports), memory_of=lambda _: 1 << 30
+    ).populate
 
 
 def test_a_driver_of_another_entry_is_refused(

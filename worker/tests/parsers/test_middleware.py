@@ -33,6 +33,8 @@ def test_parse_valid_sample() -> None:
     assert stats.windows[1].types["set"].total_us_mean == 0.0  # idle window, zeros
     assert stats.summary is not None and stats.summary.config.servers[2] == "127.0.0.1:11213"
     assert stats.summary.config.sharded is False and stats.summary.clean_shutdown is True
+    assert stats.summary.memory.max_buffered_bytes == 64 << 20
+    assert stats.summary.memory.buffered_bytes_max == 48210 and not stats.summary.memory.hit_cap
     assert stats.histograms is not None
     get_total = stats.histograms.types["get"]["total"]
     assert get_total.total == stats.summary.totals["get"].completed
@@ -210,7 +212,7 @@ CASES: list[tuple[str, Callable[[Path], None], str, str, int | None]] = [
     ),
     (
         "summary version",
-        _edit_json("summary.json", lambda d: d.update(format_version=2)),
+        _edit_json("summary.json", lambda d: d.update(format_version=1)),
         "summary.json",
         "format_version",
         2,
@@ -227,6 +229,13 @@ CASES: list[tuple[str, Callable[[Path], None], str, str, int | None]] = [
         _edit_json("summary.json", lambda d: d.update(extra=1)),
         "summary.json",
         "unknown key 'extra'",
+        None,
+    ),
+    (
+        "summary memory",
+        _edit_json("summary.json", lambda d: d["memory"].pop("memory_pauses")),  # type: ignore[attr-defined]
+        "summary.json",
+        "memory_pauses",
         None,
     ),
     (
@@ -297,3 +306,23 @@ def test_python_window_metric_names_equal_the_middlewares_describe_stats() -> No
             break
         names.append(line.split()[0])
     assert tuple(names) == WINDOW_METRIC_NAMES
+
+
+def test_python_memory_fields_equal_the_middlewares_memory_counters() -> None:
+    """summary.json "memory" is read by the names of the middleware's counter table, all of them
+    (plus the cap it ran with)."""
+    import dataclasses
+    import subprocess
+
+    from backend.domain.middleware_memory import MiddlewareMemory
+    from worker.runs.testbed import LOCAL_MIDDLEWARE
+
+    assert LOCAL_MIDDLEWARE.is_file(), f"build the middleware first: {LOCAL_MIDDLEWARE}"
+    out = subprocess.run(
+        [str(LOCAL_MIDDLEWARE), "--describe-stats"], capture_output=True, text=True, check=True
+    ).stdout
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("memory bound counters"))
+    names = [line.split()[0] for line in lines[start + 1 :] if line.startswith("  ")]
+    fields = [f.name for f in dataclasses.fields(MiddlewareMemory)]
+    assert ["max_buffered_bytes", *names] == fields

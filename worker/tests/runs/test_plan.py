@@ -11,6 +11,7 @@ from worker.drivers.host import Host, HostSpec
 from worker.drivers.memaslap import MemaslapDriver, config_text
 from worker.drivers.memtier import MemtierDriver
 from worker.drivers.middleware import MiddlewareDriver
+from worker.runs.middleware_cap import middleware_buffer_cap
 from worker.runs.plan import PlanError, build_plan
 from worker.runs.testbed import TestbedLayout
 
@@ -30,10 +31,18 @@ def _layout(**roles: tuple[HostSpec, ...]) -> TestbedLayout:
     )
 
 
+HOST_MEMORY = 16 << 30
+
+
 def _plan(tool: str = "memaslap", layout: TestbedLayout | None = None, **params: Any) -> Any:
     ports = iter(range(20000, 21000))
     return build_plan(
-        effective_parameters(params, {}), layout or _layout(), tool, 10, lambda _h: next(ports)
+        effective_parameters(params, {}),
+        layout or _layout(),
+        tool,
+        10,
+        lambda _h: next(ports),
+        memory_of=lambda _h: HOST_MEMORY,
     )
 
 
@@ -117,10 +126,60 @@ def test_middleware_argv_flags() -> None:
         servers=[("127.0.0.1", 1), ("127.0.0.1", 2)],
         replication=2,
         queue_capacity=64,
+        max_buffered_bytes=5 << 20,
         stats_dir="/w/s",
     )
     assert argv[argv.index("-m") + 1 : argv.index("-r")] == ["127.0.0.1:1", "127.0.0.1:2"]
     assert argv[argv.index("-s") + 1] == "true" and argv[argv.index("--stats-dir") + 1] == "/w/s"
+    assert argv[argv.index("--max-buffered-bytes") + 1] == str(5 << 20)
+
+
+def test_each_middleware_is_planned_with_the_cap_of_its_host_and_the_design() -> None:
+    """2 machines x 1 instance per middleware x 4 threads x 8 clients: 64 connections to each
+    of the 2 middlewares, each with a 10-key multi-get of 100 KB values."""
+    plan = _plan(
+        servers=1,
+        middlewares=2,
+        client_machines=2,
+        threads_per_instance=4,
+        clients_per_thread=8,
+        value_size=100_000,
+        multiget_size=10,
+    )
+    want = middleware_buffer_cap(
+        host_memory_bytes=HOST_MEMORY, value_size=100_000, multiget_size=10, connections=64
+    )
+    assert [m.max_buffered_bytes for m in plan.middlewares] == [want, want]
+    # Recorded with the run (Run.hosts) beside the memory it came from.
+    recorded = plan.hosts_json()["middleware"]
+    assert [(h["max_buffered_bytes"], h["host_memory_bytes"]) for h in recorded] == [
+        (want, HOST_MEMORY)
+    ] * 2
+
+
+def test_the_cap_covers_the_design_within_an_eighth_of_the_host() -> None:
+    gib = 1 << 30
+    # 64 connections x (10 + 1 values of 100,300 B + 16 KiB) x 2 = 143,314,944 B
+    need = middleware_buffer_cap(
+        host_memory_bytes=16 * gib, value_size=100_000, multiget_size=10, connections=64
+    )
+    assert need == 64 * (11 * 100_300 + 16 * 1024) * 2
+    # A small design keeps the 64 MiB floor; a huge one stops at an eighth of the host.
+    small = middleware_buffer_cap(
+        host_memory_bytes=16 * gib, value_size=64, multiget_size=1, connections=2
+    )
+    assert small == 64 << 20
+    huge = middleware_buffer_cap(
+        host_memory_bytes=16 * gib, value_size=1_000_000, multiget_size=10, connections=4096
+    )
+    assert huge == 2 * gib
+    # A tiny host: its eighth, never under the middleware's 1 MiB flag minimum.
+    assert (
+        middleware_buffer_cap(
+            host_memory_bytes=4 << 20, value_size=64, multiget_size=1, connections=1
+        )
+        == 1 << 20
+    )
 
 
 def test_start_quotes_every_value() -> None:

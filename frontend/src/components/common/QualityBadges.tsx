@@ -12,6 +12,7 @@ export const FLAG_LABELS: Record<FlagPublic["code"], string> = {
   unexpected_misses: "misses",
   tool_errors: "tool errors",
   cpu_steal: "CPU steal",
+  memory_cap: "memory cap",
 };
 
 /** The hover text of a flag: what was seen, then the rule that decided. */
