@@ -12,9 +12,23 @@ from backend.domain.load_generators import AUTO, load_generator_names, load_gene
 RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)
 
 
-def search_problems(factors: dict[str, Any], fixed: dict[str, Any]) -> list[DesignError]:
-    """One error per rule broken, each naming its field."""
+def search_problems(
+    factors: dict[str, Any], fixed: dict[str, Any], ruled: bool = False, fractional: bool = False
+) -> list[DesignError]:
+    """One error per rule broken, each naming its field (`ruled`, `fractional`: the design also
+    has a repetition rule, a fraction)."""
     out: list[DesignError] = []
+    if ruled:
+        # Silently ignoring it would run something else than was designed.
+        out.append(
+            DesignError(
+                ("repetition_rule",),
+                "a latency-SLO search decides its own repetitions (max_repeats, "
+                "confirm_repeats); remove the repetition rule",
+            )
+        )
+    if fractional:
+        out.append(DesignError(("fraction",), "a latency-SLO search has no factors to fraction"))
     if factors:
         out.append(
             DesignError(

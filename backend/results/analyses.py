@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from sqlalchemy.orm import Session
 
-from backend.analysis.errors import AnalysisError
+from backend.analysis.errors import AnalysisError, require
 from backend.analysis.plain import plain
 from backend.analysis.saturation import saturation
 from backend.crud import network as network_crud
@@ -61,6 +61,8 @@ def summary_public(
     """Mean, std and optional t interval of a metric per configuration."""
     with analysis_errors("query"):
         configs = configurations(session=session, experiment=experiment)
+        # An empty table would say nothing: a search has no configuration before its first probe.
+        require(len(configs) > 0, "experiment", "the experiment has no configurations yet")
         runs = _runs(session, experiment, source, request_type, [metric], window)
         rows = summary_rows(configs, runs, metric, confidence)
     unit = METRIC_UNITS[metric]

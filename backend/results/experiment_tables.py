@@ -181,6 +181,14 @@ def relative_rows(
                 "difference_percent": 100.0 * (y - x) / x,
             }
         )
+    # No pair is a view with nothing in it: say why (a fraction never holds two configurations
+    # that differ in one factor alone; nor does a grid whose other runs have no results).
+    require(
+        len(rows) > 0,
+        "factor",
+        f"no configuration with measured results differs from one with {factor} = {base!r} "
+        f"in {factor} alone (a fractional design never pairs them)",
+    )
     return rows
 
 

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
-from backend.analysis.errors import AnalysisError
+from backend.analysis.errors import AnalysisError, require
 from backend.analysis.percentiles import (
     Histogram,
     HistogramPercentile,
@@ -195,6 +195,8 @@ def percentiles_public(
     configs = configurations(session=session, experiment=experiment)
     qs = parse_percentiles(percentiles)
     with analysis_errors("query"):
+        # An empty table would say nothing: a search has no configuration before its first probe.
+        require(len(configs) > 0, "experiment", "the experiment has no configurations yet")
         merged = configuration_histograms(
             session=session,
             experiment_id=experiment.id,

@@ -75,7 +75,12 @@ def _design(spec: ExperimentBase, also: list[dict[str, Any]] | None = None) -> D
         also = [
             *(
                 problem(d.loc, d.reason, _echo(spec, d.loc))
-                for d in search_problems(spec.factors, spec.fixed)
+                for d in search_problems(
+                    spec.factors,
+                    spec.fixed,
+                    ruled=spec.repetition_rule is not None,
+                    fractional=spec.fraction is not None,
+                )
             ),
             *also,
         ]
