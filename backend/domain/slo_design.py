@@ -4,9 +4,7 @@ able to hold a rate (the registry's `rate_limits`)."""
 
 from typing import Any
 
-from backend.analysis.slo import SearchLimits, probe_bound
 from backend.domain.design import DesignError
-from backend.domain.grid import GridPreview
 from backend.domain.load_generators import AUTO, load_generator_names, load_generator_spec
 
 RATE = "rate_limit"  # the parameter the search sets (backend/domain/parameters.py)
@@ -51,10 +49,3 @@ def search_problems(
             )
         )
     return out
-
-
-def search_preview(limits: SearchLimits, run_time_s: int, overhead_s: float) -> GridPreview:
-    """A search's preview is its bound: at most `rates` configurations and `runs` runs, each
-    its run time plus the overhead (a grid's rule, backend.domain.grid.preview)."""
-    bound = probe_bound(limits)
-    return GridPreview(bound.rates, bound.runs, round(bound.runs * (run_time_s + overhead_s)))

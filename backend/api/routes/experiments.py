@@ -27,7 +27,7 @@ from backend.domain.design import Design, DesignErrors, check_design
 from backend.domain.design_fields import planned_time_problem
 from backend.domain.grid import GridPreview, grid_size, preview
 from backend.domain.metrics import MetricName
-from backend.domain.slo_design import search_preview, search_problems
+from backend.domain.slo_design import search_problems
 from backend.domain.templates import Template
 from backend.models import Experiment, RunStatus, Testbed
 from backend.results.design_plan import (
@@ -39,6 +39,7 @@ from backend.results.design_plan import (
 )
 from backend.results.duplicates import same_system_public
 from backend.results.rule_status import rule_of
+from backend.results.slo_preview import search_preview
 from backend.schemas.experiment import (
     ConfigurationPublic,
     ConfigurationsPublic,
