@@ -22,6 +22,30 @@ BREAKDOWN_PARTS = (
 )
 
 
+# The parts computed as differences of measured times: only these can come out negative.
+DIFFERENCES = {
+    "processing_us": "middleware response time - queue - server time",
+    "network_us": "client - middleware response time",
+    "rest_us": "client - middleware response time - the measured round trip",
+}
+
+
+def negative_parts(data: s.ExperimentBreakdownPublic) -> list[str]:
+    """A sentence per part below zero in some configuration: the stack draws it under the
+    axis, which needs saying (a difference of separately measured times, not a duration)."""
+    out = []
+    for key, name in _parts(data):
+        values = [v for r in data.data if (v := getattr(r, key)) is not None]
+        below = [v for v in values if v < 0]
+        if below and key in DIFFERENCES:
+            out.append(
+                f"{name} is negative in {len(below)} of {len(values)} configurations (down to "
+                f"{min(below):,.0f} µs): it is {DIFFERENCES[key]}, so there the parts measured "
+                "separately add up to more than the whole; its bar is drawn below zero"
+            )
+    return out
+
+
 def _parts(data: s.ExperimentBreakdownPublic) -> list[tuple[str, str]]:
     """The stack's parts: network split into the measured round trip and the rest (named for
     what it is on the testbed) when every configuration has a measured round trip."""
@@ -53,6 +77,7 @@ def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
         yaxis={"title": {"text": with_unit("Response time", MICROSECONDS)}},
     )
     split = data.data and all(r.round_trip_us is not None for r in data.data)
+    negative = negative_parts(data)
     return set_caption(
         fig,
         "Client response time split into middleware queue, memcached server, middleware "
@@ -68,7 +93,9 @@ def breakdown(data: s.ExperimentBreakdownPublic, q: FigureQuery) -> go.Figure:
             if detailed
             else f" {len(labels):,} configurations: the bars are unlabelled, in the order of "
             "the summary table."
-        ),
+        )
+        + "".join(f" Note: {n}." for n in negative),
+        negative_parts=negative,
     )
 
 
