@@ -73,6 +73,8 @@ def _break_points(text: str) -> set[int]:
         i
         for m in _LONG_WORD.finditer(text)
         for i in range(m.start() + BREAK_EVERY, m.end() - BREAK_EVERY + 1, BREAK_EVERY)
+        # TeX already breaks after an explicit hyphen; a second one there would print "--".
+        if text[i - 1] != "-"
     }
 
 
