@@ -14,10 +14,10 @@ import { LiveProgress, RunsPanel, useRefreshWhenRunsFinish } from "@/features/ru
 import { SloSearchPanel } from "@/features/slo";
 import { slug } from "@/lib/download";
 import { runProgress } from "@/lib/format";
+import { useGetConfigurationsQuery } from "@/lib/hooks/useGetConfigurationsQuery";
 import { isActive, useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
-import { useGetConfigurationsQuery } from "../hooks/useGetConfigurationsQuery";
 import { defaultTab } from "../urlState";
 import { describeRule } from "../utils/repetitionRule";
 import { ConfigurationsTable } from "./ConfigurationsTable";

@@ -6,6 +6,7 @@ import type { ReportItem } from "@/api";
 import { LazyPlot } from "@/components/common/LazyPlot";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { Unavailable } from "@/components/common/Unavailable";
+import { useGetConfigurationsQuery } from "@/lib/hooks/useGetConfigurationsQuery";
 import { useServerFigureQuery } from "@/lib/hooks/useServerFigureQuery";
 import { useServerTableQuery } from "@/lib/hooks/useServerTableQuery";
 import { selectionText } from "../utils/items";
@@ -24,6 +25,12 @@ export const ReportItemPreview = memo(function ReportItemPreview({
   experimentId,
 }: ReportItemPreviewProps) {
   const figure = useMemo(() => itemFigure(item, experimentId), [item, experimentId]);
+  // Configurations are named by their number, as every page shows them (cached query).
+  const { configurations } = useGetConfigurationsQuery(experimentId);
+  const numberOf = useMemo(() => {
+    const index = new Map((configurations?.data ?? []).map((c) => [c.id, c.index]));
+    return (id: number) => index.get(id);
+  }, [configurations]);
   const { figure: fig, error } = useServerFigureQuery(figure);
   const table = useMemo(() => itemTable(item, experimentId), [item, experimentId]);
   const { error: tableError } = useServerTableQuery(table);
@@ -35,7 +42,7 @@ export const ReportItemPreview = memo(function ReportItemPreview({
   return (
     <div className="report-preview">
       <p className="hint" data-testid="report-item-view">
-        {selectionText(item)}
+        {selectionText(item, numberOf)}
       </p>
       {table && tableError && (
         <Unavailable

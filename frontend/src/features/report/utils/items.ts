@@ -101,12 +101,21 @@ export function selectionOf(params: Record<string, unknown>): Record<string, unk
   );
 }
 
-/** The view an item shows, in a line: "View: x = workers; series = clients_per_thread". */
-export function selectionText(item: ReportItem): string {
+/** The view an item shows, in a line: "View: x = workers; series = clients_per_thread".
+ * `numberOf` gives a configuration's number (its index in the grid, as the pages show it) for
+ * its database id, so a histogram reads "configuration #3", not "configuration_id = 36". */
+export function selectionText(
+  item: ReportItem,
+  numberOf?: (configurationId: number) => number | undefined,
+): string {
   const entries = Object.entries(item.selection ?? {});
   if (entries.length === 0) return "View: the page's defaults.";
   const text = entries
-    .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.join(", ") : String(v)}`)
+    .map(([k, v]) => {
+      const number = k === "configuration_id" ? numberOf?.(Number(v)) : undefined;
+      if (number !== undefined) return `configuration #${number}`;
+      return `${k} = ${Array.isArray(v) ? v.join(", ") : String(v)}`;
+    })
     .join("; ");
   return `View: ${text}${item.origin === "compare" ? " (compare page)" : ""}.`;
 }

@@ -71,5 +71,16 @@ describe("report views", () => {
     expect(itemFigure({ kind: "table", name: "summary" }, 7)).toBeNull();
     expect(selectionText(item)).toBe("View: x = workers; series = clients_per_thread.");
     expect(selectionText({ kind: "table", name: "summary" })).toContain("defaults");
+    // A configuration is named by its number in the grid, not its database id.
+    const histogram: ReportItem = {
+      kind: "figure",
+      name: "histogram",
+      selection: { configuration_id: 36, request_type: "get" },
+    };
+    const numbers = new Map([[36, 3]]);
+    expect(selectionText(histogram, (id) => numbers.get(id))).toBe(
+      "View: configuration #3; request_type = get.",
+    );
+    expect(selectionText(histogram)).toBe("View: configuration_id = 36; request_type = get.");
   });
 });
