@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
 from backend.analysis.model_fit import flagged
+from backend.domain.saturation import SATURATED_SHARE
 from backend.domain.window import window_of
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -36,10 +37,6 @@ class RunResources:
     cpu: list[SourceLine]  # hosts' busy CPU and processes' CPU, % of a core
     network: list[SourceLine]  # bytes/s received + sent per interface
     cores: dict[str, float]  # host source -> its CPU cores (host_cpus)
-
-
-# A host whose CPU is busy this much of its cores over the window is named saturated.
-SATURATED_SHARE = 0.9
 
 
 def _window_mean(line: SourceLine, lo: int, hi: int) -> float | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from backend.domain.metrics import MetricName, SourceKind
+from backend.domain.saturation import SATURATED_SHARE
 from backend.models import Experiment, HostRole, RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
 from backend.results.read import configurations, run_values
@@ -27,8 +28,6 @@ HOST_METRICS: tuple[MetricName, ...] = (
     "host_cpus",
 )
 NET_METRICS: tuple[MetricName, ...] = ("net_rx_bytes_per_s", "net_tx_bytes_per_s")
-# A host CPU this busy, as a share of its cores, is named saturated (as on the run page).
-SATURATED_SHARE = 0.9
 
 
 def _means(
