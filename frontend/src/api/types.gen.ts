@@ -12587,7 +12587,7 @@ export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksData = {
         /**
          * Server Utilization
          *
-         * measured utilization of each memcached server (0..1], as for network-inputs: the MVA's memcached service time then follows the utilization law
+         * measured utilization of each memcached server (0..1] at the group's highest load: its service time then follows the utilization law S = U / (X V)
          */
         server_utilization?: number | null;
         /**

@@ -5,7 +5,7 @@ conventions and estimates backend.modelfit.fit's). The network is solved (and re
 what-if) by POST /analysis/network-model with the inputs these routes return.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -18,6 +18,18 @@ from backend.schemas.limits import MIN_UTILIZATION
 
 router = APIRouter()
 EXP = "/experiments/{experiment_id}"
+
+# The network-inputs and bottlenecks queries' memcached utilization, declared once.
+ServerUtilization = Annotated[
+    float | None,
+    Query(
+        ge=MIN_UTILIZATION,
+        le=1,
+        allow_inf_nan=False,
+        description="measured utilization of each memcached server (0..1] at the group's "
+        "highest load: its service time then follows the utilization law S = U / (X V)",
+    ),
+]
 
 
 @router.get(EXP + "/queue-models", response_model=s.ExperimentQueueModelsPublic)
@@ -48,14 +60,7 @@ def read_network_inputs(
     experiment: ExperimentDep,
     window: WindowDep,
     request_type: RequestType = RequestType.ALL,
-    server_utilization: float | None = Query(
-        default=None,
-        ge=MIN_UTILIZATION,
-        le=1,
-        allow_inf_nan=False,
-        description="measured utilization of each memcached server (0..1] at the group's "
-        "highest load: its service time then follows the utilization law S = U / (X V)",
-    ),
+    server_utilization: ServerUtilization = None,
 ) -> s.ExperimentNetworkInputsPublic:
     """Per group of configurations differing only in clients: measured X and R against N,
     and DOMAIN.md's network inputs estimated from the data, each with its source."""
@@ -74,14 +79,7 @@ def read_bottlenecks(
     experiment: ExperimentDep,
     window: WindowDep,
     request_type: RequestType = RequestType.ALL,
-    server_utilization: float | None = Query(
-        default=None,
-        ge=MIN_UTILIZATION,
-        le=1,
-        allow_inf_nan=False,
-        description="measured utilization of each memcached server (0..1], as for "
-        "network-inputs: the MVA's memcached service time then follows the utilization law",
-    ),
+    server_utilization: ServerUtilization = None,
 ) -> s.ExperimentBottlenecksPublic:
     """One bottleneck statement per group of configurations, with each model's basis."""
     return service.bottlenecks_public(
