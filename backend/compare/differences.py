@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from backend.compare.difference import welch_difference
+from backend.compare.intervals import welch_difference
 from backend.compare.source import ConfigurationSamples
 from backend.domain.compare import CompareMetric
 from backend.domain.grid import effective_parameters

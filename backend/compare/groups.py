@@ -12,8 +12,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from backend.compare.difference import Sample, band, pool
 from backend.compare.differences import ExperimentDesign
+from backend.compare.intervals import Sample, band, pool
 from backend.compare.source import ConfigurationSamples
 from backend.domain.compare import BandKind, CompareMetric
 from backend.domain.grid import effective_parameters

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from backend.compare.difference import Sample
+from backend.compare.intervals import Sample
 from backend.crud import results as crud
 from backend.domain.compare import CompareMetric
 from backend.domain.metrics import METRICS, SourceKind

@@ -1,0 +1,2 @@
+"""Settings, the database engine and session, tokens, exposure checks and other process-wide
+infrastructure."""

@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from backend.domain.resources import MIN_MEMORY_MB, host_memory_mb
+from backend.domain.memcached_sizing import MIN_MEMORY_MB, host_memory_mb
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,0 +1,2 @@
+"""Every database query of the backend: keyword-only functions per entity over a Session, raising
+no HTTP errors."""

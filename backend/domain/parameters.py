@@ -15,7 +15,7 @@ from backend.domain.load_generators import (
     load_generator_names,
     load_generator_spec,
 )
-from backend.domain.resources import (
+from backend.domain.memcached_sizing import (
     KEY_MAXIMUM_MAX,
     MAX_VALUE_B,
     MEMCACHED_MAX_CONNECTIONS,

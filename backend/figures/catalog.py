@@ -7,8 +7,8 @@ from backend.figures import (
     factorial,
     live,
     models,
+    monitoring,
     parcoords,
-    resources,
     results,
 )
 from backend.figures.registry import FIGURES, LIVE_FIGURES, FigureSpec, figure_spec
@@ -28,7 +28,7 @@ __all__ = [
     "live",
     "models",
     "parcoords",
-    "resources",
+    "monitoring",
     "results",
 ]
 

@@ -1,5 +1,5 @@
 """Analyses of a stored experiment as served (`/analysis/experiments/{id}/...`): each reads its
-runs through the results read path, computes with `backend.results.experiment_tables` and
+runs through the results read path, computes with `backend.results.per_configuration` and
 returns the response model, so a route, a figure and a table give the same numbers.
 
 Every function takes the same selection (source, request type, metric, window); an input the
@@ -20,10 +20,10 @@ from backend.crud import network as network_crud
 from backend.domain.fraction import FractionError, resolve
 from backend.domain.metrics import METRIC_UNITS, MetricName, SourceKind
 from backend.models import Experiment, RequestType
-from backend.results import experiment_tables as tables
+from backend.results import per_configuration
 from backend.results.aggregate import RunValues, Window
-from backend.results.experiment_tables import BREAKDOWN_MW, LITTLE_METRICS, summary_rows
 from backend.results.factorial_notes import no_effect
+from backend.results.per_configuration import BREAKDOWN_MW, LITTLE_METRICS, summary_rows
 from backend.results.read import configurations, run_values
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors
@@ -89,7 +89,7 @@ def breakdown_public(
         client = _runs(session, experiment, "client", request_type, ["response_time_us"], window)
         mw = _runs(session, experiment, "middleware", request_type, list(BREAKDOWN_MW), window)
         rtts = network_crud.round_trips_us(session=session, experiment_id=experiment.id)
-        rows = tables.breakdown_table(configs, client, mw, rtts)
+        rows = per_configuration.breakdown_table(configs, client, mw, rtts)
     label = network_crud.breakdown_rest_label(session=session, experiment=experiment)
     return respond(s.ExperimentBreakdownPublic, {"data": rows, "rest_label": label})
 
@@ -113,7 +113,7 @@ def interactive_public(
             ["throughput_per_s", "response_time_us"],
             window,
         )
-        z, estimated, rows = tables.interactive_rows(configs, runs, think_time_s)
+        z, estimated, rows = per_configuration.interactive_rows(configs, runs, think_time_s)
     return respond(
         s.ExperimentInteractivePublic,
         {"think_time_s": z, "think_time_estimated": estimated, "data": rows},
@@ -131,7 +131,7 @@ def little_public(
     with analysis_errors("query"):
         configs = configurations(session=session, experiment=experiment)
         mw = _runs(session, experiment, "middleware", request_type, list(LITTLE_METRICS), window)
-        rows = tables.little_table(configs, mw)
+        rows = per_configuration.little_table(configs, mw)
     return respond(s.ExperimentLittlePublic, {"data": rows})
 
 
@@ -151,7 +151,9 @@ def saturation_public(
     with analysis_errors("query"):
         configs = configurations(session=session, experiment=experiment)
         runs = _runs(session, experiment, source, request_type, [metric], window)
-        series = tables.saturation_series(configs, runs, series_factor, load_factor, metric)
+        series = per_configuration.saturation_series(
+            configs, runs, series_factor, load_factor, metric
+        )
         res = saturation(series, fraction)
     return respond(s.SaturationPublic, res)
 
@@ -171,7 +173,7 @@ def relative_public(
     with analysis_errors("query"):
         configs = configurations(session=session, experiment=experiment)
         runs = _runs(session, experiment, source, request_type, [metric], window)
-        rows = tables.relative_rows(configs, runs, metric, factor, base)
+        rows = per_configuration.relative_rows(configs, runs, metric, factor, base)
     unit = METRIC_UNITS[metric]
     return s.ExperimentRelativePublic(
         metric=metric,
@@ -214,7 +216,7 @@ def factorial_public(
             except FractionError as err:
                 raise AnalysisError("experiment", f"its fraction: {err}") from err
             fraction = (experiment.factors, frac)
-        res, levels = tables.factorial_from_experiment(
+        res, levels = per_configuration.factorial_from_experiment(
             configs,
             runs,
             metric,
@@ -253,5 +255,5 @@ def network_model_public(
             ["throughput_per_s", "response_time_us"],
             window,
         )
-        out = tables.network_model_table(configs, runs, service_times)
+        out = per_configuration.network_model_table(configs, runs, service_times)
     return respond(s.ExperimentModelPublic, {"data": out})

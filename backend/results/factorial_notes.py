@@ -9,7 +9,7 @@ from typing import Any
 
 from backend.domain.labels import format_level
 from backend.domain.same_system import system, why_same
-from backend.results.experiment_tables import Config
+from backend.results.per_configuration import Config
 
 
 @dataclass(frozen=True)

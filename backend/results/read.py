@@ -39,7 +39,7 @@ from backend.results.aggregate import (
     offset_s,
     source_window,
 )
-from backend.results.experiment_tables import Config
+from backend.results.per_configuration import Config
 
 
 def configurations(*, session: Session, experiment: Experiment) -> list[Config]:

@@ -3,7 +3,7 @@ text-protocol commands (flush_all, stats) sent from a host on one short connecti
 
 import shlex
 
-from backend.domain.resources import MEMCACHED_MAX_CONNECTIONS, memory_mb
+from backend.domain.memcached_sizing import MEMCACHED_MAX_CONNECTIONS, memory_mb
 from worker.drivers.errors import DriverError
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.tool import ToolDriver

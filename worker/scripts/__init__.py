@@ -1,0 +1,1 @@
+"""Command-line scripts of the worker (seeding fixture runs for tests and demos)."""

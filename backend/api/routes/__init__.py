@@ -1,0 +1,1 @@
+"""One APIRouter per resource; each handler is one service call over its dependencies."""

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from backend.domain.design_fields import MAX_PLANNED_S, RUN_SETUP_ALLOWANCE_S, RUN_TIME
 from backend.domain.grid import MAX_LEVELS
-from backend.domain.resources import (
+from backend.domain.memcached_sizing import (
     KEY_MAXIMUM_MAX,
     MAX_VALUE_B,
     MEMCACHED_MAX_CONNECTIONS,

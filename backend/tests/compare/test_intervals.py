@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from backend.analysis.errors import AnalysisError
-from backend.compare.difference import Sample, band, pool, welch_difference
+from backend.compare.intervals import Sample, band, pool, welch_difference
 
 # Jain, The Art of Computer Systems Performance Analysis, Example 13.7 (unpaired observations).
 JAIN_A = [5.36, 16.57, 0.62, 1.41, 0.64, 7.26]
