@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from backend.api.errors import validation_error_content
+from backend.api.errors import add_error_handlers, validation_error_content
 from backend.api.guards import BodyLimit, SameOriginWrites
 from backend.api.main import api_router
 from backend.api.openapi import install_described_openapi
@@ -73,6 +73,9 @@ app.add_middleware(
 app.add_middleware(SameOriginWrites, allowed_origins=settings.CORS_ORIGINS)
 app.add_middleware(BodyLimit, max_bytes=settings.MAX_BODY_BYTES)
 app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.ALLOWED_HOSTS)
+
+
+add_error_handlers(app)
 
 
 @app.exception_handler(RequestValidationError)

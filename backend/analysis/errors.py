@@ -1,4 +1,5 @@
-"""Typed error for analyses that are undefined on the given input (mapped to HTTP 422)."""
+"""Typed error for analyses that are undefined on the given input (a domain NotApplicable,
+mapped to HTTP 422 by the API)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,15 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from backend.domain.errors import NotApplicable
 
-class AnalysisError(ValueError):
+
+class AnalysisError(NotApplicable, ValueError):
     """An analysis is undefined for its input; `field` names the offending input.
 
     Raised instead of returning NaN or infinity (e.g. rho >= 1, empty data, r = 1 for
     confidence intervals, a grid that is not 2^k). The API turns it into a 422.
     """
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
 
 
 def require(condition: bool, field: str, reason: str) -> None:

@@ -10,11 +10,11 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 import plotly.graph_objects as go
-from fastapi.exceptions import RequestValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.service import compare_groups
+from backend.domain.errors import InvalidInput
 from backend.domain.labels import format_level, level_label, parameter_title
 from backend.figures.labels import metric_title, printed_unit, with_unit
 from backend.figures.lines import add_band, factor_axis
@@ -67,7 +67,7 @@ def as_query_error() -> Iterator[None]:
     """The compare endpoints name body fields; in a GET figure they are query parameters."""
     try:
         yield
-    except RequestValidationError as err:
+    except InvalidInput as err:
         first = err.errors()[0]
         loc = [part for part in first["loc"] if part != "body"]
         raise AnalysisError(str(loc[0]) if loc else "query", str(first["msg"])) from err

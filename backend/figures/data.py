@@ -7,10 +7,10 @@ the routes' 404s and 422s.
 
 from typing import Any
 
-from fastapi import HTTPException, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.domain.errors import NotFound
 from backend.figures.params import FigureQuery, Selection
 from backend.models import Experiment, Run, RunStatus
 from backend.results import analyses, histograms, series, table
@@ -67,12 +67,12 @@ def load_histogram(
     measured = [r for r in results.data if r.repetitions > 0]
     if q.configuration_id is None:
         if not measured:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "No measured configuration")
+            raise NotFound("No measured configuration")
         config = measured[0]
     else:
         found = [r for r in results.data if r.configuration_id == q.configuration_id]
         if not found:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "Configuration not found")
+            raise NotFound("Configuration not found")
         config = found[0]
     exp, window = selected(session, experiment_id, q)
     hist = histograms.histogram_public(
@@ -100,7 +100,7 @@ def load_run_series(session: Session, experiment_id: int, q: FigureQuery) -> Run
         )
         if run_id is None:
             stored_experiment(session, experiment_id)  # 404 before "no run"
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "No succeeded run")
+            raise NotFound("No succeeded run")
     return series.run_series_public(
         session=session,
         experiment=stored_experiment(session, experiment_id),

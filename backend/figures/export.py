@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import plotly.graph_objects as go
-from fastapi import Response
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
@@ -40,16 +39,6 @@ class ExportedFigure:
 def slug(text: str) -> str:
     """A file-name-safe slug ("Workers x clients" -> "workers-x-clients")."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "experiment"
-
-
-def attachment(content: bytes, media_type: str, experiment_name: str, suffix: str) -> Response:
-    """A download named after the experiment: "<slug>-<suffix>" (figures, tables, reports)."""
-    name = f"{slug(experiment_name)}-{suffix}"
-    return Response(
-        content,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
 
 
 def check_png_size(width_in: float, height_in: float, dpi: int) -> None:

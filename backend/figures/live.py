@@ -14,12 +14,12 @@ from typing import Any
 
 import plotly.graph_objects as go
 import redis
-from fastapi import HTTPException, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.live import read_progress
+from backend.domain.errors import NotFound, Unavailable
 from backend.domain.window import window_of
 from backend.figures.distributions import time_series
 from backend.figures.params import FigureQuery
@@ -55,7 +55,7 @@ def _run(session: Session, exp: Experiment, run_id: int | None) -> Run:
     if run_id is not None:
         run = session.get(Run, run_id)
         if run is None or run.experiment_id != exp.id:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
+            raise NotFound("Run not found")
         return run
     running = session.scalar(
         select(Run)
@@ -64,7 +64,7 @@ def _run(session: Session, exp: Experiment, run_id: int | None) -> Run:
         .limit(1)
     )
     if running is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "No running run")
+        raise NotFound("No running run")
     return running
 
 
@@ -145,9 +145,7 @@ def load_live_series(session: Session, experiment_id: int, q: FigureQuery) -> Li
     try:
         events = read_progress(_redis(), run.id)
     except redis.RedisError as err:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, "Live data unavailable: Redis does not answer"
-        ) from err
+        raise Unavailable("Live data unavailable: Redis does not answer") from err
     return LiveSeries(live_series(exp, run, events), exp.run_time_s)
 
 

@@ -5,12 +5,12 @@ series, worker/drivers/monitor_probe.py)."""
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
-from fastapi import HTTPException, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
 from backend.analysis.model_fit import flagged
+from backend.domain.errors import NotFound
 from backend.domain.saturation import SATURATED_SHARE
 from backend.domain.window import window_of
 from backend.figures.params import FigureQuery
@@ -92,13 +92,13 @@ def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> 
     )
     run = session.get(Run, run_id) if run_id is not None else None
     if run is None or run.experiment_id != experiment_id:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "No succeeded run")
+        raise NotFound("No succeeded run")
     rows = session.scalars(
         select(RunSeries).where(RunSeries.run_id == run.id).order_by(RunSeries.source)
     ).all()
     clients = [r.start_unix for r in rows if r.source.startswith("client:")]
     if not clients or not any(r.source.startswith("host:") for r in rows):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "The run has no monitor series")
+        raise NotFound("The run has no monitor series")
     t0 = min(clients)
     stored = session.scalars(
         select(RunSummary).where(RunSummary.run_id == run.id).order_by(RunSummary.id).limit(1)
@@ -182,7 +182,7 @@ def load_demand_groups(session: Session, experiment_id: int, q: FigureQuery) -> 
         timer_tolerance=DEFAULT_TIMER_TOLERANCE,
     )
     if not 0 <= q.group < len(groups):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "No such group of configurations")
+        raise NotFound("No such group of configurations")
     return groups[q.group]
 
 

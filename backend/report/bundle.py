@@ -14,14 +14,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from fastapi import HTTPException
-from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
 from backend.compare.service import compare_differences
 from backend.crud.compare import read_experiment_names
+from backend.domain.errors import DomainError, InvalidInput
 from backend.figures.catalog import figures_in_order
 from backend.figures.compare_page import compare_figure
 from backend.figures.export import ExportedFigure, export_figure, render_figure, slug
@@ -101,10 +100,10 @@ def _every_item(exp: Experiment) -> ReportPlan:
 
 
 def _reason(err: Exception) -> str:
-    if isinstance(err, RequestValidationError | ValidationError):
+    if isinstance(err, InvalidInput | ValidationError):
         return "; ".join(str(e.get("msg", "")) for e in err.errors())
-    if isinstance(err, HTTPException):
-        return str(err.detail)
+    if isinstance(err, DomainError):
+        return err.detail
     return str(err)
 
 
@@ -125,7 +124,7 @@ def build_bundle(
         for item in items:
             try:
                 section.items.append(_add(session, exp, info, sel, item, files))
-            except (AnalysisError, HTTPException, RequestValidationError, ValidationError) as err:
+            except (DomainError, ValidationError) as err:
                 left_out.append(f"{item.kind} {item.name}: {_reason(err)}")
         sections.append(section)
     repetitions = rule_section(session, exp)

@@ -10,7 +10,6 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
-from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError, require
@@ -23,6 +22,7 @@ from backend.analysis.percentiles import (
 )
 from backend.analysis.plain import plain
 from backend.crud import results as crud
+from backend.domain.errors import NotFound
 from backend.domain.metrics import SourceKind
 from backend.models import Experiment, HistogramMetric, RequestType
 from backend.results.aggregate import Window
@@ -155,7 +155,7 @@ def histogram_public(
     """Histograms of all repetitions of one configuration merged, with percentiles."""
     configs = configurations(session=session, experiment=experiment)
     if configuration_id not in {c.id for c in configs}:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "Configuration not found")
+        raise NotFound("Configuration not found")
     qs = parse_percentiles(percentiles)
     with analysis_errors("query"):
         merged = configuration_histograms(

@@ -5,9 +5,9 @@ start). Both or neither: neither means each run's stored stable window. A window
 run is a 422 naming the offending field; a missing experiment is a 404.
 """
 
-from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
+from backend.domain.errors import NotFound
 from backend.models import Experiment
 from backend.results.aggregate import Window
 from backend.schemas.problems import unprocessable
@@ -19,7 +19,7 @@ def stored_experiment(session: Session, experiment_id: int) -> Experiment:
     """The experiment of the path, or 404."""
     exp = session.get(Experiment, experiment_id)
     if exp is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+        raise NotFound(NOT_FOUND)
     return exp
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
+from backend.domain.errors import NotFound
 from backend.domain.metrics import METRICS, SourceKind
 from backend.domain.window import window_of
 from backend.models import Experiment, RequestType, Run, RunSeries
@@ -82,7 +82,7 @@ def run_series_public(
     """Per-second throughput and response time of one run, with its stable window."""
     run = session.get(Run, run_id)
     if run is None or run.experiment_id != experiment.id:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
+        raise NotFound("Run not found")
     view = run_series(
         session=session,
         experiment=experiment,

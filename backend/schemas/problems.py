@@ -1,24 +1,14 @@
-"""Domain errors in the same 422 shape FastAPI uses for schema errors, so a service raises
-what its route would: a route, a figure and a table answer the same selection alike."""
+"""Field errors in the same 422 shape FastAPI uses for schema errors (backend.domain.errors'
+InvalidInput), so a service raises what its route would: a route, a figure and a table answer
+the same selection alike."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from fastapi.exceptions import RequestValidationError
+from backend.domain.errors import InvalidInput, NotApplicable, problem
 
-from backend.analysis.errors import AnalysisError
-
-
-def problem(
-    loc: tuple[str | int, ...],
-    msg: str,
-    value: Any = None,
-    *,
-    location: Literal["body", "query", "path"] = "body",
-) -> dict[str, Any]:
-    """One item of a 422's detail list, shaped as FastAPI shapes its own."""
-    return {"type": "value_error", "loc": (location, *loc), "msg": msg, "input": value}
+__all__ = ["analysis_errors", "parse_percentiles", "problem", "unprocessable"]
 
 
 def unprocessable(
@@ -27,16 +17,18 @@ def unprocessable(
     value: Any = None,
     *,
     location: Literal["body", "query", "path"] = "body",
-) -> RequestValidationError:
-    return RequestValidationError([problem(loc, msg, value, location=location)])
+) -> InvalidInput:
+    """A 422 on one field."""
+    return InvalidInput.at(loc, msg, value, location=location)
 
 
 @contextmanager
 def analysis_errors(location: Literal["body", "query"] = "body") -> Iterator[None]:
-    """Turn AnalysisError into FastAPI's 422 shape with the field in `loc`."""
+    """Turn NotApplicable (AnalysisError among them) into FastAPI's 422 shape with the field in
+    `loc`, sent in `location`."""
     try:
         yield
-    except AnalysisError as err:
+    except NotApplicable as err:
         raise unprocessable((err.field,), err.reason, location=location) from err
 
 

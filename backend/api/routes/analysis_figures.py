@@ -7,9 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Response, status
 
+from backend.api.downloads import attachment
 from backend.api.routes.analysis.models import solve_mva_route
 from backend.figures.calculators import mva_calculator
-from backend.figures.export import FigureFormat, attachment, render_figure
+from backend.figures.export import FigureFormat, render_figure
 from backend.figures.render import MEDIA_TYPES, RenderError
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors

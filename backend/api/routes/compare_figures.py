@@ -6,8 +6,9 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Path, Response, status
 
 from backend.api.deps import SessionDep
+from backend.api.downloads import attachment
 from backend.figures.compare_page import COMPARE_FIGURES, UnknownCompareFigure, compare_figure
-from backend.figures.export import FigureFormat, attachment, render_figure
+from backend.figures.export import FigureFormat, render_figure
 from backend.figures.render import MEDIA_TYPES, RenderError
 from backend.schemas.compare import CompareFigureRequest
 from backend.schemas.problems import analysis_errors

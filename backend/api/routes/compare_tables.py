@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Response
 
 from backend.api.deps import SessionDep
+from backend.api.downloads import attachment
 from backend.compare.service import compare_differences
 from backend.crud import compare as crud
-from backend.figures.export import attachment
 from backend.schemas.compare import DifferencesRequest
 from backend.tables.compare import TableWidth, differences_latex_table, differences_table
 from backend.tables.table import to_csv, to_latex

@@ -6,8 +6,9 @@ from fastapi import APIRouter, HTTPException, Query, Response, status
 from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
+from backend.api.downloads import attachment
 from backend.figures.catalog import figures_in_order
-from backend.figures.export import FigureFormat, UnknownFigure, attachment, export_figure
+from backend.figures.export import FigureFormat, UnknownFigure, export_figure
 from backend.figures.params import FigureQuery
 from backend.figures.render import MEDIA_TYPES, RenderError
 from backend.models import Experiment

@@ -7,13 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Response, status
 
 from backend.api.deps import SessionDep
+from backend.api.downloads import attachment
 from backend.crud.report import (
     first_run_started,
     get_report,
     update_report,
     written_before_runs,
 )
-from backend.figures.export import attachment
 from backend.figures.params import Selection
 from backend.figures.render import RenderError
 from backend.models import Experiment

@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException, Path, Query, Response, status
 from pydantic import BaseModel
 
 from backend.api.deps import SessionDep
-from backend.figures.export import attachment
+from backend.api.downloads import attachment
 from backend.models import Experiment
 from backend.schemas.problems import analysis_errors
 from backend.tables.catalog import TABLES, TableQuery
