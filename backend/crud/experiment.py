@@ -143,3 +143,14 @@ def derive_status(counts: dict[str, int]) -> ExperimentStatus:
         if counts[status]:
             return status
     return "finished"
+
+
+def present_run_counts(*, session: Session, experiment_id: int) -> dict[str, int]:
+    """Runs per status of one experiment, only the statuses it has (the live stream's
+    snapshot)."""
+    rows = session.execute(
+        select(Run.status, func.count())
+        .where(Run.experiment_id == experiment_id)
+        .group_by(Run.status)
+    ).all()
+    return {s.value: int(n) for s, n in rows}

@@ -169,6 +169,25 @@ def read_run_series(*, session: Session, run_id: int, request_type: RequestType)
     return list(session.scalars(stmt))
 
 
+def read_all_run_series(*, session: Session, run_id: int) -> list[RunSeries]:
+    """Every stored series of one run, of every request type and source (monitor series
+    included), by source."""
+    stmt = select(RunSeries).where(RunSeries.run_id == run_id).order_by(RunSeries.source)
+    return list(session.scalars(stmt))
+
+
+def read_quality_of_runs(
+    *, session: Session, experiment_id: int
+) -> list[tuple[int, int, int, dict[str, Any] | None]]:
+    """(run id, configuration id, repetition, stored quality) of every run with results."""
+    rows = session.execute(
+        select(Run.id, Run.configuration_id, Run.repetition, Run.quality)
+        .where(Run.experiment_id == experiment_id, has_results())
+        .order_by(Run.id)
+    ).all()
+    return [(int(a), int(b), int(c), d) for a, b, c, d in rows]
+
+
 def read_clock_start(*, session: Session, run_id: int) -> float | None:
     """The earliest load generator start of a run (any request type): its second 0."""
     stmt = select(RunSeries.start_unix).where(

@@ -7,7 +7,7 @@ from sqlalchemy import func, literal, literal_column, select, true, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from backend.models import Configuration, Experiment, Run, RunStatus
+from backend.models import Configuration, Experiment, Run, RunAttempt, RunStatus
 
 RESTARTABLE = (RunStatus.FAILED, RunStatus.CANCELLED)
 # A run queued again: unsent (Start's or re-run's sender sends it), no error, no times.
@@ -183,3 +183,32 @@ def list_runs(
     count = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
     rows = session.scalars(stmt.order_by(Run.id).offset(skip).limit(limit)).all()
     return rows, count
+
+
+def first_succeeded_run_id(*, session: Session, experiment_id: int) -> int | None:
+    """The experiment's first succeeded run (the default run of the run views)."""
+    return session.scalar(
+        select(Run.id)
+        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED)
+        .order_by(Run.id)
+        .limit(1)
+    )
+
+
+def latest_running_run(*, session: Session, experiment_id: int) -> Run | None:
+    """The experiment's most recently created running run (the live chart's default)."""
+    return session.scalar(
+        select(Run)
+        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.RUNNING)
+        .order_by(Run.id.desc())
+        .limit(1)
+    )
+
+
+def read_attempts(*, session: Session, run_id: int) -> list[RunAttempt]:
+    """Every attempt of a run, oldest first."""
+    return list(
+        session.scalars(
+            select(RunAttempt).where(RunAttempt.run_id == run_id).order_by(RunAttempt.attempt)
+        )
+    )

@@ -42,3 +42,21 @@ def add_probe(*, session: Session, experiment: Experiment, rate: int, repetition
     )
     assert run_id is not None
     return int(run_id)
+
+
+def read_probe_configurations(*, session: Session, experiment_id: int) -> list[Configuration]:
+    """The search's rates so far, in the order they were added."""
+    return list(
+        session.scalars(
+            select(Configuration)
+            .where(Configuration.experiment_id == experiment_id)
+            .order_by(Configuration.index)
+        )
+    )
+
+
+def read_probe_runs(*, session: Session, experiment_id: int) -> list[Run]:
+    """The search's probes (runs) so far, in the order they were added."""
+    return list(
+        session.scalars(select(Run).where(Run.experiment_id == experiment_id).order_by(Run.id))
+    )

@@ -7,12 +7,12 @@ the routes' 404s and 422s.
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from backend.crud import run as crud_run
 from backend.domain.errors import NotFound
 from backend.figures.params import FigureQuery, Selection
-from backend.models import Experiment, Run, RunStatus
+from backend.models import Experiment
 from backend.results import analyses, histograms, series, table
 from backend.results.aggregate import Window
 from backend.results.selection import results_window, stored_experiment
@@ -92,12 +92,7 @@ def load_run_series(session: Session, experiment_id: int, q: FigureQuery) -> Run
     """Per-second series of one run (default: the experiment's first succeeded run)."""
     run_id = q.run_id
     if run_id is None:
-        run_id = session.scalar(
-            select(Run.id)
-            .where(Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED)
-            .order_by(Run.id)
-            .limit(1)
-        )
+        run_id = crud_run.first_succeeded_run_id(session=session, experiment_id=experiment_id)
         if run_id is None:
             stored_experiment(session, experiment_id)  # 404 before "no run"
             raise NotFound("No succeeded run")

@@ -14,17 +14,17 @@ from typing import Any
 
 import plotly.graph_objects as go
 import redis
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.live import read_progress
+from backend.crud import run as crud_run
 from backend.domain.errors import NotFound, Unavailable
 from backend.domain.window import window_of
 from backend.figures.distributions import time_series
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
-from backend.models import Experiment, RequestType, Run, RunStatus
+from backend.models import Experiment, RequestType, Run
 from backend.results.aggregate import SourceSeries, combine_per_second
 from backend.results.selection import stored_experiment
 from backend.schemas.series import (
@@ -57,12 +57,7 @@ def _run(session: Session, exp: Experiment, run_id: int | None) -> Run:
         if run is None or run.experiment_id != exp.id:
             raise NotFound("Run not found")
         return run
-    running = session.scalar(
-        select(Run)
-        .where(Run.experiment_id == exp.id, Run.status == RunStatus.RUNNING)
-        .order_by(Run.id.desc())
-        .limit(1)
-    )
+    running = crud_run.latest_running_run(session=session, experiment_id=exp.id)
     if running is None:
         raise NotFound("No running run")
     return running

@@ -5,11 +5,12 @@ series, worker/drivers/monitor_probe.py)."""
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
 from backend.analysis.model_fit import flagged
+from backend.crud import results as crud_results
+from backend.crud import run as crud_run
 from backend.domain.errors import NotFound
 from backend.domain.saturation import SATURATED_SHARE
 from backend.domain.window import window_of
@@ -17,7 +18,7 @@ from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.figures.style import right_axis
 from backend.modelfit.demands import DemandGroup, demand_groups
-from backend.models import Run, RunSeries, RunStatus, RunSummary
+from backend.models import Run
 from backend.results.aggregate import offset_s
 from backend.results.selection import stored_experiment
 
@@ -84,29 +85,20 @@ def machines_in_words(data: RunResources) -> list[str]:
 def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> RunResources:
     """The monitor's series of one run (default: the experiment's first succeeded run)."""
     exp = stored_experiment(session, experiment_id)
-    run_id = q.run_id or session.scalar(
-        select(Run.id)
-        .where(Run.experiment_id == experiment_id, Run.status == RunStatus.SUCCEEDED)
-        .order_by(Run.id)
-        .limit(1)
+    run_id = q.run_id or crud_run.first_succeeded_run_id(
+        session=session, experiment_id=experiment_id
     )
     run = session.get(Run, run_id) if run_id is not None else None
     if run is None or run.experiment_id != experiment_id:
         raise NotFound("No succeeded run")
-    rows = session.scalars(
-        select(RunSeries).where(RunSeries.run_id == run.id).order_by(RunSeries.source)
-    ).all()
+    rows = crud_results.read_all_run_series(session=session, run_id=run.id)
     clients = [r.start_unix for r in rows if r.source.startswith("client:")]
     if not clients or not any(r.source.startswith("host:") for r in rows):
         raise NotFound("The run has no monitor series")
     t0 = min(clients)
-    stored = session.scalars(
-        select(RunSummary).where(RunSummary.run_id == run.id).order_by(RunSummary.id).limit(1)
-    ).first()
+    stored = crud_results.read_stored_window(session=session, run_id=run.id)
     design = window_of(exp)
-    lo, hi = (
-        (stored.window_start_s, stored.window_end_s) if stored else (design.start_s, design.end_s)
-    )
+    lo, hi = stored or (design.start_s, design.end_s)
     cpu, network = [], []
     cores: dict[str, float] = {}
     for r in rows:

@@ -8,9 +8,7 @@ the repetitions' window means the results table shows, over the same window.
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
@@ -18,7 +16,7 @@ from backend.domain.metrics import METRICS, THROUGHPUT, MetricName
 from backend.domain.parameters import virtual_clients
 from backend.domain.quality import WHOLE_RUN, Flag, RunQuality
 from backend.domain.stored_quality import quality_of
-from backend.models import Experiment, RequestType, Run, RunSeries
+from backend.models import Experiment, RequestType, RunSeries
 from backend.quality.check import run_flags
 from backend.quality.evidence import MEANS, STEAL_COLUMN, evidence_from_series
 from backend.quality.model import Thresholds
@@ -59,17 +57,6 @@ class ExperimentQuality:
         return sorted(ids)
 
 
-def _stored(
-    session: Session, experiment_id: int
-) -> list[tuple[int, int, int, dict[str, Any] | None]]:
-    rows = session.execute(
-        select(Run.id, Run.configuration_id, Run.repetition, Run.quality)
-        .where(Run.experiment_id == experiment_id, crud.has_results())
-        .order_by(Run.id)
-    ).all()
-    return [(int(a), int(b), int(c), d) for a, b, c, d in rows]
-
-
 def _recut(
     session: Session, experiment: Experiment, window: Window, th: Thresholds
 ) -> dict[int, RunQuality]:
@@ -89,7 +76,9 @@ def _recut(
         c.id: c.params for c in results.configurations(session=session, experiment=experiment)
     }
     out: dict[int, RunQuality] = {}
-    for run_id, config_id, _rep, stored in _stored(session, experiment.id):
+    for run_id, config_id, _rep, stored in crud.read_quality_of_runs(
+        session=session, experiment_id=experiment.id
+    ):
         if stored is None or run_id not in series:
             continue
         ev = evidence_from_series(
@@ -112,7 +101,9 @@ def experiment_quality(
     th = Thresholds.from_settings()
     recut = _recut(session, experiment, window, th) if window is not None else {}
     runs = []
-    for run_id, config_id, rep, stored in _stored(session, experiment.id):
+    for run_id, config_id, rep, stored in crud.read_quality_of_runs(
+        session=session, experiment_id=experiment.id
+    ):
         if window is not None and run_id in recut:
             quality = recut[run_id]
         elif stored is not None:

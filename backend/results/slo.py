@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.analysis.slo import (
@@ -26,11 +25,12 @@ from backend.analysis.slo import (
     next_step,
     verdict,
 )
+from backend.crud import slo as crud_slo
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
 from backend.domain.rate_limiting import ADVICE, sending_pattern
 from backend.domain.slo_design import RATE
-from backend.models import Configuration, Experiment, HistogramMetric, RequestType, Run, RunStatus
+from backend.models import Experiment, HistogramMetric, RequestType, RunStatus
 from backend.results.histograms import configuration_histograms
 from backend.results.table import results_table
 from backend.schemas.slo import (
@@ -127,16 +127,8 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
     spec = spec_of(experiment)
     objective = spec.objective()
     n_conn = connections(experiment)
-    configs = list(
-        session.scalars(
-            select(Configuration)
-            .where(Configuration.experiment_id == experiment.id)
-            .order_by(Configuration.index)
-        )
-    )
-    runs = list(
-        session.scalars(select(Run).where(Run.experiment_id == experiment.id).order_by(Run.id))
-    )
+    configs = crud_slo.read_probe_configurations(session=session, experiment_id=experiment.id)
+    runs = crud_slo.read_probe_runs(session=session, experiment_id=experiment.id)
     ids = [c.id for c in configs]
     common: dict[str, Any] = {
         "session": session,

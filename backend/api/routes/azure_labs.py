@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, status
 from pydantic import ValidationError
-from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
@@ -22,12 +21,14 @@ from backend.core.queue import (
     check_broker,
     enqueue_azure_lab,
 )
+from backend.crud import azure_lab as crud_lab
+from backend.crud.testbed import testbed_id_by_name
 from backend.domain.azure_lab_states import (
     AUTOMATIC_TRANSITIONS,
     LAB_TRANSITIONS,
     LabAction,
 )
-from backend.models import AzureLab, AzureLabStatus, Testbed
+from backend.models import AzureLab, AzureLabStatus
 from backend.schemas.azure_lab import (
     AzureLabCreate,
     AzureLabDelete,
@@ -87,7 +88,7 @@ def checked_spec(
             found = str(settings.SSH_KEY_DIR.expanduser() / raw)
         private, public = (found, public) if raw == body.key_path else (private, found)
     spec = lab_spec(body, private, public, plan_only=missing is not None)
-    if session.scalar(select(Testbed.id).where(Testbed.name == body.name)) is not None:
+    if testbed_id_by_name(session=session, name=body.name) is not None:
         raise unprocessable(("name",), f"a testbed named {body.name!r} already exists", body.name)
     return spec, missing
 
@@ -169,10 +170,7 @@ def read_azure_labs(
     page: Annotated[Page, Depends(paging())],
 ) -> AzureLabsPublic:
     """List Azure labs, newest first."""
-    rows = session.scalars(
-        select(AzureLab).order_by(AzureLab.id.desc()).offset(page.skip).limit(page.limit)
-    ).all()
-    count = session.scalar(select(func.count()).select_from(AzureLab)) or 0
+    rows, count = crud_lab.list_labs(session=session, skip=page.skip, limit=page.limit)
     return AzureLabsPublic(data=[AzureLabPublic.model_validate(r) for r in rows], count=count)
 
 
@@ -238,23 +236,20 @@ def _act(session: Session, lab: AzureLab, action: LabAction) -> AzureLabPublic:
             status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}; nothing was queued"
         ) from exc
     before = lab.status if lab.deleted_at is None else AzureLabStatus.DELETED.value
-    moved = session.execute(
-        update(AzureLab)
-        .where(
-            AzureLab.id == lab.id,
-            AzureLab.status == before,
-            AzureLab.status.in_([s.value for s in transition.allowed]),
-            AzureLab.deleted_at.is_(None),  # the janitor deleted its group
-        )
-        .values(status=transition.during.value, error=None)
-    ).rowcount  # type: ignore[attr-defined]
+    moved = crud_lab.move_lab(
+        session=session,
+        lab_id=lab.id,
+        before=before,
+        allowed=[s.value for s in transition.allowed],
+        to=transition.during.value,
+    )
     session.commit()
     if not moved:
         raise HTTPException(status.HTTP_409_CONFLICT, f"cannot {action} a lab that is {before}")
     try:
         enqueue_azure_lab(lab.id, _TASKS[action], before=before)
     except BrokerUnavailable as exc:
-        session.execute(update(AzureLab).where(AzureLab.id == lab.id).values(status=before))
+        crud_lab.set_lab_status(session=session, lab_id=lab.id, status=before)
         session.commit()
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}") from exc
     session.refresh(lab)
@@ -267,11 +262,7 @@ def _forget_failed(session: Session, lab: AzureLab) -> AzureLabPublic | None:
     subscription was configured). None when there is something to delete."""
     if lab.status != AzureLabStatus.FAILED.value or lab.progress or lab.deleted_at is not None:
         return None
-    session.execute(
-        update(AzureLab)
-        .where(AzureLab.id == lab.id, AzureLab.status == AzureLabStatus.FAILED.value)
-        .values(status=AzureLabStatus.DELETED.value, deleted_at=func.now())
-    )
+    crud_lab.forget_failed_lab(session=session, lab_id=lab.id)
     session.commit()
     session.refresh(lab)
     return AzureLabPublic.model_validate(lab)

@@ -3,10 +3,10 @@
 import redis
 from fastapi import APIRouter, Response, status
 from pydantic import BaseModel
-from sqlalchemy import text
 
 from backend.api.deps import SessionDep
 from backend.core.config import settings
+from backend.crud.database import ping
 
 router = APIRouter(tags=["health"])
 
@@ -21,7 +21,7 @@ class Health(BaseModel):
 def read_health(session: SessionDep, response: Response) -> Health:
     """200 when the database and Redis answer, 503 otherwise."""
     try:
-        session.execute(text("SELECT 1"))
+        ping(session=session)
         db_ok = True
     except Exception:  # any failure to reach the database means "not ready"
         db_ok = False

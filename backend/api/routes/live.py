@@ -19,14 +19,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials
-from sqlalchemy import func, select
 
 from backend.api.security import authenticate, bearer
 from backend.api.streams import SlotStreamingResponse, redis_client, slots
 from backend.core.config import settings
 from backend.core.db import SessionLocal
 from backend.core.live import experiment_channel
-from backend.models import Experiment, Run
+from backend.crud.experiment import present_run_counts
+from backend.models import Experiment
 
 router = APIRouter(prefix="/experiments", tags=["live"])
 
@@ -41,12 +41,7 @@ def _snapshot(experiment_id: int) -> dict[str, int] | None:
     with SessionLocal() as session:
         if session.get(Experiment, experiment_id) is None:
             return None
-        counts = session.execute(
-            select(Run.status, func.count())
-            .where(Run.experiment_id == experiment_id)
-            .group_by(Run.status)
-        ).all()
-    return {s.value: int(n) for s, n in counts}
+        return present_run_counts(session=session, experiment_id=experiment_id)
 
 
 def _still_authorized(credentials: HTTPAuthorizationCredentials | None) -> bool:

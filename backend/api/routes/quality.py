@@ -1,7 +1,6 @@
 """Quality flags of an experiment's runs, re-running exactly the flagged runs, a run's attempts."""
 
 from fastapi import APIRouter, HTTPException, status
-from sqlalchemy import select
 
 from backend.api.deps import SessionDep
 from backend.api.routes.experiment_runs import START_SENDS_INLINE
@@ -15,8 +14,8 @@ from backend.core.queue import (
     withdraw_runs,
 )
 from backend.crud.dispatch import send_unsent, unsent_count
-from backend.crud.run import requeue_runs
-from backend.models import Run, RunAttempt
+from backend.crud.run import read_attempts, requeue_runs
+from backend.models import Run
 from backend.quality.service import experiment_quality
 from backend.schemas.quality import (
     ConfigurationQualityPublic,
@@ -109,9 +108,7 @@ def read_run_attempts(session: SessionDep, run_id: int) -> RunAttemptsPublic:
     run = session.get(Run, run_id)
     if run is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Run not found")
-    rows = session.scalars(
-        select(RunAttempt).where(RunAttempt.run_id == run_id).order_by(RunAttempt.attempt)
-    ).all()
+    rows = read_attempts(session=session, run_id=run_id)
     data = [
         RunAttemptPublic(
             attempt=a.attempt,

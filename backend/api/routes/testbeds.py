@@ -5,7 +5,6 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from fastapi import APIRouter, HTTPException, status
-from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from backend.api.deps import OwnerDep, SessionDep
@@ -14,10 +13,11 @@ from backend.core.config import settings
 from backend.core.host_keys import fingerprint
 from backend.core.host_scans import PINNING, SCANNING, UNDER_WAY, scanner
 from backend.core.keys import KeyPathError, check_key_path
+from backend.crud import testbed as crud_testbed
 from backend.crud.costs import accrued
 from backend.crud.network import request_measurement
 from backend.crud.run import latest_tool_versions
-from backend.models import Experiment, Host, Testbed
+from backend.models import Host, Testbed
 from backend.schemas.network import NetworkMeasure
 from backend.schemas.problems import unprocessable
 from backend.schemas.testbed import (
@@ -36,7 +36,7 @@ router = APIRouter(prefix="/testbeds", tags=["testbeds"])
 @router.get("", response_model=TestbedsPublic)
 def read_testbeds(session: SessionDep) -> TestbedsPublic:
     """List testbeds with their hosts."""
-    rows = session.scalars(select(Testbed).order_by(Testbed.id)).all()
+    rows = crud_testbed.list_testbeds(session=session)
     return TestbedsPublic(data=[_public(session, t) for t in rows], count=len(rows))
 
 
@@ -200,7 +200,7 @@ def delete_testbed(session: SessionDep, testbed_id: int) -> None:
     testbed = session.get(Testbed, testbed_id)
     if testbed is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "Testbed not found")
-    used = session.scalar(select(func.count()).where(Experiment.testbed_id == testbed_id))
+    used = crud_testbed.experiments_using(session=session, testbed_id=testbed_id)
     if used:
         raise HTTPException(status.HTTP_409_CONFLICT, "Testbed is used by experiments")
     session.delete(testbed)
