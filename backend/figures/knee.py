@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from backend.analysis.saturation import KNEE_FRACTION, Series, knee
 from backend.domain.labels import parameter_title
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.figures.lines import Point, Selection, shape_lines
+from backend.figures.lines import LineLayout, Point, shape_lines
 from backend.figures.style import series_colour
 from backend.schemas.results import ResultsPublic
 
@@ -44,7 +44,7 @@ class KneeMark:
         }
 
 
-def knee_marks(data: ResultsPublic, sel: Selection) -> list[KneeMark]:
+def knee_marks(data: ResultsPublic, sel: LineLayout) -> list[KneeMark]:
     """Per drawn line, its knee when x counts clients and the line saturates: the knee lies
     below its largest load (a line still climbing at its last load shows no knee)."""
     if sel.x not in CLIENT_COUNT_PARAMETERS:

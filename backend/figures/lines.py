@@ -88,7 +88,7 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Selection:
+class LineLayout:
     """The resolved axes of a line figure: x factor, series factor ('' for none), pins."""
 
     x: str
@@ -119,7 +119,7 @@ def levels(points: Sequence[Point], factor: str) -> list[Any]:
     return sorted(seen.values(), key=_sort_key)
 
 
-def select(points: Sequence[Point], q: FigureQuery, *, with_series: bool = True) -> Selection:
+def select(points: Sequence[Point], q: FigureQuery, *, with_series: bool = True) -> LineLayout:
     """Resolve x, series and pins against the experiment's factors (422 on unknown names)."""
     names = factor_names(points)
     if not names:
@@ -148,10 +148,10 @@ def select(points: Sequence[Point], q: FigureQuery, *, with_series: bool = True)
         if not match:
             raise AnalysisError("pin", f"{name} has no level {level!r}")
         pins[name] = format_level(match[0])
-    return Selection(x, series, pins)
+    return LineLayout(x, series, pins)
 
 
-def shape_lines(points: Sequence[Point], sel: Selection) -> list[Line]:
+def shape_lines(points: Sequence[Point], sel: LineLayout) -> list[Line]:
     """One line per series level over the pinned configurations, points sorted by x."""
     kept = [
         p
@@ -184,14 +184,14 @@ def _axis_value(value: Any) -> Any:
     )
 
 
-def axes_text(sel: Selection) -> str:
+def axes_text(sel: LineLayout) -> str:
     """ "clients per thread, one line per worker threads" for captions: what x and the lines
     are, from the figure's own selection, so a caption never contradicts its axes."""
     x = parameter_label(sel.x)
     return f"{x}, one line per {parameter_label(sel.series)}" if sel.series else x
 
 
-def pinned_text(sel: Selection) -> str:
+def pinned_text(sel: LineLayout) -> str:
     """ "at 8 worker threads, SET:GET 1:9" for captions ('' when nothing is pinned)."""
     if not sel.pins:
         return ""

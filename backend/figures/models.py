@@ -46,12 +46,9 @@ def _pick(groups: list[Any], index: int) -> Any:
 
 def load_network_fit(session: Session, experiment_id: int, q: FigureQuery) -> NetworkFit:
     """The group's inputs from the data, solved over its client counts with bounds."""
-    exp, window = selected(session, experiment_id, q)
     inputs = service.network_inputs_public(
         session=session,
-        experiment=exp,
-        window=window,
-        request_type=q.request_type,
+        selection=selected(session, experiment_id, q),
         server_utilization=q.server_utilization,
     )
     group: s.NetworkGroupPublic = _pick(inputs.data, q.group)
@@ -176,12 +173,9 @@ def load_queue_models(
     session: Session, experiment_id: int, q: FigureQuery
 ) -> list[s.QueueModelRowPublic]:
     """M/M/1 and M/M/m of the configurations of one group (as the network figures')."""
-    exp, window = selected(session, experiment_id, q)
     models = service.queue_models_public(
         session=session,
-        experiment=exp,
-        window=window,
-        request_type=q.request_type,
+        selection=selected(session, experiment_id, q),
         service_rate=q.service_rate,
     )
     groups: dict[Any, list[s.QueueModelRowPublic]] = {}

@@ -22,7 +22,7 @@ QueueQuantity = Literal["response_time", "waiting_time", "queue_length"]
 ServiceRate = Literal["worker_time", "max_throughput"]
 
 
-class Selection(RecutWindow):
+class ResultsQuery(RecutWindow):
     """What the numbers are: the results page's source, request type, window and analysis."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -38,8 +38,8 @@ class Selection(RecutWindow):
     )
 
 
-class FigureQuery(Selection, FigureOutput):
-    """Selection (as on the results page), then size and style of the output."""
+class FigureQuery(ResultsQuery, FigureOutput):
+    """The results query (as on the results page), then size and style of the output."""
 
     x: str | None = Field(default=None, description="factor on the x axis (default: the first)")
     series: str | None = Field(

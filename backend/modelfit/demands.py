@@ -31,6 +31,7 @@ from backend.modelfit.fit import MeasuredConfig, group_key, measured_utilization
 from backend.modelfit.measured import measured_configs
 from backend.modelfit.network import group_round_trip_us
 from backend.models import Experiment, RequestType
+from backend.results.selection import ResultsSelection
 
 # How many threads each role's process can keep busy (its CPU capacity in cores).
 _SERVER_THREADS = 1  # memcached runs `-t 1` (worker/drivers/memcached.py)
@@ -85,9 +86,7 @@ def demand_groups(
     """Per group with monitor data, the demand model (AnalysisError when none has any)."""
     configs = [
         c
-        for c in measured_configs(
-            session=session, experiment=experiment, request_type=RequestType.ALL
-        )
+        for c in measured_configs(session=session, selection=ResultsSelection(experiment))
         if "throughput_per_s" in c.client
     ]
     busy = _means(session, experiment.id, "host", "host_cpu_busy_pct")

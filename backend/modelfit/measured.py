@@ -12,11 +12,11 @@ from sqlalchemy.orm import Session
 from backend.analysis.experiment import total_clients
 from backend.crud.results import read_configurations
 from backend.domain.grid import effective_parameters
-from backend.domain.metrics import MIDDLEWARE_ONLY, MetricName, SourceKind
+from backend.domain.metrics import MIDDLEWARE_ONLY, MetricName
 from backend.modelfit.fit import MeasuredConfig, Stat
-from backend.models import Experiment, RequestType
 from backend.results import read
-from backend.results.aggregate import RunValues, Window, by_configuration, summarize
+from backend.results.aggregate import RunValues, by_configuration, summarize
+from backend.results.selection import ResultsSelection
 
 CLIENT_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
 MIDDLEWARE_METRICS: tuple[MetricName, ...] = (
@@ -37,34 +37,17 @@ def _stats(runs: list[RunValues], metrics: tuple[MetricName, ...]) -> dict[int, 
 
 
 def _side(
-    session: Session,
-    experiment: Experiment,
-    source: SourceKind,
-    request_type: RequestType,
-    metrics: tuple[MetricName, ...],
-    window: Window | None,
+    session: Session, selection: ResultsSelection, metrics: tuple[MetricName, ...]
 ) -> dict[int, dict[str, Stat]]:
-    runs = read.run_values(
-        session=session,
-        experiment_id=experiment.id,
-        source=source,
-        request_type=request_type,
-        metrics=metrics,
-        window=window,
-    )
+    runs = read.selected_run_values(session=session, selection=selection, metrics=metrics)
     return _stats(runs, metrics)
 
 
-def measured_configs(
-    *,
-    session: Session,
-    experiment: Experiment,
-    request_type: RequestType,
-    window: Window | None = None,
-) -> list[MeasuredConfig]:
+def measured_configs(*, session: Session, selection: ResultsSelection) -> list[MeasuredConfig]:
     """Every configuration of the experiment with its client and middleware measurements."""
-    client = _side(session, experiment, "client", request_type, CLIENT_METRICS, window)
-    middleware = _side(session, experiment, "middleware", request_type, MIDDLEWARE_METRICS, window)
+    experiment = selection.experiment
+    client = _side(session, selection.on("client"), CLIENT_METRICS)
+    middleware = _side(session, selection.on("middleware"), MIDDLEWARE_METRICS)
     out = []
     for c in read_configurations(session=session, experiment_id=experiment.id):
         params = effective_parameters(c.values, experiment.fixed)

@@ -21,8 +21,7 @@ from backend.modelfit.fit import MeasuredConfig
 from backend.modelfit.measured import measured_configs
 from backend.modelfit.network import NetworkGroup, network_groups
 from backend.modelfit.queues import queue_model_rows
-from backend.models import Experiment, RequestType
-from backend.results.aggregate import Window
+from backend.results.selection import ResultsSelection
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors
 from backend.schemas.respond import mva_public, respond, units_of
@@ -33,38 +32,28 @@ ServiceRate = Literal["worker_time", "max_throughput"]
 def queue_models_public(
     *,
     session: Session,
-    experiment: Experiment,
-    window: Window | None,
-    request_type: RequestType = RequestType.ALL,
+    selection: ResultsSelection,
     service_rate: ServiceRate = "worker_time",
 ) -> s.ExperimentQueueModelsPublic:
     """M/M/1 and M/M/m per configuration (m = workers x middlewares) against measurements."""
-    configs = measured_configs(
-        session=session, experiment=experiment, request_type=request_type, window=window
-    )
+    configs = measured_configs(session=session, selection=selection)
     with analysis_errors("query"):
         rows = queue_model_rows(configs, service_rate)
     return respond(s.ExperimentQueueModelsPublic, {"service_rate": service_rate, "data": rows})
 
 
 def _network_groups(
-    session: Session,
-    experiment: Experiment,
-    window: Window | None,
-    request_type: RequestType,
-    server_utilization: float | None,
+    session: Session, selection: ResultsSelection, server_utilization: float | None
 ) -> tuple[list[MeasuredConfig], list[NetworkGroup]]:
     """The measured configurations and, per group, the MVA network's inputs from them."""
-    configs = measured_configs(
-        session=session, experiment=experiment, request_type=request_type, window=window
-    )
+    configs = measured_configs(session=session, selection=selection)
     with analysis_errors("query"):
         groups = network_groups(
             configs,
             replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),
             write_fraction_of=lambda p: design_mix(p).write_fraction,  # of requests
             server_utilization=server_utilization,
-            round_trips_us=round_trips_us(session=session, experiment_id=experiment.id),
+            round_trips_us=round_trips_us(session=session, experiment_id=selection.experiment.id),
         )
     return configs, groups
 
@@ -72,30 +61,26 @@ def _network_groups(
 def network_inputs_public(
     *,
     session: Session,
-    experiment: Experiment,
-    window: Window | None,
-    request_type: RequestType = RequestType.ALL,
+    selection: ResultsSelection,
     server_utilization: float | None = None,
 ) -> s.ExperimentNetworkInputsPublic:
     """Per group of configurations differing only in clients: measured X and R against N,
     and DOMAIN.md's network inputs estimated from the data, each with its source."""
-    _, groups = _network_groups(session, experiment, window, request_type, server_utilization)
+    _, groups = _network_groups(session, selection, server_utilization)
     return respond(s.ExperimentNetworkInputsPublic, {"data": groups})
 
 
 def bottlenecks_public(
     *,
     session: Session,
-    experiment: Experiment,
-    window: Window | None,
-    request_type: RequestType = RequestType.ALL,
+    selection: ResultsSelection,
     server_utilization: float | None = None,
 ) -> s.ExperimentBottlenecksPublic:
     """One bottleneck statement per group, over every model that names one (with bases)."""
-    configs, groups = _network_groups(session, experiment, window, request_type, server_utilization)
+    configs, groups = _network_groups(session, selection, server_utilization)
     with analysis_errors("query"):
         found = group_bottlenecks(
-            session=session, experiment=experiment, configs=configs, networks=groups
+            session=session, experiment=selection.experiment, configs=configs, networks=groups
         )
     return respond(s.ExperimentBottlenecksPublic, {"data": found})
 

@@ -24,7 +24,7 @@ from backend.domain.errors import DomainError, InvalidInput
 from backend.figures.catalog import figures_in_order
 from backend.figures.compare_page import compare_figure
 from backend.figures.export import ExportedFigure, export_figure, render_figure, slug
-from backend.figures.params import FigureQuery, Selection
+from backend.figures.params import FigureQuery, ResultsQuery
 from backend.models import Experiment
 from backend.report.latex import FigureItem, Paragraph, Section, TableItem, main_tex
 from backend.report.raw import runs_table
@@ -108,7 +108,7 @@ def _reason(err: Exception) -> str:
 
 
 def build_bundle(
-    session: Session, exp: Experiment, sel: Selection, plan: ReportPlan | None = None
+    session: Session, exp: Experiment, sel: ResultsQuery, plan: ReportPlan | None = None
 ) -> bytes:
     """The zip's bytes (figures rendered by the warm renderer, so a few seconds in all)."""
     plan = plan or default_plan(exp)
@@ -159,7 +159,7 @@ def _stem(files: dict[str, bytes], folder: str, name: str) -> str:
     return stem
 
 
-def _table(session: Session, exp: Experiment, sel: Selection, item: PlanItem) -> Table:
+def _table(session: Session, exp: Experiment, sel: ResultsQuery, item: PlanItem) -> Table:
     """The item's table for its own selection (the bundle's when it has none)."""
     if item.origin == "compare":
         body = DifferencesRequest.model_validate(item.selection or {})
@@ -177,7 +177,7 @@ def _table(session: Session, exp: Experiment, sel: Selection, item: PlanItem) ->
     return replace(table, caption=item.caption) if item.caption else table  # keeps its layout
 
 
-def _figure(session: Session, exp: Experiment, sel: Selection, item: PlanItem) -> ExportedFigure:
+def _figure(session: Session, exp: Experiment, sel: ResultsQuery, item: PlanItem) -> ExportedFigure:
     """The item's figure as PDF (column width) for its own selection (else the bundle's)."""
     if item.origin == "compare":
         body = CompareFigureRequest.model_validate(item.selection or {})
@@ -195,7 +195,7 @@ def _add(
     session: Session,
     exp: Experiment,
     info: ExperimentInfo,
-    sel: Selection,
+    sel: ResultsQuery,
     item: PlanItem,
     files: dict[str, bytes],
 ) -> FigureItem | TableItem:

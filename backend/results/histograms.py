@@ -24,10 +24,11 @@ from backend.analysis.plain import plain
 from backend.crud import results as crud
 from backend.domain.errors import NotFound
 from backend.domain.metrics import SourceKind
-from backend.models import Experiment, HistogramMetric, RequestType
+from backend.models import HistogramMetric, RequestType
 from backend.results.aggregate import Window
 from backend.results.log_buckets import LogLinearLayout, log_linear_histogram
 from backend.results.read import configurations
+from backend.results.selection import ResultsSelection
 from backend.schemas import analysis as s
 from backend.schemas.problems import analysis_errors, parse_percentiles
 from backend.schemas.respond import respond
@@ -144,27 +145,24 @@ def histograms_span(merged: Iterable[MergedHistogram]) -> HistogramSpan:
 def histogram_public(
     *,
     session: Session,
-    experiment: Experiment,
-    window: Window | None,
+    selection: ResultsSelection,
     configuration_id: int,
     metric: HistogramMetric = HistogramMetric.CLIENT,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
     percentiles: str = "25,50,75,90,99",
 ) -> s.ExperimentHistogramPublic:
     """Histograms of all repetitions of one configuration merged, with percentiles."""
-    configs = configurations(session=session, experiment=experiment)
+    configs = configurations(session=session, experiment=selection.experiment)
     if configuration_id not in {c.id for c in configs}:
         raise NotFound("Configuration not found")
     qs = parse_percentiles(percentiles)
     with analysis_errors("query"):
         merged = configuration_histograms(
             session=session,
-            experiment_id=experiment.id,
-            source=source,
-            request_type=request_type,
+            experiment_id=selection.experiment.id,
+            source=selection.source,
+            request_type=selection.request_type,
             metric=metric,
-            window=window,
+            window=selection.window,
             configuration_ids=[configuration_id],
         ).get(configuration_id)
         if merged is None or merged.histogram.total <= 0:
@@ -184,26 +182,23 @@ def histogram_public(
 def percentiles_public(
     *,
     session: Session,
-    experiment: Experiment,
-    window: Window | None,
+    selection: ResultsSelection,
     metric: HistogramMetric = HistogramMetric.CLIENT,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
     percentiles: str = "50,90,99",
 ) -> s.ExperimentPercentilesPublic:
     """Percentiles per configuration from its merged histograms; none where none is stored."""
-    configs = configurations(session=session, experiment=experiment)
+    configs = configurations(session=session, experiment=selection.experiment)
     qs = parse_percentiles(percentiles)
     with analysis_errors("query"):
         # An empty table would say nothing: a search has no configuration before its first probe.
         require(len(configs) > 0, "experiment", "the experiment has no configurations yet")
         merged = configuration_histograms(
             session=session,
-            experiment_id=experiment.id,
-            source=source,
-            request_type=request_type,
+            experiment_id=selection.experiment.id,
+            source=selection.source,
+            request_type=selection.request_type,
             metric=metric,
-            window=window,
+            window=selection.window,
         )
         rows = [
             {
@@ -220,7 +215,7 @@ def percentiles_public(
         s.ExperimentPercentilesPublic,
         {
             "metric": metric.value,
-            "source": source,
+            "source": selection.source,
             "percentiles": list(qs),
             "span": span,
             "span_label": span_label(span),

@@ -10,13 +10,16 @@ demand model's utilization counts the processes only, which is why they can disa
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy.orm import Session
 
 from backend.domain.metrics import MetricName, SourceKind
 from backend.domain.saturation import SATURATED_SHARE
-from backend.models import Experiment, HostRole, RequestType
-from backend.results.aggregate import Window, by_configuration, summarize
-from backend.results.read import configurations, run_values
+from backend.models import HostRole, RequestType
+from backend.results.aggregate import by_configuration, summarize
+from backend.results.read import configurations, selected_run_values
+from backend.results.selection import ResultsSelection
 from backend.schemas.machines import ConfigurationMachinesPublic, MachinesPublic
 
 HOST_METRICS: tuple[MetricName, ...] = (
@@ -32,21 +35,14 @@ NET_METRICS: tuple[MetricName, ...] = ("net_rx_bytes_per_s", "net_tx_bytes_per_s
 
 def _means(
     session: Session,
-    experiment: Experiment,
+    selection: ResultsSelection,
     source: SourceKind,
     metrics: tuple[MetricName, ...],
-    window: Window | None,
     role: str | None = None,
 ) -> dict[int, dict[str, float]]:
-    runs = run_values(
-        session=session,
-        experiment_id=experiment.id,
-        source=source,
-        request_type=RequestType.ALL,
-        metrics=list(metrics),
-        window=window,
-        role=role,
-    )
+    # Machines are measured over every request type.
+    side = replace(selection, source=source, request_type=RequestType.ALL)
+    runs = selected_run_values(session=session, selection=side, metrics=list(metrics), role=role)
     out: dict[int, dict[str, float]] = {}
     for m in metrics:
         for config_id, values in by_configuration(runs, m).items():
@@ -64,19 +60,17 @@ def verdict(host_busy_pct: float | None, cores: float | None, ours_pct: float | 
     return f"hosts' CPU {state}: {host_busy_pct / 100:.2f} of {cores:g} cores busy{ours}"
 
 
-def machines_public(
-    *, session: Session, experiment: Experiment, window: Window | None = None
-) -> MachinesPublic:
+def machines_public(*, session: Session, selection: ResultsSelection) -> MachinesPublic:
     """Per configuration, its machines over the stored stable window (or the re-cut one)."""
-    hosts = _means(session, experiment, "host", HOST_METRICS, window)
-    net = _means(session, experiment, "net", NET_METRICS, window)
-    processes = _means(session, experiment, "process", ("process_cpu_pct",), window)
+    hosts = _means(session, selection, "host", HOST_METRICS)
+    net = _means(session, selection, "net", NET_METRICS)
+    processes = _means(session, selection, "process", ("process_cpu_pct",))
     roles = {
-        r.value: _means(session, experiment, "process", ("process_cpu_pct",), window, r.value)
+        r.value: _means(session, selection, "process", ("process_cpu_pct",), r.value)
         for r in HostRole
     }
     rows = []
-    for c in configurations(session=session, experiment=experiment):
+    for c in configurations(session=session, experiment=selection.experiment):
         h = hosts.get(c.id, {})
         busy, cores = h.get("host_cpu_busy_pct"), h.get("host_cpus")
         ours = processes.get(c.id, {}).get("process_cpu_pct")
@@ -108,8 +102,8 @@ def machines_public(
             )
         )
     return MachinesPublic(
-        window_start_s=window.start_s if window else None,
-        window_end_s=window.end_s if window else None,
+        window_start_s=selection.window.start_s if selection.window else None,
+        window_end_s=selection.window.end_s if selection.window else None,
         saturated_share=SATURATED_SHARE,
         data=rows,
     )

@@ -40,6 +40,7 @@ from backend.results.aggregate import (
     source_window,
 )
 from backend.results.per_configuration import Config
+from backend.results.selection import ResultsSelection
 
 
 def configurations(*, session: Session, experiment: Experiment) -> list[Config]:
@@ -106,6 +107,25 @@ def run_values(
         RunValues(run_id, config_id, rep, combine_run(ws, names))
         for (run_id, config_id, rep), ws in sorted(groups.items())
     ]
+
+
+def selected_run_values(
+    *,
+    session: Session,
+    selection: ResultsSelection,
+    metrics: Sequence[MetricName],
+    role: str | None = None,
+) -> list[RunValues]:
+    """`run_values` of a request's selection (its experiment, source, request type, window)."""
+    return run_values(
+        session=session,
+        experiment_id=selection.experiment.id,
+        source=selection.source,
+        request_type=selection.request_type,
+        metrics=metrics,
+        window=selection.window,
+        role=role,
+    )
 
 
 def _windows_from_series(

@@ -1,18 +1,62 @@
-"""The results selection every stored-experiment results service takes: experiment and window.
+"""The results selection every stored-experiment results service takes: which experiment,
+which window, which source and which request type.
 
 window_start_s / window_end_s are seconds on the run's clock (second 0: the load generators
 start). Both or neither: neither means each run's stored stable window. A window outside the
 run is a 422 naming the offending field; a missing experiment is a 404.
+
+A request builds its ResultsSelection once (the API's dependency in backend/api/window.py, a
+figure's or table's `select_results` over its query) and passes it to the services, which read
+the four fields from it rather than taking them one by one.
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
 
 from backend.domain.errors import NotFound
-from backend.models import Experiment
+from backend.domain.metrics import SourceKind
+from backend.models import Experiment, RequestType
 from backend.results.aggregate import Window
 from backend.schemas.problems import unprocessable
 
 NOT_FOUND = "Experiment not found"
+
+
+@dataclass(frozen=True)
+class ResultsSelection:
+    """The stored experiment, the window (None: each run's stored stable window), the source
+    whose measurements are read and the request type."""
+
+    experiment: Experiment
+    window: Window | None = None
+    source: SourceKind = "client"
+    request_type: RequestType = RequestType.ALL
+
+    def on(self, source: SourceKind) -> ResultsSelection:
+        """The same selection read from another source (an analysis using both sides)."""
+        return replace(self, source=source)
+
+    def stored_window(self) -> ResultsSelection:
+        """The same selection over each run's stored stable window."""
+        return replace(self, window=None)
+
+
+def select_results(
+    session: Session,
+    experiment_id: int,
+    *,
+    window_start_s: int | None = None,
+    window_end_s: int | None = None,
+    source: SourceKind = "client",
+    request_type: RequestType = RequestType.ALL,
+) -> ResultsSelection:
+    """The selection of a request: the experiment loaded (404) and the window checked (422)."""
+    experiment = stored_experiment(session, experiment_id)
+    window = results_window(experiment, window_start_s, window_end_s)
+    return ResultsSelection(experiment, window, source, request_type)
 
 
 def stored_experiment(session: Session, experiment_id: int) -> Experiment:

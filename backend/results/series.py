@@ -11,9 +11,10 @@ from backend.crud import results as crud
 from backend.domain.errors import NotFound
 from backend.domain.metrics import METRICS, SourceKind
 from backend.domain.window import window_of
-from backend.models import Experiment, RequestType, Run, RunSeries
+from backend.models import Run, RunSeries
 from backend.results.aggregate import CombinedSecond, clock_start, combine_per_second
 from backend.results.read import series_values
+from backend.results.selection import ResultsSelection
 from backend.schemas.series import (
     SERIES_UNITS,
     CombinedSeriesPublic,
@@ -39,22 +40,16 @@ class RunSeriesView:
     instances: list[RunSeries]
 
 
-def run_series(
-    *,
-    session: Session,
-    experiment: Experiment,
-    run_id: int,
-    source: SourceKind,
-    request_type: RequestType,
-) -> RunSeriesView:
-    """The run series view: instances and their per-second total (aggregate's rules)."""
-    rows = crud.read_run_series(session=session, run_id=run_id, request_type=request_type)
+def run_series(*, session: Session, selection: ResultsSelection, run_id: int) -> RunSeriesView:
+    """The run series view: instances and their per-second total (aggregate's rules); the
+    selection's window is not used (the view shows the whole run and its stable window)."""
+    rows = crud.read_run_series(session=session, run_id=run_id, request_type=selection.request_type)
     t0 = crud.read_clock_start(session=session, run_id=run_id)
-    mine = [r for r in rows if r.source.startswith(f"{source}:")]
+    mine = [r for r in rows if r.source.startswith(f"{selection.source}:")]
     if t0 is None:
         t0 = clock_start(series_values(r) for r in rows)
     stored = crud.read_stored_window(session=session, run_id=run_id)
-    design = window_of(experiment)
+    design = window_of(selection.experiment)
     lo, hi = stored or (design.start_s, design.end_s)
     combined = combine_per_second([series_values(r) for r in mine], t0 if t0 is not None else 0.0)
     return RunSeriesView(t0, lo, hi, stored is not None, combined, mine)
@@ -72,31 +67,21 @@ def per_second_metrics(row: RunSeries, source: SourceKind) -> dict[str, list[flo
 
 
 def run_series_public(
-    *,
-    session: Session,
-    experiment: Experiment,
-    run_id: int,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
+    *, session: Session, selection: ResultsSelection, run_id: int
 ) -> RunSeriesPublic:
     """Per-second throughput and response time of one run, with its stable window."""
     run = session.get(Run, run_id)
-    if run is None or run.experiment_id != experiment.id:
+    if run is None or run.experiment_id != selection.experiment.id:
         raise NotFound("Run not found")
-    view = run_series(
-        session=session,
-        experiment=experiment,
-        run_id=run_id,
-        source=source,
-        request_type=request_type,
-    )
+    view = run_series(session=session, selection=selection, run_id=run_id)
+    source = selection.source
     return RunSeriesPublic(
         run_id=run.id,
-        experiment_id=experiment.id,
+        experiment_id=selection.experiment.id,
         configuration_id=run.configuration_id,
         repetition=run.repetition,
         source=source,
-        request_type=request_type,
+        request_type=selection.request_type,
         start_unix=view.start_unix,
         window_start_s=view.window_start_s,
         window_end_s=view.window_end_s,

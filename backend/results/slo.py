@@ -32,6 +32,7 @@ from backend.domain.rate_limiting import ADVICE, sending_pattern
 from backend.domain.slo_design import RATE
 from backend.models import Experiment, HistogramMetric, RequestType, RunStatus
 from backend.results.histograms import configuration_histograms
+from backend.results.selection import ResultsSelection
 from backend.results.table import results_table
 from backend.schemas.slo import (
     SloEstimatePublic,
@@ -140,9 +141,7 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
     mw_h = configuration_histograms(source="middleware", metric=HistogramMetric.TOTAL, **common)
     delivered = {
         r.configuration_id: r.throughput_mean
-        for r in results_table(
-            session=session, experiment=experiment, source="client", request_type=RequestType.ALL
-        )
+        for r in results_table(session=session, selection=ResultsSelection(experiment))
     }
     probes: list[SloProbePublic] = []
     points: list[Point] = []

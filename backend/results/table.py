@@ -9,11 +9,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from backend.crud import results as crud
-from backend.domain.metrics import SourceKind
-from backend.models import Experiment, RequestType
 from backend.results import rule_status
-from backend.results.aggregate import Window, by_configuration, summarize
-from backend.results.read import run_values
+from backend.results.aggregate import by_configuration, summarize
+from backend.results.read import selected_run_values
+from backend.results.selection import ResultsSelection
 from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
 
 
@@ -32,27 +31,17 @@ class ConfigurationResult:
     keys_per_s_mean: float | None
 
 
-def results_table(
-    *,
-    session: Session,
-    experiment: Experiment,
-    source: SourceKind,
-    request_type: RequestType,
-    window: Window | None = None,
-) -> list[ConfigurationResult]:
+def results_table(*, session: Session, selection: ResultsSelection) -> list[ConfigurationResult]:
     """The results table: throughput, response time and keys/s per configuration."""
-    runs = run_values(
+    runs = selected_run_values(
         session=session,
-        experiment_id=experiment.id,
-        source=source,
-        request_type=request_type,
+        selection=selection,
         metrics=["throughput_per_s", "response_time_us", "keys_per_s"],
-        window=window,
     )
     data = {n: by_configuration(runs, n) for n in ("throughput_per_s", "response_time_us")}
     keys = by_configuration(runs, "keys_per_s")
     out = []
-    for c in crud.read_configurations(session=session, experiment_id=experiment.id):
+    for c in crud.read_configurations(session=session, experiment_id=selection.experiment.id):
         x, r, k = (
             data["throughput_per_s"].get(c.id),
             data["response_time_us"].get(c.id),
@@ -75,26 +64,14 @@ def results_table(
     return out
 
 
-def results_public(
-    *,
-    session: Session,
-    experiment: Experiment,
-    window: Window | None = None,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
-) -> ResultsPublic:
+def results_public(*, session: Session, selection: ResultsSelection) -> ResultsPublic:
     """The results table as served, each configuration with why its repetitions stopped."""
-    rows = results_table(
-        session=session,
-        experiment=experiment,
-        source=source,
-        request_type=request_type,
-        window=window,
-    )
-    why = rule_status.reasons(session=session, experiment=experiment)
+    rows = results_table(session=session, selection=selection)
+    why = rule_status.reasons(session=session, experiment=selection.experiment)
+    window = selection.window
     return ResultsPublic(
-        source=source,
-        request_type=request_type,
+        source=selection.source,
+        request_type=selection.request_type,
         window_start_s=window.start_s if window else None,
         window_end_s=window.end_s if window else None,
         units=RESULTS_UNITS,

@@ -297,6 +297,7 @@ def main() -> None:
         from backend.results import read
         from backend.results import table as results_table
         from backend.results.aggregate import Window
+        from backend.results.selection import ResultsSelection
 
         sources = args.clients + args.middlewares
         print(
@@ -317,13 +318,8 @@ def main() -> None:
             lo, hi = 30, args.seconds - 30  # a re-cut window other than the stored one
 
             def table(source: str, window: Window | None) -> Callable[[], object]:
-                return lambda: results_table.results_table(
-                    session=session,
-                    experiment=exp,
-                    source=source,  # type: ignore[arg-type]
-                    request_type=RequestType.ALL,
-                    window=window,
-                )
+                selection = ResultsSelection(exp, window, source)  # type: ignore[arg-type]
+                return lambda: results_table.results_table(session=session, selection=selection)
 
             def slow_metric() -> object:
                 return read.run_values(

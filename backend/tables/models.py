@@ -11,7 +11,7 @@ from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
 from backend.figures.data import selected
 from backend.figures.labels import MICROSECONDS, OPS_PER_S, US_PER_S
 from backend.figures.models import NetworkFit, load_network_fit, load_queue_models
-from backend.figures.params import FigureQuery, Selection
+from backend.figures.params import FigureQuery, ResultsQuery
 from backend.modelfit import service
 from backend.tables.fit_cells import fit_cell, fit_notes
 from backend.tables.registry import ExperimentInfo, TableQuery, register
@@ -20,7 +20,7 @@ from backend.tables.table import Column, Table
 
 def _model_query(q: TableQuery) -> FigureQuery:
     """The Models tab's figure query of a table query (its selection, group, service rate)."""
-    selection = q.model_dump(include=set(Selection.model_fields))
+    selection = q.model_dump(include=set(ResultsQuery.model_fields))
     return FigureQuery(**selection, group=q.group, service_rate=q.service_rate)
 
 
@@ -33,11 +33,8 @@ def _load_queue_models(session: Session, experiment_id: int, q: TableQuery) -> A
 
 
 def _load_bottlenecks(session: Session, experiment_id: int, q: TableQuery) -> Any:
-    fq = _model_query(q)
-    exp, window = selected(session, experiment_id, fq)
-    return service.bottlenecks_public(
-        session=session, experiment=exp, window=window, request_type=fq.request_type
-    )
+    selection = selected(session, experiment_id, _model_query(q))
+    return service.bottlenecks_public(session=session, selection=selection)
 
 
 def _us(seconds: float | None) -> float | None:

@@ -14,12 +14,12 @@ from pydantic import Field
 from sqlalchemy.orm import Session
 
 from backend.domain.labels import format_level, parameter_label, parameter_title
-from backend.figures.params import Selection, ServiceRate
+from backend.figures.params import ResultsQuery, ServiceRate
 from backend.models import Experiment
 from backend.tables.table import Column, Table, latex_label
 
 
-class TableQuery(Selection):
+class TableQuery(ResultsQuery):
     """The page's selection plus, for differences, the factor and its base level, and for the
     model tables, the group of configurations and the service rate (as on the Models tab)."""
 

@@ -39,7 +39,8 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
     from backend.modelfit.demands import demand_groups
     from backend.modelfit.measured import measured_configs
     from backend.modelfit.network import network_groups
-    from backend.models import RequestType, RunSeries, RunStatus
+    from backend.models import RunSeries, RunStatus
+    from backend.results.selection import ResultsSelection
     from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
     with SessionLocal() as db:
@@ -76,7 +77,7 @@ def _bench(run_time_s: int, clients: list[int]) -> None:
                 f"= {sum(cpu) / max(1, len(cpu)):.2f} % of a core per second of run"
             )
         (group,) = demand_groups(session=db, experiment=exp, timer_tolerance=0.5)
-        configs = measured_configs(session=db, experiment=exp, request_type=RequestType.ALL)
+        configs = measured_configs(session=db, selection=ResultsSelection(exp))
         (timed,) = network_groups(
             configs,
             replication_of=lambda p: resolve_replication(p["replication"], p["servers"]),

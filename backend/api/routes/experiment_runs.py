@@ -11,7 +11,11 @@ from zipstream import ZipStream
 from backend.api.deps import SessionDep
 from backend.api.paging import Page, paging
 from backend.api.routes.experiments import counted, design_problem, stored_search
-from backend.api.window import ExperimentDep, WindowDep
+from backend.api.window import (
+    RunSelectionDep,
+    SelectionDep,
+    WindowSelectionDep,
+)
 from backend.core.queue import (
     BrokerUnavailable,
     check_broker,
@@ -29,8 +33,7 @@ from backend.crud.overhead import run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
-from backend.domain.metrics import SourceKind
-from backend.models import Experiment, RequestType, Run, RunStatus
+from backend.models import Experiment, Run, RunStatus
 from backend.results import machines, series, table
 from backend.results.slo import search_state
 from backend.schemas.experiment import ConfigurationPublic
@@ -188,53 +191,29 @@ def read_slo_search(session: SessionDep, experiment_id: int) -> SloSearchPublic:
 
 
 @router.get("/{experiment_id}/machines", response_model=MachinesPublic)
-def read_machines(
-    session: SessionDep, experiment: ExperimentDep, window: WindowDep
-) -> MachinesPublic:
+def read_machines(session: SessionDep, selection: WindowSelectionDep) -> MachinesPublic:
     """Per configuration, its hosts' whole CPU (user, system, iowait, steal) against their
     cores, mcscope's processes' CPU per role and the network, over each run's stable window
     (or the re-cut one), with the saturated resource in words."""
-    return machines.machines_public(session=session, experiment=experiment, window=window)
+    return machines.machines_public(session=session, selection=selection)
 
 
 @router.get("/{experiment_id}/results", response_model=ResultsPublic)
-def read_results(
-    session: SessionDep,
-    experiment: ExperimentDep,
-    window: WindowDep,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
-) -> ResultsPublic:
+def read_results(session: SessionDep, selection: SelectionDep) -> ResultsPublic:
     """Throughput and response time per configuration, mean and std over repetitions.
 
     By default over each run's stable window; with window_start_s/window_end_s, over that
     window of seconds instead (re-cut from the stored per-second series).
     """
-    return table.results_public(
-        session=session,
-        experiment=experiment,
-        window=window,
-        source=source,
-        request_type=request_type,
-    )
+    return table.results_public(session=session, selection=selection)
 
 
 @router.get("/{experiment_id}/runs/{run_id}/series", response_model=RunSeriesPublic)
 def read_run_series(
-    session: SessionDep,
-    experiment: ExperimentDep,
-    run_id: int,
-    source: SourceKind = "client",
-    request_type: RequestType = RequestType.ALL,
+    session: SessionDep, selection: RunSelectionDep, run_id: int
 ) -> RunSeriesPublic:
     """Per-second throughput and response time of one run, with its stable window."""
-    return series.run_series_public(
-        session=session,
-        experiment=experiment,
-        run_id=run_id,
-        source=source,
-        request_type=request_type,
-    )
+    return series.run_series_public(session=session, selection=selection, run_id=run_id)
 
 
 @runs_router.get("/{run_id}", response_model=RunDetailPublic)

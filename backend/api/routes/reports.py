@@ -14,7 +14,7 @@ from backend.crud.report import (
     update_report,
     written_before_runs,
 )
-from backend.figures.params import Selection
+from backend.figures.params import ResultsQuery
 from backend.figures.render import RenderError
 from backend.models import Experiment
 from backend.report.builder import (
@@ -44,7 +44,7 @@ TEX_FAILED = (
     responses={200: {"content": {"application/zip": {}}}},
 )
 def read_bundle(
-    session: SessionDep, experiment_id: int, q: Annotated[Selection, Query()]
+    session: SessionDep, experiment_id: int, q: Annotated[ResultsQuery, Query()]
 ) -> Response:
     """Every figure as PDF, every table as .tex and .csv, raw data and a compiling main.tex."""
     exp = _load(session, experiment_id)
@@ -58,7 +58,7 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
     return exp
 
 
-def _bundle(session: SessionDep, exp: Experiment, q: Selection, *, mine: bool) -> bytes:
+def _bundle(session: SessionDep, exp: Experiment, q: ResultsQuery, *, mine: bool) -> bytes:
     """The default bundle, or (mine) the one of the user's saved report."""
     plan = None
     if mine:
@@ -116,7 +116,7 @@ def update_experiment_report(
     responses={200: {"content": {"application/zip": {}}}},
 )
 def read_report_bundle(
-    session: SessionDep, experiment_id: int, q: Annotated[Selection, Query()]
+    session: SessionDep, experiment_id: int, q: Annotated[ResultsQuery, Query()]
 ) -> Response:
     """The bundle of the user's report: its items in order, hypothesis and notes in main.tex."""
     exp = _load(session, experiment_id)
@@ -129,7 +129,7 @@ def read_report_bundle(
     responses={200: {"content": {"application/pdf": {}}}},
 )
 def read_report_pdf(
-    session: SessionDep, experiment_id: int, q: Annotated[Selection, Query()]
+    session: SessionDep, experiment_id: int, q: Annotated[ResultsQuery, Query()]
 ) -> Response:
     """The user's report compiled with pdflatex (503 with a clear message without one)."""
     exp = _load(session, experiment_id)

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from backend.figures.knee import knee_marks
-from backend.figures.lines import Selection
+from backend.figures.lines import LineLayout
 from backend.figures.params import FigureQuery
 from backend.figures.results import response_time, throughput
 from backend.models.enums import RequestType
@@ -49,7 +49,7 @@ def _seeded(seed: int) -> ResultsPublic:
 @pytest.mark.parametrize("seed", range(5))
 def test_knee_found_on_seeded_curves(seed: int) -> None:
     data = _seeded(seed)
-    marks = knee_marks(data, Selection("clients_per_thread", "workers", {}))
+    marks = knee_marks(data, LineLayout("clients_per_thread", "workers", {}))
     by_line = {m.line: m for m in marks}
     assert set(by_line) == {"8 worker threads", "16 worker threads"}  # 64 never saturates
     for w, line in ((8, "8 worker threads"), (16, "16 worker threads")):
@@ -61,7 +61,7 @@ def test_knee_found_on_seeded_curves(seed: int) -> None:
 
 
 def test_no_knee_unless_x_counts_clients() -> None:
-    assert knee_marks(_seeded(0), Selection("workers", "clients_per_thread", {})) == []
+    assert knee_marks(_seeded(0), LineLayout("workers", "clients_per_thread", {})) == []
 
 
 def test_knee_marked_on_both_figures() -> None:

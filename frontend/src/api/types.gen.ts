@@ -11835,6 +11835,12 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
          */
         metric?: 'throughput_per_s' | 'keys_per_s' | 'misses_per_s' | 'response_time_us' | 'p50_us' | 'p90_us' | 'p99_us' | 'queue_time_us' | 'server_time_us' | 'processing_time_us' | 'queue_length' | 'host_cpu_user_pct' | 'host_cpu_system_pct' | 'host_cpu_iowait_pct' | 'host_cpu_steal_pct' | 'host_cpu_busy_pct' | 'host_cpus' | 'host_mem_used_bytes' | 'net_rx_bytes_per_s' | 'net_tx_bytes_per_s' | 'net_rx_packets_per_s' | 'net_tx_packets_per_s' | 'process_cpu_pct' | 'reply_bytes';
         /**
+         * Confidence
+         *
+         * confidence level of the intervals, 0..1 (omit: none)
+         */
+        confidence?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -11844,12 +11850,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSummaryData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Confidence
-         *
-         * confidence level of the intervals, 0..1 (omit: none)
-         */
-        confidence?: number | null;
         /**
          * Window Start S
          *
@@ -11945,15 +11945,15 @@ export type GetApiV1AnalysisExperimentsByExperimentIdInteractiveLawData = {
     };
     query?: {
         /**
-         * request type to read: all, set, get or multi-get
-         */
-        request_type?: RequestType;
-        /**
          * Think Time S
          *
          * think time Z, s (omit: estimated from the data)
          */
         think_time_s?: number | null;
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
         /**
          * Window Start S
          *
@@ -12067,6 +12067,12 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSaturationData = {
          */
         metric?: 'throughput_per_s' | 'keys_per_s';
         /**
+         * Fraction
+         *
+         * knee threshold, fraction of the series' maximum throughput
+         */
+        fraction?: number;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -12076,12 +12082,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdSaturationData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Fraction
-         *
-         * knee threshold, fraction of the series' maximum throughput
-         */
-        fraction?: number;
         /**
          * Window Start S
          *
@@ -12225,6 +12225,12 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          */
         multiplicative?: boolean;
         /**
+         * T Critical
+         *
+         * critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a table value such as 1.86 for 8 degrees of freedom at 90%); default: the exact quantile t[1 - alpha/2; 2^k (r - 1)] of `confidence`
+         */
+        t_critical?: number | null;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -12234,12 +12240,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdFactorialData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * T Critical
-         *
-         * critical value t of the effects' confidence intervals, q -/+ t s_q, as given (e.g. a table value such as 1.86 for 8 degrees of freedom at 90%); default: the exact quantile t[1 - alpha/2; 2^k (r - 1)] of `confidence`
-         */
-        t_critical?: number | null;
         /**
          * Window Start S
          *
@@ -12345,6 +12345,12 @@ export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
          */
         metric?: HistogramMetric;
         /**
+         * Percentiles
+         *
+         * comma-separated percentiles in percent, e.g. 50,90,99
+         */
+        percentiles?: string;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -12354,12 +12360,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdHistogramData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Percentiles
-         *
-         * comma-separated percentiles in percent, e.g. 50,90,99
-         */
-        percentiles?: string;
         /**
          * Window Start S
          *
@@ -12410,6 +12410,12 @@ export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
          */
         metric?: HistogramMetric;
         /**
+         * Percentiles
+         *
+         * comma-separated percentiles in percent, e.g. 50,90,99
+         */
+        percentiles?: string;
+        /**
          * Source
          *
          * client: the load generators' measurements; middleware: the middleware's
@@ -12419,12 +12425,6 @@ export type GetApiV1AnalysisExperimentsByExperimentIdPercentilesData = {
          * request type to read: all, set, get or multi-get
          */
         request_type?: RequestType;
-        /**
-         * Percentiles
-         *
-         * comma-separated percentiles in percent, e.g. 50,90,99
-         */
-        percentiles?: string;
         /**
          * Window Start S
          *
@@ -12471,15 +12471,15 @@ export type GetApiV1AnalysisExperimentsByExperimentIdQueueModelsData = {
     };
     query?: {
         /**
-         * request type to read: all, set, get or multi-get
-         */
-        request_type?: RequestType;
-        /**
          * Service Rate
          *
          * worker_time: mu = 1 / (middleware response - queue time) per worker; max_throughput: the layer's rate is the group's largest measured throughput
          */
         service_rate?: 'worker_time' | 'max_throughput';
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
         /**
          * Window Start S
          *
@@ -12526,15 +12526,15 @@ export type GetApiV1AnalysisExperimentsByExperimentIdNetworkInputsData = {
     };
     query?: {
         /**
-         * request type to read: all, set, get or multi-get
-         */
-        request_type?: RequestType;
-        /**
          * Server Utilization
          *
          * measured utilization of each memcached server (0..1] at the group's highest load: its service time then follows the utilization law S = U / (X V)
          */
         server_utilization?: number | null;
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
         /**
          * Window Start S
          *
@@ -12581,15 +12581,15 @@ export type GetApiV1AnalysisExperimentsByExperimentIdBottlenecksData = {
     };
     query?: {
         /**
-         * request type to read: all, set, get or multi-get
-         */
-        request_type?: RequestType;
-        /**
          * Server Utilization
          *
          * measured utilization of each memcached server (0..1] at the group's highest load: its service time then follows the utilization law S = U / (X V)
          */
         server_utilization?: number | null;
+        /**
+         * request type to read: all, set, get or multi-get
+         */
+        request_type?: RequestType;
         /**
          * Window Start S
          *

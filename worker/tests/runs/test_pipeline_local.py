@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
-from backend.models import RequestType, RunStatus, RunSummary
+from backend.models import RunStatus, RunSummary
 from backend.results import analyses
+from backend.results.selection import ResultsSelection
 from worker.drivers.memtier import MemtierDriver
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
@@ -115,9 +116,7 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     # the load generator's own time.
     (row,) = [
         r.model_dump()
-        for r in analyses.breakdown_public(
-            session=db, experiment=exp, request_type=RequestType.ALL, window=None
-        ).data
+        for r in analyses.breakdown_public(session=db, selection=ResultsSelection(exp)).data
     ]
     client_rtt = next(p["rtt_us"] for p in paths if p["to_role"] == "middleware")
     assert row["round_trip_us"] == client_rtt

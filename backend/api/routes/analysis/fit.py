@@ -10,9 +10,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from backend.api.deps import SessionDep
-from backend.api.window import ExperimentDep, WindowDep
+from backend.api.window import RequestTypeSelectionDep
 from backend.modelfit import service
-from backend.models import RequestType
 from backend.schemas import analysis as s
 from backend.schemas.limits import MIN_UTILIZATION
 
@@ -35,9 +34,7 @@ ServerUtilization = Annotated[
 @router.get(EXP + "/queue-models", response_model=s.ExperimentQueueModelsPublic)
 def read_queue_models(
     session: SessionDep,
-    experiment: ExperimentDep,
-    window: WindowDep,
-    request_type: RequestType = RequestType.ALL,
+    selection: RequestTypeSelectionDep,
     service_rate: Literal["worker_time", "max_throughput"] = Query(
         default="worker_time",
         description="worker_time: mu = 1 / (middleware response - queue time) per worker; "
@@ -47,9 +44,7 @@ def read_queue_models(
     """M/M/1 and M/M/m per configuration (m = workers x middlewares) against measurements."""
     return service.queue_models_public(
         session=session,
-        experiment=experiment,
-        window=window,
-        request_type=request_type,
+        selection=selection,
         service_rate=service_rate,
     )
 
@@ -57,18 +52,14 @@ def read_queue_models(
 @router.get(EXP + "/network-inputs", response_model=s.ExperimentNetworkInputsPublic)
 def read_network_inputs(
     session: SessionDep,
-    experiment: ExperimentDep,
-    window: WindowDep,
-    request_type: RequestType = RequestType.ALL,
+    selection: RequestTypeSelectionDep,
     server_utilization: ServerUtilization = None,
 ) -> s.ExperimentNetworkInputsPublic:
     """Per group of configurations differing only in clients: measured X and R against N,
     and DOMAIN.md's network inputs estimated from the data, each with its source."""
     return service.network_inputs_public(
         session=session,
-        experiment=experiment,
-        window=window,
-        request_type=request_type,
+        selection=selection,
         server_utilization=server_utilization,
     )
 
@@ -76,16 +67,12 @@ def read_network_inputs(
 @router.get(EXP + "/bottlenecks", response_model=s.ExperimentBottlenecksPublic)
 def read_bottlenecks(
     session: SessionDep,
-    experiment: ExperimentDep,
-    window: WindowDep,
-    request_type: RequestType = RequestType.ALL,
+    selection: RequestTypeSelectionDep,
     server_utilization: ServerUtilization = None,
 ) -> s.ExperimentBottlenecksPublic:
     """One bottleneck statement per group of configurations, with each model's basis."""
     return service.bottlenecks_public(
         session=session,
-        experiment=experiment,
-        window=window,
-        request_type=request_type,
+        selection=selection,
         server_utilization=server_utilization,
     )

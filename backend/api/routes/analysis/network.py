@@ -6,12 +6,11 @@ from backend.analysis.model_fit import fit
 from backend.analysis.network_bound import configuration_bounds, design_sizes
 from backend.analysis.wire_bytes import GET_END, GET_LINE
 from backend.api.deps import SessionDep
-from backend.api.window import ExperimentDep, WindowDep
+from backend.api.window import RequestTypeSelectionDep
 from backend.crud.network import experiment_testbed
 from backend.domain.labels import levels_label
 from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
-from backend.models import RequestType
 from backend.schemas.analysis.network_bound import ExperimentNetworkBoundPublic
 from backend.schemas.problems import analysis_errors, unprocessable
 from backend.schemas.respond import respond
@@ -23,13 +22,12 @@ EXP = "/experiments/{experiment_id}"
 @router.get(EXP + "/network-bound", response_model=ExperimentNetworkBoundPublic)
 def read_network_bound(
     session: SessionDep,
-    experiment: ExperimentDep,
-    window: WindowDep,
-    request_type: RequestType = RequestType.ALL,
+    selection: RequestTypeSelectionDep,
 ) -> ExperimentNetworkBoundPublic:
     """Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
     sends per request, for the design's value size, key range, ratio, multi-get size,
     sharding and replication) next to the clients' measured throughput."""
+    experiment = selection.experiment
     testbed = experiment_testbed(session=session, experiment=experiment)
     bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
     if testbed is None or not bandwidth:
@@ -41,9 +39,7 @@ def read_network_bound(
             location="query",
         )
     hosts = {r: sum(1 for h in testbed.hosts if h.role.value == r) for r in bandwidth}
-    configs = measured_configs(
-        session=session, experiment=experiment, request_type=request_type, window=window
-    )
+    configs = measured_configs(session=session, selection=selection)
     rows = []
     with analysis_errors("query"):
         for c in configs:
