@@ -7,7 +7,7 @@ the repetitions' window means the results table shows, over the same window.
 """
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
 
@@ -23,6 +23,7 @@ from backend.quality.model import Thresholds
 from backend.quality.outliers import outlier_flags
 from backend.results import read as results
 from backend.results.aggregate import SourceSeries, Window
+from backend.results.selection import ResultsSelection
 
 OUTLIER_METRICS: tuple[MetricName, ...] = ("throughput_per_s", "response_time_us")
 NOT_COMPUTED = "results stored before quality flags existed"
@@ -94,10 +95,10 @@ def _recut(
     return out
 
 
-def experiment_quality(
-    *, session: Session, experiment: Experiment, window: Window | None = None
-) -> ExperimentQuality:
-    """Flags of every run with results and of every configuration, over the window."""
+def experiment_quality(*, session: Session, selection: ResultsSelection) -> ExperimentQuality:
+    """Flags of every run with results and of every configuration, over the selection's window
+    (flags cover every source and request type; outliers compare the clients' means)."""
+    experiment, window = selection.experiment, selection.window
     th = Thresholds.from_settings()
     recut = _recut(session, experiment, window, th) if window is not None else {}
     runs = []
@@ -111,13 +112,9 @@ def experiment_quality(
         else:
             quality = RunQuality([], {"all": NOT_COMPUTED})
         runs.append(RunFlags(run_id, config_id, rep, quality))
-    values = results.run_values(
-        session=session,
-        experiment_id=experiment.id,
-        source="client",
-        request_type=RequestType.ALL,
-        metrics=list(OUTLIER_METRICS),
-        window=window,
+    clients = replace(selection, source="client", request_type=RequestType.ALL)
+    values = results.selected_run_values(
+        session=session, selection=clients, metrics=list(OUTLIER_METRICS)
     )
     own: dict[int, list[Flag]] = defaultdict(list)
     for metric in OUTLIER_METRICS:
@@ -146,6 +143,6 @@ def flagged_configurations(*, session: Session, experiment_ids: list[int]) -> se
         experiment = session.get(Experiment, exp_id)
         if experiment is None:
             continue
-        q = experiment_quality(session=session, experiment=experiment)
+        q = experiment_quality(session=session, selection=ResultsSelection(experiment))
         out |= {c.configuration_id for c in q.configurations if c.flags or c.flagged_runs}
     return out

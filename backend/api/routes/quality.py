@@ -4,7 +4,7 @@ from fastapi import APIRouter, HTTPException, status
 
 from backend.api.deps import SessionDep
 from backend.api.routes.experiment_runs import START_SENDS_INLINE
-from backend.api.window import ExperimentDep, WindowDep
+from backend.api.window import WindowSelectionDep
 from backend.core.config import settings
 from backend.core.queue import (
     BrokerUnavailable,
@@ -37,11 +37,10 @@ def _thresholds() -> dict[str, float]:
 
 
 @router.get("/{experiment_id}/quality", response_model=ExperimentQualityPublic)
-def read_quality(
-    session: SessionDep, experiment: ExperimentDep, window: WindowDep
-) -> ExperimentQualityPublic:
+def read_quality(session: SessionDep, selection: WindowSelectionDep) -> ExperimentQualityPublic:
     """Quality flags per run and per configuration, over the stable or a re-cut window."""
-    q = experiment_quality(session=session, experiment=experiment, window=window)
+    q = experiment_quality(session=session, selection=selection)
+    window = selection.window
     return ExperimentQualityPublic(
         window_start_s=window.start_s if window else None,
         window_end_s=window.end_s if window else None,
@@ -68,12 +67,11 @@ def read_quality(
     status_code=status.HTTP_202_ACCEPTED,
     responses={503: {"description": "The message broker (Redis) is not reachable"}},
 )
-def rerun_flagged(session: SessionDep, experiment: ExperimentDep, window: WindowDep) -> RerunResult:
+def rerun_flagged(session: SessionDep, selection: WindowSelectionDep) -> RerunResult:
     """Queue a new attempt of exactly the runs flagged over the window (queued or running
     ones excepted); results keep the older attempt until the new one succeeds."""
-    flagged = experiment_quality(
-        session=session, experiment=experiment, window=window
-    ).flagged_run_ids()
+    flagged = experiment_quality(session=session, selection=selection).flagged_run_ids()
+    experiment = selection.experiment
     try:
         check_broker()
         session.refresh(experiment, with_for_update=True)  # as Start: one at a time
