@@ -151,7 +151,6 @@ def test_client_that_never_reads_is_closed_after_the_write_timeout(
             other.sendall(b"version\r\n")
             assert read_line(other).startswith(b"VERSION ")
 
-
         def closed() -> bool:
             try:
                 return read_until_closed(stuck, timeout=30) is not None
