@@ -19,11 +19,18 @@ from azure.mgmt.compute import models as compute_models
 from azure.mgmt.network import models as network_models
 from azure.mgmt.resource.resources import models as resource_models
 
-from infra.azure.arm import Arm
-from infra.azure.cloud_init import new_host_key
-from infra.azure.plan import TAG_TESTBED, Kind, Resource, build_plan, lab_tags, planned_vms
-from infra.azure.quota import QuotaLine, check_quota
-from infra.azure.spec import LabSpec, Role
+from backend.azure.arm import Arm
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role
+from backend.azure.resource_plan import (
+    TAG_TESTBED,
+    Kind,
+    Resource,
+    build_plan,
+    lab_tags,
+    planned_vms,
+)
+from backend.azure.vcpu_quota import QuotaLine, check_quota
 
 logger = logging.getLogger(__name__)
 

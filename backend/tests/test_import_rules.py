@@ -1,7 +1,9 @@
 """The backend's import rules ([tool.importlinter] in pyproject.toml) hold: routes at the edge,
 the math below the results core, services below figures, tables and the report."""
 
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -35,3 +37,30 @@ def test_every_package_outside_the_edge_is_forbidden_the_routes() -> None:
     sources = _contracts()["api-at-the-edge"]["source_modules"]
     assert isinstance(sources, list)
     assert {s.removeprefix("backend.") for s in sources} == modules - EDGE
+
+
+def test_an_infra_import_from_the_product_breaks_the_rule(tmp_path: pathlib.Path) -> None:
+    """The product-without-infra contract catches a planted `infra` import in the backend and
+    in the worker (a copy of the tree; the checkout is not touched)."""
+    for package in ("backend", "worker", "infra"):
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "backend" / "azure" / "planted.py").write_text(
+        "from infra.azure.register import register\n"
+    )
+    (tmp_path / "worker" / "tasks" / "planted.py").write_text("import infra.install_plan\n")
+    lint = pathlib.Path(sys.executable).parent / "lint-imports"
+    done = subprocess.run(
+        [str(lint), "--no-cache", "--contract", "product-without-infra"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "product-without-infra" in _contracts()
+    assert "backend.azure.planted -> infra.azure.register" in done.stdout, done.stdout
+    assert "worker.tasks.planted -> infra.install_plan" in done.stdout, done.stdout
