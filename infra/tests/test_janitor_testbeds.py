@@ -234,3 +234,23 @@ def test_untracked_groups_need_a_subscription(
         409,
         "MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription",
     )
+
+
+def test_an_azure_failure_on_untracked_groups_is_a_502_naming_arms_error(
+    client: TestClient, fake_arm: FakeArm, api_on_fake: None
+) -> None:
+    # 403 is not retried by the SDK: the engine's service turns it into one typed error.
+    fake_arm.add_group("mcscope-lost", {TAG_TESTBED: "lost", TAG_EXPIRES: LATER})
+    fake_arm.inject("GET", r"/resourcegroups$", 403, "AuthorizationFailed")
+    r = client.get("/api/v1/azure-labs/untracked")
+    assert (r.status_code, r.json()["detail"]) == (
+        502,
+        "Azure answered: AuthorizationFailed: injected AuthorizationFailed",
+    )
+    fake_arm.inject("GET", r"/resourcegroups/mcscope-lost$", 403, "AuthorizationFailed")
+    r = client.delete("/api/v1/azure-labs/untracked/mcscope-lost")
+    assert (r.status_code, r.json()["detail"]) == (
+        502,
+        "Azure answered: AuthorizationFailed: injected AuthorizationFailed",
+    )
+    assert _deletion_messages() == []  # nothing queued on a failed check
