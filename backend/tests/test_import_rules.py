@@ -1,5 +1,6 @@
-"""The backend's import rules ([tool.importlinter] in pyproject.toml) hold: routes at the edge,
-the math below the results core, services below figures, tables and the report."""
+"""The import rules ([tool.importlinter] in pyproject.toml) hold: routes at the edge, the math
+below the results core, services below figures, tables and the report, and nothing in the
+product (backend, worker) importing the deployment folder (infra)."""
 
 import os
 import pathlib
