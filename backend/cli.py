@@ -14,6 +14,7 @@ import httpx
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from backend.azure import retail_prices
 from backend.core import tokens
 from backend.core.config import settings
 from backend.core.db import SessionLocal
@@ -80,7 +81,7 @@ def _prices(session: Session, args: argparse.Namespace) -> int:
             )
         return 0
     try:
-        stored, missing = prices.refresh(
+        stored, missing = retail_prices.refresh(
             session,
             args.region,
             args.sizes,

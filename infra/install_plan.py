@@ -10,7 +10,7 @@ infra/local/install-deps.sh calls it (the system python3: it imports only the re
 imports nothing but the standard library). infra/hosts/setup-host.sh runs on VMs that have no
 copy of the repository, so it carries the same plan as a generated block between the
 BLOCK_BEGIN and BLOCK_END lines; a test holds the block equal to the registry, and cloud-init
-ships every recipe next to the script (infra.azure.cloud_init.RECIPES).
+ships every recipe next to the script (backend.azure.cloud_init.RECIPES).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from backend.domain.load_generators import LOAD_GENERATORS, LoadGeneratorSpec
+from backend.domain.load_generators import LOAD_GENERATORS, LoadGeneratorSpec, install_recipes
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUP_HOST = ROOT / "infra" / "hosts" / "setup-host.sh"
@@ -31,11 +31,6 @@ BLOCK_END = "# END load generators"
 def packages(tools: tuple[LoadGeneratorSpec, ...] = LOAD_GENERATORS) -> list[str]:
     """The Debian packages of every registered tool, in registry order, each once."""
     return list(dict.fromkeys(p for g in tools for p in g.debian_packages))
-
-
-def recipes(tools: tuple[LoadGeneratorSpec, ...] = LOAD_GENERATORS) -> list[str]:
-    """The install recipes (repository paths) of every registered tool, in registry order."""
-    return list(dict.fromkeys(g.install_recipe for g in tools if g.install_recipe))
 
 
 def _version_probe(g: LoadGeneratorSpec) -> str:
@@ -49,7 +44,7 @@ def _version_probe(g: LoadGeneratorSpec) -> str:
 def setup_host_block(tools: tuple[LoadGeneratorSpec, ...] = LOAD_GENERATORS) -> str:
     """The generated block of setup-host.sh: the client role's packages, recipes (file names:
     cloud-init puts them next to the script) and version lines."""
-    names = [Path(r).name for r in recipes(tools)]
+    names = [Path(r).name for r in install_recipes(tools)]
     lines = [
         BLOCK_BEGIN,
         "# from the load-generator registry, backend/domain/load_generators.py: do not edit here.",
@@ -76,7 +71,7 @@ def main(argv: list[str]) -> int:
         print("\n".join(packages()))
         return 0
     if argv == ["recipes"]:
-        print("\n".join(recipes()))
+        print("\n".join(install_recipes()))
         return 0
     if argv in (["--check"], ["--write"]):
         text = SETUP_HOST.read_text()

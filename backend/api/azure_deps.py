@@ -6,8 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, status
 
-from backend.core.azure import NoSubscription, arm_clients
-from infra.azure.arm import Arm
+from backend.azure.arm import Arm, NoSubscription, arm_clients
 
 
 def get_arm() -> Iterator[Arm]:

@@ -114,7 +114,7 @@ class Settings(BaseSettings):
     FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
     FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
 
-    # --- Azure testbeds (infra/azure) ---
+    # --- Azure testbeds (the engine: backend/azure) ---
     # The subscription the worker's Azure tasks act in, signed in through DefaultAzureCredential
     # (`az login`, a service principal's AZURE_* variables, or a managed identity). Unset: the
     # Azure tasks do nothing.

@@ -1,7 +1,7 @@
-"""Stored VM prices: read by (region, size), written by the refresh command or a user."""
+"""Stored VM prices: read by (region, size), written by the refresh (backend/azure/retail_prices.py)
+or a user."""
 
-import ssl
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from sqlalchemy import select, tuple_
@@ -9,7 +9,6 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from backend.models import PriceSource, VmPrice
-from infra.azure.prices import fetch_prices
 
 
 def set_price(
@@ -52,27 +51,3 @@ def list_prices(session: Session, region: str | None = None) -> list[VmPrice]:
     if region is not None:
         stmt = stmt.where(VmPrice.region == region)
     return list(session.scalars(stmt).all())
-
-
-def refresh(
-    session: Session,
-    region: str,
-    sizes: Sequence[str],
-    *,
-    base_url: str,
-    currency: str,
-    verify: bool | ssl.SSLContext = True,
-) -> tuple[list[VmPrice], list[str]]:
-    """Fetch the sizes' prices from the Retail Prices API and store them dated now (commits).
-    Returns the prices stored and the sizes the API had no price for (their stored price, if
-    any, is kept with its own date)."""
-    fetched = fetch_prices(region, sizes, base_url=base_url, currency=currency, verify=verify)
-    now = datetime.now(UTC)
-    stored = [
-        set_price(
-            session, region, p.size, p.price_per_hour, p.currency, PriceSource.RETAIL_API, now
-        )
-        for p in fetched.values()
-    ]
-    session.commit()
-    return stored, [s for s in sizes if s not in fetched]

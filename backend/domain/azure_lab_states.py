@@ -6,6 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+TESTBED_EXPIRED = "testbed expired"
+"""The error of a run the janitor ended because its testbed expired: its hosts are being
+deleted, so the run's worker does not try to reach them again (backend/azure/janitor.py,
+worker/runs/lifecycle.py)."""
+
 
 class AzureLabStatus(StrEnum):
     QUEUED = "queued"  # row committed, task sent

@@ -1,10 +1,11 @@
 """Topology templates offered on the New Azure testbed page: the reports' testbed (3 clients,
 1 middleware, 3 servers), its two-middleware variant, and a small one to start from. Sizes are
-the current successors of the reports' retired Basic A sizes (infra.azure.spec.RETIRED_SIZES)."""
+the current successors of the reports' retired Basic A sizes
+(backend.domain.azure_lab_rules.RETIRED_SIZES)."""
 
 from dataclasses import dataclass
 
-from infra.azure.spec import RETIRED_SIZES
+from backend.domain.azure_lab_rules import RETIRED_SIZES
 
 SERVER_SIZE = RETIRED_SIZES["Basic_A1"]
 CLIENT_SIZE = RETIRED_SIZES["Basic_A2"]

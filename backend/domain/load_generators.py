@@ -83,3 +83,10 @@ def load_generator_spec(name: str) -> LoadGeneratorSpec:
             return g
     known = ", ".join(load_generator_names())
     raise LookupError(f"unknown load generator {name!r} (known: {known})")
+
+
+def install_recipes(tools: tuple[LoadGeneratorSpec, ...] = LOAD_GENERATORS) -> list[str]:
+    """The install recipes (repository paths) of every registered tool, in registry order: the
+    local set-up runs them (infra/install_plan.py) and cloud-init ships them to every role VM
+    (backend/azure/cloud_init.py)."""
+    return list(dict.fromkeys(g.install_recipe for g in tools if g.install_recipe))

@@ -21,7 +21,7 @@ class AzureLab(TimestampMixin, Base):
     # The testbed name it registers as (not unique here: a failed lab's name may be tried
     # again; the testbeds table keeps names unique).
     name: Mapped[str] = mapped_column(String(100))
-    # The lab spec (infra.azure.spec.LabSpec) as JSON, validated again by the worker.
+    # The lab spec (backend.azure.lab_spec.LabSpec) as JSON, validated again by the worker.
     spec: Mapped[dict[str, Any]] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(16), default=AzureLabStatus.QUEUED.value)
     # The plan's resources in creation order, as progress names them ("virtual network x").

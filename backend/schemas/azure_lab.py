@@ -1,5 +1,5 @@
 """Azure lab schemas: the request that queues a lab's creation (a short form the route turns
-into infra.azure.spec.LabSpec, which validates it again) and the lab's state as served."""
+into backend.azure.lab_spec.LabSpec, which validates it again) and the lab's state as served."""
 
 import ipaddress
 from datetime import datetime
@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from backend.domain.azure_lab_rules import DEFAULT_EXPIRY_HOURS, MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 from backend.domain.azure_lab_states import allowed_actions
 from backend.schemas.base import RequestModel
-from infra.azure.spec import DEFAULT_EXPIRY_HOURS, MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 
 AzureLabState = Literal[
     "queued",

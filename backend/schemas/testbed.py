@@ -10,12 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validat
 
 from backend.core.addresses import check_literal
 from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_public_key
+from backend.domain.azure_lab_rules import SIZE_PATTERN
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
 from backend.schemas.network import NetworkPublic
 from backend.schemas.price import TestbedCostPublic
-from infra.azure.spec import SIZE_PATTERN
 
 # RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens.
 _LABEL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")

@@ -1,6 +1,6 @@
-"""The backend's import rules ([tool.importlinter] in pyproject.toml) hold: routes at the edge,
-FastAPI only at the edge, the math below the results core, services below figures, tables and
-the report."""
+"""The import rules ([tool.importlinter] in pyproject.toml) hold: routes at the edge, FastAPI
+only at the edge, the math below the results core, services below figures, tables and the
+report, and nothing in the product (backend, worker) importing the deployment folder (infra)."""
 
 import os
 import pathlib
@@ -24,12 +24,26 @@ def _contracts() -> dict[str, dict[str, object]]:
     return {c["id"]: c for c in config["contracts"]}
 
 
-def _lint(root: pathlib.Path) -> subprocess.CompletedProcess[str]:
-    # The root first on the path, so the linter reads this tree's backend package.
+def _lint(root: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # The root first on the path, so the linter reads this tree's packages.
     env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run(
-        [str(LINT), "--no-cache"], cwd=root, env=env, capture_output=True, text=True, check=False
+        [str(LINT), "--no-cache", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
+
+
+def _copy_tree(to: pathlib.Path) -> None:
+    """The three root packages and the rules, without tests: a tree to plant violations in."""
+    shutil.copy(ROOT / "pyproject.toml", to)
+    for package in ("backend", "worker", "infra"):
+        shutil.copytree(
+            ROOT / package, to / package, ignore=shutil.ignore_patterns("tests", "__pycache__")
+        )
 
 
 def _backend_packages() -> set[str]:
@@ -59,12 +73,7 @@ def test_a_planted_violation_breaks_its_contract(
     tmp_path: pathlib.Path, planted: str, contract: str
 ) -> None:
     """The contracts catch what they forbid: a service module importing the HTTP layer."""
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    shutil.copytree(
-        ROOT / "backend",
-        tmp_path / "backend",
-        ignore=shutil.ignore_patterns("tests", "__pycache__"),
-    )
+    _copy_tree(tmp_path)
     (tmp_path / "backend" / "results" / "planted.py").write_text(planted)
     done = _lint(tmp_path)
     assert done.returncode != 0
@@ -84,3 +93,18 @@ def test_every_package_outside_the_http_edge_is_forbidden_fastapi() -> None:
     sources = _contracts()["http-at-the-edge"]["source_modules"]
     assert isinstance(sources, list)
     assert {s.removeprefix("backend.") for s in sources} == _backend_packages() - HTTP_EDGE
+
+
+def test_an_infra_import_from_the_product_breaks_the_rule(tmp_path: pathlib.Path) -> None:
+    """The product-without-infra contract catches a planted `infra` import in the backend and
+    in the worker (a copy of the tree; the checkout is not touched)."""
+    _copy_tree(tmp_path)
+    (tmp_path / "backend" / "azure" / "planted.py").write_text(
+        "from infra.azure.register import register\n"
+    )
+    (tmp_path / "worker" / "tasks" / "planted.py").write_text("import infra.install_plan\n")
+    done = _lint(tmp_path, "--contract", "product-without-infra")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "product-without-infra" in _contracts()
+    assert "backend.azure.planted -> infra.azure.register" in done.stdout, done.stdout
+    assert "worker.tasks.planted -> infra.install_plan" in done.stdout, done.stdout

@@ -1,1 +1,3 @@
-"""Azure lab provisioning for mcscope through the az CLI (no Azure SDK): see infra/README.md."""
+"""`python -m infra.azure`: the command-line front end of the Azure engine (backend/azure/),
+plus what only the CLI needs (the lab file `up` writes and `register`'s POST to the API):
+see infra/README.md."""

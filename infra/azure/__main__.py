@@ -1,5 +1,5 @@
 """`python -m infra.azure plan|up|down|stop|start|register|status --spec FILE`: an Azure lab
-for mcscope through the Azure SDK (infra.azure.provision), registered as a testbed."""
+for mcscope through the Azure SDK (backend.azure.provisioning), registered as a testbed."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ import httpx
 from azure.core.exceptions import AzureError, ClientAuthenticationError
 from pydantic import ValidationError
 
-from infra.azure import provision
-from infra.azure.arm import Arm, connect
-from infra.azure.cloud_init import new_host_key
-from infra.azure.lab import DEFAULT_API_URL, host_key_lines, load_hosts, register, save_lab
-from infra.azure.plan import TAG_EXPIRES, build_plan, lab_tags, planned_vms
-from infra.azure.quota import QuotaError, quota_lines
-from infra.azure.spec import LabSpec, load_spec
+from backend.azure import provisioning
+from backend.azure.arm import Arm, connect
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, load_spec
+from backend.azure.resource_plan import TAG_EXPIRES, build_plan, lab_tags, planned_vms
+from backend.azure.vcpu_quota import QuotaError, quota_lines
+from infra.azure.register import DEFAULT_API_URL, host_key_lines, load_hosts, register, save_lab
 
 Connect = Callable[[str], Arm]
 SUBSCRIPTION_ENV = "AZURE_SUBSCRIPTION_ID"
@@ -85,13 +85,13 @@ def main(argv: Sequence[str] | None = None, connect_to: Connect | None = None) -
         return 1
     except (
         AzureError,
-        provision.ProvisionError,
+        provisioning.ProvisionError,
         QuotaError,
         LookupError,
         RuntimeError,
         httpx.HTTPError,
     ) as e:
-        print(f"error: {provision.describe(e)}", file=sys.stderr)
+        print(f"error: {provisioning.describe(e)}", file=sys.stderr)
         return 1
 
 
@@ -143,7 +143,7 @@ def _dispatch(args: argparse.Namespace, spec: LabSpec, workdir: Path, connect_to
     arm = connect_to(args.subscription)
     try:
         if args.command == "up":
-            lab = provision.create(
+            lab = provisioning.create(
                 arm, spec, progress=lambda r: print(f"created  {r.kind.value} {r.name}")
             )
             path = save_lab(lab, workdir)
@@ -151,14 +151,14 @@ def _dispatch(args: argparse.Namespace, spec: LabSpec, workdir: Path, connect_to
                 print(f"{h.name:<28} {h.private_ip:<15} {h.public_ip or '':<15} {h.host_key}")
             print(f"expires {lab.tags[TAG_EXPIRES]}; hosts recorded in {path}")
         elif args.command == "down":
-            gone = provision.delete(arm, rg)
+            gone = provisioning.delete(arm, rg)
             print(f"deleted resource group {rg}" if gone else "nothing to delete")
         elif args.command in ("stop", "start"):
-            act = provision.deallocate if args.command == "stop" else provision.start
+            act = provisioning.deallocate if args.command == "stop" else provisioning.start
             for name in act(arm, rg):
                 print(f"{'deallocated' if args.command == 'stop' else 'started':<12} {name}")
         elif args.command == "status":
-            rows = provision.status(arm, rg)
+            rows = provisioning.status(arm, rg)
             for s in rows:
                 print(f"{s.name:<28} {s.power_state:<14} {s.size:<18} {s.role}")
             if not rows:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from infra.azure.arm import Arm, ArmOptions, connect
-from infra.azure.spec import LabSpec
+from backend.azure.arm import Arm, ArmOptions, connect
+from backend.azure.lab_spec import LabSpec
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 from infra.tests.fake_azure_app import options
 from worker.tests.drivers.netns import free_network, netns_supported

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from backend.core import azure
-from infra.azure.arm import Arm, ArmOptions, connect
+from backend.azure import arm as azure
+from backend.azure.arm import Arm, ArmOptions, connect
 from infra.tests.fake_arm import SUBSCRIPTION, FakeCredential
 from worker.celery_app import app
 

@@ -4,12 +4,12 @@ memaslap experiment the lab tests run on their "VMs"."""
 
 from sqlalchemy.orm import Session
 
+from backend.azure.arm import Arm, connect
+from backend.azure.lab_creation import create_lab
+from backend.azure.lab_spec import LabSpec
 from backend.models import AzureLab, AzureLabStatus
-from infra.azure.arm import Arm, connect
-from infra.azure.spec import LabSpec
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
-from worker.azure.labs import create_lab
 
 SMALL_EXPERIMENT = {
     "servers": 1,

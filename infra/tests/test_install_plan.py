@@ -8,14 +8,13 @@ import shutil
 import subprocess
 import sys
 
-from backend.domain.load_generators import LOAD_GENERATORS, LoadGeneratorSpec
-from infra.azure.cloud_init import RECIPES
+from backend.azure.cloud_init import RECIPES
+from backend.domain.load_generators import LOAD_GENERATORS, LoadGeneratorSpec, install_recipes
 from infra.install_plan import (
     ROOT,
     SETUP_HOST,
     main,
     packages,
-    recipes,
     setup_host_block,
     with_block,
 )
@@ -23,9 +22,9 @@ from infra.install_plan import (
 
 def test_plan_is_the_registrys() -> None:
     assert packages() == ["libmemcached-tools"]
-    assert recipes() == ["infra/hosts/install-memtier.sh"]
-    assert all((ROOT / r).is_file() for r in recipes())
-    assert [p.relative_to(ROOT).as_posix() for p in RECIPES] == recipes()
+    assert install_recipes() == ["infra/hosts/install-memtier.sh"]
+    assert all((ROOT / r).is_file() for r in install_recipes())
+    assert [p.relative_to(ROOT).as_posix() for p in RECIPES] == install_recipes()
 
 
 def test_setup_host_block_is_current() -> None:
@@ -46,7 +45,7 @@ def test_a_new_tool_is_one_registration() -> None:
     )
     tools = (*LOAD_GENERATORS, extra)
     assert packages(tools) == ["libmemcached-tools", "twemperf"]
-    assert recipes(tools)[-1] == "infra/hosts/install-twemperf.sh"
+    assert install_recipes(tools)[-1] == "infra/hosts/install-twemperf.sh"
     block = setup_host_block(tools)
     assert "CLIENT_PACKAGES=(libmemcached-tools twemperf)" in block
     assert "CLIENT_RECIPES=(install-memtier.sh install-twemperf.sh)" in block
@@ -56,7 +55,7 @@ def test_a_new_tool_is_one_registration() -> None:
 def test_the_system_python_prints_the_plan() -> None:
     """install-deps.sh runs it before the virtualenv exists: the registry needs no package."""
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-    for what, want in (("packages", packages()), ("recipes", recipes())):
+    for what, want in (("packages", packages()), ("recipes", install_recipes())):
         out = subprocess.run(
             [python, "-m", "infra.install_plan", what],
             cwd=ROOT,

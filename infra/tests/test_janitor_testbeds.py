@@ -19,19 +19,21 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from backend.api.azure_deps import get_arm
-from backend.core import azure
+from backend.azure import arm as azure
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.janitor import sweep_once
+from backend.azure.lab_spec import LabSpec
+from backend.azure.resource_groups import delete_untracked
+from backend.azure.resource_plan import TAG_EXPIRES, TAG_TESTBED
 from backend.core.config import settings
 from backend.core.queue import AZURE_DELETE_GROUP_TASK, AZURE_QUEUE
+from backend.domain.azure_lab_states import TESTBED_EXPIRED
 from backend.main import app
 from backend.models import AzureLab, AzureLabStatus, RunAttempt, RunStatus
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
-from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.labs import SMALL_EXPERIMENT, fake_clients, ready_lab
-from worker.azure.janitor import EXPIRED_REASON
-from worker.tasks.azure import delete_group, sweep_once
+from worker.live.publish import run_state
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, in_load_phase, runs_of
 
@@ -80,14 +82,18 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
     with fake_arm.lock:
         group = fake_arm.state.groups[small_lab.resource_group.lower()]
         group["tags"][TAG_EXPIRES] = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
-    sweep = sweep_once(arm)
+    announced: list[tuple[int, int, str, str]] = []
+    sweep = sweep_once(arm, announce=lambda *event: announced.append(event))
     assert sweep is not None
     assert sweep.runs_ended == sorted(run_ids)
+    # Open pages are told of each run it ended (the task passes the live-event publisher).
+    ended = (RunStatus.FAILED.value, TESTBED_EXPIRED)
+    assert sorted(announced) == [(exp.id, r, *ended) for r in sorted(run_ids)]
     assert sweep.deleted == [small_lab.resource_group]
     running.join(timeout=120)
     assert not running.is_alive()
     runs = runs_of(db, exp.id)
-    assert [(r.status, r.error) for r in runs] == [(RunStatus.FAILED, EXPIRED_REASON)] * 2
+    assert [(r.status, r.error) for r in runs] == [(RunStatus.FAILED, TESTBED_EXPIRED)] * 2
     assert fake_arm.resource_ids() == []
     assert not set(hosts) & set(iter_namespaces())
     db.refresh(lab)
@@ -106,20 +112,20 @@ def test_an_idle_testbed_is_deallocated_once(
     db: Session, arm: Arm, fake_arm: FakeArm, small_lab: LabSpec
 ) -> None:
     lab = ready_lab(db, fake_arm, small_lab)
-    fresh = sweep_once(arm)
+    fresh = sweep_once(arm, announce=run_state)
     assert fresh is not None and not fresh.anything()  # just made: not idle, nothing done
     idle_since = datetime.now(UTC) - timedelta(seconds=settings.AZURE_IDLE_DEALLOCATE_S + 60)
     db.execute(update(AzureLab).where(AzureLab.id == lab.id).values(updated_at=idle_since))
     db.commit()
-    sweep = sweep_once(arm)
+    sweep = sweep_once(arm, announce=run_state)
     assert sweep is not None and sweep.deallocated == [small_lab.resource_group]
-    states = {vm.power_state for vm in provision.status(arm, small_lab.resource_group)}
+    states = {vm.power_state for vm in provisioning.status(arm, small_lab.resource_group)}
     assert states == {"deallocated"}
     db.refresh(lab)
     assert lab.status == AzureLabStatus.STOPPED.value  # the page offers Start
-    again = sweep_once(arm)
+    again = sweep_once(arm, announce=run_state)
     assert again is not None and again.deallocated == []
-    assert provision.delete(arm, small_lab.resource_group)
+    assert provisioning.delete(arm, small_lab.resource_group)
     assert fake_arm.resource_ids() == []
 
 
@@ -138,7 +144,7 @@ def test_the_group_of_a_failed_creation_is_deleted(
     )
     db.add(row)
     db.commit()
-    sweep = sweep_once(arm)
+    sweep = sweep_once(arm, announce=run_state)
     assert sweep is not None and sweep.deleted == ["mcscope-broken"]
     assert fake_arm.resource_ids() == []
     db.refresh(row)
@@ -191,7 +197,7 @@ def test_untracked_groups_are_listed_and_deleted_only_when_asked(
     assert (lost["name"], lost["testbed"], lost["expires"]) == ("mcscope-lost", "lost", LATER)
 
     # The janitor lists it but does not delete it (not expired, not a failed creation).
-    sweep = sweep_once()
+    sweep = sweep_once(announce=run_state)
     assert sweep is not None and sweep.deleted == []
 
     r = client.delete("/api/v1/azure-labs/untracked/someone-elses")
@@ -212,10 +218,10 @@ def test_untracked_groups_are_listed_and_deleted_only_when_asked(
     assert r.status_code == 202, r.text
     assert r.json()["name"] == "mcscope-lost"
     assert len(_deletion_messages()) == before + 1
-    assert delete_group("mcscope-lost")  # the task's body, as the Azure worker runs it
+    assert delete_untracked("mcscope-lost")  # the task's body, as the Azure worker runs it
     # Even asked directly, the engine refuses a group without mcscope's tag.
-    with pytest.raises(provision.ProvisionError, match="not made by mcscope"):
-        delete_group("someone-elses")
+    with pytest.raises(provisioning.ProvisionError, match="not made by mcscope"):
+        delete_untracked("someone-elses")
     assert fake_arm.resource_ids() == ["mcscope-known", "someone-elses"]
 
 
@@ -228,3 +234,23 @@ def test_untracked_groups_need_a_subscription(
         409,
         "MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription",
     )
+
+
+def test_an_azure_failure_on_untracked_groups_is_a_502_naming_arms_error(
+    client: TestClient, fake_arm: FakeArm, api_on_fake: None
+) -> None:
+    # 403 is not retried by the SDK: the engine's service turns it into one typed error.
+    fake_arm.add_group("mcscope-lost", {TAG_TESTBED: "lost", TAG_EXPIRES: LATER})
+    fake_arm.inject("GET", r"/resourcegroups$", 403, "AuthorizationFailed")
+    r = client.get("/api/v1/azure-labs/untracked")
+    assert (r.status_code, r.json()["detail"]) == (
+        502,
+        "Azure answered: AuthorizationFailed: injected AuthorizationFailed",
+    )
+    fake_arm.inject("GET", r"/resourcegroups/mcscope-lost$", 403, "AuthorizationFailed")
+    r = client.delete("/api/v1/azure-labs/untracked/mcscope-lost")
+    assert (r.status_code, r.json()["detail"]) == (
+        502,
+        "Azure answered: AuthorizationFailed: injected AuthorizationFailed",
+    )
+    assert _deletion_messages() == []  # nothing queued on a failed check

@@ -17,12 +17,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.lab_spec import LabSpec
 from backend.core.config import settings
 from backend.models import AzureLab, AzureLabStatus, VmPrice
 from backend.tests.utils.processes import CeleryWorkerProcess
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import SUBSCRIPTION, TOKEN, FakeArm
 
 pytestmark = pytest.mark.integration
@@ -204,12 +204,12 @@ def test_create_stop_start_delete_through_a_worker(
     r = client.post(f"/api/v1/azure-labs/{lab['id']}/stop")
     assert (r.status_code, r.json()["status"]) == (202, "stopping")
     _wait(client, lab["id"], "stopped", worker)
-    assert {s.power_state for s in provision.status(arm, "mcscope-azact")} == {"deallocated"}
+    assert {s.power_state for s in provisioning.status(arm, "mcscope-azact")} == {"deallocated"}
 
     r = client.post(f"/api/v1/azure-labs/{lab['id']}/start")
     assert r.status_code == 202, r.text
     _wait(client, lab["id"], "ready", worker)
-    assert {s.power_state for s in provision.status(arm, "mcscope-azact")} == {"running"}
+    assert {s.power_state for s in provisioning.status(arm, "mcscope-azact")} == {"running"}
 
     r = client.request("DELETE", f"/api/v1/azure-labs/{lab['id']}", json={"name": "azac"})
     assert r.status_code == 422

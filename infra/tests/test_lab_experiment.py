@@ -14,14 +14,14 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role
 from backend.core.config import settings
 from backend.core.host_keys import fingerprint, scan_host_key
 from backend.models import RunStatus, Testbed
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.cloud_init import new_host_key
-from infra.azure.lab import register
-from infra.azure.spec import LabSpec, Role
+from infra.azure.register import register
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.runs.execute import MAX_ATTEMPTS
@@ -66,7 +66,7 @@ def _make_testbed(
     how: str, db: Session, client: TestClient, arm: Arm, fake: FakeArm, spec: LabSpec
 ) -> Testbed:
     if how == "api":
-        lab = provision.create(arm, spec)
+        lab = provisioning.create(arm, spec)
         testbed_id = register(spec, lab.hosts, client=client)["id"]
     else:
         testbed_id = ready_lab(db, fake, spec).testbed_id
@@ -138,6 +138,6 @@ def test_experiment_on_an_azure_lab_then_teardown(
     assert error is not None and "host key changed" in error and server.name in error
 
     names = fake_arm.hosts.namespaces()
-    assert provision.delete(arm, small_lab.resource_group)
+    assert provisioning.delete(arm, small_lab.resource_group)
     assert fake_arm.resource_ids() == []
     assert not set(names) & set(iter_namespaces())

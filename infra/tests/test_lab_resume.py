@@ -13,19 +13,20 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.janitor import sweep_once
+from backend.azure.lab_creation import MAX_ATTEMPTS
+from backend.azure.lab_spec import LabSpec
+from backend.azure.resource_plan import TAG_EXPIRES, TAG_TESTBED
 from backend.core.host_keys import scan_host_key
 from backend.core.queue import enqueue_azure_lab
 from backend.models import AzureLabStatus, Testbed
 from backend.tests.utils.processes import CeleryWorkerProcess
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.plan import TAG_EXPIRES, TAG_TESTBED
-from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.fake_azure_app import CA_ENV, URL_ENV
 from infra.tests.labs import queue_lab
-from worker.azure.labs import MAX_ATTEMPTS
-from worker.tasks.azure import sweep_once
+from worker.live.publish import run_state
 
 pytestmark = pytest.mark.integration
 
@@ -88,7 +89,9 @@ def test_a_creation_whose_worker_is_killed_is_finished_by_the_next(
     second = _azure_worker(fake_arm, tmp_path)
     second.start()
     try:
-        sweep = sweep_once(arm)  # the janitor: the worker is dead, the lab is queued again
+        sweep = sweep_once(
+            arm, announce=run_state
+        )  # the janitor: the worker is dead, the lab is queued again
         assert sweep is not None and sweep.resumed == [row.id]
 
         def done() -> bool:
@@ -114,7 +117,7 @@ def test_a_creation_whose_worker_is_killed_is_finished_by_the_next(
         assert h.host_key == scan_host_key(h.address, 22)
 
     hosts = fake_arm.hosts.namespaces()
-    assert provision.delete(arm, small_lab.resource_group)
+    assert provisioning.delete(arm, small_lab.resource_group)
     assert fake_arm.resource_ids() == []
     assert not set(hosts) & set(iter_namespaces())
 
@@ -130,7 +133,7 @@ def test_a_creation_whose_workers_keep_dying_is_cleaned_up(
     row.attempt = MAX_ATTEMPTS
     row.worker = f"{socket.gethostname()}:{dead.pid}"
     db.commit()
-    sweep = sweep_once(arm)
+    sweep = sweep_once(arm, announce=run_state)
     assert sweep is not None and sweep.given_up == [row.id]
     db.refresh(row)
     assert row.status == AzureLabStatus.FAILED.value

@@ -13,14 +13,14 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm, connect
+from backend.azure.lab_creation import create_lab
+from backend.azure.lab_spec import LabSpec
 from backend.core.config import settings
 from backend.core.queue import AZURE_CREATE_LAB_TASK, AZURE_QUEUE
-from infra.azure import provision
-from infra.azure.arm import Arm, connect
-from infra.azure.spec import LabSpec
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
-from worker.azure.labs import create_lab
 
 
 @pytest.fixture()
@@ -83,7 +83,7 @@ def test_post_queues_a_lab_the_worker_turns_into_a_testbed(
     done = r.json()
     assert done["status"] == "ready" and done["error"] is None
     assert len(done["progress"]) == 9 and done["expires_at"] is not None
-    tags = provision.group_tags(arm, "mcscope-azroute")
+    tags = provisioning.group_tags(arm, "mcscope-azroute")
     assert tags is not None and tags["mcscope-owner"] == "alice"
     testbed = client.get(f"/api/v1/testbeds/{done['testbed_id']}").json()
     assert (testbed["name"], testbed["kind"]) == ("azroute", "azure")
@@ -99,7 +99,7 @@ def test_post_queues_a_lab_the_worker_turns_into_a_testbed(
     r = client.post("/api/v1/azure-labs", json=body)
     assert r.status_code == 422
     assert r.json()["detail"][0]["loc"] == ["body", "name"]
-    provision.delete(arm, "mcscope-azroute")
+    provisioning.delete(arm, "mcscope-azroute")
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from backend.azure.arm import Arm
+from backend.azure.lab_power import delete_lab, stop_lab
 from backend.core.config import settings
 from backend.domain.azure_lab_states import LAB_TRANSITIONS, AzureLabStatus, LabAction
 from backend.models import AzureLab, VmPrice
-from infra.azure.arm import Arm
-from worker.azure.power import delete_lab, stop_lab
 
 
 def _lab(db: Session, name: str, status: AzureLabStatus, progress: list[str]) -> AzureLab:

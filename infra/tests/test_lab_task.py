@@ -1,6 +1,7 @@
-"""The worker's lab creation (worker.azure.labs, the body of the mcscope.azure.create_lab task)
-against the fake ARM and the real database: a queued lab becomes a registered azure testbed
-whose hosts carry their roles and the keys their sshd serve; a failed one leaves nothing."""
+"""The worker's lab creation (backend.azure.lab_creation, the body of the mcscope.azure.create_lab
+task) against the fake ARM and the real database: a queued lab becomes a registered azure
+testbed whose hosts carry their roles and the keys their sshd serve; a failed one leaves
+nothing."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm, connect
+from backend.azure.lab_creation import create_lab
+from backend.azure.lab_spec import LabSpec, Role
 from backend.core.host_keys import scan_host_key
 from backend.models import AzureLabStatus, Testbed, TestbedKind
-from infra.azure import provision
-from infra.azure.arm import Arm, connect
-from infra.azure.spec import LabSpec, Role
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 from infra.tests.labs import queue_lab
-from worker.azure.labs import create_lab
 
 pytestmark = pytest.mark.integration
 
@@ -74,7 +75,7 @@ def test_a_queued_lab_becomes_a_registered_testbed(
     puts = len(fake_arm.requests("PUT"))
     create_lab(row.id, arm_for=lambda: _to(fake_arm))
     assert len(fake_arm.requests("PUT")) == puts
-    provision.delete(arm, "mcscope-az")
+    provisioning.delete(arm, "mcscope-az")
 
 
 def test_a_failed_lab_says_why_and_leaves_nothing(

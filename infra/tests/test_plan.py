@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
+from backend.azure.cloud_init import SETUP_SCRIPT, HostKey, new_host_key, render
+from backend.azure.lab_spec import LabSpec, Role, load_spec
+from backend.azure.resource_plan import Kind, Resource, build_plan, lab_tags, planned_vms
 from infra.azure.__main__ import main
-from infra.azure.cloud_init import SETUP_SCRIPT, HostKey, new_host_key, render
-from infra.azure.plan import Kind, Resource, build_plan, lab_tags, planned_vms
-from infra.azure.spec import LabSpec, Role, load_spec
 
 MEMTIER_RECIPE = SETUP_SCRIPT.with_name("install-memtier.sh")
 

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from backend import cli
-from backend.crud.prices import prices_for, refresh, set_price
+from backend.azure.retail_prices import fetch_prices, price_filter, refresh
+from backend.crud.prices import prices_for, set_price
 from backend.models import PriceSource
-from infra.azure.prices import fetch_prices, price_filter
 from infra.tests.fake_arm import PRICES_PATH, FakeArm, parse_filter, retail_items
 
 SIZES = ["Standard_A1_v2", "Standard_A2_v2", "Standard_B2s"]

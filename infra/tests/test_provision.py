@@ -9,13 +9,13 @@ from pathlib import Path
 import paramiko
 import pytest
 
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.cloud_init import new_host_key
-from infra.azure.plan import TAG_CREATED, TAG_EXPIRES, TAG_OWNER, TAG_ROLE, TAG_TESTBED
-from infra.azure.provision import Lab, LabHost, ProvisionError
-from infra.azure.quota import QuotaError
-from infra.azure.spec import LabSpec, Role
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role
+from backend.azure.provisioning import Lab, LabHost, ProvisionError
+from backend.azure.resource_plan import TAG_CREATED, TAG_EXPIRES, TAG_OWNER, TAG_ROLE, TAG_TESTBED
+from backend.azure.vcpu_quota import QuotaError
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from worker.drivers.host_keys import pin_host_keys
 
@@ -55,7 +55,7 @@ def test_create_then_delete_a_small_lab(
     arm: Arm, fake_arm: FakeArm, small_lab: LabSpec, login_keys: tuple[Path, Path]
 ) -> None:
     seen: list[str] = []
-    lab = provision.create(arm, small_lab, now=NOW, progress=lambda r: seen.append(r.name))
+    lab = provisioning.create(arm, small_lab, now=NOW, progress=lambda r: seen.append(r.name))
     assert seen == [
         "mcscope-az",
         "mcscope-nsg",
@@ -88,7 +88,7 @@ def test_create_then_delete_a_small_lab(
         TAG_EXPIRES: (NOW + timedelta(hours=4)).isoformat(),
     }
     assert lab.tags == tags
-    assert provision.group_tags(arm, "mcscope-az") == tags
+    assert provisioning.group_tags(arm, "mcscope-az") == tags
     for vnet in arm.network.virtual_networks.list("mcscope-az"):
         assert vnet.tags == tags
     for vm in arm.compute.virtual_machines.list("mcscope-az"):
@@ -107,28 +107,28 @@ def test_create_then_delete_a_small_lab(
     # Another key than the generated one is refused before any login.
     with pytest.raises(paramiko.BadHostKeyException):
         ssh_run(lab.hosts[0], new_host_key().public_line, login_keys[0], "true")
-    assert [s.power_state for s in provision.status(arm, "mcscope-az")] == ["running"] * 3
+    assert [s.power_state for s in provisioning.status(arm, "mcscope-az")] == ["running"] * 3
 
     names = fake_arm.hosts.namespaces()
-    assert provision.delete(arm, "mcscope-az") is True
+    assert provisioning.delete(arm, "mcscope-az") is True
     assert fake_arm.resource_ids() == []
     assert not set(names) & set(iter_namespaces())
-    assert provision.delete(arm, "mcscope-az") is False
+    assert provisioning.delete(arm, "mcscope-az") is False
 
 
 def test_stop_and_start_keep_the_pinned_host(
     arm: Arm, fake_arm: FakeArm, small_lab: LabSpec, login_keys: tuple[Path, Path]
 ) -> None:
-    lab: Lab = provision.create(arm, small_lab)
-    assert len(provision.deallocate(arm, "mcscope-az")) == 3
-    assert {s.power_state for s in provision.status(arm, "mcscope-az")} == {"deallocated"}
+    lab: Lab = provisioning.create(arm, small_lab)
+    assert len(provisioning.deallocate(arm, "mcscope-az")) == 3
+    assert {s.power_state for s in provisioning.status(arm, "mcscope-az")} == {"deallocated"}
     server = lab.hosts[0]
     with pytest.raises(OSError):  # sshd is down: connection refused
         ssh_run(server, server.host_key, login_keys[0], "true")
-    provision.start(arm, "mcscope-az")
-    assert {s.power_state for s in provision.status(arm, "mcscope-az")} == {"running"}
+    provisioning.start(arm, "mcscope-az")
+    assert {s.power_state for s in provisioning.status(arm, "mcscope-az")} == {"running"}
     assert "inet " in ssh_run(server, server.host_key, login_keys[0], "ip -4 -o addr show")
-    provision.delete(arm, "mcscope-az")
+    provisioning.delete(arm, "mcscope-az")
 
 
 @pytest.mark.parametrize(
@@ -152,7 +152,7 @@ def test_failure_at_a_vm_deletes_everything(
     made: list[str] = []
     fake_arm_hosts = fake_arm.hosts
     with pytest.raises(ProvisionError) as exc:
-        provision.create(
+        provisioning.create(
             arm, small_lab, progress=lambda r: made.extend(fake_arm_hosts.namespaces())
         )
     msg = str(exc.value)
@@ -173,7 +173,7 @@ def test_throttling_and_a_transient_500_are_retried(
     fake_arm.inject("PUT", r"/virtualNetworks/mcscope-vnet$", 429, "TooManyRequests", retry_after=1)
     fake_arm.inject("PUT", r"/networkInterfaces/az-client-1-nic$", 500)
     fake_arm.inject("GET", r"/virtualMachines/az-server-1$", 503, "ServiceUnavailable")
-    lab = provision.create(arm, small_lab)
+    lab = provisioning.create(arm, small_lab)
     assert len(lab.hosts) == 3
     vnet = fake_arm.requests("PUT", r"/virtualNetworks/mcscope-vnet$")
     assert [r.status for r in vnet] == [429, 201]
@@ -184,7 +184,7 @@ def test_throttling_and_a_transient_500_are_retried(
     # A poller's final GET is retried like any other request.
     final = fake_arm.requests("GET", r"/virtualMachines/az-server-1$")
     assert [r.status for r in final][:2] == [503, 200]
-    provision.delete(arm, "mcscope-az")
+    provisioning.delete(arm, "mcscope-az")
     assert fake_arm.resource_ids() == []
 
 
@@ -193,7 +193,7 @@ def test_not_enough_quota_names_the_family_and_numbers(
 ) -> None:
     fake_arm.set_quota("standardAv2Family", 4)
     with pytest.raises(QuotaError) as exc:
-        provision.create(arm, small_lab)
+        provisioning.create(arm, small_lab)
     assert str(exc.value) == (
         "not enough vCPU quota in westeurope: "
         "standardAv2Family: needs 5 vCPUs, 0 of 4 in use (4 free)"
@@ -216,20 +216,20 @@ def test_a_size_the_region_does_not_offer_is_refused_before_creating(
         }
     )
     with pytest.raises(QuotaError, match=r"Standard_E2s_v5 \(not offered\)"):
-        provision.create(arm, spec)
+        provisioning.create(arm, spec)
     assert fake_arm.requests("PUT") == []
 
 
 def test_an_existing_group_is_not_reused(arm: Arm, fake_arm: FakeArm, small_lab: LabSpec) -> None:
     fake_arm.add_group("mcscope-az")
     with pytest.raises(ProvisionError, match="already exists"):
-        provision.create(arm, small_lab)
+        provisioning.create(arm, small_lab)
     assert fake_arm.requests("DELETE") == []
 
 
 def test_a_group_without_the_mcscope_tag_is_never_deleted(arm: Arm, fake_arm: FakeArm) -> None:
     fake_arm.add_group("someone-elses", {"team": "db"})
     with pytest.raises(ProvisionError, match="no mcscope-testbed tag"):
-        provision.delete(arm, "someone-elses")
+        provisioning.delete(arm, "someone-elses")
     assert fake_arm.resource_ids() == ["someone-elses"]
     assert fake_arm.requests("DELETE") == []

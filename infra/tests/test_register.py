@@ -12,13 +12,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.azure.arm import Arm, connect
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role
+from backend.azure.provisioning import Lab, LabHost
+from backend.azure.resource_plan import planned_vms
 from infra.azure.__main__ import main
-from infra.azure.arm import Arm, connect
-from infra.azure.cloud_init import new_host_key
-from infra.azure.lab import build_testbed_payload, host_key_lines, load_hosts, register, save_lab
-from infra.azure.plan import planned_vms
-from infra.azure.provision import Lab, LabHost
-from infra.azure.spec import LabSpec, Role
+from infra.azure.register import (
+    build_testbed_payload,
+    host_key_lines,
+    load_hosts,
+    register,
+    save_lab,
+)
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 

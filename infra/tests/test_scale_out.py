@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
+from backend.azure import provisioning
+from backend.azure.arm import Arm
+from backend.azure.lab_spec import LabSpec
 from backend.core.queue import enqueue_runs
 from backend.crud.dispatch import mark_sent
 from backend.models import Run, RunStatus
 from backend.tests.utils.processes import CeleryWorkerProcess
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.spec import LabSpec
 from infra.tests.fake_arm import FakeArm
 from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.tests.utils.experiments import all_final, create_queued_experiment, wait_for
@@ -92,5 +92,5 @@ def test_two_azure_testbeds_run_two_experiments_at_once(
     )
     assert len({r.worker for r in every}) == 2  # both workers drove runs
     for spec in (small_lab, other):
-        assert provision.delete(arm, spec.resource_group)
+        assert provisioning.delete(arm, spec.resource_group)
     assert fake_arm.resource_ids() == []

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role, load_spec
+from backend.azure.resource_plan import build_plan, lab_tags, planned_vms
 from infra.azure.__main__ import main
-from infra.azure.cloud_init import new_host_key
-from infra.azure.plan import build_plan, lab_tags, planned_vms
-from infra.azure.spec import LabSpec, Role, load_spec
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "azure" / "examples" / "lab.json"
 

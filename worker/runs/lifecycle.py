@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
+from backend.domain.azure_lab_states import TESTBED_EXPIRED
 from backend.models import Run, RunAttempt, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -100,11 +101,6 @@ def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
     done = session.execute(update(Run).where(_mine(run_id, attempt)).values(**values)).rowcount  # type: ignore[attr-defined]
     session.commit()
     return bool(done)
-
-
-TESTBED_EXPIRED = "testbed expired"
-"""The error of a run the janitor ended because its testbed expired: its hosts are being
-deleted, so the worker does not try to reach them again (worker/azure/janitor.py)."""
 
 
 def ended_with_testbed(run_id: int) -> bool:

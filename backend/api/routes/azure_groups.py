@@ -1,17 +1,22 @@
 """mcscope's resource groups that the database does not know: list them, and delete one when
 the user confirms. A group without mcscope's tag is refused: it is never touched."""
 
-from azure.core.exceptions import AzureError
 from fastapi import APIRouter, HTTPException, Path, status
 
 from backend.api.azure_deps import ArmDep
 from backend.api.deps import SessionDep
+from backend.azure.resource_groups import (
+    AzureAnswered,
+    Group,
+    GroupNotFound,
+    GroupNotOurs,
+    GroupTracked,
+    list_untracked,
+    untracked_group,
+)
+from backend.azure.resource_plan import TAG_CREATED, TAG_EXPIRES, TAG_OWNER, TAG_TESTBED
 from backend.core.queue import BrokerUnavailable, enqueue_azure_group_deletion
-from backend.crud.azure_group import known_groups
 from backend.schemas.azure_group import UntrackedGroupPublic, UntrackedGroupsPublic
-from infra.azure.janitor import Group, untracked_groups
-from infra.azure.plan import TAG_CREATED, TAG_EXPIRES, TAG_OWNER, TAG_TESTBED
-from infra.azure.provision import describe, group_tags
 
 # Registered before the labs' router: "untracked" is not a lab id.
 router = APIRouter(prefix="/azure-labs/untracked", tags=["azure-labs"])
@@ -34,8 +39,8 @@ def _public(g: Group) -> UntrackedGroupPublic:
     )
 
 
-def _azure_failed(exc: AzureError) -> HTTPException:
-    return HTTPException(status.HTTP_502_BAD_GATEWAY, f"Azure answered: {describe(exc)}")
+def _azure_failed(exc: AzureAnswered) -> HTTPException:
+    return HTTPException(status.HTTP_502_BAD_GATEWAY, f"Azure answered: {exc}")
 
 
 @router.get(
@@ -46,8 +51,8 @@ def _azure_failed(exc: AzureError) -> HTTPException:
 def read_untracked_groups(session: SessionDep, arm: ArmDep) -> UntrackedGroupsPublic:
     """List resource groups with mcscope's tag that no lab in the database holds."""
     try:
-        groups = untracked_groups(arm, known_groups(session=session))
-    except AzureError as exc:
+        groups = list_untracked(session=session, arm=arm)
+    except AzureAnswered as exc:
         raise _azure_failed(exc) from exc
     return UntrackedGroupsPublic(data=[_public(g) for g in groups], count=len(groups))
 
@@ -69,18 +74,17 @@ def delete_untracked_group(
 ) -> UntrackedGroupPublic:
     """Queue the deletion of one untracked group with mcscope's tag (the user confirmed)."""
     try:
-        tags = group_tags(arm, name)
-    except AzureError as exc:
+        group = untracked_group(session=session, arm=arm, name=name)
+    except AzureAnswered as exc:
         raise _azure_failed(exc) from exc
-    if tags is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
-    if TAG_TESTBED not in tags:
-        raise HTTPException(status.HTTP_409_CONFLICT, NOT_OURS)
-    if name.lower() in known_groups(session=session):
-        raise HTTPException(status.HTTP_409_CONFLICT, TRACKED)
+    except GroupNotFound as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND) from exc
+    except GroupNotOurs as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, NOT_OURS) from exc
+    except GroupTracked as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, TRACKED) from exc
     try:
         enqueue_azure_group_deletion(name)
     except BrokerUnavailable as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from exc
-    location = str(arm.resource.resource_groups.get(name).location)
-    return _public(Group(name, location, tags))
+    return _public(group)

@@ -5,10 +5,12 @@ from fastapi import APIRouter
 
 from backend.api.deps import SessionDep
 from backend.api.routes.azure_labs import checked_spec
-from backend.azure.plans import plan
-from backend.core.azure import arm_clients
+from backend.azure.arm import arm_clients
+from backend.azure.lab_spec import LabSpec
+from backend.azure.plan_preview import plan
 from backend.core.config import settings
 from backend.crud.prices import list_prices
+from backend.domain.azure_lab_rules import DEFAULT_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 from backend.domain.azure_templates import (
     CLIENT_SIZE,
     MIDDLEWARE_SIZE,
@@ -21,13 +23,13 @@ from backend.schemas.azure_plan import (
     AzureLabPlanPublic,
     AzureTemplatePublic,
 )
-from infra.azure.spec import DEFAULT_EXPIRY_HOURS, MIN_EXPIRY_HOURS, LabSpec
 
 # Included before the azure-labs router: /azure-labs/defaults is not a lab id.
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
 
 DEFAULT_REGION = "westeurope"
-# The Retail Prices API answers in USD unless asked for another currency (infra/azure/prices.py).
+# The Retail Prices API answers in USD unless asked for another currency
+# (backend/azure/retail_prices.py).
 DEFAULT_CURRENCY = "USD"
 
 

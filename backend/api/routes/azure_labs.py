@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
 from backend.api.paging import Page, paging
-from backend.azure.plans import resources
+from backend.azure.lab_spec import LabSpec
+from backend.azure.plan_preview import resources
 from backend.core.config import settings
 from backend.core.keys import KeyPathError, check_key_path
 from backend.core.queue import (
@@ -38,7 +39,6 @@ from backend.schemas.azure_lab import (
     AzureLabTransitionPublic,
 )
 from backend.schemas.problems import unprocessable
-from infra.azure.spec import LabSpec
 
 router = APIRouter(prefix="/azure-labs", tags=["azure-labs"])
 

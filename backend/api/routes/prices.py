@@ -5,9 +5,9 @@ from fastapi import APIRouter, Path, Query
 
 from backend.api.deps import SessionDep
 from backend.crud.prices import list_prices, set_price
+from backend.domain.azure_lab_rules import SIZE_PATTERN
 from backend.models import PriceSource
 from backend.schemas.price import VmPricePublic, VmPriceSet, VmPricesPublic
-from infra.azure.spec import SIZE_PATTERN
 
 router = APIRouter(prefix="/prices", tags=["prices"])
 

@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backend.domain.azure_lab_rules import MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 from backend.domain.design_fields import MAX_PLANNED_S, RUN_SETUP_ALLOWANCE_S, RUN_TIME
 from backend.domain.grid import MAX_LEVELS
 from backend.domain.memcached_sizing import (
@@ -15,7 +16,6 @@ from backend.domain.memcached_sizing import (
 )
 from backend.main import app
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
-from infra.azure.spec import MAX_EXPIRY_HOURS, MIN_EXPIRY_HOURS
 from worker.tasks.runs import SOFT_TIME_LIMIT_S
 
 API = "/api/v1"

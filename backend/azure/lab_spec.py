@@ -12,6 +12,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from backend.domain.azure_lab_rules import (
+    DEFAULT_EXPIRY_HOURS,
+    MAX_EXPIRY_HOURS,
+    MAX_VMS,
+    MIN_EXPIRY_HOURS,
+    RETIRED_SIZES,
+    SIZE_PATTERN,
+)
+
 # Azure resource names: letters, digits, '-', '_' and '.', no leading/trailing punctuation.
 ResourceName = Annotated[
     str,
@@ -39,30 +48,6 @@ GitUrl = Annotated[str, Field(max_length=300, pattern=r"^https://[A-Za-z0-9._~/-
 GitRef = Annotated[
     str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
 ]
-
-# Current sizes follow `Standard_<family><vcpus>[...]`, e.g. Standard_A2_v2, Standard_D4s_v5.
-SIZE_PATTERN = r"^Standard_[A-Z]{1,3}[0-9]+(?:-[0-9]+)?[a-z]*(?:_[A-Za-z0-9]+)*$"
-
-# The reports used Basic A1 servers, A2 clients and A4 middlewares. The Basic/Standard A0-A7
-# sizes were retired in 2024; the Av2 series is their direct successor with the same vCPU
-# count (A1: 1 vCPU/1.75 GB -> A1_v2: 1/2 GB, A2: 2/3.5 -> A2_v2: 2/4, A4: 8/14 -> A8_v2: 8/16).
-RETIRED_SIZES: dict[str, str] = {
-    "Basic_A1": "Standard_A1_v2",
-    "Basic_A2": "Standard_A2_v2",
-    "Basic_A4": "Standard_A8_v2",
-    "Standard_A1": "Standard_A1_v2",
-    "Standard_A2": "Standard_A2_v2",
-    "Standard_A4": "Standard_A8_v2",
-}
-
-# Cost guard: a typo such as 70 instead of 7 should not start 70 VMs.
-MAX_VMS = 24
-# Every testbed expires (its resource group carries the time); a week at most, and an hour at
-# least: creating one may take that long (worker/tasks/azure.py), and a testbed that expires
-# before it is ready is deleted before it is used.
-DEFAULT_EXPIRY_HOURS = 4.0
-MIN_EXPIRY_HOURS = 1.0
-MAX_EXPIRY_HOURS = 168.0
 
 
 class Role(StrEnum):

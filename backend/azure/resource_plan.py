@@ -10,8 +10,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from infra.azure.cloud_init import HostKey, custom_data, render
-from infra.azure.spec import LabSpec, Role
+from backend.azure.cloud_init import HostKey, custom_data, render
+from backend.azure.lab_spec import LabSpec, Role
 
 # Tags on the resource group and on every resource in it: whose, since and until when.
 TAG_TESTBED = "mcscope-testbed"

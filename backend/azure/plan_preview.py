@@ -1,7 +1,7 @@
 """The plan of an Azure testbed as the New Azure testbed page shows it: the engine's own plan
-(infra.azure.plan, the resources `create` makes, in order), the vCPU quota they draw on
-(infra.azure.quota, asked of Azure), and their price from the stored VM prices (each with its
-date and source; a size without one is listed, never guessed)."""
+(backend.azure.resource_plan, the resources `create` makes, in order), the vCPU quota they
+draw on (backend.azure.vcpu_quota, asked of Azure), and their price from the stored VM prices
+(each with its date and source; a size without one is listed, never guessed)."""
 
 import logging
 from collections.abc import Callable
@@ -10,7 +10,12 @@ from datetime import UTC, datetime
 from azure.core.exceptions import AzureError
 from sqlalchemy.orm import Session
 
-from backend.core.azure import NoSubscription
+from backend.azure.arm import Arm, NoSubscription
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec
+from backend.azure.provisioning import describe
+from backend.azure.resource_plan import Kind, build_plan, lab_tags, planned_vms
+from backend.azure.vcpu_quota import QuotaError, quota_lines, shortfall
 from backend.crud.costs import cost
 from backend.schemas.azure_plan import (
     AzureLabPlanPublic,
@@ -18,12 +23,6 @@ from backend.schemas.azure_plan import (
     QuotaLinePublic,
     QuotaPublic,
 )
-from infra.azure.arm import Arm
-from infra.azure.cloud_init import new_host_key
-from infra.azure.plan import Kind, build_plan, lab_tags, planned_vms
-from infra.azure.provision import describe
-from infra.azure.quota import QuotaError, quota_lines, shortfall
-from infra.azure.spec import LabSpec
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Create an Azure lab recorded in the database and register it as a testbed.
 
-The task takes the lab's id, claims it (queued to creating, a conditional UPDATE), creates
-it through the engine (infra.azure.provision: quota first, tagged group, rollback on failure)
+The task takes the lab's id, claims it (queued to creating, a conditional UPDATE), creates it
+through the engine (backend.azure.provisioning: quota first, tagged group, rollback on failure)
 while recording each created resource on the row, then registers its role VMs as the hosts of
 an azure testbed, each with the host key mcscope generated for it pinned as supplied. A lab
 that fails leaves nothing on Azure and says why on its row.
@@ -9,7 +9,7 @@ that fails leaves nothing on Azure and says why on its row.
 A creation survives its worker: the row names the worker (host:pid) and carries a heartbeat,
 and each VM's public host key is written before the VM is made. The janitor queues a lab left
 `creating` by a dead worker again; the next attempt reuses what is there and makes the rest
-(provision.Resume), or, past MAX_ATTEMPTS, the janitor deletes its group."""
+(provisioning.Resume), or, past MAX_ATTEMPTS, the janitor deletes its group."""
 
 import logging
 import threading
@@ -23,16 +23,15 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from backend.core.azure import NoSubscription, arm_clients
+from backend.azure import provisioning
+from backend.azure.arm import Arm, NoSubscription, arm_clients
+from backend.azure.lab_spec import LabSpec
+from backend.azure.resource_plan import Resource, expires_at
+from backend.azure.vcpu_quota import QuotaError
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
 from backend.crud.network import request_measurement
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
-from infra.azure import provision
-from infra.azure.arm import Arm
-from infra.azure.plan import Resource, expires_at
-from infra.azure.quota import QuotaError
-from infra.azure.spec import LabSpec
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +93,7 @@ def _fail(session: Session, row: AzureLab, error: str) -> None:
     logger.warning("azure_lab.failed", extra={"lab_id": row.id, "error": row.error})
 
 
-def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
+def _register(session: Session, spec: LabSpec, lab: provisioning.Lab) -> Testbed:
     pinned_at = datetime.now(UTC)
     testbed = Testbed(
         name=spec.name,
@@ -161,16 +160,16 @@ def _create_claimed(session: Session, lab_id: int, arm_for: Callable[[], Arm]) -
         return
     try:
         try:
-            resume = provision.Resume(dict(row.host_keys), record)
-            lab = provision.create(arm, spec, progress=progress, resume=resume)
-        except (provision.ProvisionError, QuotaError, AzureError) as exc:
-            _fail(session, row, provision.describe(exc))
+            resume = provisioning.Resume(dict(row.host_keys), record)
+            lab = provisioning.create(arm, spec, progress=progress, resume=resume)
+        except (provisioning.ProvisionError, QuotaError, AzureError) as exc:
+            _fail(session, row, provisioning.describe(exc))
             return
         try:
             testbed = _register(session, spec, lab)
         except IntegrityError:
             session.rollback()
-            provision.delete(arm, lab.resource_group)
+            provisioning.delete(arm, lab.resource_group)
             _fail(session, row, f"a testbed named {spec.name!r} already exists; lab deleted")
             return
         row.status = AzureLabStatus.READY.value
@@ -182,17 +181,3 @@ def _create_claimed(session: Session, lab_id: int, arm_for: Callable[[], Arm]) -
         request_measurement(session=session, testbed=testbed, bandwidth=False)
     finally:
         arm.close()
-
-
-def mark_deleted(resource_groups: list[str], at: datetime | None = None) -> int:
-    """Record that these groups are gone: their labs' cost stops accruing at `at`."""
-    if not resource_groups:
-        return 0
-    with SessionLocal() as session:
-        n = session.execute(
-            update(AzureLab)
-            .where(AzureLab.resource_group.in_(resource_groups), AzureLab.deleted_at.is_(None))
-            .values(deleted_at=at or datetime.now(UTC))
-        ).rowcount  # type: ignore[attr-defined]
-        session.commit()
-    return int(n)

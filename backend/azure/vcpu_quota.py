@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from infra.azure.arm import Arm
-from infra.azure.plan import planned_vms
-from infra.azure.spec import LabSpec
+from backend.azure.arm import Arm
+from backend.azure.lab_spec import LabSpec
+from backend.azure.resource_plan import planned_vms
 
 # The usages API's name for "Total Regional vCPUs", counted beside each family's own limit.
 REGIONAL = "cores"

@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 
-from infra.azure.plan import planned_vms
-from infra.azure.provision import Lab, LabHost
-from infra.azure.spec import LabSpec, Role
+from backend.azure.lab_spec import LabSpec, Role
+from backend.azure.provisioning import Lab, LabHost
+from backend.azure.resource_plan import planned_vms
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 ADMIN_TOKEN_FILE = Path(__file__).resolve().parents[2] / "var" / "admin-token"

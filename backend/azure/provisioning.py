@@ -1,10 +1,11 @@
-"""Create, inspect, stop, start and delete a lab through the Azure SDK: the one engine behind
-the command-line tool (and, later, the worker's tasks).
+"""Create, inspect, stop, start and delete a lab through the Azure SDK: the one code path behind
+the command-line tool and the Azure worker's tasks (lab_creation, lab_power, the janitor).
 
-One resource group per lab, made by mcscope and tagged (plan.lab_tags); creation checks quota
-first, then creates in plan order, each long-running operation through its SDK poller. If
-anything fails after the group exists, the group is deleted before the error is raised, so a
-failed creation leaves nothing behind. A group without mcscope's tag is never deleted."""
+One resource group per lab, made by mcscope and tagged (resource_plan.lab_tags); creation
+checks quota first, then creates in plan order, each long-running operation through its SDK
+poller. If anything fails after the group exists, the group is deleted before the error is
+raised, so a failed creation leaves nothing behind. A group without mcscope's tag is never
+deleted."""
 
 from __future__ import annotations
 
@@ -19,11 +20,18 @@ from azure.mgmt.compute import models as compute_models
 from azure.mgmt.network import models as network_models
 from azure.mgmt.resource.resources import models as resource_models
 
-from infra.azure.arm import Arm
-from infra.azure.cloud_init import new_host_key
-from infra.azure.plan import TAG_TESTBED, Kind, Resource, build_plan, lab_tags, planned_vms
-from infra.azure.quota import QuotaLine, check_quota
-from infra.azure.spec import LabSpec, Role
+from backend.azure.arm import Arm
+from backend.azure.cloud_init import new_host_key
+from backend.azure.lab_spec import LabSpec, Role
+from backend.azure.resource_plan import (
+    TAG_TESTBED,
+    Kind,
+    Resource,
+    build_plan,
+    lab_tags,
+    planned_vms,
+)
+from backend.azure.vcpu_quota import QuotaLine, check_quota
 
 logger = logging.getLogger(__name__)
 

@@ -11,13 +11,12 @@ from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
 
-from backend.core.azure import arm_clients
+from backend.azure import provisioning
+from backend.azure.arm import Arm, arm_clients
+from backend.azure.lab_creation import MAX_ERROR
 from backend.core.db import SessionLocal
 from backend.domain.azure_lab_states import LAB_TRANSITIONS, LabAction, back_to
 from backend.models import AzureLab
-from infra.azure import provision
-from infra.azure.arm import Arm
-from worker.azure.labs import MAX_ERROR
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +45,7 @@ def _carry_out(
                 arm.close()
         except (RuntimeError, AzureError) as exc:
             row.status = back_to(transition, before).value
-            row.error = f"{doing.value} failed: {provision.describe(exc)}"[:MAX_ERROR]
+            row.error = f"{doing.value} failed: {provisioning.describe(exc)}"[:MAX_ERROR]
             session.commit()
             logger.warning("azure_lab.action_failed", extra={"lab_id": lab_id, "error": row.error})
             return
@@ -66,7 +65,7 @@ def stop_lab(lab_id: int, before: str | None = None, arm_for: ArmFactory = arm_c
         lab_id,
         LabAction.STOP,
         before,
-        lambda arm, row: _each_vm(provision.deallocate, arm, row),
+        lambda arm, row: _each_vm(provisioning.deallocate, arm, row),
         arm_for,
     )
 
@@ -77,14 +76,14 @@ def start_lab(lab_id: int, before: str | None = None, arm_for: ArmFactory = arm_
         lab_id,
         LabAction.START,
         before,
-        lambda arm, row: _each_vm(provision.start, arm, row),
+        lambda arm, row: _each_vm(provisioning.start, arm, row),
         arm_for,
     )
 
 
 def _delete(arm: Arm, row: AzureLab) -> None:
     # A group that is already gone (a failed creation, the janitor) is not an error.
-    provision.delete(arm, row.resource_group)
+    provisioning.delete(arm, row.resource_group)
     row.deleted_at = row.deleted_at or datetime.now(UTC)
 
 

@@ -13,14 +13,16 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from infra.azure.spec import LabSpec, Role
-from infra.install_plan import ROOT, recipes
+from backend.azure.lab_spec import LabSpec, Role
+from backend.domain.load_generators import install_recipes
 
-SETUP_SCRIPT = Path(__file__).resolve().parents[1] / "hosts" / "setup-host.sh"
+# The repository: the host scripts the VMs run are files of infra/hosts/, read here as data.
+ROOT = Path(__file__).resolve().parents[2]
+SETUP_SCRIPT = ROOT / "infra" / "hosts" / "setup-host.sh"
 REMOTE_SCRIPT = "/opt/mcscope/setup-host.sh"
 # setup-host.sh runs the load generators' install recipes found next to it: every recipe of
-# the registry (infra.install_plan), shipped beside the script.
-RECIPES = tuple(ROOT / r for r in recipes())
+# the registry (backend.domain.load_generators), shipped beside the script.
+RECIPES = tuple(ROOT / r for r in install_recipes())
 # Azure rejects custom data above 64 KiB once base64-encoded (4/3 growth).
 MAX_CUSTOM_DATA = 64 * 1024 * 3 // 4
 

@@ -1,7 +1,8 @@
 """VM prices from the Azure Retail Prices API (https://prices.azure.com/api/retail/prices):
 public, no authentication, an OData $filter, pages linked by NextPageLink. One request per
 region asks for every size wanted; the pay-as-you-go Linux price of each size is kept (the API
-also lists Windows, Spot and Low Priority meters and reservations for the same size)."""
+also lists Windows, Spot and Low Priority meters and reservations for the same size), and
+stored dated with their source (`refresh`, run by `python -m backend.cli prices refresh`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ import re
 import ssl
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from sqlalchemy.orm import Session
 
-from infra.azure.spec import SIZE_PATTERN
+from backend.crud.prices import set_price
+from backend.domain.azure_lab_rules import SIZE_PATTERN
+from backend.models import PriceSource, VmPrice
 
 # A guard against a server whose NextPageLink never ends.
 MAX_PAGES = 200
@@ -92,3 +97,27 @@ def fetch_prices(
                     region, size, price, str(item.get("currencyCode", currency))
                 )
     return out
+
+
+def refresh(
+    session: Session,
+    region: str,
+    sizes: Sequence[str],
+    *,
+    base_url: str,
+    currency: str,
+    verify: bool | ssl.SSLContext = True,
+) -> tuple[list[VmPrice], list[str]]:
+    """Fetch the sizes' prices from the Retail Prices API and store them dated now (commits).
+    Returns the prices stored and the sizes the API had no price for (their stored price, if
+    any, is kept with its own date)."""
+    fetched = fetch_prices(region, sizes, base_url=base_url, currency=currency, verify=verify)
+    now = datetime.now(UTC)
+    stored = [
+        set_price(
+            session, region, p.size, p.price_per_hour, p.currency, PriceSource.RETAIL_API, now
+        )
+        for p in fetched.values()
+    ]
+    session.commit()
+    return stored, [s for s in sizes if s not in fetched]

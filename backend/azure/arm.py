@@ -1,11 +1,14 @@
-"""The three Azure Resource Manager clients the engine uses, built in one place.
+"""The three Azure Resource Manager clients the engine uses, built in one place, and built
+from the settings (`arm_clients`) so the API (plans, untracked groups) and the worker (creation,
+stop, start, delete, the janitor) talk to the same subscription, endpoint and credential.
 
 Production: DefaultAzureCredential (the user's `az login`, a service principal from the
 environment, or a managed identity) against management.azure.com. Tests point the same clients
 at the fake ARM with `base_url`, a test credential and the fake's CA certificate; nothing else in
 the engine knows which it talks to. Retries (429 with Retry-After, 5xx) are azure-core's
 RetryPolicy and long-running operations its ARM pollers: both are configured here, never looped
-by hand."""
+by hand. A test may instead replace `connect_from_settings` (the worker's test app does,
+infra/tests/fake_azure_app.py): callers use `arm_clients`, which looks it up at call time."""
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from azure.core.credentials import AccessToken, TokenCredential
 from azure.mgmt.compute import ComputeManagementClient
 from azure.mgmt.network import NetworkManagementClient
 from azure.mgmt.resource.resources import ResourceManagementClient
+
+from backend.core.config import settings
 
 
 @dataclass(frozen=True)
@@ -92,3 +97,27 @@ def connect(
         network=NetworkManagementClient(cred, subscription_id, **kw),
         compute=ComputeManagementClient(cred, subscription_id, **kw),
     )
+
+
+class NoSubscription(RuntimeError):
+    """MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: nothing can be asked of Azure."""
+
+
+def connect_from_settings() -> Arm:
+    """Clients for MCSCOPE_AZURE_SUBSCRIPTION_ID; DefaultAzureCredential unless a token is set."""
+    if not settings.AZURE_SUBSCRIPTION_ID:
+        raise NoSubscription("MCSCOPE_AZURE_SUBSCRIPTION_ID is not set: no Azure subscription")
+    credential = (
+        StaticTokenCredential(settings.AZURE_ACCESS_TOKEN) if settings.AZURE_ACCESS_TOKEN else None
+    )
+    options = ArmOptions(
+        base_url=settings.AZURE_ARM_URL,
+        polling_interval=settings.AZURE_POLLING_INTERVAL_S,
+        connection_verify=str(settings.AZURE_CA_BUNDLE) if settings.AZURE_CA_BUNDLE else True,
+    )
+    return connect(settings.AZURE_SUBSCRIPTION_ID, credential, options)
+
+
+def arm_clients() -> Arm:
+    """`connect_from_settings` looked up at call time (tests replace it)."""
+    return connect_from_settings()

@@ -1,1 +1,0 @@
-"""Azure labs on the worker side: creating one and registering it as a testbed."""
