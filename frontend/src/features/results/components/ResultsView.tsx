@@ -72,7 +72,7 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
     }
     return out;
   }, [factors, x, line, pins, rows]);
-  const measured = rows.some((r) => r.throughput_mean !== null);
+  const measured = rows.some((r) => r.metrics.throughput_per_s.mean !== null);
   const empty = emptyResults(runCounts, requestType);
   // The page's selection as the server's figure parameters: the server draws every figure.
   const figureParams = useMemo(
