@@ -21,7 +21,7 @@ whose stat the middleware already writes needs no worker code: the summaries rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal, get_args
 
 SourceKind = Literal["client", "middleware", "host", "net", "process"]
@@ -95,6 +95,8 @@ class Metric:
     the window's length (a rate), a per-type mean combines over request types weighted by
     completions, a per-window field (windows.jsonl) is read as it is. None: not a stat of the
     middleware's windows (percentiles come from its histograms).
+    description: what the metric is, in a phrase without its unit (the API's field
+    descriptions are generated from it: backend/schemas/glossary.py).
     """
 
     name: MetricName
@@ -109,6 +111,8 @@ class Metric:
     approximate: bool = False
     percentile: float | None = None
     middleware: str | None = None
+    _: KW_ONLY
+    description: str
 
 
 _BOTH: tuple[SourceKind, ...] = ("client", "middleware")
@@ -121,59 +125,83 @@ METRICS: dict[MetricName, Metric] = {
     m.name: m
     for m in (
         Metric("throughput_per_s", "ops/s", "throughput", _BOTH, "sum", "mean", "throughput",
-               per_second=True, fast=True, middleware="completed"),
+               per_second=True, fast=True, middleware="completed",
+               description="requests completed per second"),
         Metric("keys_per_s", "keys/s", "keys per second", _BOTH, "sum", "mean", "keys_per_s",
-               per_second=True, fast=True, middleware="keys"),
+               per_second=True, fast=True, middleware="keys",
+               description="keys per second (requests x keys per request)"),
         Metric("misses_per_s", "keys/s", "misses per second", _BOTH, "sum", "mean",
-               "misses_per_s", per_second=True, fast=True, middleware="misses"),
+               "misses_per_s", per_second=True, fast=True, middleware="misses",
+               description="keys asked for and not found per second"),
         Metric("response_time_us", "us", "response time", _BOTH, "weighted", "mean",
-               "response_time_us", per_second=True, fast=True, middleware="total_us_mean"),
+               "response_time_us", per_second=True, fast=True, middleware="total_us_mean",
+               description="mean time from a request to its reply"),
         Metric("p50_us", "us", "median response time", _BOTH, "weighted", "mean", "p50_us",
-               per_second=True, fast=True, approximate=True, percentile=50.0),
+               per_second=True, fast=True, approximate=True, percentile=50.0,
+               description="median response time (approximated from per-second medians)"),
         Metric("p90_us", "us", "90th percentile response time", _BOTH, "weighted", "mean",
-               "p90_us", per_second=True, fast=True, approximate=True, percentile=90.0),
+               "p90_us", per_second=True, fast=True, approximate=True, percentile=90.0,
+               description="90th percentile response time (approximated from per-second values)"),
         Metric("p99_us", "us", "99th percentile response time", _BOTH, "weighted", "mean",
-               "p99_us", per_second=True, fast=True, approximate=True, percentile=99.0),
+               "p99_us", per_second=True, fast=True, approximate=True, percentile=99.0,
+               description="99th percentile response time (approximated from per-second values)"),
         Metric("queue_time_us", "us", "queue time", _MW, "weighted", "mean", "queue_time_us",
-               per_second=True, fast=True, middleware="queue_us_mean"),
+               per_second=True, fast=True, middleware="queue_us_mean",
+               description="mean time in the middleware's work queue (dequeue - enqueue)"),
         Metric("server_time_us", "us", "server time", _MW, "weighted", "mean",
-               "server_time_us", per_second=True, fast=True, middleware="server_us_mean"),
+               "server_time_us", per_second=True, fast=True, middleware="server_us_mean",
+               description="mean time at the memcached servers (last reply - sent)"),
         Metric("processing_time_us", "us", "processing time", _MW, "weighted", "mean",
                "processing_time_us", per_second=True, fast=True,
-               middleware="processing_us_mean"),
+               middleware="processing_us_mean",
+               description="middleware time outside queue and servers (total - queue - server)"),
         Metric("queue_length", "requests", "queue length", _MW, "sum", "mean", "queue_length",
-               per_second=True, fast=True, middleware="queue_length_mean"),
+               per_second=True, fast=True, middleware="queue_length_mean",
+               description="mean number of requests waiting in the middleware's work queue"),
         # The monitor's series (worker/parsers/monitor.py). CPU is in percent of one core,
         # summed over the host's CPUs as /proc/stat counts it (a busy 2-core host is 200 %;
         # host_cpus says how many cores); a run's instances add up (all hosts, interfaces or
         # processes of the run; namespace hosts share one kernel, so their CPU rows repeat).
         Metric("host_cpu_user_pct", "% of a core", "host CPU user (incl. nice)", _HOST, "sum",
-               "mean", "host_cpu_user_pct", per_second=True, fast=True),
+               "mean", "host_cpu_user_pct", per_second=True, fast=True,
+               description="host CPU in user mode (nice included), all cores summed"),
         Metric("host_cpu_system_pct", "% of a core", "host CPU system (incl. irq, softirq)",
-               _HOST, "sum", "mean", "host_cpu_system_pct", per_second=True, fast=True),
+               _HOST, "sum", "mean", "host_cpu_system_pct", per_second=True, fast=True,
+               description="host CPU in system mode (irq, softirq included), all cores summed"),
         Metric("host_cpu_iowait_pct", "% of a core", "host CPU iowait", _HOST, "sum", "mean",
-               "host_cpu_iowait_pct", per_second=True, fast=True),
+               "host_cpu_iowait_pct", per_second=True, fast=True,
+               description="host CPU idle waiting for I/O, all cores summed"),
         Metric("host_cpu_steal_pct", "% of a core", "host CPU steal (taken by the hypervisor)",
-               _HOST, "sum", "mean", "host_cpu_steal_pct", per_second=True, fast=True),
+               _HOST, "sum", "mean", "host_cpu_steal_pct", per_second=True, fast=True,
+               description="host CPU taken by the hypervisor for other guests, all cores summed"),
         Metric("host_cpu_busy_pct", "% of a core", "host CPU busy (user + system)", _HOST,
-               "sum", "mean", "host_cpu_busy_pct", per_second=True, fast=True),
+               "sum", "mean", "host_cpu_busy_pct", per_second=True, fast=True,
+               description="host CPU busy (user + system), all cores summed"),
         Metric("host_cpus", "cores", "host CPU cores", _HOST, "sum", "mean", "host_cpus",
-               per_second=True, fast=True),
+               per_second=True, fast=True,
+               description="CPU cores of the host"),
         Metric("host_mem_used_bytes", "bytes", "host memory used (total - available)", _HOST,
-               "sum", "mean", "host_mem_used_bytes", per_second=True, fast=True),
+               "sum", "mean", "host_mem_used_bytes", per_second=True, fast=True,
+               description="host memory in use (total - available)"),
         Metric("net_rx_bytes_per_s", "bytes/s", "bytes received", _NET, "sum", "mean",
-               "net_rx_bytes_per_s", per_second=True, fast=True),
+               "net_rx_bytes_per_s", per_second=True, fast=True,
+               description="bytes received per second on the interface"),
         Metric("net_tx_bytes_per_s", "bytes/s", "bytes sent", _NET, "sum", "mean",
-               "net_tx_bytes_per_s", per_second=True, fast=True),
+               "net_tx_bytes_per_s", per_second=True, fast=True,
+               description="bytes sent per second on the interface"),
         Metric("net_rx_packets_per_s", "packets/s", "packets received", _NET, "sum", "mean",
-               "net_rx_packets_per_s", per_second=True, fast=True),
+               "net_rx_packets_per_s", per_second=True, fast=True,
+               description="packets received per second on the interface"),
         Metric("net_tx_packets_per_s", "packets/s", "packets sent", _NET, "sum", "mean",
-               "net_tx_packets_per_s", per_second=True, fast=True),
+               "net_tx_packets_per_s", per_second=True, fast=True,
+               description="packets sent per second on the interface"),
         Metric("process_cpu_pct", "% of a core", "process CPU (user + system)", _PROC, "sum",
-               "mean", "process_cpu_pct", per_second=True, fast=True),
+               "mean", "process_cpu_pct", per_second=True, fast=True,
+               description="CPU of one process mcscope started (user + system)"),
         # Migration 0028: the middleware's reply bytes per request.
         Metric("reply_bytes", "bytes", "reply bytes per request", _MW, "weighted", "mean",
-               "reply_bytes", per_second=True, fast=True, middleware="reply_bytes_mean"),
+               "reply_bytes", per_second=True, fast=True, middleware="reply_bytes_mean",
+               description="bytes of the middleware's reply per request"),
     )
 }  # fmt: skip
 

@@ -50,8 +50,8 @@ def knee_marks(data: ResultsPublic, sel: LineLayout) -> list[KneeMark]:
     if sel.x not in CLIENT_COUNT_PARAMETERS:
         return []
     rows = data.data
-    tp_lines = shape_lines([Point(dict(r.values), r.throughput_mean) for r in rows], sel)
-    rt_lines = shape_lines([Point(dict(r.values), r.response_time_us_mean) for r in rows], sel)
+    tp_lines = shape_lines([Point(dict(r.values), r.mean("throughput_per_s")) for r in rows], sel)
+    rt_lines = shape_lines([Point(dict(r.values), r.mean("response_time_us")) for r in rows], sel)
     rt_at = {line.name: dict(zip(line.x, line.y, strict=True)) for line in rt_lines}
     marks = []
     for i, line in enumerate(tp_lines):

@@ -20,13 +20,13 @@ from backend.figures.lines import (
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
 from backend.schemas import analysis as s
-from backend.schemas.results import ResultsPublic
+from backend.schemas.results import ResultMetric, ResultsPublic
 
 
 def _metric_figure(
-    data: ResultsPublic, q: FigureQuery, mean: str, std: str, what: str, unit: str
+    data: ResultsPublic, q: FigureQuery, metric: ResultMetric, what: str, unit: str
 ) -> go.Figure:
-    points = [Point(dict(r.values), getattr(r, mean), getattr(r, std)) for r in data.data]
+    points = [Point(dict(r.values), r.mean(metric), r.std(metric)) for r in data.data]
     sel = select(points, q)
     lines = shape_lines(points, sel)
     fig = line_figure(
@@ -40,7 +40,7 @@ def _metric_figure(
         hover_unit=unit,
     )
     knees = knee_marks(data, sel)
-    on = "throughput" if mean.startswith("throughput") else "response_time"
+    on = "throughput" if metric == "throughput_per_s" else "response_time"
     add_knee_marks(fig, knees, sel.x, on)
     caption = f"{what} against {axes_text(sel)} ({data.source} side, "
     caption += f"{data.request_type.value} requests), mean and standard deviation over "
@@ -54,15 +54,13 @@ def _metric_figure(
 @register("throughput", "Throughput", load_results)
 def throughput(data: ResultsPublic, q: FigureQuery) -> go.Figure:
     """Throughput against x, one line per series level, error bars = std over repetitions."""
-    return _metric_figure(data, q, "throughput_mean", "throughput_std", "Throughput", OPS_PER_S)
+    return _metric_figure(data, q, "throughput_per_s", "Throughput", OPS_PER_S)
 
 
 @register("response-time", "Response time", load_results)
 def response_time(data: ResultsPublic, q: FigureQuery) -> go.Figure:
     """Mean response time against x, as the throughput figure."""
-    return _metric_figure(
-        data, q, "response_time_us_mean", "response_time_us_std", "Response time", MICROSECONDS
-    )
+    return _metric_figure(data, q, "response_time_us", "Response time", MICROSECONDS)
 
 
 def _bound_mark(p: s.HistogramPercentilePublic) -> str:

@@ -140,7 +140,7 @@ def search_state(session: Session, experiment: Experiment) -> SearchState:
     client_h = configuration_histograms(source="client", metric=HistogramMetric.CLIENT, **common)
     mw_h = configuration_histograms(source="middleware", metric=HistogramMetric.TOTAL, **common)
     delivered = {
-        r.configuration_id: r.throughput_mean
+        r.configuration_id: r.mean("throughput_per_s")
         for r in results_table(session=session, selection=ResultsSelection(experiment))
     }
     probes: list[SloProbePublic] = []

@@ -1,10 +1,8 @@
-"""The results table (`/experiments/{id}/results`): throughput, response time and keys/s per
-configuration, mean and std over repetitions, read through the results read path."""
+"""The results table (`/experiments/{id}/results`): the metrics of RESULT_METRICS per
+configuration (throughput, response time, keys/s), mean and std over repetitions, read through
+the results read path and served keyed by metric name."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -13,52 +11,46 @@ from backend.results import rule_status
 from backend.results.aggregate import by_configuration, summarize
 from backend.results.read import selected_run_values
 from backend.results.selection import ResultsSelection
-from backend.schemas.results import RESULTS_UNITS, ConfigurationResultPublic, ResultsPublic
+from backend.schemas.results import (
+    RESULT_METRICS,
+    RESULTS_UNITS,
+    ConfigurationResultPublic,
+    MetricSummaryPublic,
+    ResultMetricsPublic,
+    ResultsPublic,
+)
 
 
-@dataclass(frozen=True)
-class ConfigurationResult:
-    """Throughput and response time of one configuration, over repetitions (`/results`)."""
-
-    configuration_id: int
-    index: int
-    values: dict[str, Any]
-    repetitions: int
-    throughput_mean: float | None  # ops/s
-    throughput_std: float | None
-    response_time_us_mean: float | None
-    response_time_us_std: float | None
-    keys_per_s_mean: float | None
+def _summary(values: list[float] | None) -> MetricSummaryPublic:
+    """A metric over a configuration's repetitions (n = 0 when no run measured it)."""
+    if not values:
+        return MetricSummaryPublic(n=0, mean=None, std=None)
+    s = summarize(values)
+    return MetricSummaryPublic(n=s.n, mean=s.mean, std=s.std)
 
 
-def results_table(*, session: Session, selection: ResultsSelection) -> list[ConfigurationResult]:
-    """The results table: throughput, response time and keys/s per configuration."""
+def results_table(
+    *, session: Session, selection: ResultsSelection
+) -> list[ConfigurationResultPublic]:
+    """The results table: each metric of RESULT_METRICS per configuration, over repetitions."""
     runs = selected_run_values(
         session=session,
         selection=selection,
-        metrics=["throughput_per_s", "response_time_us", "keys_per_s"],
+        metrics=list(RESULT_METRICS),
     )
-    data = {n: by_configuration(runs, n) for n in ("throughput_per_s", "response_time_us")}
-    keys = by_configuration(runs, "keys_per_s")
+    per_metric = {m: by_configuration(runs, m) for m in RESULT_METRICS}
     out = []
     for c in crud.read_configurations(session=session, experiment_id=selection.experiment.id):
-        x, r, k = (
-            data["throughput_per_s"].get(c.id),
-            data["response_time_us"].get(c.id),
-            keys.get(c.id),
+        metrics = ResultMetricsPublic(
+            **{m: _summary(per_metric[m].get(c.id)) for m in RESULT_METRICS}
         )
-        sx, sr, sk = (summarize(v) if v else None for v in (x, r, k))
         out.append(
-            ConfigurationResult(
-                c.id,
-                c.index,
-                c.values,
-                sx.n if sx else 0,
-                sx.mean if sx else None,
-                sx.std if sx else None,
-                sr.mean if sr else None,
-                sr.std if sr else None,
-                sk.mean if sk else None,
+            ConfigurationResultPublic(
+                configuration_id=c.id,
+                index=c.index,
+                values=c.values,
+                repetitions=metrics.throughput_per_s.n,
+                metrics=metrics,
             )
         )
     return out
@@ -76,7 +68,6 @@ def results_public(*, session: Session, selection: ResultsSelection) -> ResultsP
         window_end_s=window.end_s if window else None,
         units=RESULTS_UNITS,
         data=[
-            ConfigurationResultPublic(**r.__dict__, repetitions_reason=why.get(r.configuration_id))
-            for r in rows
+            r.model_copy(update={"repetitions_reason": why.get(r.configuration_id)}) for r in rows
         ],
     )

@@ -32,10 +32,10 @@ def summary(data: Any, info: ExperimentInfo, q: TableQuery) -> Table:
         [
             *(format_level(r.values.get(f)) for f in factors),
             r.repetitions,
-            r.throughput_mean,
-            r.throughput_std,
-            r.response_time_us_mean,
-            r.response_time_us_std,
+            r.mean("throughput_per_s"),
+            r.std("throughput_per_s"),
+            r.mean("response_time_us"),
+            r.std("response_time_us"),
         ]
         for r in data.data
     ]

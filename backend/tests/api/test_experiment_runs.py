@@ -68,14 +68,22 @@ def test_results_aggregate_instances_then_repetitions(client: TestClient, db: Se
     db.execute(update(Run).where(Run.experiment_id == exp["id"]).values(status=RunStatus.SUCCEEDED))
     db.commit()
     res = client.get(f"{API}/{exp['id']}/results").json()
-    assert res["units"]["throughput"] == "ops/s"
+    # Keyed by the metric table's names, the units with them.
+    assert res["units"] == {
+        "throughput_per_s": "ops/s",
+        "response_time_us": "us",
+        "keys_per_s": "keys/s",
+    }
+    assert set(res["data"][0]["metrics"]) == set(res["units"])
     row = res["data"][0]
     assert row["repetitions"] == 2
-    assert row["throughput_mean"] == 500.0
-    assert abs(row["throughput_std"] - 141.4213562) < 1e-6  # stddev of 400 and 600
-    assert row["response_time_us_mean"] == (1750.0 + 1000.0) / 2
+    tp, rt = row["metrics"]["throughput_per_s"], row["metrics"]["response_time_us"]
+    assert tp["mean"] == 500.0 and tp["n"] == 2
+    assert abs(tp["std"] - 141.4213562) < 1e-6  # stddev of 400 and 600
+    assert rt["mean"] == (1750.0 + 1000.0) / 2
     mw = client.get(f"{API}/{exp['id']}/results", params={"source": "middleware"}).json()
-    assert mw["data"][0]["repetitions"] == 1 and mw["data"][0]["throughput_mean"] == 1.0
+    mw_row = mw["data"][0]
+    assert mw_row["repetitions"] == 1 and mw_row["metrics"]["throughput_per_s"]["mean"] == 1.0
     assert client.get(f"{API}/{exp['id']}/results", params={"source": "x"}).status_code == 422
 
 
@@ -143,9 +151,10 @@ def test_results_rewindowed_from_series_match_numpy(client: TestClient, db: Sess
     for row in res.json()["data"]:
         per_run = np.array(expected[row["configuration_id"]])
         assert row["repetitions"] == 2
-        assert np.isclose(row["throughput_mean"], per_run[:, 0].mean(), rtol=1e-12)
-        assert np.isclose(row["throughput_std"], per_run[:, 0].std(ddof=1), rtol=1e-9)
-        assert np.isclose(row["response_time_us_mean"], per_run[:, 1].mean(), rtol=1e-12)
+        tp, rt = row["metrics"]["throughput_per_s"], row["metrics"]["response_time_us"]
+        assert np.isclose(tp["mean"], per_run[:, 0].mean(), rtol=1e-12)
+        assert np.isclose(tp["std"], per_run[:, 0].std(ddof=1), rtol=1e-9)
+        assert np.isclose(rt["mean"], per_run[:, 1].mean(), rtol=1e-12)
     bad = client.get(f"{API}/{exp['id']}/results", params={"window_start_s": 5})
     assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "window_end_s"]
     bad = client.get(f"{API}/{exp['id']}/results", params={"window_start_s": 5, "window_end_s": 5})

@@ -4,7 +4,9 @@ import json
 import re
 from typing import Any
 
+from backend.domain.metrics import METRICS, metric
 from backend.main import app
+from backend.schemas.results import RESULT_METRICS
 
 SPEC: dict[str, Any] = app.openapi()
 # A unit suffix in the name must show in the description too (reading /docs, not the code).
@@ -60,3 +62,17 @@ def test_bounds_reach_the_document_as_json_schema_keywords() -> None:
     # own validator) shows as a raw "gt": clients and the fuzz test would not see the bound.
     raw = re.findall(r'"(?:gt|ge|lt|le)":', json.dumps(SPEC))
     assert raw == []
+
+
+def test_metric_fields_are_described_by_the_metric_table() -> None:
+    # One home: a metric's field reads the metric table's description and unit, wherever it is
+    # served (a per-second series' column, a row keyed by metric name).
+    schemas = SPEC["components"]["schemas"]
+    for field, name in (("throughput", "throughput_per_s"), ("queue_time_us", "queue_time_us")):
+        m = metric(name)
+        described = schemas["InstanceSeriesPublic"]["properties"][field]["description"]
+        assert described == f"{m.description}, {m.unit}"
+    row = schemas["ResultMetricsPublic"]["properties"]
+    assert list(row) == list(RESULT_METRICS)
+    for name in RESULT_METRICS:
+        assert row[name]["description"] == f"{METRICS[name].description}, {METRICS[name].unit}"

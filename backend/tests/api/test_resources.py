@@ -343,7 +343,7 @@ def test_machines_per_configuration(client: TestClient, db: Session) -> None:
     assert r.status_code == 200, r.text
     body = r.json()
     results = client.get(f"{API}/experiments/{exp['id']}/results").json()["data"]
-    throughput = {row["configuration_id"]: row["throughput_mean"] for row in results}
+    throughput = {r["configuration_id"]: r["metrics"]["throughput_per_s"]["mean"] for r in results}
     assert len(body["data"]) == len(results)
     for row in body["data"]:
         tp = throughput[row["configuration_id"]]

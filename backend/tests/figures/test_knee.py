@@ -13,7 +13,12 @@ from backend.figures.lines import LineLayout
 from backend.figures.params import FigureQuery
 from backend.figures.results import response_time, throughput
 from backend.models.enums import RequestType
-from backend.schemas.results import ConfigurationResultPublic, ResultsPublic
+from backend.schemas.results import (
+    ConfigurationResultPublic,
+    MetricSummaryPublic,
+    ResultMetricsPublic,
+    ResultsPublic,
+)
 from backend.tests.utils.stored import stored_experiment
 
 LOADS = [1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 24, 32]
@@ -36,11 +41,11 @@ def _seeded(seed: int) -> ResultsPublic:
                     index=len(rows),
                     values={"clients_per_thread": n, "workers": w},
                     repetitions=3,
-                    throughput_mean=x,
-                    throughput_std=0.01 * x,
-                    response_time_us_mean=1e6 * n / x - Z_S,
-                    response_time_us_std=1.0,
-                    keys_per_s_mean=x,
+                    metrics=ResultMetricsPublic(
+                        throughput_per_s=MetricSummaryPublic(n=3, mean=x, std=0.01 * x),
+                        response_time_us=MetricSummaryPublic(n=3, mean=1e6 * n / x - Z_S, std=1.0),
+                        keys_per_s=MetricSummaryPublic(n=3, mean=x, std=None),
+                    ),
                 )
             )
     return ResultsPublic(source="client", request_type=RequestType.ALL, units={}, data=rows)
@@ -56,8 +61,8 @@ def test_knee_found_on_seeded_curves(seed: int) -> None:
         m = by_line[line]
         assert m.load == PLATEAU[w] / 1000.0
         (row,) = [r for r in data.data if r.values == {"clients_per_thread": m.load, "workers": w}]
-        assert m.throughput_per_s == row.throughput_mean
-        assert m.response_time_us == row.response_time_us_mean
+        assert m.throughput_per_s == row.mean("throughput_per_s")
+        assert m.response_time_us == row.mean("response_time_us")
 
 
 def test_no_knee_unless_x_counts_clients() -> None:

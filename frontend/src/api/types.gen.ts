@@ -55,13 +55,13 @@ export type AttemptOutcomePublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number | null;
     /**
      * Response Time Us
      *
-     * mean response time, us
+     * mean time from a request to its reply, us
      */
     response_time_us: number | null;
     /**
@@ -926,13 +926,13 @@ export type CombinedSeriesPublic = {
     /**
      * Throughput
      *
-     * throughput per second of the run, ops/s
+     * requests completed per second, ops/s
      */
     throughput: Array<number>;
     /**
      * Response Time Us
      *
-     * mean response time, us
+     * mean time from a request to its reply, us
      */
     response_time_us: Array<number | null>;
 };
@@ -1555,39 +1555,13 @@ export type ConfigurationResultPublic = {
     /**
      * Repetitions
      *
-     * repetitions (runs) per configuration
+     * repetitions with a measured throughput
      */
     repetitions: number;
     /**
-     * Throughput Mean
-     *
-     * throughput, mean over repetitions, ops/s
+     * each metric of the table under its metric-table name, mean and std over repetitions (units in the answer's `units`)
      */
-    throughput_mean: number | null;
-    /**
-     * Throughput Std
-     *
-     * throughput, standard deviation over repetitions, ops/s
-     */
-    throughput_std: number | null;
-    /**
-     * Response Time Us Mean
-     *
-     * response time, mean over repetitions, us
-     */
-    response_time_us_mean: number | null;
-    /**
-     * Response Time Us Std
-     *
-     * response time, standard deviation over repetitions, us
-     */
-    response_time_us_std: number | null;
-    /**
-     * Keys Per S Mean
-     *
-     * keys per second (requests x keys per request), mean, keys/s
-     */
-    keys_per_s_mean: number | null;
+    metrics: ResultMetricsPublic;
     /**
      * Repetitions Reason
      *
@@ -4487,13 +4461,13 @@ export type InstanceSeriesPublic = {
     /**
      * Throughput
      *
-     * throughput per second of the run, ops/s
+     * requests completed per second, ops/s
      */
     throughput: Array<number | null>;
     /**
      * Response Time Us
      *
-     * mean response time, us
+     * mean time from a request to its reply, us
      */
     response_time_us: Array<number | null>;
     /**
@@ -4511,7 +4485,7 @@ export type InstanceSeriesPublic = {
     /**
      * Queue Length
      *
-     * mean jobs at the station, those in service included
+     * mean number of requests waiting in the middleware's work queue, requests
      */
     queue_length: Array<number | null> | null;
     /**
@@ -4539,7 +4513,7 @@ export type InstancesPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -4551,7 +4525,7 @@ export type InstancesPublic = {
     /**
      * Response Time Us
      *
-     * mean response time, us
+     * mean time from a request to its reply, us
      */
     response_time_us: number;
     /**
@@ -4827,7 +4801,7 @@ export type LittlePublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -4863,7 +4837,7 @@ export type LittleRequest = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -4907,7 +4881,7 @@ export type LittleRowPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -5415,6 +5389,32 @@ export type MetricPublic = {
 };
 
 /**
+ * MetricSummaryPublic
+ *
+ * One metric of one configuration over its repetitions.
+ */
+export type MetricSummaryPublic = {
+    /**
+     * N
+     *
+     * repetitions with a value of this metric
+     */
+    n: number;
+    /**
+     * Mean
+     *
+     * mean over repetitions
+     */
+    mean: number | null;
+    /**
+     * Std
+     *
+     * sample standard deviation over repetitions (None with one repetition)
+     */
+    std: number | null;
+};
+
+/**
  * ModelBottleneckPublic
  *
  * One model's bottleneck of a group and what it rests on.
@@ -5653,7 +5653,7 @@ export type MvaAtPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -5758,7 +5758,7 @@ export type MvaPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: Array<number>;
     /**
@@ -6969,6 +6969,26 @@ export type RerunResult = {
      * ids of the runs queued
      */
     run_ids: Array<number>;
+};
+
+/**
+ * ResultMetricsPublic
+ *
+ * A configuration's metrics, each under its metric-table name (described there).
+ */
+export type ResultMetricsPublic = {
+    /**
+     * requests completed per second, ops/s
+     */
+    throughput_per_s: MetricSummaryPublic;
+    /**
+     * mean time from a request to its reply, us
+     */
+    response_time_us: MetricSummaryPublic;
+    /**
+     * keys per second (requests x keys per request), keys/s
+     */
+    keys_per_s: MetricSummaryPublic;
 };
 
 /**
@@ -8391,7 +8411,7 @@ export type StationAtPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**
@@ -8461,7 +8481,7 @@ export type StationCurvesPublic = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: Array<number>;
     /**
@@ -9039,7 +9059,7 @@ export type UtilizationRequest = {
     /**
      * Throughput Per S
      *
-     * throughput, ops/s
+     * requests completed per second, ops/s
      */
     throughput_per_s: number;
     /**

@@ -78,6 +78,12 @@ describe("fractional designs in the design form", () => {
     await expect
       .poll(() => page.getByTestId("error-fraction").textContent(), { timeout: 10_000 })
       .toContain("aliases two main effects");
+    // ...and the preview shows the server's reason, not the IV fraction's numbers as current.
+    expect(await page.getByTestId("preview-error").textContent()).toContain(
+      "aliases two main effects",
+    );
+    expect(await page.getByTestId("preview-configurations").count()).toBe(0);
+    expect(await page.getByTestId("alias-table").count()).toBe(0);
     await screenshot(page, "fractional-bad-generator");
   });
 });

@@ -57,12 +57,15 @@ def test_experiment_through_api_agrees_client_and_middleware(
     for index, row in results["client"].items():
         mw = results["middleware"][index]
         assert row["repetitions"] == 2 and mw["repetitions"] == 2
-        assert row["throughput_mean"] > 0 and row["response_time_us_mean"] > 0
-        ratio = mw["throughput_mean"] / row["throughput_mean"]
+        tp, rt = (
+            {side: r["metrics"][m]["mean"] for side, r in (("client", row), ("mw", mw))}
+            for m in ("throughput_per_s", "response_time_us")
+        )
+        assert tp["client"] > 0 and rt["client"] > 0
+        ratio = tp["mw"] / tp["client"]
         print(
-            f"config {row['values']}: client {row['throughput_mean']:.0f} ops/s "
-            f"{row['response_time_us_mean']:.0f} us, middleware {mw['throughput_mean']:.0f} ops/s "
-            f"{mw['response_time_us_mean']:.0f} us, ratio {ratio:.4f}"
+            f"config {row['values']}: client {tp['client']:.0f} ops/s {rt['client']:.0f} us, "
+            f"middleware {tp['mw']:.0f} ops/s {rt['mw']:.0f} us, ratio {ratio:.4f}"
         )
         assert abs(ratio - 1) < 0.05
 

@@ -99,7 +99,8 @@ def test_client_and_middleware_throughput_agree(
     clients = _results(client, experiment, "client", **window)
     mws = _results(client, experiment, "middleware", **window)
     for index, row in clients.items():
-        ratio = mws[index]["throughput_mean"] / row["throughput_mean"]
+        tp = "throughput_per_s"
+        ratio = mws[index]["metrics"][tp]["mean"] / row["metrics"][tp]["mean"]
         print(f"workers {row['values']['workers']} window {window or 'stable'}: ratio {ratio:.4f}")
         assert abs(ratio - 1) < 0.05, (row["values"], ratio)
 

@@ -231,7 +231,7 @@ export function DesignPage({ mode }: DesignPageProps) {
             preview={preview.preview}
             isFetching={preview.isFetching}
             isStale={preview.isStale}
-            hasError={Boolean(preview.error)}
+            error={preview.error}
           >
             <PowerSettings value={powerForm} errors={errors} onChange={setPowerForm} />
           </GridPreview>

@@ -18,6 +18,7 @@ import { useGetConfigurationsQuery } from "@/lib/hooks/useGetConfigurationsQuery
 import { isActive, useGetExperimentQuery } from "@/lib/hooks/useGetExperimentQuery";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
+import { ResultsSelectionProvider } from "@/lib/urlState/resultsSelection";
 import { defaultTab } from "../urlState";
 import { describeRule } from "../utils/repetitionRule";
 import { ConfigurationsTable } from "./ConfigurationsTable";
@@ -89,46 +90,42 @@ export function ExperimentPage() {
       />
       <LiveProgress experimentId={id} active={active} />
       {experiment.slo_search && <SloSearchPanel experimentId={id} active={active} />}
-      <ExperimentTabs
-        fallback={defaultTab(experiment.run_counts)}
-        counts={{ configurations: experiment.preview.configurations, runs: total }}
-        panels={{
-          results: (
-            <ResultsView
-              experimentId={id}
-              name={experiment.name}
-              poll={active}
-              runCounts={experiment.run_counts}
-            />
-          ),
-          runs: (
-            <RunsPanel
-              experimentId={id}
-              active={active}
-              configurations={configurations?.data ?? []}
-            />
-          ),
-          configurations: (
-            <section className="card">
-              <div className="section-header">
-                <h2>Configurations</h2>
-                <TableExportButtons
-                  table={{ experimentId: id, name: "configuration", params: {} }}
-                  filename={`${slug(experiment.name)}-configuration`}
-                  testId="configuration-table-exports"
-                />
-              </div>
-              {configurations ? (
-                <ConfigurationsTable configurations={configurations.data} />
-              ) : (
-                <PendingBlock label="Loading configurations" />
-              )}
-            </section>
-          ),
-          models: <ExperimentModelsView experimentId={id} name={experiment.name} />,
-          report: <ReportView experimentId={id} name={experiment.name} />,
-        }}
-      />
+      {/* The results selection every results view reads (useResultsSelection). */}
+      <ResultsSelectionProvider experimentId={id} name={experiment.name} poll={active}>
+        <ExperimentTabs
+          fallback={defaultTab(experiment.run_counts)}
+          counts={{ configurations: experiment.preview.configurations, runs: total }}
+          panels={{
+            results: <ResultsView runCounts={experiment.run_counts} />,
+            runs: (
+              <RunsPanel
+                experimentId={id}
+                active={active}
+                configurations={configurations?.data ?? []}
+              />
+            ),
+            configurations: (
+              <section className="card">
+                <div className="section-header">
+                  <h2>Configurations</h2>
+                  <TableExportButtons
+                    table={{ experimentId: id, name: "configuration", params: {} }}
+                    filename={`${slug(experiment.name)}-configuration`}
+                    testId="configuration-table-exports"
+                  />
+                </div>
+                {configurations ? (
+                  <ConfigurationsTable configurations={configurations.data} />
+                ) : (
+                  <PendingBlock label="Loading configurations" />
+                )}
+              </section>
+            ),
+            models: <ExperimentModelsView />,
+            report: <ReportView experimentId={id} name={experiment.name} />,
+          }}
+        />
+      </ResultsSelectionProvider>
     </section>
   );
 }

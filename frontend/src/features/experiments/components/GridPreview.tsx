@@ -1,7 +1,10 @@
 // The live preview of the design: a grid's counts, estimated duration and first points, or a
-// latency-SLO search's bound (its probes are decided one at a time).
+// latency-SLO search's bound (its probes are decided one at a time). Numbers of an earlier
+// design are never shown as the current one's: after an invalid edit the preview shows the
+// server's reasons and no numbers; while a valid edit is being previewed they say "updating".
 import type { GridPreviewWithPoints } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
+import { fieldErrors } from "@/lib/apiError";
 import { formatOverhead, formatValue } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { describeRange, estimateText } from "../utils/ruleRange";
@@ -12,38 +15,58 @@ import { SameSystemWarning } from "./SameSystemWarning";
 
 /** Props of GridPreview. */
 export interface GridPreviewProps {
+  /** The last preview the server gave (of an earlier design while `isStale` or `error`). */
   preview: GridPreviewWithPoints | undefined;
   isFetching: boolean;
   isStale: boolean;
-  hasError: boolean;
+  /** Why the server refused the current design's preview (a 422 names the fields). */
+  error: Error | null;
   /** The inputs of the detectable effects, shown above the designs. */
   children?: React.ReactNode;
 }
 
 const SHOWN_POINTS = 10;
 
-export function GridPreview({
-  preview,
-  isFetching,
-  isStale,
-  hasError,
-  children,
-}: GridPreviewProps) {
+/** The server's reasons, one a line: "field: message" for a 422, else the error's message. */
+export function previewErrorReasons(error: Error): string[] {
+  const fields = Object.entries(fieldErrors(error));
+  if (fields.length === 0) return [error.message];
+  return fields.map(([field, msg]) => (field ? `${field}: ${msg}` : msg));
+}
+
+export function GridPreview({ preview, isFetching, isStale, error, children }: GridPreviewProps) {
   const labels = useParameterLabels();
+  if (error) {
+    return (
+      <div className="card preview stale" data-testid="grid-preview">
+        <h2>Preview not current</h2>
+        <p className="hint">
+          The design as it stands cannot be previewed; fix these and the preview comes back:
+        </p>
+        <ul data-testid="preview-error">
+          {previewErrorReasons(error).map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+        {/* The power inputs stay: one of them may be what the server refused. */}
+        {preview?.power && children}
+      </div>
+    );
+  }
   const columns = preview?.points[0] ? Object.keys(preview.points[0]) : [];
   // With a repetition rule the counts are a range, minimum to cap.
   const range = preview?.rule_range ? describeRange(preview.rule_range) : null;
   const bound = preview?.slo_search?.explanation;
   return (
-    <div
-      className={`card preview${isStale || hasError ? " stale" : ""}`}
-      data-testid="grid-preview"
-    >
+    <div className={`card preview${isStale ? " stale" : ""}`} data-testid="grid-preview">
       <h2>
         {bound ? "Search preview" : "Grid preview"}{" "}
-        {isFetching && <span className="hint">updating…</span>}
+        {(isFetching || isStale) && (
+          <span className="hint" data-testid="preview-updating">
+            updating…
+          </span>
+        )}
       </h2>
-      {hasError && <p className="hint">Fix the highlighted fields to update the preview.</p>}
       {preview ? (
         <>
           <dl className="stats">
@@ -116,7 +139,7 @@ export function GridPreview({
           )}
         </>
       ) : (
-        !hasError && <p className="hint">Computing…</p>
+        <p className="hint">Computing…</p>
       )}
     </div>
   );

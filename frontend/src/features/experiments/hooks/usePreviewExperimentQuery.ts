@@ -1,5 +1,5 @@
 // Live grid preview of a design being edited: debounced (the first design is asked at once),
-// and the last valid answer stays shown while the design is invalid.
+// and the last valid answer is kept beside the error (GridPreview shows no numbers then).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import {
@@ -40,7 +40,7 @@ export function usePreviewExperimentQuery(
     placeholderData: keepPreviousData,
     retry: false,
   });
-  // An error replaces a query's data; the user should still see the last grid that was valid.
+  // An error replaces a query's data; the last valid answer still decides which inputs show.
   const lastGood = useRef(query.data);
   if (query.data !== undefined) lastGood.current = query.data;
   return {

@@ -3,7 +3,7 @@
 import { EmptyState } from "@/components/common/EmptyState";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
-import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetBottlenecksQuery } from "../hooks/useGetBottlenecksQuery";
 import { useGetDemandModelsQuery } from "../hooks/useGetDemandModelsQuery";
 import { useGetNetworkInputsQuery } from "../hooks/useGetNetworkInputsQuery";
@@ -14,17 +14,11 @@ import { DemandModelPanel } from "./DemandModelPanel";
 import { NetworkFitPanel } from "./NetworkFitPanel";
 import { QueueModelsPanel } from "./QueueModelsPanel";
 
-/** Props of ExperimentModelsView. */
-export interface ExperimentModelsViewProps {
-  experimentId: number;
-  name: string;
-}
-
-export function ExperimentModelsView({ experimentId, name }: ExperimentModelsViewProps) {
+export function ExperimentModelsView() {
+  // The request type and measured window chosen on the Results tab apply here too.
+  const { experimentId, requestType, cut: window } = useResultsSelection();
   // A group of configurations in words: "8 worker threads, 2 middlewares".
   const { values: groupName } = useParameterLabels();
-  // The request type and measured window chosen on the Results tab apply here too.
-  const [{ type: requestType, window }] = useResultsViewState();
   const [state, setState] = useModelsViewState();
   const { inputs, isLoading, error } = useGetNetworkInputsQuery(
     experimentId,
@@ -106,15 +100,7 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
             {error && <p className="error">{error.message}</p>}
             {bottleneck && <BottleneckStatement bottleneck={bottleneck} />}
             <h3>MVA of the closed network</h3>
-            <NetworkFitPanel
-              experimentId={experimentId}
-              name={name}
-              group={group}
-              groupIndex={index}
-              requestType={requestType}
-              window={window}
-              util={state.util}
-            />
+            <NetworkFitPanel group={group} groupIndex={index} util={state.util} />
           </>
         )
       )}
@@ -127,11 +113,7 @@ export function ExperimentModelsView({ experimentId, name }: ExperimentModelsVie
       <h3>M/M/1 and M/M/m per configuration</h3>
       {queueModels ? (
         <QueueModelsPanel
-          experimentId={experimentId}
           groupIndex={index}
-          requestType={requestType}
-          window={window}
-          name={name}
           models={queueModels}
           rate={state.rate}
           onRate={(rate) => setState({ rate })}

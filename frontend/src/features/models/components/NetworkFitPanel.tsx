@@ -1,7 +1,7 @@
 // DOMAIN.md's closed network built from the experiment's own configuration and measured times,
 // solved over its client counts and drawn over the measured points; edits give a what-if curve.
 import { useMemo } from "react";
-import type { NetworkGroupPublic, RequestType } from "@/api";
+import type { NetworkGroupPublic } from "@/api";
 import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot, TableExportButtons } from "@/features/export";
@@ -9,7 +9,8 @@ import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
 import { THROUGHPUT_METRIC, TIME_UNIT, timeFromSeconds, withUnit } from "@/lib/labels";
-import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useSolveNetworkQuery } from "../hooks/useSolveNetworkQuery";
 import { useModelsViewState, type WhatIfEdits } from "../urlState";
 import { applyEdits, hasEdits, networkRequest, whatIfParams } from "../utils/fit";
@@ -18,26 +19,15 @@ import { ModelInputsTable } from "./ModelInputsTable";
 
 /** Props of NetworkFitPanel. */
 export interface NetworkFitPanelProps {
-  experimentId: number;
-  name: string;
   group: NetworkGroupPublic;
   /** The group's index, as the server's model figures pick it. */
   groupIndex: number;
-  requestType: RequestType;
-  window: ResultWindow | null;
   /** A measured memcached utilization (the utilization law), or null. */
   util: number | null;
 }
 
-export function NetworkFitPanel({
-  experimentId,
-  name,
-  group,
-  groupIndex,
-  requestType,
-  window,
-  util,
-}: NetworkFitPanelProps) {
+export function NetworkFitPanel({ group, groupIndex, util }: NetworkFitPanelProps) {
+  const { experimentId, name, requestType, cut: window } = useResultsSelection();
   const metrics = useMetricLabels();
   const [state, setState] = useModelsViewState();
   const edits: WhatIfEdits = state;

@@ -1,30 +1,22 @@
 // M/M/1 and M/M/m per configuration from the measured arrival and service rates, beside what
 // the middleware measured: a figure of one quantity against N and the full table.
 import { useMemo, useState } from "react";
-import type {
-  ComparedPublic,
-  ExperimentQueueModelsPublic,
-  QueuePredictionPublic,
-  RequestType,
-} from "@/api";
+import type { ComparedPublic, ExperimentQueueModelsPublic, QueuePredictionPublic } from "@/api";
 import { FitMessages, FitWarning } from "@/components/common/FitWarning";
 import { ServerPlot, TableExportButtons } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { TIME_UNIT, TIME_UNITS_PER_S, timeFromSeconds } from "@/lib/labels";
-import { type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { SERVICE_RATES, type ServiceRate } from "../urlState";
 import { configLabel, QUEUE_QUANTITIES, type QueueQuantity } from "../utils/fit";
 
 /** Props of QueueModelsPanel. */
 export interface QueueModelsPanelProps {
-  experimentId: number;
   /** The group's index, as the server's queue-models figure picks it. */
   groupIndex: number;
-  requestType: RequestType;
-  window: ResultWindow | null;
-  name: string;
   models: ExperimentQueueModelsPublic;
   rate: ServiceRate;
   onRate: (rate: ServiceRate) => void;
@@ -73,16 +65,13 @@ function predictionCells(p: QueuePredictionPublic | null | undefined) {
 }
 
 export function QueueModelsPanel({
-  experimentId,
   groupIndex,
-  requestType,
-  window,
-  name,
   models,
   rate,
   onRate,
   groupLabel,
 }: QueueModelsPanelProps) {
+  const { experimentId, name, requestType, cut: window } = useResultsSelection();
   const labels = useParameterLabels();
   const [quantity, setQuantity] = useState<QueueQuantity>("response_time_s");
   const rows = useMemo(

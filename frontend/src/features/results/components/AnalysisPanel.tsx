@@ -1,10 +1,8 @@
-// Analyses of a measured experiment from the /analysis API: breakdown, network bound and
-// interactive law.
-import type { RequestType } from "@/api";
 import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot } from "@/features/export";
 import { slug } from "@/lib/download";
-import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
 import { useGetNetworkBoundQuery } from "../hooks/useGetNetworkBoundQuery";
 import { FactorialPanel } from "./FactorialPanel";
@@ -14,24 +12,12 @@ import { NetworkBoundTable } from "./NetworkBoundTable";
 
 /** Props of AnalysisPanel. */
 export interface AnalysisPanelProps {
-  experimentId: number;
-  name: string;
-  source: ResultSource;
-  requestType: RequestType;
-  /** The re-cut window, or null for the stored one. */
-  cut: ResultWindow | null;
   /** At least two factors, each at two levels: a 2^k r design. */
   twoLevel: boolean;
 }
 
-export function AnalysisPanel({
-  experimentId,
-  name,
-  source,
-  requestType,
-  cut,
-  twoLevel,
-}: AnalysisPanelProps) {
+export function AnalysisPanel({ twoLevel }: AnalysisPanelProps) {
+  const { experimentId, name, requestType, cut } = useResultsSelection();
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
   const { bound } = useGetNetworkBoundQuery(experimentId, requestType, cut);
   // A 4xx here says why an analysis cannot be drawn (e.g. no middleware times): its reason is
@@ -53,14 +39,7 @@ export function AnalysisPanel({
           </span>
         }
       />
-      {twoLevel && (
-        <FactorialPanel
-          experimentId={experimentId}
-          source={source}
-          requestType={requestType}
-          cut={cut}
-        />
-      )}
+      {twoLevel && <FactorialPanel />}
       {bound ? (
         <NetworkBoundTable bound={bound} />
       ) : (

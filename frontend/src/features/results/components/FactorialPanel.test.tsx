@@ -2,6 +2,7 @@ import { render, screen } from "@testing-library/react";
 import { NuqsTestingAdapter } from "nuqs/adapters/testing";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ResultsSelectionProvider } from "@/lib/urlState/resultsSelection";
 import { type Call, createWrapper, mockApi } from "@/test/api";
 import { SERVED_PARAMETERS } from "@/test/served";
 import { FactorialPanel } from "./FactorialPanel";
@@ -30,12 +31,14 @@ function renderPanel() {
   const { wrapper: Query } = createWrapper();
   const wrapper = ({ children }: { children: ReactNode }) => (
     <NuqsTestingAdapter>
-      <Query>{children}</Query>
+      <Query>
+        <ResultsSelectionProvider experimentId={7} name="e" poll={false}>
+          {children}
+        </ResultsSelectionProvider>
+      </Query>
     </NuqsTestingAdapter>
   );
-  render(<FactorialPanel experimentId={7} source="client" requestType="all" cut={null} />, {
-    wrapper,
-  });
+  render(<FactorialPanel />, { wrapper });
 }
 
 describe("FactorialPanel", () => {

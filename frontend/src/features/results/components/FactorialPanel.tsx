@@ -1,24 +1,16 @@
 // 2^k r factorial design over the experiment's two-level factors: effects with CIs, variation.
 import { useMemo, useState } from "react";
-import type { RequestType } from "@/api";
 import { Unavailable } from "@/components/common/Unavailable";
 import { ServerPlot, TableExportButtons } from "@/features/export";
-import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetFactorialQuery } from "../hooks/useGetFactorialQuery";
 import { FactorialDiagnostics } from "./FactorialDiagnostics";
 import { FactorialEffectsTable } from "./FactorialEffectsTable";
 
-/** Props of FactorialPanel. */
-export interface FactorialPanelProps {
-  experimentId: number;
-  source: ResultSource;
-  requestType: RequestType;
-  /** The re-cut window, or null for the stored one. */
-  cut: ResultWindow | null;
-}
-
-export function FactorialPanel({ experimentId, source, requestType, cut }: FactorialPanelProps) {
+export function FactorialPanel() {
+  const { experimentId, source, requestType, cut } = useResultsSelection();
   const [{ mult: multiplicative }, setView] = useResultsViewState();
   const [tText, setTText] = useState("");
   const tCritical = Number(tText) > 0 ? Number(tText) : null;

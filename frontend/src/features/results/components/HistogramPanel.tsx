@@ -1,14 +1,15 @@
 // Response-time histogram of one configuration (repetitions merged), percentiles marked.
 import { useMemo } from "react";
-import type { ConfigurationResultPublic, HistogramMetric, RequestType } from "@/api";
+import type { ConfigurationResultPublic, HistogramMetric } from "@/api";
 import { PendingBlock } from "@/components/common/PendingBlock";
 import { ServerPlot } from "@/features/export";
 import { slug } from "@/lib/download";
 import { formatNumber } from "@/lib/format";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { displayUnit } from "@/lib/labels";
-import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { type ResultSource, windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { HISTOGRAM_PERCENTILES, useGetHistogramQuery } from "../hooks/useGetHistogramQuery";
 import { boundPrefix, histogramTable, percentileLabel } from "./HistogramPlot.utils";
 
@@ -20,23 +21,11 @@ export const METRICS_OF: Record<ResultSource, HistogramMetric[]> = {
 
 /** Props of HistogramPanel. */
 export interface HistogramPanelProps {
-  experimentId: number;
-  name: string;
-  source: ResultSource;
-  requestType: RequestType;
   configurations: ConfigurationResultPublic[];
-  /** The re-cut window, or null for the stored one. */
-  cut: ResultWindow | null;
 }
 
-export function HistogramPanel({
-  experimentId,
-  name,
-  source,
-  requestType,
-  configurations,
-  cut,
-}: HistogramPanelProps) {
+export function HistogramPanel({ configurations }: HistogramPanelProps) {
+  const { experimentId, name, source, requestType, cut } = useResultsSelection();
   const measured = configurations.filter((c) => c.repetitions > 0);
   const labels = useParameterLabels();
   const [view, setView] = useResultsViewState();

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
+import { NuqsTestingAdapter } from "nuqs/adapters/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ExperimentRunsService, type MachinesPublic } from "@/api";
+import { ResultsSelectionProvider } from "@/lib/urlState/resultsSelection";
 import { MachinesTable } from "./MachinesTable";
 
 const served: MachinesPublic = {
@@ -39,9 +41,13 @@ describe("MachinesTable", () => {
   it("shows the hosts' whole CPU beside mcscope's processes and names the saturation", async () => {
     vi.spyOn(ExperimentRunsService, "readMachines").mockResolvedValue({ data: served } as never);
     render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MachinesTable experimentId={1} cut={null} />
-      </QueryClientProvider>,
+      <NuqsTestingAdapter>
+        <QueryClientProvider client={new QueryClient()}>
+          <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
+            <MachinesTable />
+          </ResultsSelectionProvider>
+        </QueryClientProvider>
+      </NuqsTestingAdapter>,
     );
     const table = await screen.findByTestId("machines-table");
     const row = table.querySelector("tbody tr");

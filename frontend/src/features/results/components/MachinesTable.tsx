@@ -2,19 +2,14 @@
 // steal) against their cores and mcscope's processes' share (both: a host can saturate with
 // work that is not mcscope's), each role's processes, the traffic, and the verdict in words.
 import { formatNumber, formatValue } from "@/lib/format";
-import type { ResultWindow } from "@/lib/queryKeys";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetMachinesQuery } from "../hooks/useGetMachinesQuery";
-
-/** Props of MachinesTable. */
-export interface MachinesTableProps {
-  experimentId: number;
-  cut: ResultWindow | null;
-}
 
 const cores = (pct: number | null | undefined) => (pct == null ? "–" : formatNumber(pct / 100, 2));
 const share = (u: number | null | undefined) => (u == null ? "–" : `${formatNumber(100 * u, 0)} %`);
 
-export function MachinesTable({ experimentId, cut }: MachinesTableProps) {
+export function MachinesTable() {
+  const { experimentId, cut } = useResultsSelection();
   const { machines, error } = useGetMachinesQuery(experimentId, cut);
   if (error) {
     return (

@@ -1,22 +1,19 @@
 // Percentiles of response time (p50, p90, p99) against the x factor, one line per percentile,
 // as the server draws them (the line factor is pinned to one level, like the others).
 import { useMemo } from "react";
-import type { HistogramMetric, RequestType } from "@/api";
+import type { HistogramMetric } from "@/api";
 import { ServerPlot } from "@/features/export";
 import { slug } from "@/lib/download";
-import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { type ResultSource, windowQuery } from "@/lib/queryKeys";
 import { pinParams } from "@/lib/serverFigure";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 
 const PERCENTILES = [50, 90, 99];
 const METRIC_OF: Record<ResultSource, HistogramMetric> = { client: "client", middleware: "total" };
 
 /** Props of PercentilesPanel. */
 export interface PercentilesPanelProps {
-  experimentId: number;
-  name: string;
-  source: ResultSource;
-  requestType: RequestType;
   x: string;
   /** Factors pinned to one level by the results toolbar. */
   filters: Record<string, string>;
@@ -25,24 +22,16 @@ export interface PercentilesPanelProps {
   /** The line factor's human label. */
   lineLabel: string;
   lineLevels: string[];
-  /** The re-cut window, or null for the stored one. */
-  cut: ResultWindow | null;
-  poll?: boolean;
 }
 
 export function PercentilesPanel({
-  experimentId,
-  name,
-  source,
-  requestType,
   x,
   filters,
   line,
   lineLabel,
   lineLevels,
-  cut,
-  poll = false,
 }: PercentilesPanelProps) {
+  const { experimentId, name, source, requestType, cut, poll } = useResultsSelection();
   const [{ plevel: levelChoice }, setView] = useResultsViewState();
   const level = lineLevels.includes(levelChoice) ? levelChoice : (lineLevels[0] ?? "");
   const params = useMemo(

@@ -13,6 +13,7 @@ import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
 import { windowQuery } from "@/lib/queryKeys";
 import { pinParams } from "@/lib/serverFigure";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetResultsQuery } from "../hooks/useGetResultsQuery";
 import { emptyResults } from "../utils/emptyResults";
 import { factorNames, levelsOf } from "../utils/series";
@@ -29,16 +30,13 @@ import { WindowPicker } from "./WindowPicker";
 
 /** Props of ResultsView. */
 export interface ResultsViewProps {
-  experimentId: number;
-  name: string;
-  poll: boolean;
   /** The experiment's runs by status: what an empty view says depends on them. */
   runCounts: Record<string, number>;
 }
 
-export function ResultsView({ experimentId, name, poll, runCounts }: ResultsViewProps) {
+export function ResultsView({ runCounts }: ResultsViewProps) {
+  const { experimentId, name, poll, source, requestType, cut } = useResultsSelection();
   const [view, setView] = useResultsViewState();
-  const { source, type: requestType, window: cut } = view;
   const labels = useParameterLabels();
   const { results, isLoading, error } = useGetResultsQuery(
     experimentId,
@@ -72,7 +70,7 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
     }
     return out;
   }, [factors, x, line, pins, rows]);
-  const measured = rows.some((r) => r.throughput_mean !== null);
+  const measured = rows.some((r) => r.metrics.throughput_per_s.mean !== null);
   const empty = emptyResults(runCounts, requestType);
   // The page's selection as the server's figure parameters: the server draws every figure.
   const figureParams = useMemo(
@@ -177,45 +175,19 @@ export function ResultsView({ experimentId, name, poll, runCounts }: ResultsView
           <SummaryTable rows={rows} factors={factors} quality={quality} />
           <div className="figures">
             <PercentilesPanel
-              experimentId={experimentId}
-              name={name}
-              source={source}
-              requestType={requestType}
               x={x}
               filters={filters}
               line={line}
               lineLabel={labels.label(line)}
-              cut={cut}
               lineLevels={levelsOf(rows, line).map(formatValue)}
-              poll={poll}
             />
-            <HistogramPanel
-              experimentId={experimentId}
-              name={name}
-              source={source}
-              requestType={requestType}
-              configurations={rows}
-              cut={cut}
-            />
+            <HistogramPanel configurations={rows} />
           </div>
-          <TimeSeriesPanel
-            experimentId={experimentId}
-            name={name}
-            source={source}
-            requestType={requestType}
-            configurations={rows}
-            cut={cut}
-            poll={poll}
-          />
+          <TimeSeriesPanel configurations={rows} />
           <AnalysisPanel
-            experimentId={experimentId}
-            name={name}
-            source={source}
-            requestType={requestType}
-            cut={cut}
             twoLevel={factors.length >= 2 && factors.every((f) => levelsOf(rows, f).length === 2)}
           />
-          <MachinesTable experimentId={experimentId} cut={cut} />
+          <MachinesTable />
         </>
       )}
     </section>

@@ -1,5 +1,9 @@
 // The summary table: per configuration, mean ± std of throughput and response time.
-import type { ConfigurationResultPublic, ExperimentQualityPublic } from "@/api";
+import type {
+  ConfigurationResultPublic,
+  ExperimentQualityPublic,
+  ResultMetricsPublic,
+} from "@/api";
 import { QualityBadges } from "@/components/common/QualityBadges";
 import { formatNumber, formatValue } from "@/lib/format";
 import { useMetricLabels } from "@/lib/hooks/useMetricLabels";
@@ -12,6 +16,12 @@ export interface SummaryTableProps {
   /** Flags over the same window: per configuration, its own and its flagged runs. */
   quality?: ExperimentQualityPublic;
 }
+
+/** The served metrics the table shows, by their metric-table names (titles and units too). */
+const SHOWN = [
+  "throughput_per_s",
+  "response_time_us",
+] as const satisfies readonly (keyof ResultMetricsPublic)[];
 
 export function SummaryTable({ rows, factors, quality }: SummaryTableProps) {
   const byConfig = new Map(quality?.configurations.map((c) => [c.configuration_id, c]));
@@ -28,8 +38,11 @@ export function SummaryTable({ rows, factors, quality }: SummaryTableProps) {
             <th key={f}>{labels.title(f)}</th>
           ))}
           <th className="num">Reps</th>
-          <th className="num">{metrics.title("throughput_per_s")}</th>
-          <th className="num">{metrics.title("response_time_us")}</th>
+          {SHOWN.map((m) => (
+            <th key={m} className="num">
+              {metrics.title(m)}
+            </th>
+          ))}
           {ruled && <th>Why this n</th>}
           <th>Quality</th>
         </tr>
@@ -42,12 +55,11 @@ export function SummaryTable({ rows, factors, quality }: SummaryTableProps) {
               <td key={f}>{formatValue(r.values[f])}</td>
             ))}
             <td className="num">{r.repetitions}</td>
-            <td className="num">
-              {formatNumber(r.throughput_mean)} ± {formatNumber(r.throughput_std)}
-            </td>
-            <td className="num">
-              {formatNumber(r.response_time_us_mean)} ± {formatNumber(r.response_time_us_std)}
-            </td>
+            {SHOWN.map((m) => (
+              <td key={m} className="num">
+                {formatNumber(r.metrics[m].mean)} ± {formatNumber(r.metrics[m].std)}
+              </td>
+            ))}
             {ruled && <td data-testid="repetitions-reason">{r.repetitions_reason ?? ""}</td>}
             <td>
               <ConfigurationQuality flags={byConfig.get(r.configuration_id)} />

@@ -1,38 +1,25 @@
 // Time series of one run: per-second throughput and response time, stable window shaded.
 import { useEffect, useMemo } from "react";
-import type { ConfigurationResultPublic, RequestType } from "@/api";
+import type { ConfigurationResultPublic } from "@/api";
 import { handleError } from "@/components/common/handleError";
 import { ServerPlot } from "@/features/export";
 import { useGetRunsQuery } from "@/features/runs";
 import { slug } from "@/lib/download";
 import { useParameterLabels } from "@/lib/hooks/useParameterLabels";
-import { type ResultSource, type ResultWindow, windowQuery } from "@/lib/queryKeys";
+import { windowQuery } from "@/lib/queryKeys";
 import { useResultsViewState } from "@/lib/urlState/results";
+import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetRunSeriesQuery } from "../hooks/useGetRunSeriesQuery";
 import { timeSeriesTable } from "./TimeSeriesPlot.utils";
 
 /** Props of TimeSeriesPanel. */
 export interface TimeSeriesPanelProps {
-  experimentId: number;
-  name: string;
-  source: ResultSource;
-  requestType: RequestType;
   /** The grid, for labelling runs by their configuration. */
   configurations: ConfigurationResultPublic[];
-  /** The window the results are re-cut to, drawn over the stored one. */
-  cut: ResultWindow | null;
-  poll: boolean;
 }
 
-export function TimeSeriesPanel({
-  experimentId,
-  name,
-  source,
-  requestType,
-  configurations,
-  cut,
-  poll,
-}: TimeSeriesPanelProps) {
+export function TimeSeriesPanel({ configurations }: TimeSeriesPanelProps) {
+  const { experimentId, name, source, requestType, cut, poll } = useResultsSelection();
   const { runs, error: runsError } = useGetRunsQuery(experimentId, { status: "succeeded", poll });
   const runList = runs?.data ?? [];
   const labels = useParameterLabels();

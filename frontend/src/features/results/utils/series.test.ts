@@ -14,11 +14,11 @@ function row(
     index,
     values,
     repetitions: 3,
-    throughput_mean: tp,
-    throughput_std: tpStd,
-    response_time_us_mean: rt,
-    response_time_us_std: rt === null ? null : rt / 10,
-    keys_per_s_mean: null,
+    metrics: {
+      throughput_per_s: { n: tp === null ? 0 : 3, mean: tp, std: tpStd },
+      response_time_us: { n: rt === null ? 0 : 3, mean: rt, std: rt === null ? null : rt / 10 },
+      keys_per_s: { n: 0, mean: null, std: null },
+    },
   };
 }
 
