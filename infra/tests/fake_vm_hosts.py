@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 from backend.domain.vm_sizes import Basis, bandwidth
-from infra.local.shaping import LinkCap
+from infra.local.shaping import LinkCap, egress_cap_mbit_s
 from worker.tests.drivers.netns import Bridge, NetnsHost
 
 FAKE_BASIS: Basis = "published"
@@ -140,6 +140,10 @@ class VmHosts:
         bridge = self._bridges.pop(prefix, None)
         if bridge is not None:
             bridge.down()
+
+    def link_caps(self) -> dict[str, float | None]:
+        """Each VM's address -> the egress cap its link has in the kernel (None: unshaped)."""
+        return {h.address: egress_cap_mbit_s(h.name, h.device) for h in self._hosts.values()}
 
     def namespaces(self) -> list[str]:
         return [h.name for h in self._hosts.values()]
