@@ -12,7 +12,10 @@ namespace. Delay is not tbf's: a one-way delay needs the user-space router of th
 (worker/tests/drivers/delaynet.py), whose TUN devices can be shaped here the same way.
 
 The parameters (`tbf_args`):
-- rate: the VM's bandwidth in bit/s (iperf3's Mbit/s are 10^6 bit/s);
+- rate: the VM's bandwidth on the wire. Its figure (the reports' iperf, Azure's expected
+  bandwidth) is TCP goodput in 10^6 bit/s; tbf counts whole frames, so the rate is the figure x
+  backend.domain.saturation.WIRE_PER_GOODPUT (1,514 B frames per 1,448 B of payload): iperf3
+  between shaped hosts then reads the figure (a cap of the figure itself read 4.4 % less);
 - burst: the larger of 64 KiB and 5 ms at the rate. 64 KiB holds one whole GSO/TSO segment
   (veth offloads up to 64 KiB), so it leaves as one; 5 ms of tokens (above one 4 ms jiffy at
   HZ=250) keep the bucket from running dry between timer wake-ups, which would lose rate.
@@ -29,6 +32,8 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
+
+from backend.domain.saturation import WIRE_PER_GOODPUT
 
 MBIT = 1_000_000  # bit/s in iperf3's (and Azure's) Mbit/s
 MIN_BURST_B = 64 * 1024
@@ -50,15 +55,20 @@ class LinkCap:
     basis: str = "custom"
 
 
+def wire_bit_s(mbit_s: float) -> int:
+    """The rate on the wire, bit/s, that gives `mbit_s` of TCP goodput."""
+    return int(round(mbit_s * MBIT * WIRE_PER_GOODPUT))
+
+
 def burst_bytes(mbit_s: float) -> int:
-    return max(MIN_BURST_B, int(mbit_s * MBIT / 8 * BURST_S))
+    return max(MIN_BURST_B, int(wire_bit_s(mbit_s) / 8 * BURST_S))
 
 
 def tbf_args(mbit_s: float) -> list[str]:
-    """tc arguments of a tbf capping egress at `mbit_s` (see the module docstring)."""
+    """tc arguments of a tbf giving `mbit_s` of goodput (see the module docstring)."""
     if mbit_s <= 0:
         raise ValueError(f"a link cap must be positive, not {mbit_s} Mbit/s")
-    rate_bit = int(round(mbit_s * MBIT))
+    rate_bit = wire_bit_s(mbit_s)
     return [
         "tbf",
         "rate",
@@ -96,9 +106,10 @@ _UNIT = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
 
 def egress_cap_mbit_s(namespace: str | None, device: str) -> float | None:
-    """The tbf rate on `device` as the kernel holds it, Mbit/s; None when not shaped."""
+    """The goodput figure of the tbf rate on `device` as the kernel holds it (tc prints the
+    rate rounded to its unit), Mbit/s; None when not shaped."""
     done = _tc(namespace, "qdisc", "show", "dev", device)
     match = _RATE.search(done.stdout)
     if done.returncode != 0 or match is None:
         return None
-    return float(match.group(1)) * _UNIT[match.group(2).upper()] / MBIT
+    return float(match.group(1)) * _UNIT[match.group(2).upper()] / MBIT / WIRE_PER_GOODPUT

@@ -10,13 +10,15 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from backend.domain.round_trip import role_bandwidths
+from backend.domain.saturation import WIRE_PER_GOODPUT
 from backend.models import Host, HostRole, Run, RunStatus, Testbed, TestbedKind
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.stored import stored_summary
 
 API = "/api/v1"
-# The server's link: a 101 Mbit/s cap, sending 98 % of it over the window.
-SERVER_TX_B = 0.98 * 101e6 / 8
+# The server's link: a 101 Mbit/s cap (goodput), sending 98 % of it over the window (frames
+# on the wire, as its interface counts them).
+SERVER_TX_B = 0.98 * 101e6 / 8 * WIRE_PER_GOODPUT
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
 
 

@@ -74,8 +74,9 @@ def _iperf3(sender: NetnsHost, receiver: NetnsHost) -> float:
 
 def test_each_host_sends_at_its_cap(shaped: NetnsTestbed) -> None:
     a1, a2 = shaped.hosts
-    assert egress_cap_mbit_s(a1.name, a1.device) == pytest.approx(A1)
-    assert egress_cap_mbit_s(a2.name, a2.device) == pytest.approx(A2)
+    # tc prints the rate rounded to its unit.
+    assert egress_cap_mbit_s(a1.name, a1.device) == pytest.approx(A1, rel=1e-3)
+    assert egress_cap_mbit_s(a2.name, a2.device) == pytest.approx(A2, rel=1e-3)
     # A cap is on egress: the sender's link bounds each direction.
     assert _iperf3(a1, a2) == pytest.approx(A1, rel=0.05)
     assert _iperf3(a2, a1) == pytest.approx(A2, rel=0.05)
@@ -101,13 +102,14 @@ def delayed(local_sshd: None, tmp_path: Path) -> Iterator[DelayedTestbed]:
 
 def test_a_cap_behind_the_delay_router(delayed: DelayedTestbed) -> None:
     sender, receiver = delayed.hosts
-    assert egress_cap_mbit_s(sender.name, f"{sender.name}t") == pytest.approx(DELAYED_CAP)
+    assert egress_cap_mbit_s(sender.name, f"{sender.name}t") == pytest.approx(DELAYED_CAP, rel=1e-3)
     assert _iperf3(sender, receiver) == pytest.approx(DELAYED_CAP, rel=0.05)
 
 
 def test_tbf_arguments() -> None:
-    assert tbf_args(101) == ["tbf", "rate", "101000000bit", "burst", "65536b", "latency", "50ms"]
-    # 5 ms at 1 Gbit/s is 625,000 B, above the 64 KiB floor.
-    assert tbf_args(1000)[4] == "625000b"
+    # 101 Mbit/s of goodput is 101 x 1,514 / 1,448 Mbit/s of frames on the wire.
+    assert tbf_args(101) == ["tbf", "rate", "105603591bit", "burst", "66002b", "latency", "50ms"]
+    # 5 ms at 1 Gbit/s of goodput (1.0456 Gbit/s of frames) is 653,487 B.
+    assert tbf_args(1000)[4] == "653487b"
     with pytest.raises(ValueError, match="must be positive"):
         tbf_args(0)
