@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from backend.core.config import REPO_ROOT, settings
+from infra.local.shaping import LinkCap, shape_egress
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 # iproute2 binds /etc/netns/<name>/* over /etc inside the namespace: the tests write these files
@@ -86,6 +87,13 @@ class NetnsHost:
     # over /etc/<name> inside the namespace (e.g. a passwd naming another user for uid 0).
     allow_users: str | None = None
     etc_files: dict[str, str] | None = None
+    # Its egress cap (infra/local/shaping.py), applied at `up`; None: the veth's full speed.
+    cap: LinkCap | None = None
+
+    @property
+    def device(self) -> str:
+        """The host's end of its veth, inside its namespace: what its traffic leaves by."""
+        return f"{self.name}i"
 
     @property
     def etc_dir(self) -> Path:
@@ -117,6 +125,8 @@ class NetnsHost:
         _sh(*ns, "ip", "addr", "add", f"{self.address}/{self.prefixlen}", "dev", inner)
         _sh(*ns, "ip", "link", "set", inner, "up")
         _sh(*ns, "ip", "link", "set", "lo", "up")
+        if self.cap is not None:
+            shape_egress(self.name, inner, self.cap.mbit_s)
         self.start_sshd()
 
     def start_sshd(self) -> None:
@@ -150,16 +160,23 @@ class NetnsHost:
 
 
 class NetnsTestbed:
-    """N namespaces on one bridge; the worker reaches them over SSH on port 22."""
+    """N namespaces on one bridge; the worker reaches them over SSH on port 22. `caps`: each
+    host's egress cap (None: unshaped), as many as hosts when given."""
 
-    def __init__(self, count: int, state_root: Path) -> None:
+    def __init__(
+        self, count: int, state_root: Path, caps: list[LinkCap | None] | None = None
+    ) -> None:
         tag = uuid.uuid4().hex[:4]
         net = free_network()
         self.bridge = Bridge(f"mcxbr{tag}", f"{net[1]}/{net.prefixlen}")
         self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
         self.hosts = [
             NetnsHost(
-                f"mcx{tag}{i}", str(net[i + 2]), state_root / f"ns{i}", client_key=self.key_path
+                f"mcx{tag}{i}",
+                str(net[i + 2]),
+                state_root / f"ns{i}",
+                client_key=self.key_path,
+                cap=caps[i] if caps else None,
             )
             for i in range(count)
         ]
