@@ -105,6 +105,10 @@ def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
 TESTBED_EXPIRED = "testbed expired"
 """The error of a run the janitor ended because its testbed expired: its hosts are being
 deleted, so the worker does not try to reach them again (worker/azure/janitor.py)."""
+TESTBED_DELETED = "testbed deleted"
+"""The same for a testbed the user deleted while the run was on it (a rehearsal's teardown,
+worker/rehearsal/lifecycle.py)."""
+TESTBED_GONE = frozenset({TESTBED_EXPIRED, TESTBED_DELETED})
 
 
 def ended_with_testbed(run_id: int) -> bool:
@@ -114,7 +118,7 @@ def ended_with_testbed(run_id: int) -> bool:
         error = session.scalar(
             select(Run.error).where(Run.id == run_id, Run.status == RunStatus.FAILED)
         )
-    return error == TESTBED_EXPIRED
+    return error in TESTBED_GONE
 
 
 def append_command(session: Session, run_id: int, attempt: int, entry: dict[str, Any]) -> None:
