@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.azure import NoSubscription
 from backend.crud.costs import cost
+from backend.domain.vm_sizes import vcpus
 from backend.schemas.azure_plan import (
     AzureLabPlanPublic,
     PlannedResourcePublic,
@@ -59,19 +60,36 @@ def resources(spec: LabSpec) -> list[PlannedResourcePublic]:
     return out
 
 
+def table_vcpus(spec: LabSpec) -> int | None:
+    """The plan's vCPUs from backend.domain.vm_sizes, for when Azure's quota cannot be read;
+    None when a size is not in the table."""
+    counts = [vcpus(vm.size) for vm in planned_vms(spec)]
+    return None if any(c is None for c in counts) else sum(c or 0 for c in counts)
+
+
 def quota(spec: LabSpec, arm_for: Callable[[], Arm]) -> QuotaPublic:
     """The quota lines; an error naming the family and numbers when one does not fit."""
     try:
         arm = arm_for()
     except NoSubscription as exc:
-        return QuotaPublic(checked=False, lines=[], error=f"quota not checked: {exc}")
+        return QuotaPublic(
+            checked=False,
+            lines=[],
+            error=f"quota not checked: {exc}",
+            table_vcpus=table_vcpus(spec),
+        )
     try:
         lines = quota_lines(arm, spec)
     except QuotaError as exc:  # a size the region does not offer
         return QuotaPublic(checked=True, lines=[], error=str(exc))
     except AzureError as exc:
         logger.warning("azure.plan_quota_failed", extra={"error": describe(exc)})
-        return QuotaPublic(checked=False, lines=[], error=f"quota not read: {describe(exc)}")
+        return QuotaPublic(
+            checked=False,
+            lines=[],
+            error=f"quota not read: {describe(exc)}",
+            table_vcpus=table_vcpus(spec),
+        )
     finally:
         arm.close()
     public = [

@@ -26,6 +26,7 @@ from backend.rehearsal.netns import (
     namespaces,
 )
 from backend.rehearsal.topology import RehearsalHost
+from infra.local.shaping import LinkCap
 
 logger = logging.getLogger(__name__)
 
@@ -73,10 +74,10 @@ def build(
     tag: str,
     hosts: list[RehearsalHost],
     record: Callable[[str], None],
-    shape: Callable[[NetnsHost, RehearsalHost], None],
 ) -> tuple[str, list[BuiltHost]]:
-    """Make the bridge and one shaped namespace host per planned host; (network, hosts). On
-    any failure the caller tears down what `record` was told."""
+    """Make the bridge and one namespace host per planned host, its egress capped at the
+    planned bandwidth; (network, hosts). On any failure the caller tears down what `record`
+    was told."""
     net = free_network(settings.REHEARSAL_NETWORK)
     if len(hosts) > net.num_addresses - 3:
         raise ValueError(f"{len(hosts)} hosts do not fit in {net}")
@@ -90,10 +91,15 @@ def build(
     built = []
     for i, planned in enumerate(hosts):
         name = host_namespace(tag, i)
-        host = NetnsHost(name, str(net[i + 2]), root / name, client_key=client_key_path())
+        host = NetnsHost(
+            name,
+            str(net[i + 2]),
+            root / name,
+            client_key=client_key_path(),
+            cap=LinkCap(planned.mbit_s, planned.basis),
+        )
         record(f"{NAMESPACE} {name}")
         host.up(bridge)
-        shape(host, planned)
         built.append(
             BuiltHost(
                 planned, name, host.address, getpass.getuser(), client_key_path(), _public_key(host)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from backend.core.config import REPO_ROOT
+from infra.local.shaping import LinkCap, shape_egress
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 # iproute2 binds /etc/netns/<name>/* over /etc inside the namespace: files written there are
@@ -128,6 +129,8 @@ class NetnsHost:
     # over /etc/<name> inside the namespace (e.g. a passwd naming another user for uid 0).
     allow_users: str | None = None
     etc_files: dict[str, str] | None = None
+    # Its egress cap (infra/local/shaping.py), applied at `up`; None: the veth's full speed.
+    cap: LinkCap | None = None
 
     @property
     def etc_dir(self) -> Path:
@@ -139,8 +142,8 @@ class NetnsHost:
         return f"{self.name}o"
 
     @property
-    def inner(self) -> str:
-        """The veth end inside the namespace: the host's own interface."""
+    def device(self) -> str:
+        """The host's end of its veth, inside its namespace: what its traffic leaves by."""
         return f"{self.name}i"
 
     @property
@@ -167,13 +170,15 @@ class NetnsHost:
             self.etc_dir.mkdir(parents=True, exist_ok=True)
             (self.etc_dir / file).write_text(text)
         run_ip("ip", "netns", "add", self.name)
-        run_ip("ip", "link", "add", self.outer, "type", "veth", "peer", "name", self.inner)
+        run_ip("ip", "link", "add", self.outer, "type", "veth", "peer", "name", self.device)
         run_ip("ip", "link", "set", self.outer, "master", bridge.name, "up")
-        run_ip("ip", "link", "set", self.inner, "netns", self.name)
+        run_ip("ip", "link", "set", self.device, "netns", self.name)
         ns = ("ip", "netns", "exec", self.name)
-        run_ip(*ns, "ip", "addr", "add", f"{self.address}/{self.prefixlen}", "dev", self.inner)
-        run_ip(*ns, "ip", "link", "set", self.inner, "up")
+        run_ip(*ns, "ip", "addr", "add", f"{self.address}/{self.prefixlen}", "dev", self.device)
+        run_ip(*ns, "ip", "link", "set", self.device, "up")
         run_ip(*ns, "ip", "link", "set", "lo", "up")
+        if self.cap is not None:
+            shape_egress(self.name, self.device, self.cap.mbit_s)
         self.start_sshd()
 
     def start_sshd(self) -> None:

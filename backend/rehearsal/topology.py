@@ -27,6 +27,7 @@ class RehearsalHost:
     role: str  # "server", "middleware" or "client"
     size: str
     mbit_s: float
+    basis: Basis
     bandwidth_source: str
 
     def as_json(self) -> dict[str, Any]:
@@ -51,7 +52,9 @@ def rehearsal_hosts(planned: list[tuple[str, str, str]], basis: Basis) -> list[R
                 f"no {basis} network bandwidth is known for {size}, so its link cannot be "
                 f"shaped like the cloud's{hint}",
             )
-        hosts.append(RehearsalHost(name, role, size, fig.value, f"{basis}: {fig.source}"))
+        hosts.append(
+            RehearsalHost(name, role, size, fig.value, basis, f"{fig.source} ({fig.date})")
+        )
     return hosts
 
 

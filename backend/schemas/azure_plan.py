@@ -34,6 +34,11 @@ class QuotaPublic(BaseModel):
         description="not enough quota (naming the family and the numbers), a size the region "
         "does not offer, or why the quota could not be read"
     )
+    table_vcpus: int | None = Field(
+        default=None,
+        description="when the quota was not read: the vCPUs the testbed needs by the size "
+        "table (backend.domain.vm_sizes); null: read, or a size the table does not know",
+    )
 
 
 class AzureLabPlanPublic(BaseModel):

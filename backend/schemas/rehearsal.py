@@ -32,6 +32,7 @@ class RehearsalHostPublic(BaseModel):
     role: str
     size: str = Field(description="the VM size it stands for")
     mbit_s: float = Field(description="its egress cap, Mbit/s (10^6 bit/s)")
+    basis: Literal["measured", "published"] = Field(description="which figure the cap follows")
     bandwidth_source: str = Field(description="the basis and source of that figure")
 
 

@@ -11,7 +11,6 @@ A teardown (Delete, the expiry, the janitor) first ends the testbed's queued and
 everything the row records, and marks the rehearsal deleted only when nothing is left."""
 
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select, update
@@ -34,26 +33,16 @@ from backend.models import (
 )
 from backend.rehearsal.build import BuiltHost, build, teardown
 from backend.rehearsal.capabilities import missing_capability
-from backend.rehearsal.netns import NetnsHost
 from backend.rehearsal.topology import RehearsalHost
-from infra.local.shaping import shape_egress
 from worker.live import publish
 from worker.runs.lifecycle import TESTBED_DELETED
 
-__all__ = ["TESTBED_DELETED", "build_rehearsal", "delete_rehearsal", "shape_link", "tear_down"]
+__all__ = ["TESTBED_DELETED", "build_rehearsal", "delete_rehearsal", "tear_down"]
 
 logger = logging.getLogger(__name__)
 
 MAX_ERROR = 4000
 _UNFINISHED = (RunStatus.QUEUED, RunStatus.RUNNING)
-
-Shaper = Callable[[NetnsHost, RehearsalHost], None]
-
-
-def shape_link(host: NetnsHost, planned: RehearsalHost) -> None:
-    """Cap the host's egress (its own end of the veth, inside its namespace) at its VM size's
-    bandwidth, as a cloud VM's egress is capped."""
-    shape_egress(host.name, host.inner, planned.mbit_s)
 
 
 def _claim(session: Session, rehearsal_id: int, worker: str) -> bool:
@@ -107,7 +96,7 @@ def _fail(session: Session, row: Rehearsal, error: str) -> None:
     logger.warning("rehearsal.failed", extra={"rehearsal_id": row.id, "error": row.error})
 
 
-def build_rehearsal(rehearsal_id: int, shape: Shaper) -> None:
+def build_rehearsal(rehearsal_id: int) -> None:
     """Carry out one rehearsal's build; one not queued (taken, done) is left alone."""
     worker = process_identity()
     with SessionLocal() as session:
@@ -116,10 +105,10 @@ def build_rehearsal(rehearsal_id: int, shape: Shaper) -> None:
             return
         row = session.get(Rehearsal, rehearsal_id)
         assert row is not None  # claimed just now
-        _build_claimed(session, row, shape)
+        _build_claimed(session, row)
 
 
-def _build_claimed(session: Session, row: Rehearsal, shape: Shaper) -> None:
+def _build_claimed(session: Session, row: Rehearsal) -> None:
     missing = missing_capability()
     if missing is not None:
         _fail(session, row, f"this machine cannot build namespace hosts: {missing}")
@@ -132,7 +121,7 @@ def _build_claimed(session: Session, row: Rehearsal, shape: Shaper) -> None:
         session.commit()
 
     try:
-        network, built = build(row.tag, hosts, record, shape)
+        network, built = build(row.tag, hosts, record)
     except Exception as exc:  # any step: tear down, and say which
         logger.exception("rehearsal.build_failed", extra={"rehearsal_id": row.id})
         _fail(session, row, f"building the hosts failed: {exc}")

@@ -13,7 +13,6 @@ from worker.rehearsal.lifecycle import (
     TESTBED_DELETED,
     build_rehearsal,
     delete_rehearsal,
-    shape_link,
 )
 from worker.tasks.base import instrumented_task
 
@@ -28,7 +27,7 @@ SOFT_TIME_LIMIT_S = 300
     time_limit=SOFT_TIME_LIMIT_S + 60,
 )
 def build(rehearsal_id: int) -> None:
-    build_rehearsal(rehearsal_id, shape_link)
+    build_rehearsal(rehearsal_id)
 
 
 @instrumented_task(

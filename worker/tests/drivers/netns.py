@@ -13,6 +13,7 @@ from backend.rehearsal.capabilities import missing_capability
 from backend.rehearsal.netns import Bridge, NetnsHost
 from backend.rehearsal.netns import free_network as _free_network
 from backend.rehearsal.netns import run_ip as _sh
+from infra.local.shaping import LinkCap
 
 __all__ = ["Bridge", "NetnsHost", "NetnsTestbed", "_sh", "free_network", "netns_supported"]
 
@@ -32,16 +33,23 @@ def netns_supported() -> str | None:
 
 
 class NetnsTestbed:
-    """N namespaces on one bridge; the worker reaches them over SSH on port 22."""
+    """N namespaces on one bridge; the worker reaches them over SSH on port 22. `caps`: each
+    host's egress cap (None: unshaped), as many as hosts when given."""
 
-    def __init__(self, count: int, state_root: Path) -> None:
+    def __init__(
+        self, count: int, state_root: Path, caps: list[LinkCap | None] | None = None
+    ) -> None:
         tag = uuid.uuid4().hex[:4]
         net = free_network()
         self.bridge = Bridge(f"mcxbr{tag}", f"{net[1]}/{net.prefixlen}")
         self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
         self.hosts = [
             NetnsHost(
-                f"mcx{tag}{i}", str(net[i + 2]), state_root / f"ns{i}", client_key=self.key_path
+                f"mcx{tag}{i}",
+                str(net[i + 2]),
+                state_root / f"ns{i}",
+                client_key=self.key_path,
+                cap=caps[i] if caps else None,
             )
             for i in range(count)
         ]
