@@ -16,8 +16,9 @@ class RehearsalStatus(StrEnum):
     DELETED = "deleted"  # nothing of it is left on this machine (deleted_at says when)
 
 
-# The states the user's Delete is taken from (a failed build may still hold something).
-DELETABLE = frozenset({RehearsalStatus.READY, RehearsalStatus.FAILED})
+# The states the user's Delete is taken from: a queued one (its build then finds it taken and
+# does nothing), a ready one, and a failed one (its build may still hold something).
+DELETABLE = frozenset({RehearsalStatus.QUEUED, RehearsalStatus.READY, RehearsalStatus.FAILED})
 # States in which the rehearsal's hosts exist or are being made: they count against the limit.
 LIVE = frozenset({RehearsalStatus.QUEUED, RehearsalStatus.BUILDING, RehearsalStatus.READY})
 
