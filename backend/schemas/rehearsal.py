@@ -46,7 +46,7 @@ class RehearsalPublic(BaseModel):
     network: str | None = Field(description="the hosts' /24 on this machine (once built)")
     made: list[str] = Field(description="what exists on this machine now, as recorded")
     error: str | None
-    expires_at: datetime
+    expires_at: datetime = Field(description="when the janitor tears it down")
     deleted_at: datetime | None = Field(description="when it was torn down")
     testbed_id: int | None = Field(description="its testbed, once registered")
     created_at: datetime

@@ -6785,6 +6785,8 @@ export type RehearsalPublic = {
     error: string | null;
     /**
      * Expires At
+     *
+     * when the janitor tears it down
      */
     expires_at: string;
     /**
@@ -10854,6 +10856,8 @@ export type DeleteApiV1RehearsalsByRehearsalIdData = {
     path: {
         /**
          * Rehearsal Id
+         *
+         * id of the rehearsal
          */
         rehearsal_id: number;
     };
@@ -10896,6 +10900,8 @@ export type GetApiV1RehearsalsByRehearsalIdData = {
     path: {
         /**
          * Rehearsal Id
+         *
+         * id of the rehearsal
          */
         rehearsal_id: number;
     };
