@@ -12,7 +12,7 @@ UNLIKE_THE_CLOUD: tuple[str, ...] = (
     "the CPUs are this machine's, shared by every host: a VM size's vCPUs and memory are not "
     "reproduced, so a CPU-bound result (sets, the middleware's workers) is this machine's, "
     "not the VM size's",
-    "no delay between hosts beyond this machine's own (tens of microseconds; Azure's round "
+    "no delay between hosts beyond this machine's own (well under a millisecond; Azure's round "
     "trips are about 1 ms)",
     "no noisy neighbours, no CPU steal, no day-to-day variation, no cost, no quota",
     "the jump host, the public addresses, the image and the region of the plan are not rehearsed",
