@@ -7,6 +7,7 @@ worker/tests/rehearsal/test_rehearsal_lifecycle.py."""
 
 import base64
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,10 +18,10 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.core.queue import MAINTENANCE_QUEUE, REHEARSAL_BUILD_TASK, REHEARSAL_DELETE_TASK
-from backend.models import Rehearsal
+from backend.models import Rehearsal, Testbed, TestbedKind
 from backend.rehearsal import capabilities
 from backend.rehearsal.fidelity import LIKE_THE_CLOUD, UNLIKE_THE_CLOUD
-from backend.tests.utils.experiment import random_name
+from backend.tests.utils.experiment import create_random_experiment, random_name
 
 API = "/api/v1/rehearsals"
 
@@ -154,10 +155,42 @@ def test_queued_then_deleted_before_its_build(client: TestClient, db: Session) -
     twice = client.request("DELETE", f"{API}/{made['id']}", json={"name": body["name"]})
     assert twice.status_code == 409 and "deleting" in twice.json()["detail"]
     listed = client.get(API).json()
-    assert listed["count"] == 1 and listed["data"][0]["id"] == made["id"]
+    assert listed["count"] == len(_ids(db)) and made["id"] in {r["id"] for r in listed["data"]}
 
 
 def test_unknown_rehearsal_is_404(client: TestClient) -> None:
     assert client.get(f"{API}/999999").status_code == 404
     r = client.request("DELETE", f"{API}/999999", json={"name": "x"})
     assert r.status_code == 404 and r.json()["detail"] == "rehearsal not found"
+
+
+def test_start_on_a_torn_down_rehearsal_is_refused(client: TestClient, db: Session) -> None:
+    testbed = Testbed(name=random_name("rehtb"), kind=TestbedKind.REHEARSAL, description="")
+    db.add(testbed)
+    db.flush()
+    row = Rehearsal(
+        name=testbed.name,
+        status="ready",
+        hosts=[],
+        tag="ab12",
+        made=[],
+        expires_at=datetime.now(UTC) + timedelta(hours=1),
+        testbed_id=testbed.id,
+    )
+    db.add(row)
+    db.commit()
+    exp = create_random_experiment(client, testbed_id=testbed.id)
+    # Ready: Start is not refused for the testbed (the broker may still answer 503 or 202).
+    ok = client.post(f"/api/v1/experiments/{exp['id']}/start")
+    assert ok.status_code != 422, ok.text
+    client.post(f"/api/v1/experiments/{exp['id']}/cancel")
+    row.status, row.deleted_at = "deleted", datetime.now(UTC)
+    db.commit()
+    r = client.post(f"/api/v1/experiments/{exp['id']}/start")
+    assert r.status_code == 422, r.text
+    (err,) = r.json()["detail"]
+    assert err["loc"] == ["body", "testbed_id"]
+    assert err["msg"] == (
+        f"testbed {testbed.name!r} is a rehearsal whose hosts are deleted: "
+        "rehearse the plan again (New Azure testbed, Rehearse locally)"
+    )
