@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         check test test-cpp test-python test-frontend lint docs docs-build bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-report bench-runs bench-slo bench-monitor fuzz-middleware \
+        bench-middleware bench-report bench-runs bench-slo bench-monitor bench-cloud fuzz-middleware \
         compose-check
 
 help:  ## list the targets
@@ -104,6 +104,9 @@ bench-slo: setup build-middleware  ## latency-SLO search vs a 30-point grid: run
 
 bench-monitor: setup build-middleware  ## the monitor's CPU per second of run; demand vs timer model on a local experiment
 	@$(PY) -m worker.scripts.bench_monitor
+
+bench-cloud: setup  ## gets/s and sets/s on a testbed shaped as the reports' Azure VMs vs their network bound
+	@$(PY) -m worker.scripts.bench_cloud $(BENCH_ARGS)
 
 bench-figures: deps  ## static figure rendering: cold browser start vs the warm renderer
 	@$(PY) -m backend.figures.bench

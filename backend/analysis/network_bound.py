@@ -17,7 +17,7 @@ client request. Keys are memtier's (memaslap's 16 B keys are not modelled).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import fmean
 from typing import Any
 
@@ -93,6 +93,7 @@ class RoleBound:
     gets_per_s_per_host: float
     bytes_per_request: float
     bound_per_s: float
+    bandwidth_source: str = "iperf3"
 
 
 def role_bound(
@@ -130,10 +131,12 @@ def configuration_bounds(
     params: dict[str, Any],
     bandwidth_mbit_s: dict[str, float],
     testbed_hosts: dict[str, int],
+    sources: dict[str, str] | None = None,
 ) -> list[RoleBound]:
     """Each role's bound for one configuration (its value size, key range, ratio, multi-get
     size, sharding and replication): its instances run on min(instances, testbed hosts of the role)
-    machines (instance i on host i mod hosts, testbed.TestbedLayout)."""
+    machines (instance i on host i mod hosts, testbed.TestbedLayout). `sources`: where each
+    role's bandwidth comes from (default iperf3)."""
     sizes = design_sizes(int(params["value_size"]), int(params["key_maximum"]))
     mix = design_mix(params)
     replication = resolve_replication(params["replication"], int(params["servers"]))
@@ -149,5 +152,8 @@ def configuration_bounds(
         if role not in bandwidth_mbit_s:
             raise AnalysisError("bandwidth", f"no {role} host's bandwidth was measured")
         hosts = min(instances[role], max(1, testbed_hosts.get(role, 1)))
-        out.append(role_bound(role, hosts, bandwidth_mbit_s[role], sizes, mix, replication))
+        bound = role_bound(role, hosts, bandwidth_mbit_s[role], sizes, mix, replication)
+        if sources and role in sources:
+            bound = replace(bound, bandwidth_source=sources[role])
+        out.append(bound)
     return out

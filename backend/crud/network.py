@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from backend.core.queue import BrokerUnavailable, check_broker, enqueue_network
-from backend.domain.round_trip import leg_rtt_us, rest_label
+from backend.domain.round_trip import RoleBandwidths, leg_rtt_us, rest_label, role_bandwidths
 from backend.models import Experiment, HostRole, Run, RunStatus, Testbed
 
 logger = logging.getLogger(__name__)
@@ -44,6 +44,17 @@ def round_trips_us(
 
 def experiment_testbed(*, session: Session, experiment: Experiment) -> Testbed | None:
     return None if experiment.testbed_id is None else session.get(Testbed, experiment.testbed_id)
+
+
+def testbed_bandwidths(testbed: Testbed | None) -> RoleBandwidths:
+    """Per role, the testbed's link caps when its hosts record them, iperf3's uploads
+    otherwise (backend.domain.round_trip.role_bandwidths): what every network bound reads."""
+    if testbed is None:
+        return RoleBandwidths()
+    caps: dict[str, list[tuple[float | None, str | None]]] = {}
+    for h in testbed.hosts:
+        caps.setdefault(h.role.value, []).append((h.link_cap_mbit_s, h.link_cap_basis))
+    return role_bandwidths(caps, testbed.network)
 
 
 def breakdown_rest_label(*, session: Session, experiment: Experiment) -> str:

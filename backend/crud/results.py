@@ -209,16 +209,23 @@ def read_run_values(
     names: Sequence[MetricName],
     window: tuple[int, int] | None = None,
     role: str | None = None,
+    source_name: str | None = None,
 ) -> list[tuple[RunRef, dict[str, float | None]]]:
     """Per succeeded run with a matching source, `names` with its instances combined, by the
     generated SQL of `backend.crud.fast_path`: over the stored stable window, or re-cut to
     `window` = (start_s, end_s) from the prefix sums (fast metrics only). `role` keeps one
-    role's processes (see source_prefix)."""
+    role's processes (see source_prefix); `source_name` one source only (e.g.
+    "net:<host>:<interface>")."""
     key = tuple(names)
+    pattern = (
+        f"{source_prefix(source, role)}%"
+        if source_name is None
+        else source_name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    )
     params: dict[str, Any] = {
         "experiment_id": experiment_id,
         "request_type": request_type.value,
-        "source_pattern": f"{source_prefix(source, role)}%",
+        "source_pattern": pattern,
     }
     if window is None:
         return _run_rows(session, fast_path.summaries_runs_sql(key), names, params)
@@ -305,3 +312,16 @@ def read_process_hosts(*, session: Session, experiment_id: int) -> dict[str, str
             if "source" in entry and "host" in entry:
                 out.setdefault(f"process:{entry['source']}", str(entry["host"]))
     return out
+
+
+def read_source_names(*, session: Session, experiment_id: int, source: SourceKind) -> list[str]:
+    """The distinct stored source names of a side over the succeeded runs (e.g. every
+    "net:<host>:<interface>")."""
+    stmt = (
+        select(RunSummary.source)
+        .join(Run, Run.id == RunSummary.run_id)
+        .where(*_succeeded(experiment_id), RunSummary.source.like(f"{source}:%"))  # type: ignore[arg-type]
+        .distinct()
+        .order_by(RunSummary.source)
+    )
+    return list(session.scalars(stmt))

@@ -10,6 +10,8 @@ dicts; the readers below are what the breakdown and the model take from them.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 PROBE_METHOD = "tcp_connect"
@@ -44,6 +46,34 @@ def bandwidths_mbit_s(probe: dict[str, Any] | None) -> dict[str, float]:
         role, value = b.get("role"), b.get("mbit_s")
         if role is not None and value is not None:
             out[role] = min(out.get(role, float("inf")), float(value))
+    return out
+
+
+@dataclass(frozen=True)
+class RoleBandwidths:
+    """Per role, the bandwidth its hosts send at (Mbit/s) and where the figure comes from."""
+
+    mbit_s: dict[str, float] = field(default_factory=dict)
+    source: dict[str, str] = field(default_factory=dict)
+
+
+def role_bandwidths(
+    caps: Mapping[str, Sequence[tuple[float | None, str | None]]], probe: dict[str, Any] | None
+) -> RoleBandwidths:
+    """Per role, its slowest host's link cap when every host of the role has one (a shaped or
+    sized link is known exactly: caps maps role -> (cap, basis) per host), else iperf3's
+    slowest upload (bandwidths_mbit_s); a role with neither is left out."""
+    measured = bandwidths_mbit_s(probe)
+    out = RoleBandwidths()
+    for role in set(caps) | set(measured):
+        hosts = caps.get(role) or []
+        if hosts and all(cap is not None for cap, _ in hosts):
+            cap, basis = min(hosts, key=lambda h: h[0] or 0.0)
+            out.mbit_s[role] = float(cap or 0.0)
+            out.source[role] = f"link cap ({basis or 'custom'})"
+        elif role in measured:
+            out.mbit_s[role] = measured[role]
+            out.source[role] = "iperf3"
     return out
 
 

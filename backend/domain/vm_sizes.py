@@ -18,6 +18,8 @@ from typing import Literal
 
 Basis = Literal["published", "measured"]
 BASES: tuple[Basis, ...] = ("published", "measured")
+# What a host's stored link cap follows: a basis of this table, or a rate given directly.
+CapBasis = Literal["published", "measured", "custom"]
 
 AV2_DOC = (
     "Azure documentation, Av2-series sizes (learn.microsoft.com/azure/virtual-machines/"

@@ -2,7 +2,7 @@
 run, the stable window shaded; and each station's utilization against load (the monitor's
 series, worker/drivers/monitor_probe.py)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
 from fastapi import HTTPException, status
@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 
 from backend.analysis.demands import DEFAULT_TIMER_TOLERANCE
 from backend.analysis.model_fit import flagged
-from backend.domain.saturation import SATURATED_SHARE
+from backend.crud.network import experiment_testbed
+from backend.domain.saturation import LOOPBACK, SATURATED_SHARE, link_words
 from backend.domain.window import window_of
 from backend.figures.params import FigureQuery
 from backend.figures.registry import register, set_caption
@@ -37,6 +38,9 @@ class RunResources:
     cpu: list[SourceLine]  # hosts' busy CPU and processes' CPU, % of a core
     network: list[SourceLine]  # bytes/s received + sent per interface
     cores: dict[str, float]  # host source -> its CPU cores (host_cpus)
+    sent: list[SourceLine] = field(default_factory=list)  # bytes/s sent per interface
+    # Testbed host -> (role, egress cap in Mbit/s) of the hosts that record a cap.
+    caps: dict[str, tuple[str, float]] = field(default_factory=dict)
 
 
 def _window_mean(line: SourceLine, lo: int, hi: int) -> float | None:
@@ -78,7 +82,20 @@ def machines_in_words(data: RunResources) -> list[str]:
     )
     if busiest is not None:
         out.append(f"busiest interface {busiest[1]}: {busiest[0] / 1e6:.3g} MB/s in + out")
-    return out
+    return out + links_in_words(data)
+
+
+def links_in_words(data: RunResources) -> list[str]:
+    """Each capped host's link over the stable window: what it sent (every interface but
+    loopback) against its cap, 'saturated' past SATURATED_SHARE as a CPU is."""
+    lo, hi = data.window_start_s, data.window_end_s
+    sent: dict[str, float] = {}
+    for line in data.sent:
+        _, host, iface = line.source.split(":", 2)  # "net:<host>:<interface>"
+        mean = _window_mean(line, lo, hi)
+        if host in data.caps and iface != LOOPBACK and mean is not None:
+            sent[host] = sent.get(host, 0.0) + mean
+    return [link_words(h, data.caps[h][0], b, data.caps[h][1]) for h, b in sorted(sent.items())]
 
 
 def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> RunResources:
@@ -107,7 +124,7 @@ def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> 
     lo, hi = (
         (stored.window_start_s, stored.window_end_s) if stored else (design.start_s, design.end_s)
     )
-    cpu, network = [], []
+    cpu, network, sent = [], [], []
     cores: dict[str, float] = {}
     for r in rows:
         known = [c for c in (r.host_cpus or []) if c == c]  # NaN: a second not measured
@@ -123,7 +140,14 @@ def load_run_resources(session: Session, experiment_id: int, q: FigureQuery) -> 
             both = [a + b for a, b in zip(r.net_rx_bytes_per_s, tx, strict=False)]
             if any(both):  # idle interfaces only crowd the legend
                 network.append(SourceLine(r.source, off, both))
-    return RunResources(run.id, lo, hi, cpu, network, cores)
+            sent.append(SourceLine(r.source, off, list(tx)))
+    testbed = experiment_testbed(session=session, experiment=exp)
+    caps = {
+        h.name: (h.role.value, h.link_cap_mbit_s)
+        for h in (testbed.hosts if testbed is not None else [])
+        if h.link_cap_mbit_s
+    }
+    return RunResources(run.id, lo, hi, cpu, network, cores, sent, caps)
 
 
 @register("resources", "CPU and network of every host and process", load_run_resources)

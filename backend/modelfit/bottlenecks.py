@@ -27,9 +27,8 @@ from backend.analysis.errors import AnalysisError
 from backend.analysis.mva.bounds import bounds
 from backend.analysis.network_bound import configuration_bounds
 from backend.analysis.network_builder import build_network
-from backend.crud.network import experiment_testbed
+from backend.crud.network import experiment_testbed, testbed_bandwidths
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.demands import DemandGroup, demand_groups
 from backend.modelfit.fit import MeasuredConfig
 from backend.modelfit.network import NetworkGroup
@@ -129,7 +128,7 @@ def network_bottleneck(
         "network bound",
         f"network of {limiting.role}",
         component(f"network of {limiting.role}"),
-        "iperf3 bandwidth / bytes sent per request",
+        "link bandwidth (its cap, else iperf3) / bytes sent per request",
         f"bound {limiting.bound_per_s:,.0f} ops/s, measured at "
         f"{100 * measured / limiting.bound_per_s:.0f} % of it",
     )
@@ -174,7 +173,7 @@ def group_bottlenecks(
     except AnalysisError:  # no monitor data: the other models still answer
         demands = {}
     testbed = experiment_testbed(session=session, experiment=experiment)
-    bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
+    bandwidth = testbed_bandwidths(testbed).mbit_s
     hosts = {r: sum(1 for h in testbed.hosts if h.role.value == r) for r in bandwidth if testbed}
     params = {
         _key({k: v for k, v in c.values.items() if k not in CLIENT_COUNT_PARAMETERS}): c.params

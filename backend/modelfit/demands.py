@@ -23,10 +23,9 @@ from backend.analysis.demands import (
 from backend.analysis.errors import AnalysisError, require
 from backend.analysis.network_bound import configuration_bounds
 from backend.crud import results as crud
-from backend.crud.network import experiment_testbed, round_trips_us
+from backend.crud.network import experiment_testbed, round_trips_us, testbed_bandwidths
 from backend.domain.metrics import SourceKind
 from backend.domain.parameters import CLIENT_COUNT_PARAMETERS
-from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.fit import MeasuredConfig, group_key, measured_utilization
 from backend.modelfit.measured import measured_configs
 from backend.modelfit.network import group_round_trip_us
@@ -96,7 +95,7 @@ def demand_groups(
     hosts_of = crud.read_process_hosts(session=session, experiment_id=experiment.id)
     rtts = round_trips_us(session=session, experiment_id=experiment.id)
     testbed = experiment_testbed(session=session, experiment=experiment)
-    bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
+    bandwidth = testbed_bandwidths(testbed).mbit_s
     role_hosts = {
         r: sum(1 for h in testbed.hosts if h.role.value == r) for r in bandwidth if testbed
     }

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, text
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -72,5 +72,10 @@ class Host(Base):
     size: Mapped[str | None] = mapped_column(String(64), default=None)
     region: Mapped[str | None] = mapped_column(String(40), default=None)
     zone: Mapped[str | None] = mapped_column(String(8), default=None)
+    # The host's egress cap in Mbit/s when its network is shaped (infra/local/shaping.py: the
+    # fake Azure's VMs, a rehearsal) or otherwise known, and the figure it follows
+    # (backend.domain.vm_sizes' basis, or "custom"); None: unknown, iperf3's figure is used.
+    link_cap_mbit_s: Mapped[float | None] = mapped_column(Float, default=None)
+    link_cap_basis: Mapped[str | None] = mapped_column(String(16), default=None)
 
     testbed: Mapped[Testbed] = relationship(back_populates="hosts")

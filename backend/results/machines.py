@@ -1,7 +1,8 @@
 """The machines per configuration, over each run's window: every host's whole CPU (user,
 system, iowait, steal; summed over the run's hosts, means over repetitions) against its cores,
-the share of mcscope's own processes per role, and the traffic of the interfaces, with the
-saturated resource named in words. What the run page shows per second, per configuration.
+the share of mcscope's own processes per role, the traffic of the interfaces and each capped
+host's link against its cap (backend.results.links), with the saturated resource named in
+words. What the run page shows per second, per configuration.
 
 Two utilizations, both shown: the hosts' (every process on them, another tenant's included)
 and mcscope's processes'. A host near its cores is saturated whatever its processes say; the
@@ -16,8 +17,9 @@ from backend.domain.metrics import MetricName, SourceKind
 from backend.domain.saturation import SATURATED_SHARE
 from backend.models import Experiment, HostRole, RequestType
 from backend.results.aggregate import Window, by_configuration, summarize
+from backend.results.links import LinkUse, link_uses
 from backend.results.read import configurations, run_values
-from backend.schemas.machines import ConfigurationMachinesPublic, MachinesPublic
+from backend.schemas.machines import ConfigurationMachinesPublic, LinkPublic, MachinesPublic
 
 HOST_METRICS: tuple[MetricName, ...] = (
     "host_cpu_busy_pct",
@@ -54,14 +56,22 @@ def _means(
     return out
 
 
-def verdict(host_busy_pct: float | None, cores: float | None, ours_pct: float | None) -> str:
-    """The configuration's machines in words: which resource saturated, or none."""
+def verdict(
+    host_busy_pct: float | None,
+    cores: float | None,
+    ours_pct: float | None,
+    links: list[LinkUse] | None = None,
+) -> str:
+    """The configuration's machines in words: which resource saturated, or none; a saturated
+    link first (it is the bottleneck a shaped testbed is built to show), then the CPU."""
     if host_busy_pct is None or not cores:
         return "no machine monitoring stored"
     share = host_busy_pct / (100 * cores)
     ours = "" if ours_pct is None else f"; mcscope's processes {ours_pct / 100:.2f} cores of it"
     state = "saturated" if share >= SATURATED_SHARE else "not saturated"
-    return f"hosts' CPU {state}: {host_busy_pct / 100:.2f} of {cores:g} cores busy{ours}"
+    cpu = f"hosts' CPU {state}: {host_busy_pct / 100:.2f} of {cores:g} cores busy{ours}"
+    ordered = sorted(links or [], key=lambda u: -u.utilization)
+    return "; ".join([*(u.words for u in ordered if u.saturated), cpu])
 
 
 def machines_public(
@@ -75,12 +85,17 @@ def machines_public(
         r.value: _means(session, experiment, "process", ("process_cpu_pct",), window, r.value)
         for r in HostRole
     }
+    links = link_uses(session=session, experiment=experiment, window=window)
     rows = []
     for c in configurations(session=session, experiment=experiment):
         h = hosts.get(c.id, {})
         busy, cores = h.get("host_cpu_busy_pct"), h.get("host_cpus")
         ours = processes.get(c.id, {}).get("process_cpu_pct")
         traffic = net.get(c.id, {})
+        used = links.get(c.id, [])
+        cpu_saturated = (
+            busy is not None and bool(cores) and busy / (100 * (cores or 1)) >= SATURATED_SHARE
+        )
         rows.append(
             ConfigurationMachinesPublic(
                 configuration_id=c.id,
@@ -101,10 +116,20 @@ def machines_public(
                     if (v := per.get(c.id, {}).get("process_cpu_pct")) is not None
                 },
                 net_bytes_per_s=(sum(traffic.values()) if traffic else None),
-                saturated=busy is not None
-                and bool(cores)
-                and busy / (100 * (cores or 1)) >= SATURATED_SHARE,
-                summary=verdict(busy, cores, ours),
+                links=[
+                    LinkPublic(
+                        host=u.host,
+                        role=u.role,
+                        cap_mbit_s=u.cap_mbit_s,
+                        cap_basis=u.cap_basis,
+                        tx_bytes_per_s=u.tx_bytes_per_s,
+                        utilization=u.utilization,
+                        saturated=u.saturated,
+                    )
+                    for u in used
+                ],
+                saturated=cpu_saturated or any(u.saturated for u in used),
+                summary=verdict(busy, cores, ours, used),
             )
         )
     return MachinesPublic(

@@ -66,10 +66,12 @@ def run_values(
     metrics: Sequence[MetricName],
     window: Window | None = None,
     role: str | None = None,
+    source_name: str | None = None,
 ) -> list[RunValues]:
     """Per succeeded run, `metrics` over the window with the run's instances combined.
 
-    `role` narrows a process side to that role's processes ("process:<role>:<N>"). Runs
+    `role` narrows a process side to that role's processes ("process:<role>:<N>");
+    `source_name` to one source ("net:<host>:<interface>"). Runs
     without a matching source in the window are absent. A re-cut window needs
     per-second metrics (percentiles of a window come from `window_histograms`): asking for
     another is an AnalysisError on `metric`.
@@ -85,6 +87,7 @@ def run_values(
             names=names,
             window=None if window is None else (window.start_s, window.end_s),
             role=role,
+            source_name=source_name,
         )
         return [RunValues(ref.run_id, ref.configuration_id, ref.repetition, v) for ref, v in rows]
     slow = [n for n in names if not METRICS[n].per_second]
@@ -97,7 +100,7 @@ def run_values(
     groups = _windows_from_series(
         session,
         experiment_id,
-        source_prefix(source, role),
+        source_name or source_prefix(source, role),
         request_type,
         window,
         [METRICS[n] for n in names],

@@ -3,6 +3,20 @@
 from pydantic import BaseModel, Field
 
 
+class LinkPublic(BaseModel):
+    host: str = Field(description="the testbed host")
+    role: str = Field(description="its role")
+    cap_mbit_s: float = Field(description="its egress cap, Mbit/s (10^6 bit/s)")
+    cap_basis: str | None = Field(
+        description="the figure the cap follows: published, measured or custom"
+    )
+    tx_bytes_per_s: float = Field(
+        description="bytes/s it sent, every interface but loopback, mean over repetitions"
+    )
+    utilization: float = Field(description="sent / cap: the link's utilization")
+    saturated: bool = Field(description="utilization past `saturated_share`")
+
+
 class ConfigurationMachinesPublic(BaseModel):
     configuration_id: int
     index: int
@@ -33,7 +47,15 @@ class ConfigurationMachinesPublic(BaseModel):
     net_bytes_per_s: float | None = Field(
         description="bytes/s received + sent, every interface summed"
     )
-    saturated: bool = Field(description="the hosts' CPU busy past `saturated_share` of cores")
+    links: list[LinkPublic] = Field(
+        default_factory=list,
+        description="each host with a link cap (a shaped or sized testbed): what it sent "
+        "against its cap; empty: no host records a cap",
+    )
+    saturated: bool = Field(
+        description="the hosts' CPU busy past `saturated_share` of cores, or a link past "
+        "`saturated_share` of its cap"
+    )
     summary: str = Field(description="the machines in words")
 
 
@@ -44,5 +66,7 @@ class MachinesPublic(BaseModel):
     window_end_s: int | None = Field(
         description="end of the re-cut window, s; null: each run's stable window"
     )
-    saturated_share: float = Field(description="share of the cores named saturated")
+    saturated_share: float = Field(
+        description="share of the cores (or of a link's cap) named saturated"
+    )
     data: list[ConfigurationMachinesPublic]

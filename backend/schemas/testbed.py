@@ -6,10 +6,18 @@ import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    computed_field,
+    field_validator,
+)
 
 from backend.core.addresses import check_literal
 from backend.core.host_keys import MAX_KEY_LINE, fingerprint, key_line, parse_public_key
+from backend.domain.vm_sizes import CapBasis
 from backend.models.enums import HostRole, TestbedKind
 from backend.schemas.base import RequestModel
 from backend.schemas.limits import DbText
@@ -74,6 +82,19 @@ class HostFields(BaseModel):
         description="Azure hosts: the availability zone the VM runs in, e.g. '2' (null: "
         "regional, or not an Azure VM)",
     )
+    link_cap_mbit_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="the host's egress cap, Mbit/s (10^6 bit/s), when its network is shaped "
+        "or known (a cloud-shaped namespace host, an Azure VM's size): the network bound and "
+        "the link utilization use it; null: unknown (the bound uses iperf3's upload)",
+    )
+    link_cap_basis: CapBasis | None = Field(
+        default=None,
+        description="the figure the cap follows: published (Azure's expected bandwidth), "
+        "measured (the reports' iperf) or custom; null with no cap",
+    )
 
 
 HOST_KEY_DOC = (
@@ -107,6 +128,13 @@ class HostCreate(HostFields, RequestModel):
     @classmethod
     def _host_key(cls, value: str | None) -> str | None:
         return None if value is None else check_host_key(value)
+
+    @field_validator("link_cap_basis")
+    @classmethod
+    def _cap_basis(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("link_cap_mbit_s") is None:
+            raise ValueError("a cap's basis needs the cap: set link_cap_mbit_s")
+        return value
 
 
 class HostPublic(HostFields):

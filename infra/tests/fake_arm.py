@@ -613,6 +613,7 @@ class FakeArm:
             os_profile["customData"],
             os_profile["adminUsername"],
             login,
+            size,
         )
         props["vmId"] = str(uuid.uuid4())
         # ARM never returns custom data.

@@ -3,6 +3,11 @@ with the NIC's private address and an sshd that serves the host key from the VM'
 custom data and lets in the login key from its osProfile (what cloud-init and walinuxagent do
 on a real VM). Built from the worker tests' namespace pieces (worker/tests/drivers/netns.py).
 
+Network: each VM's link is capped at its size's published bandwidth (backend/domain/vm_sizes.py,
+the basis FAKE_BASIS; Azure caps a VM's egress by its size), so every Azure test runs on a
+cloud-shaped network; a size without a figure (the B-series: Azure publishes none) is unshaped.
+The Azure worker records the same cap on the hosts it registers (worker/azure/labs.py).
+
 Logins: the VM's adminUsername is admitted without creating a system user: `ip netns exec`
 binds /etc/netns/<namespace>/passwd over /etc/passwd for the namespace's sshd, and that copy
 names the admin user with uid 0 (the tests run as root), home /root."""
@@ -18,7 +23,17 @@ from pathlib import Path
 
 import yaml
 
+from backend.domain.vm_sizes import Basis, bandwidth
+from infra.local.shaping import LinkCap, egress_cap_mbit_s
 from worker.tests.drivers.netns import Bridge, NetnsHost
+
+FAKE_BASIS: Basis = "published"
+
+
+def size_cap(size: str) -> LinkCap | None:
+    """The link a VM of `size` gets in the fake: its published bandwidth, None without one."""
+    fig = bandwidth(size, FAKE_BASIS)
+    return None if fig is None else LinkCap(fig.value, FAKE_BASIS)
 
 
 def host_key_from_custom_data(encoded: str) -> str:
@@ -78,8 +93,10 @@ class VmHosts:
         custom_data: str,
         admin_user: str,
         login_keys: list[str],
+        size: str | None = None,
     ) -> NetnsHost:
-        """Boot the VM: namespace, address, host key, login keys, sshd."""
+        """Boot the VM: namespace, address, link shaped as its size, host key, login keys,
+        sshd."""
         self._count += 1
         name = f"az{self.tag}{self._count}"
         state = self.state_root / name
@@ -98,6 +115,7 @@ class VmHosts:
             authorized_keys=authorized,
             allow_users=admin_user,
             etc_files={"passwd": _passwd_with(admin_user)},
+            cap=None if size is None else size_cap(size),
         )
         self._hosts[vm_id] = host
         host.up(self._bridge(prefix))
@@ -122,6 +140,10 @@ class VmHosts:
         bridge = self._bridges.pop(prefix, None)
         if bridge is not None:
             bridge.down()
+
+    def link_caps(self) -> dict[str, float | None]:
+        """Each VM's address -> the egress cap its link has in the kernel (None: unshaped)."""
+        return {h.address: egress_cap_mbit_s(h.name, h.device) for h in self._hosts.values()}
 
     def namespaces(self) -> list[str]:
         return [h.name for h in self._hosts.values()]

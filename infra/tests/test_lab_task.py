@@ -65,6 +65,12 @@ def test_a_queued_lab_becomes_a_registered_testbed(
         (small_lab.roles[r].size, small_lab.region, None)
         for r in (Role.SERVER, Role.MIDDLEWARE, Role.CLIENT)
     ]
+    # ... and its link cap, the size's published bandwidth, as the fake's VMs are shaped.
+    caps = fake_arm.hosts.link_caps()
+    assert [(h.link_cap_mbit_s, h.link_cap_basis) for h in testbed.hosts] == [
+        (caps[h.address], "published") for h in testbed.hosts
+    ]
+    assert [h.link_cap_mbit_s for h in testbed.hosts] == [250.0, 500.0, 500.0]
     for h in testbed.hosts:
         assert h.ssh_user == "mcscope" and h.host_key_source == "supplied"
         # The key pinned is the one the host serves (read here by a bare key exchange).

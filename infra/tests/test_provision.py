@@ -104,6 +104,8 @@ def test_create_then_delete_a_small_lab(
         assert out.startswith("mcscope\n")  # logged in as the admin user
         assert f"inet {h.private_ip}/24" in out
     assert len({h.host_key for h in lab.hosts}) == 3
+    # Each VM's link is capped at its size's published bandwidth (A1_v2 250, A2_v2 500 Mbit/s).
+    assert fake_arm.hosts.link_caps() == dict(zip(addresses, [250.0, 500.0, 500.0], strict=True))
     # Another key than the generated one is refused before any login.
     with pytest.raises(paramiko.BadHostKeyException):
         ssh_run(lab.hosts[0], new_host_key().public_line, login_keys[0], "true")

@@ -27,6 +27,7 @@ from backend.core.azure import NoSubscription, arm_clients
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
 from backend.crud.network import request_measurement
+from backend.domain.vm_sizes import bandwidth
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
 from infra.azure import provision
 from infra.azure.arm import Arm
@@ -115,6 +116,9 @@ def _register(session: Session, spec: LabSpec, lab: provision.Lab) -> Testbed:
             size=h.size,
             region=lab.region,
             zone=h.zone,
+            # Azure caps a VM's egress by its size: the network bound reads it.
+            link_cap_mbit_s=cap.value if (cap := bandwidth(h.size, "published")) else None,
+            link_cap_basis="published" if cap else None,
         )
         for h in lab.hosts
         if h.role is not None  # the jump host is not an mcscope host

@@ -76,6 +76,8 @@ def _register(session: Session, row: Rehearsal, network: str, built: list[BuiltH
             host_key_source="supplied",
             host_key_pinned_at=pinned_at,
             size=b.planned.size,
+            link_cap_mbit_s=b.planned.mbit_s,
+            link_cap_basis=b.planned.basis,
         )
         for b in built
     ]

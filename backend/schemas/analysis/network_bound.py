@@ -10,7 +10,13 @@ from backend.schemas.analysis.model_fit import FitPublic
 class RoleBoundPublic(BaseModel):
     role: str
     hosts: int = Field(description="machines of the role the configuration uses")
-    bandwidth_mbit_s: float = Field(description="the role's slowest measured upload")
+    bandwidth_mbit_s: float = Field(
+        description="the role's slowest host's link cap when its hosts record caps, else its "
+        "slowest iperf3 upload, Mbit/s"
+    )
+    bandwidth_source: str = Field(
+        description="where the bandwidth comes from: 'link cap (<basis>)' or 'iperf3'"
+    )
     sets_per_s_per_host: float = Field(description="one host's bound if all were sets")
     gets_per_s_per_host: float = Field(
         description="one host's bound if all were gets (of the design's keys; a server's "
@@ -33,7 +39,7 @@ class NetworkBoundRowPublic(ConfigRef):
 
 
 class ExperimentNetworkBoundPublic(Units):
-    """DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths."""
+    """DOMAIN.md section 7's network bound from the testbed's link caps or iperf3 bandwidths."""
 
     data: list[NetworkBoundRowPublic]
     bandwidth_measured_at: str | None = Field(

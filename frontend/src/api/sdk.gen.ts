@@ -1268,9 +1268,10 @@ export class AnalysisService {
     /**
      * Read Network Bound
      *
-     * Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
-     * sends per request, for the design's value size, key range, ratio, multi-get size,
-     * sharding and replication) next to the clients' measured throughput.
+     * Per configuration, each role's network bound (hosts x link bandwidth / bytes the role
+     * sends per request: the hosts' link caps when recorded, else iperf3's uploads; for the
+     * design's value size, key range, ratio, multi-get size, sharding and replication) next to
+     * the clients' measured throughput.
      */
     public static readNetworkBound<ThrowOnError extends boolean = false>(options: Options<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundData, ThrowOnError>) {
         return (options.client ?? client).get<GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundResponses, GetApiV1AnalysisExperimentsByExperimentIdNetworkBoundErrors, ThrowOnError>({

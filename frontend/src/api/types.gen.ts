@@ -1455,9 +1455,15 @@ export type ConfigurationMachinesPublic = {
      */
     net_bytes_per_s: number | null;
     /**
+     * Links
+     *
+     * each host with a link cap (a shaped or sized testbed): what it sent against its cap; empty: no host records a cap
+     */
+    links?: Array<LinkPublic>;
+    /**
      * Saturated
      *
-     * the hosts' CPU busy past `saturated_share` of cores
+     * the hosts' CPU busy past `saturated_share` of cores, or a link past `saturated_share` of its cap
      */
     saturated: boolean;
     /**
@@ -2768,7 +2774,7 @@ export type ExperimentModelPublic = {
 /**
  * ExperimentNetworkBoundPublic
  *
- * DOMAIN.md section 7's network bound from the testbed's iperf3 bandwidths.
+ * DOMAIN.md section 7's network bound from the testbed's link caps or iperf3 bandwidths.
  */
 export type ExperimentNetworkBoundPublic = {
     /**
@@ -4310,6 +4316,18 @@ export type HostCreate = {
      */
     zone?: string | null;
     /**
+     * Link Cap Mbit S
+     *
+     * the host's egress cap, Mbit/s (10^6 bit/s), when its network is shaped or known (a cloud-shaped namespace host, an Azure VM's size): the network bound and the link utilization use it; null: unknown (the bound uses iperf3's upload)
+     */
+    link_cap_mbit_s?: number | null;
+    /**
+     * Link Cap Basis
+     *
+     * the figure the cap follows: published (Azure's expected bandwidth), measured (the reports' iperf) or custom; null with no cap
+     */
+    link_cap_basis?: 'published' | 'measured' | 'custom' | null;
+    /**
      * Host Key
      *
      * the host's SSH public key as an OpenSSH line ('ssh-ed25519 AAAA...', e.g. the host's /etc/ssh/ssh_host_ed25519_key.pub); the worker accepts this key only; omitted: read from the host in the background after registration and pinned (see scan_status)
@@ -4393,6 +4411,18 @@ export type HostPublic = {
      * Azure hosts: the availability zone the VM runs in, e.g. '2' (null: regional, or not an Azure VM)
      */
     zone?: string | null;
+    /**
+     * Link Cap Mbit S
+     *
+     * the host's egress cap, Mbit/s (10^6 bit/s), when its network is shaped or known (a cloud-shaped namespace host, an Azure VM's size): the network bound and the link utilization use it; null: unknown (the bound uses iperf3's upload)
+     */
+    link_cap_mbit_s?: number | null;
+    /**
+     * Link Cap Basis
+     *
+     * the figure the cap follows: published (Azure's expected bandwidth), measured (the reports' iperf) or custom; null with no cap
+     */
+    link_cap_basis?: 'published' | 'measured' | 'custom' | null;
     /**
      * Id
      *
@@ -4804,6 +4834,54 @@ export type LenthPublic = {
      * half-normal quantiles for the plot
      */
     half_normal_quantiles: Array<number>;
+};
+
+/**
+ * LinkPublic
+ */
+export type LinkPublic = {
+    /**
+     * Host
+     *
+     * the testbed host
+     */
+    host: string;
+    /**
+     * Role
+     *
+     * its role
+     */
+    role: string;
+    /**
+     * Cap Mbit S
+     *
+     * its egress cap, Mbit/s (10^6 bit/s)
+     */
+    cap_mbit_s: number;
+    /**
+     * Cap Basis
+     *
+     * the figure the cap follows: published, measured or custom
+     */
+    cap_basis: string | null;
+    /**
+     * Tx Bytes Per S
+     *
+     * bytes/s it sent, every interface but loopback, mean over repetitions
+     */
+    tx_bytes_per_s: number;
+    /**
+     * Utilization
+     *
+     * sent / cap: the link's utilization
+     */
+    utilization: number;
+    /**
+     * Saturated
+     *
+     * utilization past `saturated_share`
+     */
+    saturated: boolean;
 };
 
 /**
@@ -5253,7 +5331,7 @@ export type MachinesPublic = {
     /**
      * Saturated Share
      *
-     * share of the cores named saturated
+     * share of the cores (or of a link's cap) named saturated
      */
     saturated_share: number;
     /**
@@ -7296,9 +7374,15 @@ export type RoleBoundPublic = {
     /**
      * Bandwidth Mbit S
      *
-     * the role's slowest measured upload
+     * the role's slowest host's link cap when its hosts record caps, else its slowest iperf3 upload, Mbit/s
      */
     bandwidth_mbit_s: number;
+    /**
+     * Bandwidth Source
+     *
+     * where the bandwidth comes from: 'link cap (<basis>)' or 'iperf3'
+     */
+    bandwidth_source: string;
     /**
      * Sets Per S Per Host
      *
@@ -9678,6 +9762,18 @@ export type HostPublicWritable = {
      * Azure hosts: the availability zone the VM runs in, e.g. '2' (null: regional, or not an Azure VM)
      */
     zone?: string | null;
+    /**
+     * Link Cap Mbit S
+     *
+     * the host's egress cap, Mbit/s (10^6 bit/s), when its network is shaped or known (a cloud-shaped namespace host, an Azure VM's size): the network bound and the link utilization use it; null: unknown (the bound uses iperf3's upload)
+     */
+    link_cap_mbit_s?: number | null;
+    /**
+     * Link Cap Basis
+     *
+     * the figure the cap follows: published (Azure's expected bandwidth), measured (the reports' iperf) or custom; null with no cap
+     */
+    link_cap_basis?: 'published' | 'measured' | 'custom' | null;
     /**
      * Id
      *

@@ -6,7 +6,9 @@ each namespace (and the test's own side) gets a TUN device, and a thread in the 
 reads every IP packet from them and writes it to the destination's device `delay_s` later. A
 packet from a host to another crosses the router once, so a round trip between two hosts is
 2 x delay_s plus the kernels' and the router's own time; the test's SSH to a host is delayed
-the same way. Hosts, sshd and teardown are those of netns.NetnsHost.
+the same way. `caps` shapes each host's TUN device (infra/local/shaping.py): a cloud-shaped
+link behind the delay (the router is one Python thread: test_shaping.py checks a small cap).
+Hosts, sshd and teardown are those of netns.NetnsHost.
 """
 
 import ctypes
@@ -23,6 +25,7 @@ import uuid
 from pathlib import Path
 
 from backend.core.config import settings
+from infra.local.shaping import LinkCap, shape_egress
 from worker.tests.drivers.netns import NetnsHost, _sh
 
 SUBNET = "10.231.79"
@@ -80,7 +83,13 @@ class DelayedTestbed:
 
     __test__ = False
 
-    def __init__(self, count: int, state_root: Path, delay_s: float) -> None:
+    def __init__(
+        self,
+        count: int,
+        state_root: Path,
+        delay_s: float,
+        caps: list[LinkCap | None] | None = None,
+    ) -> None:
         self.tag = uuid.uuid4().hex[:4]
         self.delay_s = delay_s
         self.key_path = str(settings.LOCAL_SSH_DIR / "id_ed25519")
@@ -91,6 +100,7 @@ class DelayedTestbed:
                 state_root / f"ns{i}",
                 prefixlen=32,
                 client_key=self.key_path,
+                cap=caps[i] if caps else None,
             )
             for i in range(count)
         ]
@@ -113,6 +123,8 @@ class DelayedTestbed:
             _sh(*ns, "ip", "link", "set", dev, "up")
             _sh(*ns, "ip", "link", "set", "lo", "up")
             _sh(*ns, "ip", "route", "add", f"{SUBNET}.0/24", "dev", dev)
+            if h.cap is not None:  # a cloud-shaped link behind the delay
+                shape_egress(h.name, dev, h.cap.mbit_s)
         self._thread = threading.Thread(target=self._route, name="delay-router", daemon=True)
         self._thread.start()
         for h in self.hosts:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from infra.local.shaping import LinkCap, egress_cap_mbit_s, tbf_args
+from worker.tests.drivers.delaynet import DelayedTestbed
 from worker.tests.drivers.netns import NetnsHost, NetnsTestbed, netns_supported
 
 pytestmark = pytest.mark.integration
@@ -78,6 +79,30 @@ def test_each_host_sends_at_its_cap(shaped: NetnsTestbed) -> None:
     # A cap is on egress: the sender's link bounds each direction.
     assert _iperf3(a1, a2) == pytest.approx(A1, rel=0.05)
     assert _iperf3(a2, a1) == pytest.approx(A2, rel=0.05)
+
+
+# Behind the user-space delay router: a cap it can carry (one Python thread forwards every
+# packet) and the reports' ~1 ms round trip (0.5 ms each way).
+DELAYED_CAP, DELAY_S = 20.0, 0.0005
+
+
+@pytest.fixture()
+def delayed(local_sshd: None, tmp_path: Path) -> Iterator[DelayedTestbed]:
+    reason = netns_supported()
+    if reason:
+        pytest.fail(f"cannot create the namespace testbed: {reason}")
+    bed = DelayedTestbed(2, tmp_path, DELAY_S, caps=[LinkCap(DELAYED_CAP), None])
+    try:
+        bed.up()
+        yield bed
+    finally:
+        bed.down()
+
+
+def test_a_cap_behind_the_delay_router(delayed: DelayedTestbed) -> None:
+    sender, receiver = delayed.hosts
+    assert egress_cap_mbit_s(sender.name, f"{sender.name}t") == pytest.approx(DELAYED_CAP)
+    assert _iperf3(sender, receiver) == pytest.approx(DELAYED_CAP, rel=0.05)
 
 
 def test_tbf_arguments() -> None:

@@ -7,9 +7,8 @@ from backend.analysis.network_bound import configuration_bounds, design_sizes
 from backend.analysis.wire_bytes import GET_END, GET_LINE
 from backend.api.deps import SessionDep
 from backend.api.window import ExperimentDep, WindowDep
-from backend.crud.network import experiment_testbed
+from backend.crud.network import experiment_testbed, testbed_bandwidths
 from backend.domain.labels import levels_label
-from backend.domain.round_trip import bandwidths_mbit_s
 from backend.modelfit.measured import measured_configs
 from backend.models import RequestType
 from backend.schemas.analysis.network_bound import ExperimentNetworkBoundPublic
@@ -27,16 +26,19 @@ def read_network_bound(
     window: WindowDep,
     request_type: RequestType = RequestType.ALL,
 ) -> ExperimentNetworkBoundPublic:
-    """Per configuration, each role's network bound (hosts x iperf3 upload / bytes the role
-    sends per request, for the design's value size, key range, ratio, multi-get size,
-    sharding and replication) next to the clients' measured throughput."""
+    """Per configuration, each role's network bound (hosts x link bandwidth / bytes the role
+    sends per request: the hosts' link caps when recorded, else iperf3's uploads; for the
+    design's value size, key range, ratio, multi-get size, sharding and replication) next to
+    the clients' measured throughput."""
     testbed = experiment_testbed(session=session, experiment=experiment)
-    bandwidth = bandwidths_mbit_s(testbed.network if testbed is not None else None)
+    known = testbed_bandwidths(testbed)
+    bandwidth = known.mbit_s
     if testbed is None or not bandwidth:
         raise unprocessable(
             ("testbed",),
-            "no bandwidth measured on this experiment's testbed: measure it with POST "
-            "/testbeds/{id}/network and bandwidth true (the local testbed's loopback has none)",
+            "no bandwidth known on this experiment's testbed: its hosts record no link cap, "
+            "so measure it with POST /testbeds/{id}/network and bandwidth true (the local "
+            "testbed's loopback has none)",
             experiment.testbed_id,
             location="query",
         )
@@ -47,7 +49,7 @@ def read_network_bound(
     rows = []
     with analysis_errors("query"):
         for c in configs:
-            roles = configuration_bounds(c.params, bandwidth, hosts)
+            roles = configuration_bounds(c.params, bandwidth, hosts, known.source)
             limiting = min(roles, key=lambda r: r.bound_per_s)
             x = c.client.get("throughput_per_s")
             measured = x.mean if x is not None else None

@@ -35,7 +35,7 @@ export function DemandModelPanel({ group }: DemandModelPanelProps) {
           ? "The measured client → middleware round trip is a delay station."
           : "No round trip measured: no network delay station."}{" "}
         {model.stations.some((s) => s.name.startsWith("network of"))
-          ? "Each role's link is a station: hosts × iperf3 bandwidth / bytes it sends per request."
+          ? "Each role's link is a station: hosts × link bandwidth (its cap when known, else iperf3's) / bytes it sends per request."
           : "No bandwidth measured on the testbed: no link stations."}
       </p>
       {neck && (

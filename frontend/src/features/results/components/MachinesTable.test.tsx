@@ -51,5 +51,40 @@ describe("MachinesTable", () => {
     expect(cells[7]).toBe("97 %"); // the hosts' utilization
     expect(cells[8]).toBe("0.8 (40 %)"); // mcscope's processes, beside it
     expect(cells.at(-1)).toContain("saturated");
+    // No host records a link cap: no links column.
+    expect(screen.queryByTestId("machines-links")).toBeNull();
+  });
+
+  it("shows each capped link against its cap and names a saturated one", async () => {
+    const row = served.data[0];
+    if (!row) throw new Error("fixture has a row");
+    const linked: MachinesPublic = {
+      ...served,
+      data: [
+        {
+          ...row,
+          links: [
+            {
+              host: "az1",
+              role: "server",
+              cap_mbit_s: 101,
+              cap_basis: "measured",
+              tx_bytes_per_s: 12_500_000,
+              utilization: 0.99,
+              saturated: true,
+            },
+          ],
+          summary: "server link of az1 saturated: sends 100 of 101 Mbit/s (99 %); hosts' CPU ...",
+        },
+      ],
+    };
+    vi.spyOn(ExperimentRunsService, "readMachines").mockResolvedValue({ data: linked } as never);
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MachinesTable experimentId={1} cut={null} />
+      </QueryClientProvider>,
+    );
+    const cell = await screen.findByTestId("machines-links");
+    expect(cell.textContent).toBe("server az1: 99 % of 101 Mbit/s");
   });
 });

@@ -1,6 +1,7 @@
 // Machines per configuration beside the results: the hosts' whole CPU (user, system, iowait,
 // steal) against their cores and mcscope's processes' share (both: a host can saturate with
-// work that is not mcscope's), each role's processes, the traffic, and the verdict in words.
+// work that is not mcscope's), each role's processes, the traffic, each capped host's link against
+// its cap (shaped or sized testbeds only), and the verdict in words.
 import { formatNumber, formatValue } from "@/lib/format";
 import type { ResultWindow } from "@/lib/queryKeys";
 import { useGetMachinesQuery } from "../hooks/useGetMachinesQuery";
@@ -25,13 +26,16 @@ export function MachinesTable({ experimentId, cut }: MachinesTableProps) {
   }
   if (!machines) return null;
   const roles = [...new Set(machines.data.flatMap((r) => Object.keys(r.process_cpu_pct_by_role)))];
+  // Only testbeds whose hosts record a link cap have links to show.
+  const hasLinks = machines.data.some((r) => (r.links ?? []).length > 0);
   return (
     <section className="card" data-testid="machines-table">
       <h3>Machines per configuration</h3>
       <p className="hint">
         CPU in cores busy over {cut ? "the re-cut window" : "each run's stable window"}, means over
         repetitions. Hosts count every process on them; mcscope's processes only its own. A host
-        busy past {formatNumber(100 * machines.saturated_share, 0)} % of its cores is saturated.
+        busy past {formatNumber(100 * machines.saturated_share, 0)} % of its cores is saturated
+        {hasLinks ? ", and so is a link sending past that share of its cap" : ""}.
       </p>
       <table className="table compact">
         <thead>
@@ -49,6 +53,7 @@ export function MachinesTable({ experimentId, cut }: MachinesTableProps) {
               <th key={r}>{r}</th>
             ))}
             <th>network (MB/s)</th>
+            {hasLinks && <th>links (sent / cap)</th>}
             <th>in words</th>
           </tr>
         </thead>
@@ -77,6 +82,16 @@ export function MachinesTable({ experimentId, cut }: MachinesTableProps) {
               <td>
                 {row.net_bytes_per_s == null ? "–" : formatNumber(row.net_bytes_per_s / 1e6, 3)}
               </td>
+              {hasLinks && (
+                <td data-testid="machines-links">
+                  {(row.links ?? [])
+                    .map(
+                      (u) =>
+                        `${u.role} ${u.host}: ${share(u.utilization)} of ${formatNumber(u.cap_mbit_s, 4)} Mbit/s`,
+                    )
+                    .join("; ") || "–"}
+                </td>
+              )}
               <td>{row.summary}</td>
             </tr>
           ))}

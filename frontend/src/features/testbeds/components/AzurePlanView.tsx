@@ -85,6 +85,12 @@ export function AzurePlanView({ plan }: AzurePlanViewProps) {
           {plan.quota.error}
         </p>
       )}
+      {!plan.quota.checked && plan.quota.table_vcpus != null && (
+        <p className="hint" data-testid="azure-plan-table-vcpus">
+          By the size table (Azure's published vCPUs per size), the testbed needs{" "}
+          {plan.quota.table_vcpus} vCPUs; compare them with your quota in the Azure portal.
+        </p>
+      )}
       <h4>Cost</h4>
       <CostSummary cost={plan.per_hour} label="Per hour" testId="azure-plan-per-hour" />
       <CostSummary

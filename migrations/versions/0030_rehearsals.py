@@ -1,8 +1,8 @@
 """Rehearsal testbeds: the testbed kind `rehearsal` and the rehearsals table (an Azure plan's
 hosts built as namespace hosts on this machine, backend.rehearsal).
 
-Revision ID: 0029
-Revises: 0028
+Revision ID: 0030
+Revises: 0029
 Create Date: 2026-11-29 01:30:00
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0029"
-down_revision: str | None = "0028"
+revision: str = "0030"
+down_revision: str | None = "0029"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
