@@ -91,10 +91,14 @@ def test_built_used_by_two_runs_and_deleted_leaving_nothing(
     assert row.status == "ready", row.error
     testbed = db.get(Testbed, row.testbed_id)
     assert testbed is not None and testbed.kind is TestbedKind.REHEARSAL
-    assert [(h.role.value, h.size, h.ssh_user, h.host_key_source) for h in testbed.hosts] == [
-        ("server", "Standard_A1_v2", getpass.getuser(), "supplied"),
-        ("middleware", "Standard_A8_v2", getpass.getuser(), "supplied"),
-        ("client", "Standard_A2_v2", getpass.getuser(), "supplied"),
+    user = getpass.getuser()
+    assert [
+        (h.role.value, h.size, h.ssh_user, h.host_key_source, h.link_cap_mbit_s, h.link_cap_basis)
+        for h in testbed.hosts
+    ] == [
+        ("server", "Standard_A1_v2", user, "supplied", 101, "measured"),
+        ("middleware", "Standard_A8_v2", user, "supplied", 802, "measured"),
+        ("client", "Standard_A2_v2", user, "supplied", 201, "measured"),
     ]
     # Each host's egress is capped at its size's measured bandwidth (the default basis).
     namespaces_made = [i[10:] for i in row.made if i.startswith("namespace ")]
