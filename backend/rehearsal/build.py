@@ -25,8 +25,8 @@ from backend.rehearsal.netns import (
     links,
     namespaces,
 )
+from backend.rehearsal.shaping import LinkCap
 from backend.rehearsal.topology import RehearsalHost
-from infra.local.shaping import LinkCap
 
 logger = logging.getLogger(__name__)
 

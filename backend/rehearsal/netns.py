@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from backend.core.config import REPO_ROOT
-from infra.local.shaping import LinkCap, shape_egress
+from backend.rehearsal.shaping import LinkCap, shape_egress
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 # iproute2 binds /etc/netns/<name>/* over /etc inside the namespace: files written there are
@@ -129,7 +129,7 @@ class NetnsHost:
     # over /etc/<name> inside the namespace (e.g. a passwd naming another user for uid 0).
     allow_users: str | None = None
     etc_files: dict[str, str] | None = None
-    # Its egress cap (infra/local/shaping.py), applied at `up`; None: the veth's full speed.
+    # Its egress cap (backend/rehearsal/shaping.py), applied at `up`; None: the veth's full speed.
     cap: LinkCap | None = None
 
     @property

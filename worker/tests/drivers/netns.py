@@ -13,7 +13,7 @@ from backend.rehearsal.capabilities import missing_capability
 from backend.rehearsal.netns import Bridge, NetnsHost
 from backend.rehearsal.netns import free_network as _free_network
 from backend.rehearsal.netns import run_ip as _sh
-from infra.local.shaping import LinkCap
+from backend.rehearsal.shaping import LinkCap
 
 __all__ = ["Bridge", "NetnsHost", "NetnsTestbed", "_sh", "free_network", "netns_supported"]
 

@@ -23,7 +23,7 @@ from backend.models import Rehearsal, RunStatus, Testbed, TestbedKind
 from backend.rehearsal.build import still_there
 from backend.rehearsal.capabilities import missing_capability
 from backend.rehearsal.netns import links, namespaces, pids_in
-from infra.local.shaping import egress_cap_mbit_s
+from backend.rehearsal.shaping import egress_cap_mbit_s
 from worker.rehearsal.janitor import sweep_once
 from worker.rehearsal.lifecycle import TESTBED_DELETED, build_rehearsal, delete_rehearsal
 from worker.runs.execute import MAX_ATTEMPTS
