@@ -110,7 +110,8 @@ def build(
 
 
 def _remove_namespace(name: str) -> None:
-    # sshd first by its PID file when the state is still there, then everything left by PID.
+    # Every process inside (sshd, its sessions, the role's tools) by PID, then the namespace
+    # and the veth end on the bridge (its peer goes with it).
     kill_namespace_processes(name)
     for argv in (["ip", "netns", "del", name], ["ip", "link", "del", f"{name}o"]):
         subprocess.run(argv, capture_output=True, timeout=COMMAND_TIMEOUT_S)
