@@ -81,6 +81,9 @@ def build(
     net = free_network(settings.REHEARSAL_NETWORK)
     if len(hosts) > net.num_addresses - 3:
         raise ValueError(f"{len(hosts)} hosts do not fit in {net}")
+    # Each host's sshd admits the local testbed's client key, made by sshd.sh when missing
+    # (in its folder, which `make up`'s local sshd otherwise creates).
+    Path(client_key_path()).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     root = state_root(tag)
     record(f"{STATE} {root}")
     root.mkdir(parents=True, exist_ok=True)

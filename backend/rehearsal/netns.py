@@ -182,13 +182,16 @@ class NetnsHost:
         self.start_sshd()
 
     def start_sshd(self) -> None:
-        subprocess.run(
+        done = subprocess.run(
             ["ip", "netns", "exec", self.name, "bash", str(SSHD), "start"],
             env=self._env(),
-            check=True,
             capture_output=True,
+            text=True,
             timeout=60,
         )
+        if done.returncode != 0:  # sshd.sh's own words (a missing key folder, a bad config)
+            tail = (done.stderr or done.stdout).strip()[-500:]
+            raise RuntimeError(f"sshd did not start in namespace {self.name}: {tail}")
 
     def stop_sshd(self) -> None:
         subprocess.run(
