@@ -14,6 +14,7 @@ from backend.core.queue import (
     AZURE_QUEUE,
     MAINTENANCE_QUEUE,
     RECOVER_TASK,
+    REHEARSAL_SWEEP_TASK,
     RUNS_QUEUE,
 )
 
@@ -24,7 +25,12 @@ VISIBILITY_TIMEOUT_S = 6 * 3600
 app = Celery(
     "mcscope",
     broker=settings.REDIS_URL,
-    include=["worker.tasks.runs", "worker.tasks.azure", "worker.tasks.testbeds"],
+    include=[
+        "worker.tasks.runs",
+        "worker.tasks.azure",
+        "worker.tasks.testbeds",
+        "worker.tasks.rehearsals",
+    ],
 )
 app.conf.update(
     task_acks_late=True,
@@ -47,6 +53,12 @@ app.conf.update(
             "task": AZURE_JANITOR_TASK,
             "schedule": settings.AZURE_JANITOR_EVERY_S,
             "options": {"queue": AZURE_QUEUE, "expires": settings.AZURE_JANITOR_EVERY_S},
+        },
+        # Expired rehearsals and dead workers' builds torn down (worker.rehearsal.janitor).
+        "sweep-rehearsals": {
+            "task": REHEARSAL_SWEEP_TASK,
+            "schedule": settings.REHEARSAL_SWEEP_EVERY_S,
+            "options": {"queue": MAINTENANCE_QUEUE, "expires": settings.REHEARSAL_SWEEP_EVERY_S},
         },
     },
 )

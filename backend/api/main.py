@@ -22,6 +22,7 @@ from backend.api.routes import (
     parameters,
     prices,
     quality,
+    rehearsals,
     reports,
     run_files,
     tables,
@@ -36,6 +37,7 @@ protected.include_router(testbeds.router)
 protected.include_router(azure_lab_plans.router)  # before azure_labs: /defaults
 protected.include_router(azure_groups.router)  # before azure_labs: its paths are more specific
 protected.include_router(azure_labs.router)
+protected.include_router(rehearsals.router)
 protected.include_router(prices.router)
 protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)

@@ -141,6 +141,16 @@ class Settings(BaseSettings):
     # The longest expiry a testbed may be given from the page (a new one gets 4 h).
     AZURE_MAX_EXPIRY_HOURS: float = Field(default=24.0, gt=0, le=168.0)
 
+    # --- Rehearsal testbeds (backend/rehearsal: an Azure plan as namespace hosts here) ---
+    # Most namespace hosts all live rehearsals may hold together: each runs an sshd and its
+    # role's processes on this machine's shared cores (the reports' largest topology has 12).
+    REHEARSAL_MAX_HOSTS: int = Field(default=12, ge=1, le=64)
+    # The private range rehearsal hosts take a free /24 of (tests use 10.231.0.0/16).
+    REHEARSAL_NETWORK: IPv4Network = IPv4Network("10.232.0.0/16")
+    # How often the beat scheduler runs the rehearsal janitor (expired rehearsals torn down,
+    # builds whose worker died torn down, failed teardowns retried).
+    REHEARSAL_SWEEP_EVERY_S: float = Field(default=60.0, gt=0)
+
     # --- Quality flags (backend/quality; defaults argued in README "Quality flags") ---
     # Outlier repetition: modified z-score (Iglewicz-Hoaglin, 0.6745 |x - median| / MAD) above
     # this, and at least QUALITY_MIN_SHIFT away from the median.

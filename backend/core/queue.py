@@ -36,6 +36,10 @@ DISPATCH_TASK = "mcscope.experiments.dispatch"
 SLO_STEP_TASK = "mcscope.experiments.slo_step"
 # Measures a testbed's network between roles (worker.tasks.testbeds).
 MEASURE_NETWORK_TASK = "mcscope.testbeds.measure_network"
+# Rehearsal testbeds (worker.tasks.rehearsals): build, tear down, the janitor's pass.
+REHEARSAL_BUILD_TASK = "mcscope.rehearsals.build"
+REHEARSAL_DELETE_TASK = "mcscope.rehearsals.delete"
+REHEARSAL_SWEEP_TASK = "mcscope.rehearsals.sweep"
 RUNS_QUEUE = settings.RUNS_QUEUE
 # Recovery runs beside long runs: its own queue, consumed by the beat-side worker.
 MAINTENANCE_QUEUE = f"{settings.RUNS_QUEUE}.maintenance"
@@ -123,6 +127,15 @@ def enqueue_network(testbed_id: int, bandwidth: bool) -> None:
         producer.send_task(
             MEASURE_NETWORK_TASK, args=[testbed_id, bandwidth], queue=MAINTENANCE_QUEUE
         )
+    except Exception as exc:
+        raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
+
+
+def enqueue_rehearsal(rehearsal_id: int, task: str = REHEARSAL_BUILD_TASK) -> None:
+    """Send one rehearsal's build (or teardown) to the maintenance worker, which runs on the
+    machine the namespace hosts are built on. After the commit."""
+    try:
+        producer.send_task(task, args=[rehearsal_id], queue=MAINTENANCE_QUEUE)
     except Exception as exc:
         raise BrokerUnavailable(f"the message broker ({_where()}) is not reachable: {exc}") from exc
 

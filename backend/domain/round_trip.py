@@ -16,6 +16,9 @@ from typing import Any
 
 PROBE_METHOD = "tcp_connect"
 SAMPLES = 5
+# Testbeds (by kind; None is the built-in local one) whose hosts share this machine's cores:
+# the local one, and a rehearsal's namespace hosts.
+SHARED_CPU_KINDS: frozenset[str | None] = frozenset({None, "local", "rehearsal"})
 
 
 def leg_rtts_us(probe: dict[str, Any] | None, src: str, dst: str) -> list[float]:
@@ -81,6 +84,6 @@ def rest_label(testbed_kind: str | None, shared_host: bool) -> str:
     round trip plus everything the middleware's timers do not see: the load generator's own
     time between the reply's arrival and its clock reading, the kernels' TCP work, and on
     one machine waiting for a core the other processes hold."""
-    if testbed_kind in (None, "local") or shared_host:
+    if testbed_kind in SHARED_CPU_KINDS or shared_host:
         return "client-side time, includes the load generator's CPU and waiting for shared cores"
     return "client-side and kernel time: the load generator's CPU and both TCP stacks"

@@ -6,6 +6,7 @@ from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStat
 from backend.models.experiment import Configuration, Experiment
 from backend.models.kept_server import KeptServer
 from backend.models.price import PriceSource, VmPrice
+from backend.models.rehearsal import Rehearsal
 from backend.models.report import Report
 from backend.models.results import RunHistogram, RunSeries, RunSummary, RunWindowHistogram
 from backend.models.run import Run
@@ -26,6 +27,7 @@ __all__ = [
     "HostRole",
     "KeptServer",
     "PriceSource",
+    "Rehearsal",
     "Report",
     "RequestType",
     "Run",

@@ -25,6 +25,8 @@ class TestbedKind(StrEnum):
     LOCAL = "local"
     REMOTE = "remote"
     AZURE = "azure"
+    # Namespace hosts on this machine built from an Azure plan (backend.rehearsal).
+    REHEARSAL = "rehearsal"
 
 
 class RequestType(StrEnum):

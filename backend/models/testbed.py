@@ -72,7 +72,7 @@ class Host(Base):
     size: Mapped[str | None] = mapped_column(String(64), default=None)
     region: Mapped[str | None] = mapped_column(String(40), default=None)
     zone: Mapped[str | None] = mapped_column(String(8), default=None)
-    # The host's egress cap in Mbit/s when its network is shaped (infra/local/shaping.py: the
+    # The host's egress cap in Mbit/s when its network is shaped (backend/rehearsal/shaping.py: the
     # fake Azure's VMs, a rehearsal) or otherwise known, and the figure it follows
     # (backend.domain.vm_sizes' basis, or "custom"); None: unknown, iperf3's figure is used.
     link_cap_mbit_s: Mapped[float | None] = mapped_column(Float, default=None)

@@ -389,6 +389,7 @@ _HAND: dict[str, str] = {
     "query.testbed_id": "id of the testbed",
     "query.host_id": "id of the host",
     "query.lab_id": "id of the Azure lab",
+    "query.rehearsal_id": "id of the rehearsal",
     "query.configuration_id": "id of the configuration (grid point)",
     "query.source": "client: the load generators' measurements; middleware: the middleware's",
     "query.request_type": "request type to read: all, set, get or multi-get",

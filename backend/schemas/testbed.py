@@ -200,9 +200,22 @@ class HostKeyPin(RequestModel):
 
 class TestbedCreate(RequestModel):
     name: DbText = Field(min_length=1, max_length=100)
-    kind: TestbedKind = TestbedKind.REMOTE
+    kind: TestbedKind = Field(
+        default=TestbedKind.REMOTE,
+        description="remote or azure (local is built in; a rehearsal is made by "
+        "POST /rehearsals, which builds its hosts)",
+    )
     description: DbText = Field(default="", max_length=2000)
     hosts: list[HostCreate] = Field(default_factory=list, max_length=256)
+
+    @field_validator("kind")
+    @classmethod
+    def _registrable(cls, value: TestbedKind) -> TestbedKind:
+        # A rehearsal's hosts are built (and torn down) by mcscope: registering hosts under
+        # that kind by hand would promise a teardown nothing does.
+        if value is TestbedKind.REHEARSAL:
+            raise ValueError("a rehearsal testbed is made by Rehearse locally (POST /rehearsals)")
+        return value
 
 
 class TestbedPublic(BaseModel):

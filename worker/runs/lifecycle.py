@@ -103,6 +103,12 @@ def record(session: Session, run_id: int, attempt: int, **values: Any) -> bool:
     return bool(done)
 
 
+TESTBED_DELETED = "testbed deleted"
+"""The error of a run ended because the user deleted its testbed while the run was on it (a
+rehearsal's teardown, worker/rehearsal/lifecycle.py); TESTBED_EXPIRED is the janitor's."""
+TESTBED_GONE = frozenset({TESTBED_EXPIRED, TESTBED_DELETED})
+
+
 def ended_with_testbed(run_id: int) -> bool:
     """Whether someone else ended this run because its testbed is going away (read in a
     session of its own: the run's may hold work not yet committed)."""
@@ -110,7 +116,7 @@ def ended_with_testbed(run_id: int) -> bool:
         error = session.scalar(
             select(Run.error).where(Run.id == run_id, Run.status == RunStatus.FAILED)
         )
-    return error == TESTBED_EXPIRED
+    return error in TESTBED_GONE
 
 
 def append_command(session: Session, run_id: int, attempt: int, entry: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from backend.core.config import REPO_ROOT, settings
-from backend.models import HostRole, Testbed
+from backend.models import HostRole, Testbed, TestbedKind
 from worker.drivers.host import HostSpec
 
 LOCAL_MIDDLEWARE = REPO_ROOT / "middleware-cpp" / "build" / "release" / "mcscope-middleware"
@@ -98,7 +98,8 @@ def load_testbed(session: Session, testbed_id: int | None) -> TestbedLayout:
         servers=tuple(by_role[HostRole.SERVER]),
         middlewares=tuple(by_role[HostRole.MIDDLEWARE]),
         clients=tuple(by_role[HostRole.CLIENT]),
-        middleware_binary=None,
+        # A rehearsal's hosts share this machine's files: the middleware built here.
+        middleware_binary=str(LOCAL_MIDDLEWARE) if testbed.kind is TestbedKind.REHEARSAL else None,
         workroot=REMOTE_WORKROOT,
         hardware=hardware,
     )

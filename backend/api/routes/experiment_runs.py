@@ -30,6 +30,7 @@ from backend.crud.costs import over_budget
 from backend.crud.dispatch import release, send_unsent, stuck_runs, unsent_count
 from backend.crud.experiment import configuration_counts, run_counts
 from backend.crud.overhead import run_overhead
+from backend.crud.rehearsals import gone_rehearsal
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
@@ -63,9 +64,12 @@ def _load(session: SessionDep, experiment_id: int) -> Experiment:
 
 def _check_budget(session: SessionDep, exp: Experiment) -> None:
     """422 with the numbers when the runs not yet succeeded would cost more than what is
-    left of the Azure testbed's budget."""
+    left of the Azure testbed's budget; 422 when the testbed is a torn-down rehearsal."""
     if exp.testbed_id is None:
         return  # the local testbed costs nothing
+    gone = gone_rehearsal(session, exp.testbed_id)
+    if gone is not None:
+        raise unprocessable(("testbed_id",), gone, exp.testbed_id)
     counts = run_counts(session=session, experiment_ids=[exp.id])[exp.id]
     configurations = configuration_counts(session=session, experiment_ids=[exp.id])
     # A search's runs are at most its bound, which counts what it may still add.

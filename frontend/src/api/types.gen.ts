@@ -6666,6 +6666,264 @@ export type QuotaPublic = {
 };
 
 /**
+ * RehearsalCreate
+ *
+ * The plan of an Azure testbed to rehearse on this machine: its role VMs become namespace
+ * hosts (the jump host, region, zone, image, key, SSH source, subnet and budget are not
+ * used); expires_in_hours is the rehearsal's own expiry.
+ */
+export type RehearsalCreate = {
+    /**
+     * Name
+     *
+     * testbed name, prefix of every VM name; its resource group is mcscope-<name>
+     */
+    name: string;
+    /**
+     * Region
+     *
+     * Azure region, e.g. 'westeurope'
+     */
+    region: string;
+    /**
+     * Zone
+     *
+     * availability zone of every VM, '1', '2' or '3' (null: regional, Azure picks); recorded on each host, so Compare shows runs in different zones
+     */
+    zone?: '1' | '2' | '3' | null;
+    /**
+     * memcached server VMs (at least one)
+     */
+    servers: AzureRoleRequest;
+    /**
+     * middleware VMs (0: no middleware)
+     */
+    middlewares: AzureRoleRequest;
+    /**
+     * load generator VMs (at least one)
+     */
+    clients: AzureRoleRequest;
+    /**
+     * Key Path
+     *
+     * private key file under the key folder (MCSCOPE_SSH_KEY_DIR); the public key beside it (<key_path>.pub) is the VMs' login key
+     */
+    key_path: string;
+    /**
+     * Ssh Source Cidr
+     *
+     * the only source network allowed to reach the VMs' SSH port
+     */
+    ssh_source_cidr: string;
+    /**
+     * Subnet Prefix
+     *
+     * the lab's subnet; VMs get its addresses from the fifth up
+     */
+    subnet_prefix?: string;
+    /**
+     * Image
+     *
+     * marketplace image URN publisher:offer:sku:version (null: Ubuntu 24.04 LTS)
+     */
+    image?: string | null;
+    /**
+     * Jump Host
+     *
+     * add one VM with a public IP to reach the others through
+     */
+    jump_host?: boolean;
+    /**
+     * Expires In Hours
+     *
+     * hours until the lab is deleted, in h (1 h at least; at most MCSCOPE_AZURE_MAX_EXPIRY_HOURS, GET /azure-labs/defaults)
+     */
+    expires_in_hours?: number;
+    /**
+     * Budget
+     *
+     * the most the testbed may cost, in the prices' currency; starting an experiment whose estimate exceeds what is left is refused (null: no limit)
+     */
+    budget?: number | null;
+    /**
+     * Owner
+     *
+     * owner tag on every resource of the lab
+     */
+    owner?: string;
+    /**
+     * Bandwidth Basis
+     *
+     * which figure each host's link is capped at: 'measured' (the reports' iperf of the Basic A-series VMs: A1 101, A2 201, A4 802 Mbit/s) or 'published' (Azure's expected bandwidth of the size)
+     */
+    bandwidth_basis?: 'measured' | 'published';
+};
+
+/**
+ * RehearsalDelete
+ *
+ * Deleting tears the rehearsal's hosts down; its name typed again confirms it.
+ */
+export type RehearsalDelete = {
+    /**
+     * Name
+     *
+     * the rehearsal's name
+     */
+    name: string;
+};
+
+/**
+ * RehearsalHostPublic
+ */
+export type RehearsalHostPublic = {
+    /**
+     * Name
+     *
+     * the host's name, as the Azure plan names its VM
+     */
+    name: string;
+    /**
+     * Role
+     *
+     * what the host runs: client, middleware or server
+     */
+    role: string;
+    /**
+     * Size
+     *
+     * the VM size it stands for
+     */
+    size: string;
+    /**
+     * Mbit S
+     *
+     * its egress cap, Mbit/s (10^6 bit/s)
+     */
+    mbit_s: number;
+    /**
+     * Basis
+     *
+     * which figure the cap follows
+     */
+    basis: 'measured' | 'published';
+    /**
+     * Bandwidth Source
+     *
+     * the basis and source of that figure
+     */
+    bandwidth_source: string;
+};
+
+/**
+ * RehearsalPublic
+ */
+export type RehearsalPublic = {
+    /**
+     * Id
+     *
+     * database id
+     */
+    id: number;
+    /**
+     * Name
+     *
+     * name, unique within its list
+     */
+    name: string;
+    /**
+     * Status
+     *
+     * current state
+     */
+    status: 'queued' | 'building' | 'ready' | 'failed' | 'deleting' | 'deleted';
+    /**
+     * Hosts
+     *
+     * machines of the testbed, or the hosts a run used (role -> address)
+     */
+    hosts: Array<RehearsalHostPublic>;
+    /**
+     * Network
+     *
+     * the hosts' /24 on this machine (once built)
+     */
+    network: string | null;
+    /**
+     * Made
+     *
+     * what exists on this machine now, as recorded
+     */
+    made: Array<string>;
+    /**
+     * Error
+     *
+     * why the run failed (None unless failed)
+     */
+    error: string | null;
+    /**
+     * Expires At
+     *
+     * when the janitor tears it down
+     */
+    expires_at: string;
+    /**
+     * Deleted At
+     *
+     * when it was torn down
+     */
+    deleted_at: string | null;
+    /**
+     * Testbed Id
+     *
+     * its testbed, once registered
+     */
+    testbed_id: number | null;
+    /**
+     * Created At
+     *
+     * creation time, UTC
+     */
+    created_at: string;
+    /**
+     * Actions
+     *
+     * what its state allows
+     */
+    actions: Array<'delete'>;
+    /**
+     * Like The Cloud
+     *
+     * what is like the Azure testbed it rehearses
+     */
+    like_the_cloud: Array<string>;
+    /**
+     * Unlike The Cloud
+     *
+     * what is not
+     */
+    unlike_the_cloud: Array<string>;
+};
+
+/**
+ * RehearsalsPublic
+ */
+export type RehearsalsPublic = {
+    /**
+     * Data
+     *
+     * one row per configuration (or group) of the experiment
+     */
+    data: Array<RehearsalPublic>;
+    /**
+     * Count
+     *
+     * total number of items matching the query (for paging)
+     */
+    count: number;
+};
+
+/**
  * RelativeConfigRowPublic
  */
 export type RelativeConfigRowPublic = {
@@ -8918,7 +9176,7 @@ export type TestbedCreate = {
      */
     name: string;
     /**
-     * kind of item (see the enum)
+     * remote or azure (local is built in; a rehearsal is made by POST /rehearsals, which builds its hosts)
      */
     kind?: TestbedKind;
     /**
@@ -8938,7 +9196,7 @@ export type TestbedCreate = {
 /**
  * TestbedKind
  */
-export type TestbedKind = 'local' | 'remote' | 'azure';
+export type TestbedKind = 'local' | 'remote' | 'azure' | 'rehearsal';
 
 /**
  * TestbedPublic
@@ -10641,6 +10899,149 @@ export type PostApiV1AzureLabsByLabIdStartResponses = {
 };
 
 export type PostApiV1AzureLabsByLabIdStartResponse = PostApiV1AzureLabsByLabIdStartResponses[keyof PostApiV1AzureLabsByLabIdStartResponses];
+
+export type GetApiV1RehearsalsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Skip
+         *
+         * rows to skip (paging)
+         */
+        skip?: number;
+        /**
+         * Limit
+         *
+         * rows to return at most (paging)
+         */
+        limit?: number;
+    };
+    url: '/api/v1/rehearsals';
+};
+
+export type GetApiV1RehearsalsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RehearsalsError = GetApiV1RehearsalsErrors[keyof GetApiV1RehearsalsErrors];
+
+export type GetApiV1RehearsalsResponses = {
+    /**
+     * Successful Response
+     */
+    200: RehearsalsPublic;
+};
+
+export type GetApiV1RehearsalsResponse = GetApiV1RehearsalsResponses[keyof GetApiV1RehearsalsResponses];
+
+export type PostApiV1RehearsalsData = {
+    body: RehearsalCreate;
+    path?: never;
+    query?: never;
+    url: '/api/v1/rehearsals';
+};
+
+export type PostApiV1RehearsalsErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type PostApiV1RehearsalsError = PostApiV1RehearsalsErrors[keyof PostApiV1RehearsalsErrors];
+
+export type PostApiV1RehearsalsResponses = {
+    /**
+     * Successful Response
+     */
+    202: RehearsalPublic;
+};
+
+export type PostApiV1RehearsalsResponse = PostApiV1RehearsalsResponses[keyof PostApiV1RehearsalsResponses];
+
+export type DeleteApiV1RehearsalsByRehearsalIdData = {
+    body: RehearsalDelete;
+    path: {
+        /**
+         * Rehearsal Id
+         *
+         * id of the rehearsal
+         */
+        rehearsal_id: number;
+    };
+    query?: never;
+    url: '/api/v1/rehearsals/{rehearsal_id}';
+};
+
+export type DeleteApiV1RehearsalsByRehearsalIdErrors = {
+    /**
+     * No such rehearsal
+     */
+    404: unknown;
+    /**
+     * Its state does not allow it
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+    /**
+     * The message broker (Redis) is not reachable
+     */
+    503: unknown;
+};
+
+export type DeleteApiV1RehearsalsByRehearsalIdError = DeleteApiV1RehearsalsByRehearsalIdErrors[keyof DeleteApiV1RehearsalsByRehearsalIdErrors];
+
+export type DeleteApiV1RehearsalsByRehearsalIdResponses = {
+    /**
+     * Successful Response
+     */
+    202: RehearsalPublic;
+};
+
+export type DeleteApiV1RehearsalsByRehearsalIdResponse = DeleteApiV1RehearsalsByRehearsalIdResponses[keyof DeleteApiV1RehearsalsByRehearsalIdResponses];
+
+export type GetApiV1RehearsalsByRehearsalIdData = {
+    body?: never;
+    path: {
+        /**
+         * Rehearsal Id
+         *
+         * id of the rehearsal
+         */
+        rehearsal_id: number;
+    };
+    query?: never;
+    url: '/api/v1/rehearsals/{rehearsal_id}';
+};
+
+export type GetApiV1RehearsalsByRehearsalIdErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type GetApiV1RehearsalsByRehearsalIdError = GetApiV1RehearsalsByRehearsalIdErrors[keyof GetApiV1RehearsalsByRehearsalIdErrors];
+
+export type GetApiV1RehearsalsByRehearsalIdResponses = {
+    /**
+     * Successful Response
+     */
+    200: RehearsalPublic;
+};
+
+export type GetApiV1RehearsalsByRehearsalIdResponse = GetApiV1RehearsalsByRehearsalIdResponses[keyof GetApiV1RehearsalsByRehearsalIdResponses];
 
 export type GetApiV1PricesData = {
     body?: never;

@@ -58,6 +58,9 @@ export const queryKeys = {
     defaults: () => ["azure-labs", "defaults"] as const,
     states: () => ["azure-labs", "states"] as const,
   },
+  rehearsals: {
+    all: () => ["rehearsals"] as const,
+  },
   prices: () => ["prices"] as const,
   templates: () => ["templates"] as const,
   experiments: {

@@ -2,12 +2,15 @@
 // expiry (default and maximum served by the API) and budget. "Show plan" asks the API what
 // would be made, what quota it needs and what it costs; Create is offered only for the plan
 // on screen, and queues the creation (the lab then shows its progress on this page).
+// "Rehearse locally" builds the same role VMs as namespace hosts on this machine instead,
+// each link capped at its size's bandwidth (measured or published figure): no Azure needed.
 import { useEffect, useMemo, useState } from "react";
-import type { AzureLabDefaultsPublic } from "@/api";
+import type { AzureLabDefaultsPublic, RehearsalCreate } from "@/api";
 import { FieldError } from "@/components/common/FieldError";
 import { handleError, showSuccess } from "@/components/common/handleError";
 import { fieldErrors } from "@/lib/apiError";
 import { useCreateAzureLabMutation, usePlanAzureLabMutation } from "../hooks/useAzureLabs";
+import { useCreateRehearsalMutation } from "../hooks/useRehearsals";
 import {
   type AzureForm,
   initialForm,
@@ -40,14 +43,22 @@ export function NewAzureTestbed({ defaults, onCreated }: NewAzureTestbedProps) {
   );
   const plan = usePlanAzureLabMutation();
   const create = useCreateAzureLabMutation();
+  const rehearse = useCreateRehearsalMutation();
+  const [basis, setBasis] = useState<RehearsalCreate["bandwidth_basis"]>("measured");
   const request = useMemo(() => toRequest(form), [form]);
   const [plannedFor, setPlannedFor] = useState<string | null>(null);
   const current = plannedFor === JSON.stringify(request) ? plan.data : undefined;
-  const errors = { ...fieldErrors(plan.error), ...fieldErrors(create.error) };
+  const errors = {
+    ...fieldErrors(plan.error),
+    ...fieldErrors(create.error),
+    ...fieldErrors(rehearse.error),
+  };
+  // A refusal about the machine, not a field (no root, no tc): said beside the button.
+  const cannotRehearse = fieldErrors(rehearse.error)[""];
   useEffect(() => {
-    for (const e of [plan.error, create.error])
+    for (const e of [plan.error, create.error, rehearse.error])
       if (e && Object.keys(fieldErrors(e)).length === 0) handleError(e);
-  }, [plan.error, create.error]);
+  }, [plan.error, create.error, rehearse.error]);
   const update = (patch: Partial<AzureForm>) => setForm((f) => ({ ...f, ...patch }));
   const quotaBlocks = Boolean(current?.quota.checked && current.quota.error);
   return (
@@ -216,6 +227,51 @@ export function NewAzureTestbed({ defaults, onCreated }: NewAzureTestbedProps) {
           <span className="hint">The values changed: show the plan again before creating.</span>
         )}
       </div>
+      <fieldset data-testid="rehearse-locally">
+        <legend>Rehearse locally</legend>
+        <p className="hint">
+          Before paying for it: build these servers, middlewares and clients as hosts on this
+          machine (network namespaces reached over SSH), each host's outgoing link capped at its VM
+          size's bandwidth, and run any design on them. The CPUs stay this machine's, shared by
+          every host. Nothing is created on Azure; the rehearsal expires like a testbed.
+        </p>
+        <div className="actions">
+          <label>
+            Link caps follow{" "}
+            <select
+              name="bandwidth_basis"
+              value={basis}
+              onChange={(e) => setBasis(e.target.value as RehearsalCreate["bandwidth_basis"])}
+            >
+              <option value="measured">the reports' iperf (A1 101, A2 201, A4 802 Mbit/s)</option>
+              <option value="published">Azure's published bandwidth of the size</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            disabled={rehearse.isPending}
+            onClick={() =>
+              rehearse.mutate(
+                { ...request, bandwidth_basis: basis },
+                {
+                  onSuccess: (r) => {
+                    showSuccess(`Rehearsing ${r.name}: its hosts are being built, see below`);
+                    onCreated();
+                  },
+                },
+              )
+            }
+          >
+            {rehearse.isPending ? "Checking this machine…" : "Rehearse locally"}
+          </button>
+        </div>
+        <FieldError message={errors.bandwidth_basis} testId="error-bandwidth_basis" />
+        {cannotRehearse && (
+          <p className="error-text" data-testid="rehearse-error">
+            {cannotRehearse}
+          </p>
+        )}
+      </fieldset>
       {current && <AzurePlanView plan={current} />}
     </section>
   );

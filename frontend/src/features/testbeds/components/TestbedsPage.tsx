@@ -2,10 +2,12 @@
 // keys, the network between their roles (round trips, iperf3 bandwidth), and the tools (and
 // versions) their newest runs found. Azure testbeds: New Azure testbed (plan, then create), each
 // lab's progress while it is made, then its testbed's card with the expiry countdown, the cost so
-// far and Stop/Start/Delete.
+// far and Stop/Start/Delete. Rehearsals (an Azure plan built as namespace hosts here): each
+// one's build, then its testbed's card with the hosts' link caps and what is and is not like
+// the cloud.
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
-import type { AzureLabPublic, TestbedPublic, TestbedToolPublic } from "@/api";
+import type { AzureLabPublic, RehearsalPublic, TestbedPublic, TestbedToolPublic } from "@/api";
 import { CostSummary } from "@/components/common/CostSummary";
 import { handleError } from "@/components/common/handleError";
 import { PendingBlock } from "@/components/common/PendingBlock";
@@ -13,17 +15,20 @@ import { formatMoney } from "@/lib/cost";
 import { useGetAzureLabDefaultsQuery, useGetAzureLabsQuery } from "../hooks/useAzureLabs";
 import { useGetTestbedsQuery, useGetTestbedToolsQuery } from "../hooks/useGetTestbedsQuery";
 import { useMeasureNetworkMutation } from "../hooks/useMeasureNetworkMutation";
+import { useGetRehearsalsQuery } from "../hooks/useRehearsals";
 import { AzureLabPanel } from "./AzureLabPanel";
 import { AzureLabStates } from "./AzureLabStates";
 import { HostKeyCell } from "./HostKeyCell";
 import { NetworkTable } from "./NetworkTable";
 import { NewAzureTestbed } from "./NewAzureTestbed";
+import { RehearsalPanel } from "./RehearsalPanel";
 
 export function TestbedsPage() {
   const { testbeds, isLoading, error } = useGetTestbedsQuery();
   const { tools } = useGetTestbedToolsQuery();
   const { labs, error: labsError } = useGetAzureLabsQuery();
   const { defaults } = useGetAzureLabDefaultsQuery();
+  const { rehearsals, error: rehearsalsError } = useGetRehearsalsQuery();
   const [creating, setCreating] = useState(false);
   useEffect(() => {
     if (error) handleError(error);
@@ -31,9 +36,17 @@ export function TestbedsPage() {
   useEffect(() => {
     if (labsError) handleError(labsError);
   }, [labsError]);
+  useEffect(() => {
+    if (rehearsalsError) handleError(rehearsalsError);
+  }, [rehearsalsError]);
   // A lab's newest row per testbed; labs not (yet) registered get a card of their own.
   const labOf = (id: number) => labs?.data.find((l) => l.testbed_id === id);
   const unregistered = (labs?.data ?? []).filter((l) => l.testbed_id === null);
+  const rehearsalOf = (id: number) => rehearsals?.data.find((r) => r.testbed_id === id);
+  // Rehearsals being built (or whose build failed) have no testbed yet: a card of their own.
+  const unbuilt = (rehearsals?.data ?? []).filter(
+    (r) => r.testbed_id === null && r.status !== "deleted",
+  );
   const toolsOf = (id: number | null) => (tools?.data ?? []).filter((t) => t.testbed_id === id);
   // Links to one testbed's card (/testbeds#testbed-3) scroll to it once the cards are drawn.
   const { hash } = useLocation();
@@ -68,6 +81,14 @@ export function TestbedsPage() {
           <AzureLabPanel lab={lab} />
         </section>
       ))}
+      {unbuilt.map((r) => (
+        <section className="card" key={`rehearsal-${r.id}`} data-testid={`rehearsal-card-${r.id}`}>
+          <h2>
+            {r.name} <span className="hint">(rehearsal, not registered)</span>
+          </h2>
+          <RehearsalPanel rehearsal={r} />
+        </section>
+      ))}
       <section className="card" data-testid="testbed-local">
         <h2>local</h2>
         <p className="hint">
@@ -88,6 +109,9 @@ export function TestbedsPage() {
           </h2>
           {tb.description && <p className="hint">{tb.description}</p>}
           {labOf(tb.id) && <AzureLabPanel lab={labOf(tb.id) as AzureLabPublic} />}
+          {rehearsalOf(tb.id) && (
+            <RehearsalPanel rehearsal={rehearsalOf(tb.id) as RehearsalPublic} />
+          )}
           {tb.cost && (
             <>
               <CostSummary cost={tb.cost.accrued} label="Cost so far" testId={`cost-${tb.id}`} />

@@ -1,0 +1,184 @@
+"""Rehearse an Azure plan locally: queue building its role VMs as shaped namespace hosts on
+this machine (the worker registers them as a `rehearsal` testbed), list rehearsals, read one,
+tear one down. A plan this machine cannot rehearse (too many hosts, a size with no bandwidth
+figure, no root, no veth, no tc) is a 422 saying why, before anything is queued."""
+
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, status
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from backend.api.deps import SessionDep
+from backend.api.paging import Page, paging
+from backend.api.routes.azure_labs import checked_spec
+from backend.azure.resource_plan import planned_vms
+from backend.core.queue import (
+    REHEARSAL_DELETE_TASK,
+    BrokerUnavailable,
+    check_broker,
+    enqueue_rehearsal,
+)
+from backend.domain.rehearsal_states import DELETABLE, LIVE, RehearsalStatus
+from backend.models import Rehearsal
+from backend.rehearsal.capabilities import missing_capability
+from backend.rehearsal.topology import TopologyError, check_limit, rehearsal_hosts
+from backend.schemas.problems import unprocessable
+from backend.schemas.rehearsal import (
+    RehearsalCreate,
+    RehearsalDelete,
+    RehearsalPublic,
+    RehearsalsPublic,
+)
+
+router = APIRouter(prefix="/rehearsals", tags=["rehearsals"])
+
+NOT_FOUND = "rehearsal not found"
+CANNOT = "this machine cannot rehearse: {}"
+_BROKER: dict[int | str, dict[str, Any]] = {
+    503: {"description": "The message broker (Redis) is not reachable"}
+}
+
+
+def _live_hosts(session: Session) -> int:
+    rows = session.scalars(
+        select(Rehearsal.hosts).where(Rehearsal.status.in_([s.value for s in LIVE]))
+    ).all()
+    return sum(len(h) for h in rows)
+
+
+def _name_free(session: Session, name: str) -> None:
+    live = session.scalar(
+        select(Rehearsal.id).where(
+            Rehearsal.name == name, Rehearsal.status.in_([s.value for s in LIVE])
+        )
+    )
+    if live is not None:
+        raise unprocessable(("name",), f"a rehearsal named {name!r} is being built", name)
+
+
+@router.post(
+    "",
+    response_model=RehearsalPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=_BROKER,
+)
+def create_rehearsal(session: SessionDep, body: RehearsalCreate) -> RehearsalPublic:
+    """Queue building the plan's role VMs as namespace hosts on this machine."""
+    spec, _ = checked_spec(session, body, plan_only=True)  # the plan's own checks, 422s
+    _name_free(session, body.name)
+    planned = [(vm.name, vm.role.value, vm.size) for vm in planned_vms(spec) if vm.role]
+    try:
+        hosts = rehearsal_hosts(planned, body.bandwidth_basis)
+        check_limit(len(hosts), _live_hosts(session))
+    except TopologyError as exc:
+        raise unprocessable((exc.field,), str(exc)) from exc
+    missing = missing_capability()
+    if missing is not None:
+        raise unprocessable((), CANNOT.format(missing))
+    try:
+        check_broker()  # before anything is committed: no rehearsal queued without a message
+    except BrokerUnavailable as exc:
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot rehearse: {exc}; nothing was queued"
+        ) from exc
+    row = Rehearsal(
+        name=body.name,
+        status=RehearsalStatus.QUEUED.value,
+        hosts=[h.as_json() for h in hosts],
+        tag=_tag(session),
+        made=[],
+        expires_at=datetime.now(UTC) + timedelta(hours=body.expires_in_hours),
+    )
+    session.add(row)
+    session.commit()
+    try:
+        enqueue_rehearsal(row.id)
+    except BrokerUnavailable as exc:
+        row.status, row.error = RehearsalStatus.FAILED.value, str(exc)
+        session.commit()
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"{exc}; nothing was built"
+        ) from exc
+    return RehearsalPublic.model_validate(row)
+
+
+def _tag(session: Session) -> str:
+    """Four hex digits no rehearsal of this database holds: part of every name it makes."""
+    used = set(session.scalars(select(Rehearsal.tag)))
+    while True:
+        tag = secrets.token_hex(2)
+        if tag not in used:
+            return tag
+
+
+@router.get("", response_model=RehearsalsPublic)
+def read_rehearsals(
+    session: SessionDep, page: Annotated[Page, Depends(paging())]
+) -> RehearsalsPublic:
+    """List rehearsals, newest first."""
+    rows = session.scalars(
+        select(Rehearsal).order_by(Rehearsal.id.desc()).offset(page.skip).limit(page.limit)
+    ).all()
+    count = session.scalar(select(func.count()).select_from(Rehearsal)) or 0
+    return RehearsalsPublic(data=[RehearsalPublic.model_validate(r) for r in rows], count=count)
+
+
+@router.get("/{rehearsal_id}", response_model=RehearsalPublic)
+def read_rehearsal(session: SessionDep, rehearsal_id: int) -> RehearsalPublic:
+    """Get one rehearsal: its state, hosts and caps, and what is and is not like the cloud."""
+    row = session.get(Rehearsal, rehearsal_id)
+    if row is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+    return RehearsalPublic.model_validate(row)
+
+
+@router.delete(
+    "/{rehearsal_id}",
+    response_model=RehearsalPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        404: {"description": "No such rehearsal"},
+        409: {"description": "Its state does not allow it"},
+        **_BROKER,
+    },
+)
+def delete_rehearsal(
+    session: SessionDep, rehearsal_id: int, body: RehearsalDelete
+) -> RehearsalPublic:
+    """Queue tearing the rehearsal's hosts down (its runs end); the body repeats its name."""
+    row = session.get(Rehearsal, rehearsal_id)
+    if row is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_FOUND)
+    if body.name != row.name:
+        raise unprocessable(
+            ("name",), f"type the rehearsal's name {row.name!r} to delete it", body.name
+        )
+    try:
+        check_broker()
+    except BrokerUnavailable as exc:
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}; nothing was queued"
+        ) from exc
+    before = row.status
+    moved = session.execute(
+        update(Rehearsal)
+        .where(
+            Rehearsal.id == row.id,
+            Rehearsal.status.in_([s.value for s in DELETABLE]),
+        )
+        .values(status=RehearsalStatus.DELETING.value, heartbeat_at=func.now())
+    ).rowcount  # type: ignore[attr-defined]
+    session.commit()
+    if not moved:
+        raise HTTPException(status.HTTP_409_CONFLICT, f"cannot delete a rehearsal that is {before}")
+    try:
+        enqueue_rehearsal(row.id, REHEARSAL_DELETE_TASK)
+    except BrokerUnavailable as exc:
+        session.execute(update(Rehearsal).where(Rehearsal.id == row.id).values(status=before))
+        session.commit()
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}") from exc
+    session.refresh(row)
+    return RehearsalPublic.model_validate(row)
