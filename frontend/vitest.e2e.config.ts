@@ -20,7 +20,10 @@ const SHARED_STATE = [
 const common = {
   environment: "node" as const,
   testTimeout: 60_000,
-  hookTimeout: 60_000,
+  // A deadline against a hang only: seeding a spec's experiments (beforeAll) took over 60 s at
+  // load 15 on the shared 2-core machine (results.spec.ts, 2026-11-29), with two specs at once
+  // more still.
+  hookTimeout: 180_000,
   // expect.poll waits for the UI to settle, not a deadline: a changed selection refetches
   // every figure the page shows, which on a shared 2-core machine can take seconds.
   expect: { poll: { timeout: 20_000 } },
