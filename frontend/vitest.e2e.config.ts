@@ -1,17 +1,63 @@
-// Vitest runs the Playwright end-to-end specs too (node environment, one file at a time).
+// Vitest runs the Playwright end-to-end specs too (node environment). Two groups, one after
+// the other: first the specs that share no state, two files at a time (each seeds and reads
+// experiments of its own: names, ids and runs nobody else touches); then, one at a time, the
+// specs that share state through the whole API: the Testbeds page lists every testbed (and
+// costs.spec and azure.spec price the same VM sizes), and the Celery workers of azure.spec and
+// smoke-run.spec (the one real run) would carry out any message another spec's API calls left
+// on the run queues.
 import { fileURLToPath, URL } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const SHARED_STATE = [
+  "tests/e2e/azure-failed.spec.ts",
+  "tests/e2e/azure.spec.ts",
+  "tests/e2e/costs.spec.ts",
+  "tests/e2e/network.spec.ts",
+  "tests/e2e/rehearsal.spec.ts",
+  "tests/e2e/run-page.spec.ts",
+  "tests/e2e/smoke-run.spec.ts",
+  "tests/e2e/testbeds.spec.ts",
+];
+
+const common = {
+  environment: "node" as const,
+  testTimeout: 60_000,
+  // A deadline against a hang only: seeding a spec's experiments (beforeAll) took over 60 s at
+  // load 15 on the shared 2-core machine (results.spec.ts, 2026-11-29), with two specs at once
+  // more still.
+  hookTimeout: 180_000,
+  // expect.poll waits for the UI to settle, not a deadline: a changed selection refetches
+  // every figure the page shows, which on a shared 2-core machine can take seconds.
+  expect: { poll: { timeout: 20_000 } },
+};
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   test: {
-    environment: "node",
-    include: ["tests/e2e/**/*.spec.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    fileParallelism: false,
-    // expect.poll waits for the UI to settle, not a deadline: a changed selection refetches
-    // every figure the page shows, which on a shared 2-core machine can take seconds.
-    expect: { poll: { timeout: 20_000 } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: "isolated",
+          include: ["tests/e2e/**/*.spec.ts"],
+          exclude: SHARED_STATE,
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: "shared-state",
+          include: SHARED_STATE,
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

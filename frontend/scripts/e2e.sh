@@ -9,6 +9,7 @@ db="mcscope_e2e_$$"
 uvicorn_pid=""
 preview_pid=""
 fake_arm_pid=""
+sshd_env=()
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
 var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
 export MCSCOPE_VAR_DIR="$var_dir" E2E_VAR_DIR="$var_dir"
@@ -21,6 +22,9 @@ stop_pid() {
 
 cleanup() {
   stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
+  if [[ ${#sshd_env[@]} -gt 0 ]]; then
+    env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" stop >/dev/null 2>&1 || true
+  fi
   if [[ -n "${MCSCOPE_RUNS_QUEUE:-}" ]]; then
     "$py" -c "import redis,sys; r=redis.Redis.from_url(sys.argv[1]); r.delete(sys.argv[2], sys.argv[2] + '.maintenance')" \
       "${MCSCOPE_REDIS_URL:-redis://127.0.0.1:6379/0}" "$MCSCOPE_RUNS_QUEUE" 2>/dev/null || true
@@ -96,6 +100,18 @@ else
   echo "e2e: the fake Azure did not start (azure.spec.ts will fail):" >&2
   cat "$azure_dir/fake-arm.log" >&2
 fi
+
+# The local testbed of smoke-run.spec.ts (the one spec that runs a real experiment): its own
+# sshd on a free port with its own keys, as the Python tests' conftest.py starts one, so it
+# neither needs nor disturbs a `make up` sshd; the API and the spec's worker read the same
+# settings. The spec starts its Celery worker on the run queue only while it runs.
+ssh_dir="$var_dir/ssh"
+MCSCOPE_LOCAL_SSH_PORT="$(free_port)"
+export MCSCOPE_LOCAL_SSH_PORT MCSCOPE_LOCAL_SSH_DIR="$ssh_dir"
+export MCSCOPE_SSH_KNOWN_HOSTS="$var_dir/known_hosts" E2E_RUN_WORKER_LOG="$var_dir/run-worker.log"
+sshd_env=(SSHD_PORT="$MCSCOPE_LOCAL_SSH_PORT" SSHD_DIR="$ssh_dir")
+env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" start >/dev/null \
+  || echo "e2e: the local testbed's sshd did not start (smoke-run.spec.ts will fail)" >&2
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"

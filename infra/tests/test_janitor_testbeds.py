@@ -66,7 +66,7 @@ def test_expiry_during_a_running_experiment_ends_its_runs_and_leaves_nothing(
         db,
         factors={"clients_per_thread": [2, 4]},
         fixed=FIXED,
-        run_time_s=5,
+        run_time_s=5,  # long enough that the expiry finds the first run in its load
         testbed_id=lab.testbed_id,
     )
     running = threading.Thread(target=_execute_run, args=(run_ids[0],), daemon=True)

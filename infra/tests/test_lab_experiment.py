@@ -26,7 +26,7 @@ from infra.tests.fake_arm import FakeArm, iter_namespaces
 from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 from worker.tests.utils.hardware import local_cpu_model
 
 pytestmark = pytest.mark.integration
@@ -49,7 +49,12 @@ def lab_name(how: str) -> str:
 def _run_once(db: Session, testbed_id: int) -> tuple[RunStatus, str | None, dict[str, Any]]:
     """Queue a one-run experiment on the testbed and execute it as the Celery task would."""
     exp, (run_id,) = create_queued_experiment(
-        db, factors={"clients_per_thread": [2]}, fixed=FIXED, run_time_s=3, testbed_id=testbed_id
+        # Azure orchestration, not the load: the shortest run on the lab's VMs.
+        db,
+        factors={"clients_per_thread": [2]},
+        fixed=FIXED,
+        testbed_id=testbed_id,
+        **SHORTEST_RUN,
     )
     retries: list[str | None] = []
     for _ in range(MAX_ATTEMPTS):

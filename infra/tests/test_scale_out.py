@@ -19,7 +19,12 @@ from backend.models import Run, RunStatus
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.tests.fake_arm import FakeArm
 from infra.tests.labs import SMALL_EXPERIMENT, ready_lab
-from worker.tests.utils.experiments import all_final, create_queued_experiment, wait_for
+from worker.tests.utils.experiments import (
+    SHORTEST_RUN,
+    all_final,
+    create_queued_experiment,
+    wait_for,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -56,8 +61,8 @@ def test_two_azure_testbeds_run_two_experiments_at_once(
             db,
             factors={"clients_per_thread": [2, 4]},
             fixed=FIXED,
-            run_time_s=5,
             testbed_id=testbed_id,
+            **SHORTEST_RUN,  # dispatch and the per-testbed lock, not the load
         )
         exps.append((exp.id, run_ids))
     env = {"MCSCOPE_SSH_KEY_DIR": str(Path(small_lab.ssh_private_key_path).parent)}

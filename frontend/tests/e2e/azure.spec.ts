@@ -6,15 +6,12 @@
 // past the quota, then shows the creation resource by resource, the hosts with their roles,
 // the expiry countdown and the cost so far; Stop and Start deallocate and start the VMs, and
 // Delete wants the testbed's name typed.
-import { type ChildProcess, spawn } from "node:child_process";
-import { openSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VmPricePublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { type CeleryWorker, startCeleryWorker } from "./celery";
 
-const ROOT = resolve(__dirname, "../../..");
 const NETWORK = process.env.E2E_AZURE_NETWORK ?? "";
 const WORKER_LOG = process.env.E2E_AZURE_WORKER_LOG ?? "";
 const name = `aze2e${Date.now().toString(36)}`;
@@ -22,7 +19,7 @@ const today = new Date().toISOString().slice(0, 10);
 
 let browser: Browser;
 let page: Page;
-let worker: ChildProcess | undefined;
+let worker: CeleryWorker | undefined;
 
 async function setPrice(size: string, price: number): Promise<void> {
   await api<VmPricePublic>(`/prices/westeurope/${size}`, {
@@ -32,30 +29,13 @@ async function setPrice(size: string, price: number): Promise<void> {
 }
 
 function workerLog(): string {
-  return readFileSync(WORKER_LOG, "utf8").slice(-3000);
+  return worker?.log() ?? "";
 }
 
-/** A Celery worker on this run's maintenance queue, with e2e.sh's settings (the fake's). */
+/** A Celery worker on this run's maintenance queue, with e2e.sh's settings (the fake's). Lab
+ * creation, stop, start and delete go to the azure queue (backend/core/queue.py). */
 async function startWorker(): Promise<void> {
-  const log = openSync(WORKER_LOG, "a");
-  // Lab creation, stop, start and delete go to the azure queue (backend/core/queue.py).
-  const queue = ["maintenance", "azure"]
-    .map((q) => `${process.env.MCSCOPE_RUNS_QUEUE}.${q}`)
-    .join(",");
-  const proc = spawn(
-    `${ROOT}/.venv/bin/celery`,
-    ["-A", "worker.celery_app", "worker", "--loglevel=INFO", "-Q", queue, "--concurrency=1"]
-      .concat(["--without-gossip", "--without-mingle", "--without-heartbeat"])
-      .concat(["-n", `e2e-azure-${process.pid}@%h`]),
-    { cwd: ROOT, env: process.env, stdio: ["ignore", log, log] },
-  );
-  worker = proc; // afterAll stops it, ready or not
-  // Ready once it has connected to the broker (a deadline only against a worker that hangs).
-  for (let i = 0; i < 300 && !workerLog().includes("ready."); i++) {
-    if (proc.exitCode !== null) throw new Error(`celery worker exited: ${workerLog()}`);
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  if (!workerLog().includes("ready.")) throw new Error(`celery worker not ready: ${workerLog()}`);
+  worker = await startCeleryWorker(["maintenance", "azure"], "azure", WORKER_LOG);
 }
 
 async function role(key: "servers" | "middlewares" | "clients", count: number, size: string) {
@@ -82,11 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (worker && worker.exitCode === null) {
-    const exited = new Promise((done) => worker?.once("exit", done));
-    worker.kill("SIGTERM");
-    await exited;
-  }
+  await worker?.stop();
 });
 
 describe("an Azure testbed from the Testbeds page", () => {

@@ -23,7 +23,7 @@ from worker.tasks.runs import _execute_run
 from worker.testbed_network import measure_testbed_network
 from worker.tests.drivers.delaynet import DelayedTestbed, tc_netem_supported
 from worker.tests.drivers.netns import netns_supported
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
 DELAY_S = 1e-3  # each way
@@ -128,8 +128,8 @@ def test_a_run_measures_its_paths_on_the_service_ports(
             "key_maximum": 1000,
             "load_generator": "memaslap",
         },
-        run_time_s=4,
         testbed_id=testbed_id,
+        **SHORTEST_RUN,  # the paths are measured before the load: the shortest run
     )
     errors = []
     for _ in range(MAX_ATTEMPTS):

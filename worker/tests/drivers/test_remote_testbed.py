@@ -82,6 +82,7 @@ def test_run_on_namespace_hosts(
             "key_maximum": 2000,
             "load_generator": "memaslap",
         },
+        # 4 s: the monitor's checks below want series of 3 s or more on every host.
         run_time_s=4,
         testbed_id=testbed.id,
     )

@@ -106,8 +106,9 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
     beat = CeleryWorkerProcess(log_dir=tmp_path, beat=True, env=env)
     exp = create_random_experiment(
         client,
-        factors={"clients_per_thread": [1, 2]},
+        factors={"clients_per_thread": [1]},
         fixed=LOCAL_FIXED,
+        # Recovery of lost messages, not the load: two runs, the API's shortest.
         repetitions=2,
         run_time_s=5,
         warmup_s=1,
@@ -123,7 +124,7 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
 
         own_redis.start()
         r = client.post(f"{API}/{exp['id']}/start")
-        assert r.status_code == 202 and r.json()["queued"] == 4, r.text
+        assert r.status_code == 202 and r.json()["queued"] == 2, r.text
         # Restart Redis with the runs queued: the queue is gone with it.
         own_redis.stop()
         own_redis.start()
@@ -136,7 +137,7 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
     finally:
         beat.stop()
         worker.stop()
-    assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 4, [r.error for r in runs]
+    assert [r.status for r in runs] == [RunStatus.SUCCEEDED] * 2, [r.error for r in runs]
     counts = db.execute(
         select(RunSummary.run_id, RunSummary.source, RunSummary.request_type, func.count())
         .where(RunSummary.run_id.in_([r.id for r in runs]))

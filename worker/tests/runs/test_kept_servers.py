@@ -1,6 +1,7 @@
 """Servers kept across runs on the local testbed (127.0.0.1, real memcached, middleware and
 memtier): every run starts from the same server state, and no memcached or middleware is left
-once the runs end, fail or are cancelled (checked by the PIDs the runs recorded)."""
+once the runs end, fail or are cancelled (checked by the PIDs the runs recorded). The servers'
+lifecycle is the claim, not the load: every run is the shortest (SHORTEST_RUN)."""
 
 from typing import Any
 
@@ -15,7 +16,7 @@ from worker.parsers import ParseError
 from worker.runs.kept import reap_idle
 from worker.runs.pipeline import RunExecution
 from worker.tasks.runs import _execute_run
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
 
@@ -43,7 +44,7 @@ def test_repetitions_share_servers_and_start_from_the_same_state(
     db: Session, local_sshd: None
 ) -> None:
     exp, run_ids = create_queued_experiment(
-        db, factors={"clients_per_thread": [1, 2]}, fixed=FIXED, repetitions=2, run_time_s=4
+        db, factors={"clients_per_thread": [1, 2]}, fixed=FIXED, repetitions=2, **SHORTEST_RUN
     )
     for run_id in run_ids:  # repetition-major: c0 r0, c1 r0, c0 r1, c1 r1
         assert _execute_run(run_id) is None
@@ -71,7 +72,7 @@ def test_servers_kept_for_cancelled_runs_are_stopped(
     client: TestClient, db: Session, local_sshd: None
 ) -> None:
     exp, run_ids = create_queued_experiment(
-        db, factors={"clients_per_thread": [2]}, fixed=FIXED, repetitions=2, run_time_s=4
+        db, factors={"clients_per_thread": [2]}, fixed=FIXED, repetitions=2, **SHORTEST_RUN
     )
     assert _execute_run(run_ids[0]) is None
     (done, _) = runs_of(db, exp.id)
@@ -91,7 +92,7 @@ def test_a_failed_run_stops_the_servers_it_took_over(
     db: Session, local_sshd: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     exp, run_ids = create_queued_experiment(
-        db, factors={"clients_per_thread": [2]}, fixed=FIXED, repetitions=3, run_time_s=4
+        db, factors={"clients_per_thread": [2]}, fixed=FIXED, repetitions=3, **SHORTEST_RUN
     )
     assert _execute_run(run_ids[0]) is None
     assert len(_kept_rows(db)) == 2

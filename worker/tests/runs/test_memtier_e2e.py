@@ -38,7 +38,7 @@ def test_memtier_experiment_through_api(
             "load_generator": "memtier",
         },
         repetitions=1,
-        run_time_s=5,
+        run_time_s=5,  # the API's shortest run: the claim is memtier's outputs, not the load
         warmup_s=1,
         cooldown_s=1,
     )

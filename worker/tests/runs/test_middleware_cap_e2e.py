@@ -21,7 +21,7 @@ from worker.runs.quality import ingest_quality
 from worker.runs.summarize import StableWindow
 from worker.runs.summarize.middleware import middleware_rows
 from worker.tasks.runs import _execute_run
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 
 SAMPLE = Path(__file__).resolve().parents[1] / "parsers" / "data" / "middleware_ok"
 FIXED = {
@@ -50,9 +50,7 @@ def test_a_run_starts_its_middleware_with_the_cap_of_its_host_and_design(
     db: Session, local_sshd: None
 ) -> None:
     # The shortest run that starts, stops and ingests a middleware: the claim is its start-up.
-    exp, (run_id,) = create_queued_experiment(
-        db, factors={}, fixed=FIXED, run_time_s=3, warmup_s=1, cooldown_s=1
-    )
+    exp, (run_id,) = create_queued_experiment(db, factors={}, fixed=FIXED, **SHORTEST_RUN)
     assert _execute_run(run_id) is None
     (run,) = runs_of(db, exp.id)
     assert run.status == RunStatus.SUCCEEDED, run.error

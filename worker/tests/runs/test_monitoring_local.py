@@ -9,27 +9,37 @@ from sqlalchemy.orm import Session
 
 from backend.domain.window import window_of
 from backend.modelfit.demands import demand_groups
-from backend.models import Run, RunSeries, RunStatus, RunSummary
+from backend.models import Experiment, Run, RunSeries, RunStatus, RunSummary
 from backend.results.aggregate import offset_s
 from worker.tasks.runs import _execute_run
 from worker.tests.runs.monitoring_checks import check_monitor_rows
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import create_queued_experiment
 
 pytestmark = pytest.mark.integration
 
 BASE = {"value_size": 128, "key_maximum": 2000, "load_generator": "memaslap", "ratio": "1:9"}
 
 
-def test_run_stores_every_host_and_process(db: Session, local_sshd: None) -> None:
-    exp, (run_id,) = create_queued_experiment(
-        db,
-        factors={"workers": [2]},
-        fixed={"servers": 1, "middlewares": 1, "clients_per_thread": 2, **BASE},
-        run_time_s=6,
-    )
+@pytest.fixture(scope="module")
+def monitored_run(database: str, local_sshd: None) -> int:
+    """One real run that both tests read (they only read what its monitor stored): 6 s, so the
+    per-second series have a 4 s stable window of whole seconds to sum."""
+    from backend.core.db import SessionLocal
+
+    with SessionLocal() as db:
+        exp, (run_id,) = create_queued_experiment(
+            db,
+            factors={"workers": [2]},
+            fixed={"servers": 1, "middlewares": 1, "clients_per_thread": 2, **BASE},
+            run_time_s=6,
+        )
     assert _execute_run(run_id) is None
-    (run,) = runs_of(db, exp.id)
-    assert run.status == RunStatus.SUCCEEDED, run.error
+    return run_id
+
+
+def test_run_stores_every_host_and_process(db: Session, monitored_run: int) -> None:
+    run = db.get(Run, monitored_run)
+    assert run is not None and run.status == RunStatus.SUCCEEDED, run and run.error
     sources = check_monitor_rows(db, run, ["local"])
     assert {"process:server:0", "process:middleware:0", "process:client:0"} <= sources
     assert "net:local:lo" in sources
@@ -47,18 +57,14 @@ def _window_sum(row: RunSeries, column: str, t0: float, lo: int, hi: int) -> flo
     return float(sum(v for v in values[max(0, lo - off) : max(0, hi - off)] if math.isfinite(v)))
 
 
-def test_utilization_law_from_stored_series(db: Session, local_sshd: None) -> None:
+def test_utilization_law_from_stored_series(db: Session, monitored_run: int) -> None:
     """The demand model's D = U / X equals CPU seconds / requests over the stable window,
     both summed from the stored per-second series."""
-    exp, (run_id,) = create_queued_experiment(
-        db,
-        factors={"workers": [2]},
-        fixed={"servers": 1, "middlewares": 1, "clients_per_thread": 2, **BASE},
-        run_time_s=6,
-    )
-    assert _execute_run(run_id) is None
+    run_id = monitored_run
     run = db.get(Run, run_id)
     assert run is not None and run.status == RunStatus.SUCCEEDED, run and run.error
+    exp = db.get(Experiment, run.experiment_id)
+    assert exp is not None
     (group,) = demand_groups(session=db, experiment=exp, timer_tolerance=0.5)
     rows = {
         s.source: s

@@ -22,6 +22,7 @@ from worker.runs.testbed import LOCK_NAMESPACE
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import (
     LOCAL_FIXED,
+    SHORTEST_RUN,
     create_queued_experiment,
     in_load_phase,
     runs_of,
@@ -41,7 +42,7 @@ def test_long_stop_fetch_parse_keeps_the_heartbeat(
     monkeypatch.setattr(heartbeat, "HEARTBEAT_EVERY_S", 0.2)
     monkeypatch.setattr(recovery, "STALE_AFTER_S", 2)
     exp, (run_id,) = create_queued_experiment(
-        db, factors={"clients_per_thread": [1]}, fixed=FIXED, run_time_s=3
+        db, factors={"clients_per_thread": [1]}, fixed=FIXED, **SHORTEST_RUN
     )
     requeued: list[int] = []
     fetch = RunExecution.fetch_all
@@ -69,7 +70,11 @@ def test_lost_testbed_lock_ends_the_attempt(
     stops its processes and the run is re-queued for a later attempt, saying why."""
     monkeypatch.setattr(heartbeat, "HEARTBEAT_EVERY_S", 0.2)
     exp, (run_id,) = create_queued_experiment(
-        db, factors={"clients_per_thread": [1]}, fixed=FIXED, run_time_s=30
+        # Long enough to be running when the lock goes; it ends the attempt early.
+        db,
+        factors={"clients_per_thread": [1]},
+        fixed=FIXED,
+        run_time_s=30,
     )
     result: list[float | None] = []
     worker = threading.Thread(target=lambda: result.append(_execute_run(run_id)))
@@ -127,7 +132,7 @@ def test_disk_full_while_archiving_fails_and_keeps_raw_files_on_host(
 ) -> None:
     monkeypatch.setattr(context, "run_archive_dir", lambda run_id: full_disk / str(run_id))
     exp, (run_id,) = create_queued_experiment(
-        db, factors={"clients_per_thread": [1]}, fixed=FIXED, run_time_s=3
+        db, factors={"clients_per_thread": [1]}, fixed=FIXED, **SHORTEST_RUN
     )
     assert _execute_run(run_id) is None  # not retried: a full disk is not a host problem
     (run,) = runs_of(db, exp.id)

@@ -20,7 +20,7 @@ from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
 from worker.tests.runs.monitoring_checks import check_monitor_rows
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 from worker.tests.utils.hardware import local_cpu_model
 
 pytestmark = pytest.mark.integration
@@ -33,6 +33,9 @@ def test_run_zero_middleware_stores_client_results(db: Session, local_sshd: None
         db,
         factors={"clients_per_thread": [2]},
         fixed={"servers": 2, "middlewares": 0, "instances_per_machine": 2, "ratio": "1:9", **BASE},
+        # 5 s of load (the default): live progress needs ticks from several of the watcher's
+        # polls, about one a second.
+        run_time_s=5,
     )
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(  # type: ignore[no-untyped-call]
         ignore_subscribe_messages=True
@@ -137,6 +140,7 @@ def test_missing_tool_fails_in_preflight_naming_host(
         db,
         factors={"clients_per_thread": [1]},
         fixed={"servers": 1, "middlewares": 0, **BASE, "load_generator": "memtier"},
+        **SHORTEST_RUN,  # fails in preflight: no load runs
     )
     assert _execute_run(run_id) is None
     (run,) = runs_of(db, exp.id)
@@ -157,6 +161,7 @@ def test_unparsable_output_fails_that_run_keeps_raw_files(
         factors={"workers": [2]},
         fixed={"servers": 1, "middlewares": 1, "clients_per_thread": 2, "ratio": "1:9", **BASE},
         repetitions=2,
+        **SHORTEST_RUN,  # the claim is the failed parse and the next run, not the load
     )
     damaged: list[Path] = []
     original_fetch = RunExecution.fetch_all

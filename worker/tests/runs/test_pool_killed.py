@@ -137,7 +137,11 @@ def test_killed_pool_process_never_shares_the_testbed(
     db: Session, local_sshd: None, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     exp, run_ids = create_queued_experiment(
-        db, factors={"clients_per_thread": [2, 4]}, fixed=FIXED, run_time_s=8
+        # 8 s: the killed attempt's processes must still run while the next run waits for them.
+        db,
+        factors={"clients_per_thread": [2, 4]},
+        fixed=FIXED,
+        run_time_s=8,
     )
     watcher = Watcher(exp.id)
     watcher.start()

@@ -162,7 +162,7 @@ def test_real_worker_adds_repetitions_up_to_the_cap(
         fixed=LOCAL_FIXED,
         repetitions=2,
         repetition_rule=rule,
-        run_time_s=5,
+        run_time_s=5,  # the API's shortest run: the claim is the rule's bookkeeping
         warmup_s=1,
         cooldown_s=1,
     )

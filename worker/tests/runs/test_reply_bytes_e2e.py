@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from backend.core.run_files import run_archive_dir
 from backend.models import Configuration, RunStatus, RunSummary
 from worker.tasks.runs import _execute_run
-from worker.tests.utils.experiments import create_queued_experiment, runs_of
+from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 
 pytestmark = pytest.mark.integration
 
@@ -53,6 +53,7 @@ def test_reply_bytes_from_stats_file_to_summary_compare_and_export(
             "key_maximum": 1000,
             "load_generator": "memaslap",
         },
+        **SHORTEST_RUN,  # bytes per reply are exact whatever the load: the shortest run
     )
     for run_id in run_ids:
         assert _execute_run(run_id) is None

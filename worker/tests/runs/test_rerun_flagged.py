@@ -9,7 +9,12 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.models import RunStatus
 from worker.tasks.runs import _execute_run
-from worker.tests.utils.experiments import LOCAL_FIXED, create_queued_experiment, runs_of
+from worker.tests.utils.experiments import (
+    LOCAL_FIXED,
+    SHORTEST_RUN,
+    create_queued_experiment,
+    runs_of,
+)
 
 pytestmark = pytest.mark.integration
 API = "/api/v1"
@@ -28,7 +33,11 @@ def test_rerun_flagged_queues_exactly_the_flagged_run(
     client: TestClient, db: Session, local_sshd: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     exp, (flagged, clean) = create_queued_experiment(
-        db, factors={"clients_per_thread": [1, 2]}, fixed=LOCAL_FIXED, run_time_s=5
+        # Quality-flag bookkeeping, not the load: the interactive law flags any window at 1e-12.
+        db,
+        factors={"clients_per_thread": [1, 2]},
+        fixed=LOCAL_FIXED,
+        **SHORTEST_RUN,
     )
     # The first run is stored under a tolerance no measurement meets: the interactive law
     # flags it at ingest. The second under lenient ones: no flag.

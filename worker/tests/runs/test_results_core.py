@@ -14,6 +14,9 @@ from worker.tests.utils.experiments import all_final, wait_for
 
 pytestmark = pytest.mark.integration
 
+# Steady state: client and middleware throughput must agree over the stable window and a
+# re-cut of it, which needs seconds of load past the warm-up. The tests only read this one
+# experiment (a module fixture).
 RUN_S, WARMUP_S, COOLDOWN_S = 10, 2, 1
 STABLE = {"window_start_s": WARMUP_S, "window_end_s": RUN_S - COOLDOWN_S}
 SUB = {"window_start_s": 3, "window_end_s": 8}  # a re-cut inside the stable window

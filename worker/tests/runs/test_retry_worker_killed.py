@@ -46,7 +46,7 @@ def _kill_while_waiting_retry(client: TestClient, db: Session, log_dir: Path) ->
         factors={"clients_per_thread": [1]},
         fixed=LOCAL_FIXED,
         repetitions=1,
-        run_time_s=5,
+        run_time_s=5,  # the API's shortest run: the claim is the recovery
         warmup_s=1,
         cooldown_s=1,
     )

@@ -24,6 +24,10 @@ from worker.tests.utils.experiments import runs_of
 pytestmark = pytest.mark.integration
 API = "/api/v1/experiments"
 TARGET_US = 20_000.0  # p99 <= 20 ms: met at low rates even on a busy shared machine
+# Two rates (250, then its doubling, the highest): the fewest probes that bracket up, stop at
+# the highest rate and confirm the answer; bisection between a meet and a miss is the pure
+# search's (backend/tests/analysis), which a shared machine could not provoke reliably anyway.
+MAX_RATE = 500
 
 
 def _wait_done(client: TestClient, experiment_id: int, timeout_s: float) -> dict[str, object]:
@@ -58,14 +62,14 @@ def test_search_converges_with_probes_stored_as_runs(
             "key_maximum": 1000,
             "load_generator": "memtier",
         },
-        run_time_s=5,
+        run_time_s=5,  # the API's shortest run: the claim is the search's bookkeeping
         warmup_s=1,
         cooldown_s=1,
         slo_search={
             "target_us": TARGET_US,
             "percentile": 99,
             "start_rate": 250,
-            "max_rate": 2000,
+            "max_rate": MAX_RATE,
             "resolution_pct": 25,
             "max_probes": 16,
         },
@@ -103,7 +107,9 @@ def test_search_converges_with_probes_stored_as_runs(
     assert best["client"]["high_us"] <= TARGET_US
     assert best["delivered_per_s"] >= 0.95 * best["offered_per_s"]
     # Probes above the answer (if any) miss or are not shown to meet.
-    assert all(p["verdict"] != "meets" for r, p in probes.items() if r > answer) or (answer == 2000)
+    assert all(p["verdict"] != "meets" for r, p in probes.items() if r > answer) or (
+        answer == MAX_RATE
+    )
     # The served percentile is the one of the pooled client histograms of the answer's runs
     # (summed here by hand over runs and instances: one HDR layout).
     rows = db.scalars(

@@ -40,7 +40,11 @@ def test_disturbed_run_is_not_stored_and_waits_for_the_intruder(
     db: Session, local_sshd: None
 ) -> None:
     exp, (run_id,) = create_queued_experiment(
-        db, factors={"clients_per_thread": [1]}, fixed=LOCAL_FIXED, run_time_s=4
+        # 4 s: the intruder must arrive while the load runs (found by polling twice a second).
+        db,
+        factors={"clients_per_thread": [1]},
+        fixed=LOCAL_FIXED,
+        run_time_s=4,
     )
     result: list[float | None] = []
     worker = threading.Thread(target=lambda: result.append(_execute_run(run_id)))

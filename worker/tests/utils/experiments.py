@@ -71,6 +71,18 @@ def create_queued_experiment(
     return exp, run_ids
 
 
+# The shortest run that still goes through every phase of a run (preflight, start, populate,
+# load, stop, fetch, parse, store): for tests whose claim is the lifecycle, recovery, dispatch
+# or bookkeeping, not the load. 2 s of load, all of it measured (no warm-up or cool-down cut);
+# below the API's 5 s minimum, so only for experiments made here, not through the API.
+class RunTimes(TypedDict):
+    run_time_s: int
+    warmup_s: int
+    cooldown_s: int
+
+
+SHORTEST_RUN: RunTimes = {"run_time_s": 2, "warmup_s": 0, "cooldown_s": 0}
+
 # A small local-testbed configuration: one server, clients straight to it, memaslap.
 LOCAL_FIXED: dict[str, Any] = {
     "servers": 1,
