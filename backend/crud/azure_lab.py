@@ -10,7 +10,7 @@ from backend.models import AzureLab, AzureLabStatus
 
 
 def list_labs(*, session: Session, skip: int, limit: int) -> tuple[list[AzureLab], int]:
-    """One page of labs, newest first, and how many there are."""
+    """The labs of one page, newest first, and how many there are."""
     rows = session.scalars(
         select(AzureLab).order_by(AzureLab.id.desc()).offset(skip).limit(limit)
     ).all()

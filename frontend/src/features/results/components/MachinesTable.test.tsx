@@ -86,9 +86,13 @@ describe("MachinesTable", () => {
     };
     vi.spyOn(ExperimentRunsService, "readMachines").mockResolvedValue({ data: linked } as never);
     render(
-      <QueryClientProvider client={new QueryClient()}>
-        <MachinesTable experimentId={1} cut={null} />
-      </QueryClientProvider>,
+      <NuqsTestingAdapter>
+        <QueryClientProvider client={new QueryClient()}>
+          <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
+            <MachinesTable />
+          </ResultsSelectionProvider>
+        </QueryClientProvider>
+      </NuqsTestingAdapter>,
     );
     const cell = await screen.findByTestId("machines-links");
     expect(cell.textContent).toBe("server az1: 99 % of 101 Mbit/s");
