@@ -60,6 +60,7 @@ class ImportRun(Schema):
     files: list[ImportFile] = Field(description="The files this run is made from.")
     started_at: datetime = Field(description="When its load started (from the files).")
     started_from: str = Field(description="Where the start time was read.")
+    start_unix: float = Field(description="The same start as seconds since the epoch (s).")
     duration_s: float = Field(description="Length of the run the tool reports (s).")
     read: dict[str, Any] = Field(description="Parameters read from the files.")
     supplied: dict[str, Any] = Field(description="Parameters from the pattern, values, table.")

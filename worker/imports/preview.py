@@ -206,6 +206,7 @@ def plan_import(
                 files=[ImportFile(path=p, kind=k, role=r) for p, k, r in files.roles()],
                 started_at=datetime.fromtimestamp(read.start_unix, UTC),
                 started_from=read.started_from,
+                start_unix=read.start_unix,
                 duration_s=read.duration_s,
                 read=read.read,
                 supplied=supplied,

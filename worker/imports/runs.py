@@ -242,11 +242,11 @@ def read_run(root: Path, run: RunFiles) -> ReadRun:
 
 
 def result_rows(read: ReadRun, window: StableWindow, params: dict[str, Any]) -> ResultRows:
-    """The rows a native run with these outputs would store (worker/runs/outputs.py): client
-    source client:1, middlewares middleware:1.. ."""
+    """The rows a native run with these outputs would store (worker/runs/outputs.py), under
+    the planner's source names: client:0, middleware:0, middleware:1..."""
     multiget = int(params["multiget_size"]) > 1
-    rows = client_rows("client:1", read.result, window, multiget, read.start_unix)
-    for i, stats in enumerate(read.middlewares, start=1):
+    rows = client_rows("client:0", read.result, window, multiget, read.start_unix)
+    for i, stats in enumerate(read.middlewares):
         rows.extend(middleware_rows(f"middleware:{i}", stats, window))
     return rows
 

@@ -143,9 +143,9 @@ class _Writer:
 def _unpack_tar(archive: Path, writer: _Writer) -> None:
     with tarfile.open(archive, "r:*") as tar:
         for member in tar:
+            writer.target(member.name)  # the path first: absolute or `..` is refused as such
             if member.isdir():
-                writer.target(member.name)  # checks the path; folders are made with files
-                continue
+                continue  # folders are made with their files
             if member.issym() or member.islnk():
                 raise StagingError(f"{member.name!r}: a link is refused")
             if not member.isreg():
@@ -170,7 +170,7 @@ def _unpack_zip(archive: Path, writer: _Writer) -> None:
             if info.is_dir():
                 writer.target(info.filename)
                 continue
-            if mode and not stat.S_ISREG(mode):
+            if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
                 raise StagingError(f"{info.filename!r}: not a regular file")
             limit = writer.limits.ratio * max(info.compress_size, 1)
             if info.file_size > CHUNK and info.file_size > limit:
