@@ -7,12 +7,10 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from backend.domain.grid import in_order
+from backend.domain.imported import EXPERIMENT_DESIGNED
 from backend.domain.templates import Template
 from backend.models.base import Base, TimestampMixin
 from backend.models.enums import template_enum
-
-EXPERIMENT_DESIGNED = "designed"
-EXPERIMENT_IMPORTED = "imported"
 
 
 class Experiment(TimestampMixin, Base):

@@ -21,7 +21,7 @@ from backend.schemas.imports import (
     ImportRun,
     ImportUnused,
 )
-from worker.imports.recognise import recognise
+from worker.imports.recognise import Unused, recognise
 from worker.imports.runs import ReadRun, RunFiles, full_parameters, group, read_run, sha256_of
 from worker.imports.staging import Staged
 from worker.parsers import ParseError
@@ -135,9 +135,7 @@ def plan_import(
         try:
             read = read_run(staged.root, files)
         except (ParseError, ValueError, OSError) as exc:
-            unused.append(
-                ImportUnused(path=files.client.path, reason=f"cannot be read as a run: {exc}")
-            )
+            unused.append(Unused(files.client.path, f"cannot be read as a run: {exc}"))
             continue
         supplied: dict[str, Any] = dict(common)
         if pattern is not None:
@@ -154,10 +152,9 @@ def plan_import(
             parameters = full_parameters({**_coerced(read.read, ("files",)), **supplied})
         except MappingError as exc:
             unused.append(
-                ImportUnused(
-                    path=files.client.path,
-                    reason=f"a value read from the "
-                    f"files is outside the parameter schema: {exc.message}",
+                Unused(
+                    files.client.path,
+                    f"a value read from the files is outside the parameter schema: {exc.message}",
                 )
             )
             continue

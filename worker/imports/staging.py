@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, Protocol
 
 from backend.core.config import settings
 
@@ -88,6 +88,10 @@ def _safe_parts(name: str) -> tuple[str, ...]:
     return tuple(p for p in path.parts if p not in (".", ""))
 
 
+class _Readable(Protocol):
+    def read(self, n: int = -1, /) -> bytes: ...
+
+
 class _Writer:
     """Writes members below `root`, counting files and bytes against the limits."""
 
@@ -106,7 +110,7 @@ class _Writer:
             raise StagingError(f"{name!r}: leads outside the archive")
         return target
 
-    def write(self, name: str, source: IO[bytes], declared: int, mtime: float | None) -> None:
+    def write(self, name: str, source: _Readable, declared: int, mtime: float | None) -> None:
         self.files += 1
         if self.files > self.limits.files:
             raise StagingError(f"more than {self.limits.files} files (IMPORT_MAX_FILES)")
@@ -245,35 +249,62 @@ def _finish(staging_id: str, base: Path, source: str) -> Staged:
 
 
 def stage_upload(chunks: Iterator[bytes], filename: str, limits: Limits | None = None) -> Staged:
-    """Stage an upload streamed in `chunks`: a tar (any compression) or zip archive is unpacked,
-    anything else is kept as the one file `filename`. StagingError refuses it (nothing kept)."""
+    """Stage an upload streamed in `chunks` (see stage_file). StagingError refuses it."""
     limits = limits or Limits.from_settings()
-    name = PurePosixPath(filename.replace("\\", "/")).name or "upload"
-    staging_id, base = _new_dir()
+    incoming = new_incoming()
     try:
-        upload = base / UPLOAD
         size = 0
-        with open(upload, "wb") as out:
+        with open(incoming, "wb") as out:
             for chunk in chunks:
                 size += len(chunk)
                 if size > limits.archive_bytes:
-                    raise StagingError(
-                        f"the upload is larger than {limits.archive_bytes} bytes "
-                        "(IMPORT_MAX_ARCHIVE_BYTES)"
-                    )
+                    raise StagingError(too_large(limits))
                 out.write(chunk)
+    except BaseException:
+        incoming.unlink(missing_ok=True)
+        raise
+    return stage_file(incoming, filename, limits)
+
+
+def too_large(limits: Limits) -> str:
+    return f"the upload is larger than {limits.archive_bytes} bytes (IMPORT_MAX_ARCHIVE_BYTES)"
+
+
+def new_incoming() -> Path:
+    """A fresh path for an upload's bytes as they arrive (stage_file takes it over)."""
+    incoming = staging_root() / "incoming"
+    incoming.mkdir(parents=True, exist_ok=True)
+    return incoming / uuid.uuid4().hex
+
+
+def stage_file(upload: Path, filename: str, limits: Limits | None = None) -> Staged:
+    """Stage the uploaded bytes at `upload` (removed in every case): a tar (any compression)
+    or zip archive is unpacked, anything else is kept as the one file `filename`."""
+    limits = limits or Limits.from_settings()
+    name = PurePosixPath(filename.replace("\\", "/")).name or "upload"
+    try:
+        size = upload.stat().st_size
+        if size > limits.archive_bytes:
+            raise StagingError(too_large(limits))
+        staging_id, base = _new_dir()
+    except BaseException:
+        upload.unlink(missing_ok=True)
+        raise
+    try:
+        kept = base / UPLOAD
+        shutil.move(upload, kept)
         writer = _Writer(base / FILES, limits)
         try:
-            if zipfile.is_zipfile(upload):
-                _unpack_zip(upload, writer)
-            elif tarfile.is_tarfile(upload):
-                _unpack_tar(upload, writer)
+            if zipfile.is_zipfile(kept):
+                _unpack_zip(kept, writer)
+            elif tarfile.is_tarfile(kept):
+                _unpack_tar(kept, writer)
             else:
-                with open(upload, "rb") as source:
+                with open(kept, "rb") as source:
                     writer.write(name, source, size, None)
         except (tarfile.TarError, zipfile.BadZipFile, EOFError) as exc:
             raise StagingError(f"{name}: the archive is damaged ({exc})") from exc
-        upload.unlink()
+        kept.unlink()
         return _finish(staging_id, base, name)
     except BaseException:
         shutil.rmtree(base, ignore_errors=True)

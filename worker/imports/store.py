@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 
 from backend.core.run_files import remove_run_files, run_archive_dir
 from backend.crud.imports import experiment_name_taken, runs_by_client_hash
+from backend.domain.imported import EXPERIMENT_IMPORTED
 from backend.domain.templates import Template
 from backend.models import Configuration, Experiment, ImportedFile, Run, RunStatus
-from backend.models.experiment import EXPERIMENT_IMPORTED
 from backend.schemas.imports import ImportMapping, ImportOutcome
 from worker.imports.preview import ImportPlan, MappingError, plan_import
 from worker.imports.runs import result_rows, sha256_of

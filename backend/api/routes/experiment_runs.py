@@ -29,6 +29,7 @@ from backend.crud.overhead import run_overhead
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
+from backend.domain.imported import not_runnable_reason
 from backend.domain.metrics import SourceKind
 from backend.models import Experiment, RequestType, Run, RunStatus
 from backend.results import machines, series, table
@@ -92,6 +93,9 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     """Queue every run not yet done; a second start resumes failed or cancelled runs and
     re-sends queued runs whose message was lost or whose worker died."""
     exp = _load(session, experiment_id)
+    elsewhere = not_runnable_reason(exp.kind)
+    if elsewhere is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, elsewhere)
     problem = design_problem(exp)
     if problem is not None:
         # A design stored before its rules (a warm-up longer than the run) measures nothing.

@@ -16,6 +16,7 @@ from backend.core.queue import (
 )
 from backend.crud.dispatch import send_unsent, unsent_count
 from backend.crud.run import requeue_runs
+from backend.domain.imported import not_runnable_reason
 from backend.models import Run, RunAttempt
 from backend.quality.service import experiment_quality
 from backend.schemas.quality import (
@@ -72,6 +73,9 @@ def read_quality(
 def rerun_flagged(session: SessionDep, experiment: ExperimentDep, window: WindowDep) -> RerunResult:
     """Queue a new attempt of exactly the runs flagged over the window (queued or running
     ones excepted); results keep the older attempt until the new one succeeds."""
+    elsewhere = not_runnable_reason(experiment.kind)
+    if elsewhere is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, elsewhere)
     flagged = experiment_quality(
         session=session, experiment=experiment, window=window
     ).flagged_run_ids()

@@ -373,7 +373,7 @@ def test_the_import_is_all_or_nothing(
     staged = stage_folder(_tree(tmp_path, files))
     before = _counts(session)
     calls = itertools.count()
-    real = import_store.write_results
+    real = import_store.write_results  # type: ignore[attr-defined]
 
     def second_fails(*args: Any, **kwargs: Any) -> bool:
         if next(calls) == 1:
