@@ -31,15 +31,17 @@ MAPPING = {
 }
 
 
-def _archive(tag: bytes = b"") -> bytes:
-    """Two runs, in folders w8/ and w16/; `tag` makes the bytes of a second upload differ."""
+def _archive(variant: int) -> bytes:
+    """Two runs, in folders w8/ and w16/, of one memtier output whose JSON differs in its
+    whitespace only: each (variant, folder) is other bytes, so another run by content hash."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for folder, spaces in (("w8", b" "), ("w16", b"  ")):
+        for i, folder in enumerate(("w8", "w16")):
+            spaces = b" " * (1 + 2 * variant + i)
             for path in [*FIXTURES.glob(f"{MEMTIER}.*"), *FIXTURES.glob(f"{MEMTIER}_hdr_*")]:
                 data = path.read_bytes()
                 if path.suffix == ".json":
-                    data = data.replace(b'"clients": 2', b'"clients":' + spaces + tag + b"2")
+                    data = data.replace(b'"clients": 2', b'"clients":' + spaces + b"2")
                 info = tarfile.TarInfo(f"{folder}/{path.name}")
                 info.size, info.mtime = len(data), int(path.stat().st_mtime)
                 tar.addfile(info, io.BytesIO(data))
@@ -66,7 +68,7 @@ def _count(db: Session) -> tuple[int, int]:
 def test_upload_preview_confirm_and_use_like_a_native_experiment(
     client: TestClient, db: Session
 ) -> None:
-    staged = _upload(client, _archive())
+    staged = _upload(client, _archive(0))
     assert staged.status_code == 201, staged.text
     upload = staged.json()["id"]
     assert staged.json()["files"] == 2 * 9  # JSON, stdout, stderr, 6 HDR files
@@ -127,12 +129,12 @@ def test_upload_preview_confirm_and_use_like_a_native_experiment(
 
 
 def test_second_upload_of_the_same_files_stores_nothing(client: TestClient, db: Session) -> None:
-    first = _upload(client, _archive(b" ")).json()["id"]
+    first = _upload(client, _archive(1)).json()["id"]
     assert (
         client.post(f"{API}/{first}/confirm", json={**MAPPING, "name": "once"}).status_code == 201
     )
     before = _count(db)
-    again = _upload(client, _archive(b" ")).json()["id"]
+    again = _upload(client, _archive(1)).json()["id"]
     p = client.post(f"{API}/{again}/preview", json=MAPPING).json()
     assert p["new_runs"] == 0 and not p["can_confirm"]
     assert all(r["already_imported"] is not None for r in p["runs"])
@@ -158,7 +160,7 @@ def test_second_upload_of_the_same_files_stores_nothing(client: TestClient, db: 
 def test_bad_mapping_is_422_naming_the_field(
     client: TestClient, mapping: dict[str, Any], loc: list[str]
 ) -> None:
-    upload = _upload(client, _archive(b"\t")).json()["id"]
+    upload = _upload(client, _archive(2)).json()["id"]
     r = client.post(f"{API}/{upload}/preview", json=mapping)
     assert r.status_code == 422, r.text
     assert r.json()["detail"][0]["loc"] == loc
