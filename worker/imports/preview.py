@@ -53,7 +53,7 @@ class ImportPlan:
     window: DesignWindow | None
 
 
-def _typed(text: str) -> Any:
+def typed_value(text: str) -> Any:
     """A pattern group's text as the value it spells: an integer, a yes/no, else the text."""
     if re.fullmatch(r"-?\d+", text):
         return int(text)
@@ -143,7 +143,7 @@ def plan_import(
             if match is None:
                 problems.append(f"{files.client.path}: the pattern does not match its path")
             else:
-                groups = {k: _typed(v) for k, v in match.groupdict().items() if v is not None}
+                groups = {k: typed_value(v) for k, v in match.groupdict().items() if v is not None}
                 supplied.update(_coerced(groups, ("pattern",)))
         supplied.update(
             _coerced(mapping.runs.get(files.client.path, {}), ("runs", files.client.path))
