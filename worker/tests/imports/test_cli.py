@@ -27,6 +27,7 @@ def folder(tmp_path: Path, db: Session) -> Iterator[Path]:
     for path in [*FIXTURES.glob(f"{MEMTIER}.*"), *FIXTURES.glob(f"{MEMTIER}_hdr_*")]:
         shutil.copy2(path, root / path.name)
     yield tmp_path
+    db.rollback()
     empty_tables(os.environ["MCSCOPE_DATABASE_URL"])
 
 
