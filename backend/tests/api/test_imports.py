@@ -104,6 +104,13 @@ def test_upload_preview_confirm_and_use_like_a_native_experiment(
     assert results.status_code == 200, results.text
     summary = client.get(f"/api/v1/analysis/experiments/{imported_id}/summary")
     assert summary.status_code == 200, summary.text
+    quality = client.get(f"/api/v1/experiments/{imported_id}/quality")
+    assert quality.status_code == 200, quality.text
+    not_measured = quality.json()["runs"][0]["not_measured"]
+    assert "not measured" in not_measured["cpu_steal"]  # no monitoring: said, not hidden
+    machines = client.get(f"/api/v1/experiments/{imported_id}/machines")
+    assert machines.status_code == 200, machines.text
+    assert {m["summary"] for m in machines.json()["data"]} == {"no machine monitoring stored"}
 
     # A native experiment of the same design, seeded from the same output by the worker.
     native = create_random_experiment(
