@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import math
 import os
 import shutil
 import tarfile
@@ -24,32 +23,20 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from backend.core.run_files import list_run_files
-from backend.domain.grid import effective_parameters
-from backend.domain.window import window_of
 from backend.models import (
     Configuration,
     Experiment,
     ImportedFile,
     Run,
-    RunHistogram,
     RunSeries,
-    RunStatus,
-    RunSummary,
 )
 from backend.schemas.imports import ImportMapping
 from backend.tests.utils.database import empty_tables
-from worker.drivers.registry import driver_for
 from worker.imports import store as import_store
 from worker.imports.preview import MappingError
 from worker.imports.staging import Limits, StagingError, stage_folder, stage_upload
 from worker.parsers.memtier import HDR_SUFFIX
-from worker.runs.outputs import rows_from_archive
-from worker.runs.plan import build_plan
-from worker.runs.quality import ingest_quality
-from worker.runs.store import store_results
-from worker.runs.summarize import StableWindow
-from worker.runs.testbed import local_testbed
-from worker.tests.utils.experiments import create_experiment
+from worker.tests.imports.native import native_run, same, stored_rows
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MEMTIER = "memtier_ratio1-1_c2_t1_d128_5s"
@@ -73,82 +60,6 @@ def _tree(tmp: Path, files: dict[str, Path | bytes]) -> Path:
 def _memtier_files(folder: str = "") -> dict[str, Path | bytes]:
     paths = [*FIXTURES.glob(f"{MEMTIER}.*"), *FIXTURES.glob(f"{MEMTIER}_hdr_*")]
     return {f"{folder}{p.name}": p for p in paths}
-
-
-def _rows(db: Session, run_id: int) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for model in (RunSeries, RunSummary, RunHistogram):
-        rows = db.scalars(select(model).where(model.run_id == run_id)).all()
-        dicts = [
-            {c.key: getattr(r, c.key) for c in model.__table__.columns if c.key not in IGNORED}
-            for r in rows
-        ]
-        out[model.__name__] = sorted(dicts, key=lambda d: (d["source"], str(d["request_type"])))
-    return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return (math.isnan(a) and math.isnan(b)) or a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return bool(a == b)
-
-
-def _native_run(
-    db: Session, params: dict[str, Any], outputs: dict[str, Path], tool: str, start: float
-) -> int:
-    """A run stored by the worker's own path from these outputs, laid out as fetch_all
-    leaves a run's archive (one folder per host, files named after the instance)."""
-    fixed = {k: v for k, v in params.items()}
-    exp = create_experiment(
-        db,
-        factors={},
-        fixed=fixed,
-        run_time_s=5,
-        warmup_s=WARMUP,
-        cooldown_s=COOLDOWN,
-        name_prefix="native",
-    )
-    config = db.scalars(select(Configuration).where(Configuration.experiment_id == exp.id)).one()
-    ports = itertools.count(20_000)
-    eff = effective_parameters(config.values, exp.fixed)
-    plan = build_plan(
-        eff, local_testbed(), tool, 5, lambda _h: next(ports), memory_of=lambda _h: 16 << 30
-    )
-    run = Run(
-        experiment_id=exp.id,
-        configuration_id=config.id,
-        repetition=1,
-        status=RunStatus.RUNNING,
-        attempt=1,
-        hosts={},
-        tool_versions={},
-        commands=[],
-    )
-    db.add(run)
-    db.flush()
-    client = plan.clients[0]
-    archive = Path(db.info.setdefault("tmp", "/tmp")) / f"native-{run.id}"
-    for suffix, source in outputs.items():
-        target = archive / client.host.name / f"{client.name}{suffix}"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
-    window = StableWindow.after(start, window_of(exp))
-    driver = driver_for(tool)
-    rows = rows_from_archive(
-        archive,
-        plan,
-        lambda _c: driver(None),  # type: ignore[arg-type]
-        window,
-        int(eff["multiget_size"]) > 1,
-        {f"client:{client.index}": start},
-    )
-    quality = ingest_quality(rows, window, eff, populated=False)
-    assert store_results(db, run.id, 1, rows, quality)
-    return run.id
 
 
 @pytest.fixture()
@@ -186,12 +97,12 @@ def test_memtier_import_stores_what_a_native_run_stores(session: Session, tmp_pa
     outputs = {".json": FIXTURES / f"{MEMTIER}.json"}
     for hdr in FIXTURES.glob(f"{MEMTIER}_hdr_*_1.*"):
         outputs[HDR_SUFFIX + hdr.name[len(MEMTIER) + len("_hdr") :]] = hdr
-    native = _native_run(session, preview_run.parameters, outputs, "memtier", start)
-    imported, reference = _rows(session, run.id), _rows(session, native)
+    native = native_run(session, preview_run.parameters, outputs, "memtier", start)
+    imported, reference = stored_rows(session, run.id), stored_rows(session, native)
     assert reference["RunSeries"] and reference["RunHistogram"]
-    assert _same(imported, reference)
-    native_run = session.get(Run, native)
-    assert native_run is not None and run.quality == native_run.quality
+    assert same(imported, reference)
+    native_row = session.get(Run, native)
+    assert native_row is not None and run.quality == native_row.quality
     # Its original time, files and provenance are kept.
     assert run.started_at is not None and run.started_at.timestamp() == pytest.approx(start)
     exp = session.get(Experiment, outcome.experiment_id)
@@ -208,14 +119,14 @@ def test_memaslap_import_stores_what_a_native_run_stores(session: Session, tmp_p
     preview_run = plan.preview.runs[0]
     assert preview_run.parameters["value_size"] == 1024
     assert "value_size" not in preview_run.defaulted and "servers" in preview_run.defaulted
-    native = _native_run(
+    native = native_run(
         session,
         preview_run.parameters,
         {".out": FIXTURES / MEMASLAP},
         "memaslap",
         preview_run.start_unix,
     )
-    assert _same(_rows(session, run.id), _rows(session, native))
+    assert same(stored_rows(session, run.id), stored_rows(session, native))
 
 
 def test_second_import_of_the_same_files_stores_nothing(session: Session, tmp_path: Path) -> None:
