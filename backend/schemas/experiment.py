@@ -249,7 +249,7 @@ class ExperimentPublic(BaseModel):
     slo_search: dict[str, Any] | None = Field(
         default=None, description="the latency-SLO search of a search experiment; null: a grid"
     )
-    kind: str = Field(
+    kind: Literal["designed", "imported"] = Field(
         default="designed",
         description="designed (runs start here) or imported (runs brought in from earlier "
         "tool outputs; nothing runs here)",

@@ -2969,7 +2969,7 @@ export type ExperimentPublic = {
      *
      * designed (runs start here) or imported (runs brought in from earlier tool outputs; nothing runs here)
      */
-    kind?: string;
+    kind?: 'designed' | 'imported';
     /**
      * Provenance
      *
