@@ -107,8 +107,9 @@ describe("import", () => {
       await page.getByLabel("Archive to import").setInputFiles(archive);
       await expect
         .poll(() => page.getByTestId("import-staged").textContent(), POLL)
-        .toContain("16 file(s) staged");
-      // Before the mapping: one configuration, the note listed with its reason.
+        .toContain("15 file(s) staged");
+      // 2 x (JSON + 6 HDR files) + the note. Before the mapping: one configuration, the note
+      // listed with its reason.
       const configs = page.getByTestId("import-configurations");
       await expect.poll(() => configs.textContent(), POLL).toContain("Configurations (1)");
       expect(await page.getByTestId("import-unused").textContent()).toContain(
