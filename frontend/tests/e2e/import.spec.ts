@@ -145,8 +145,11 @@ describe("import", () => {
       const rows = page.getByTestId("difference-row");
       await rows.first().waitFor();
       await expect.poll(() => rows.count(), POLL).toBe(2);
-      const texts = await rows.allTextContents();
-      expect(texts.some((t) => t.includes("workers"))).toBe(true);
+      const configsShown = await rows.evaluateAll((trs) =>
+        trs.map((tr) => tr.children[1]?.textContent ?? ""),
+      );
+      expect(configsShown.some((t) => /\b8 worker thread/.test(t))).toBe(true);
+      expect(configsShown.some((t) => /\b16 worker thread/.test(t))).toBe(true);
       // The same output on both sides: a difference of 0 (shown as 0 in the table).
       for (const row of await rows.all()) {
         expect(await row.locator("td").nth(4).textContent()).toMatch(/^0\b/);
