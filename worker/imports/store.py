@@ -88,7 +88,7 @@ def confirm(session: Session, staged: Staged, mapping: ImportMapping) -> ImportO
     try:
         exp = Experiment(
             name=p.name,
-            description=f"Imported from {p.source}.",
+            description="",  # the page says where it came from (provenance)
             template=Template.CUSTOM,
             fixed=p.fixed,
             repetitions=max(r.repetition for r in plan.runs),
