@@ -71,7 +71,11 @@ app.add_middleware(
     CORSMiddleware, allow_origins=settings.CORS_ORIGINS, allow_methods=["*"], allow_headers=["*"]
 )
 app.add_middleware(SameOriginWrites, allowed_origins=settings.CORS_ORIGINS)
-app.add_middleware(BodyLimit, max_bytes=settings.MAX_BODY_BYTES)
+app.add_middleware(
+    BodyLimit,
+    max_bytes=settings.MAX_BODY_BYTES,
+    uploads={f"{settings.API_V1_STR}/imports": settings.IMPORT_MAX_ARCHIVE_BYTES},
+)
 app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.ALLOWED_HOSTS)
 
 

@@ -3,7 +3,7 @@ state changes (a foreign page's body-less POST /start or /cancel is a "simple" C
 that reaches the route without a preflight)."""
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -36,12 +36,25 @@ def _header(scope: Scope, name: bytes) -> str | None:
 class BodyLimit:
     """413 for a body above `max_bytes`, declared (Content-Length) or streamed (chunked)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, uploads: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        # Paths that take an upload (an import's archive) and their own cap; the route
+        # streams the body to disk and enforces that cap itself as the bytes arrive.
+        self.uploads = dict(uploads or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        upload_cap = self.uploads.get(scope["path"])
+        if upload_cap is not None and scope["method"] == "POST":
+            length = _header(scope, b"content-length")
+            if length is not None and (not length.isdigit() or int(length) > upload_cap):
+                await _reply(send, 413, f"upload larger than {upload_cap} bytes")
+                return
             await self.app(scope, receive, send)
             return
         too_large = f"request body larger than {self.max_bytes} bytes"

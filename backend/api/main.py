@@ -18,6 +18,7 @@ from backend.api.routes import (
     experiments,
     figures,
     health,
+    imports,
     live,
     parameters,
     prices,
@@ -42,6 +43,7 @@ protected.include_router(prices.router)
 protected.include_router(experiments.router)
 protected.include_router(experiment_runs.router)
 protected.include_router(experiment_runs.runs_router)
+protected.include_router(imports.router)
 protected.include_router(run_files.router)
 protected.include_router(analysis.router)
 protected.include_router(analysis_figures.router)

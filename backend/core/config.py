@@ -114,6 +114,18 @@ class Settings(BaseSettings):
     FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
     FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
 
+    # --- Importing earlier runs (worker/imports, docs/guide/import.md) ---
+    # Caps on one upload (archive or single file) and on what it unpacks to: the upload's
+    # bytes, its member count, the bytes it unpacks to, any one file, and the unpacked size
+    # per compressed byte of a zip member (an archive bomb is refused before it is written).
+    IMPORT_MAX_ARCHIVE_BYTES: int = Field(default=512 * 1024 * 1024, ge=1)
+    IMPORT_MAX_FILES: int = Field(default=5_000, ge=1)
+    IMPORT_MAX_EXPANDED_BYTES: int = Field(default=2 * 1024 * 1024 * 1024, ge=1)
+    IMPORT_MAX_FILE_BYTES: int = Field(default=256 * 1024 * 1024, ge=1)
+    IMPORT_MAX_RATIO: float = Field(default=200.0, gt=1)
+    # How long an upload waits in the staging area for its confirmation.
+    IMPORT_STAGING_TTL_S: float = Field(default=24 * 3600.0, gt=0)
+
     # --- Azure testbeds (the engine: backend/azure) ---
     # The subscription the worker's Azure tasks act in, signed in through DefaultAzureCredential
     # (`az login`, a service principal's AZURE_* variables, or a managed identity). Unset: the

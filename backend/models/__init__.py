@@ -4,6 +4,7 @@ from backend.models.azure_lab import AzureLab, AzureLabStatus
 from backend.models.base import Base
 from backend.models.enums import HistogramMetric, HostRole, RequestType, RunStatus, TestbedKind
 from backend.models.experiment import Configuration, Experiment
+from backend.models.imported_file import ImportedFile
 from backend.models.kept_server import KeptServer
 from backend.models.price import PriceSource, VmPrice
 from backend.models.rehearsal import Rehearsal
@@ -24,6 +25,7 @@ __all__ = [
     "Experiment",
     "HistogramMetric",
     "Host",
+    "ImportedFile",
     "HostRole",
     "KeptServer",
     "PriceSource",

@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint, text
+from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, UniqueConstraint, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from backend.domain.grid import in_order
+from backend.domain.imported import EXPERIMENT_DESIGNED
 from backend.domain.templates import Template
 from backend.models.base import Base, TimestampMixin
 from backend.models.enums import template_enum
@@ -14,6 +15,7 @@ from backend.models.enums import template_enum
 
 class Experiment(TimestampMixin, Base):
     __tablename__ = "experiments"
+    __table_args__ = (CheckConstraint("kind IN ('designed', 'imported')", name="kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
@@ -43,6 +45,14 @@ class Experiment(TimestampMixin, Base):
     # A latency-SLO search (backend.schemas.slo.SloSearchSpec as JSON), None for a grid: its
     # configurations are the rates probed, added one at a time by the search task.
     slo_search: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
+    # "designed" (its runs are started here) or "imported" (its runs were brought in from
+    # earlier tool outputs, worker/imports; migration 0029): an imported one never starts.
+    kind: Mapped[str] = mapped_column(
+        String(20), default=EXPERIMENT_DESIGNED, server_default=EXPERIMENT_DESIGNED
+    )
+    # An imported experiment's origin: {"source": upload or folder name, "imported_at": ISO
+    # time, "files": count}; None for a designed one.
+    provenance: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
 
     @property
     def factors(self) -> dict[str, list[Any]]:

@@ -249,6 +249,16 @@ class ExperimentPublic(BaseModel):
     slo_search: dict[str, Any] | None = Field(
         default=None, description="the latency-SLO search of a search experiment; null: a grid"
     )
+    kind: Literal["designed", "imported"] = Field(
+        default="designed",
+        description="designed (runs start here) or imported (runs brought in from earlier "
+        "tool outputs; nothing runs here)",
+    )
+    provenance: dict[str, Any] | None = Field(
+        default=None,
+        description="an imported experiment's origin: source (upload or folder name), "
+        "imported_at (ISO time), files; null for a designed one",
+    )
     created_at: datetime
     updated_at: datetime
     status: ExperimentStatus

@@ -5,6 +5,7 @@ import { Layout } from "@/components/common/Layout";
 import { LoginPage } from "@/features/auth";
 import { ComparePage } from "@/features/compare";
 import { DesignPage, ExperimentPage, ExperimentsPage } from "@/features/experiments";
+import { ImportPage } from "@/features/imports";
 import { ModelsPage } from "@/features/models";
 import { PricesPage } from "@/features/prices";
 import { RunPage } from "@/features/runs";
@@ -24,6 +25,7 @@ export const router = createBrowserRouter([
           { index: true, element: <Navigate to="/experiments" replace /> },
           { path: "experiments", element: <ExperimentsPage /> },
           { path: "experiments/new", element: <DesignPage mode="new" /> },
+          { path: "experiments/import", element: <ImportPage /> },
           { path: "experiments/:experimentId", element: <ExperimentPage /> },
           { path: "experiments/:experimentId/edit", element: <DesignPage mode="edit" /> },
           { path: "runs/:runId", element: <RunPage /> },

@@ -56,34 +56,49 @@ def store_results(
     """True when stored and the run marked succeeded; False (nothing written) if not ours.
     `quality`: runs.quality computed at ingest (worker.runs.quality)."""
     try:
-        for model in (RunSeries, RunSummary, RunHistogram, RunWindowHistogram):
-            session.execute(delete(model).where(model.run_id == run_id))
-        session.add_all(RunSeries(run_id=run_id, **r) for r in rows.series)
-        session.add_all(RunSummary(run_id=run_id, **r) for r in rows.summaries)
-        session.add_all(RunHistogram(run_id=run_id, **r) for r in rows.histograms)
-        session.add_all(RunWindowHistogram(run_id=run_id, **r) for r in rows.window_histograms)
-        session.flush()
-        done = session.execute(
-            update(Run)
-            .where(Run.id == run_id, Run.status == RunStatus.RUNNING, Run.attempt == attempt)
-            .values(
-                status=RunStatus.SUCCEEDED,
-                error=None,
-                finished_at=func.now(),
-                quality=quality,
-                results_attempt=attempt,
-            )
-        ).rowcount  # type: ignore[attr-defined]
-        if not done:
+        if not write_results(session, run_id, attempt, rows, quality):
             session.rollback()
             return False
-        session.execute(
-            update(RunAttempt)
-            .where(RunAttempt.run_id == run_id, RunAttempt.attempt == attempt)
-            .values(outcome=attempt_outcome(rows, quality))
-        )
         session.commit()
         return True
     except Exception:
         session.rollback()
         raise
+
+
+def write_results(
+    session: Session,
+    run_id: int,
+    attempt: int,
+    rows: ResultRows,
+    quality: dict[str, Any] | None = None,
+) -> bool:
+    """store_results without the commit, for a caller that stores many runs in one
+    transaction (an import, worker/imports): False when the run is not ours (the caller
+    rolls back)."""
+    for model in (RunSeries, RunSummary, RunHistogram, RunWindowHistogram):
+        session.execute(delete(model).where(model.run_id == run_id))
+    session.add_all(RunSeries(run_id=run_id, **r) for r in rows.series)
+    session.add_all(RunSummary(run_id=run_id, **r) for r in rows.summaries)
+    session.add_all(RunHistogram(run_id=run_id, **r) for r in rows.histograms)
+    session.add_all(RunWindowHistogram(run_id=run_id, **r) for r in rows.window_histograms)
+    session.flush()
+    done = session.execute(
+        update(Run)
+        .where(Run.id == run_id, Run.status == RunStatus.RUNNING, Run.attempt == attempt)
+        .values(
+            status=RunStatus.SUCCEEDED,
+            error=None,
+            finished_at=func.now(),
+            quality=quality,
+            results_attempt=attempt,
+        )
+    ).rowcount  # type: ignore[attr-defined]
+    if not done:
+        return False
+    session.execute(
+        update(RunAttempt)
+        .where(RunAttempt.run_id == run_id, RunAttempt.attempt == attempt)
+        .values(outcome=attempt_outcome(rows, quality))
+    )
+    return True

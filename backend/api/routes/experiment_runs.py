@@ -34,6 +34,7 @@ from backend.crud.rehearsals import gone_rehearsal
 from backend.crud.results import in_factor_order
 from backend.crud.run import cancel_runs, list_runs, queue_runs, resume_runs
 from backend.domain.grid import preview
+from backend.domain.imported import not_runnable_reason
 from backend.models import Experiment, Run, RunStatus
 from backend.results import machines, series, table
 from backend.results.slo import search_state
@@ -99,6 +100,9 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
     """Queue every run not yet done; a second start resumes failed or cancelled runs and
     re-sends queued runs whose message was lost or whose worker died."""
     exp = _load(session, experiment_id)
+    elsewhere = not_runnable_reason(exp.kind)
+    if elsewhere is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, elsewhere)
     problem = design_problem(exp)
     if problem is not None:
         # A design stored before its rules (a warm-up longer than the run) measures nothing.

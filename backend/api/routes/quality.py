@@ -15,6 +15,7 @@ from backend.core.queue import (
 )
 from backend.crud.dispatch import send_unsent, unsent_count
 from backend.crud.run import read_attempts, requeue_runs
+from backend.domain.imported import not_runnable_reason
 from backend.models import Run
 from backend.quality.service import experiment_quality
 from backend.schemas.quality import (
@@ -70,8 +71,11 @@ def read_quality(session: SessionDep, selection: WindowSelectionDep) -> Experime
 def rerun_flagged(session: SessionDep, selection: WindowSelectionDep) -> RerunResult:
     """Queue a new attempt of exactly the runs flagged over the window (queued or running
     ones excepted); results keep the older attempt until the new one succeeds."""
-    flagged = experiment_quality(session=session, selection=selection).flagged_run_ids()
     experiment = selection.experiment
+    elsewhere = not_runnable_reason(experiment.kind)
+    if elsewhere is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, elsewhere)
+    flagged = experiment_quality(session=session, selection=selection).flagged_run_ids()
     try:
         check_broker()
         session.refresh(experiment, with_for_update=True)  # as Start: one at a time

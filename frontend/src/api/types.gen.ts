@@ -2945,6 +2945,20 @@ export type ExperimentPublic = {
         [key: string]: unknown;
     } | null;
     /**
+     * Kind
+     *
+     * designed (runs start here) or imported (runs brought in from earlier tool outputs; nothing runs here)
+     */
+    kind?: 'designed' | 'imported';
+    /**
+     * Provenance
+     *
+     * an imported experiment's origin: source (upload or folder name), imported_at (ISO time), files; null for a designed one
+     */
+    provenance?: {
+        [key: string]: unknown;
+    } | null;
+    /**
      * Created At
      *
      * creation time, UTC
@@ -4469,6 +4483,356 @@ export type HostPublic = {
  * HostRole
  */
 export type HostRole = 'client' | 'middleware' | 'server';
+
+/**
+ * ImportConfiguration
+ */
+export type ImportConfiguration = {
+    /**
+     * Index
+     *
+     * Configuration number (1-based).
+     */
+    index: number;
+    /**
+     * Values
+     *
+     * Factor values.
+     */
+    values: {
+        [key: string]: unknown;
+    };
+    /**
+     * Runs
+     *
+     * Runs (repetitions) it gets.
+     */
+    runs: number;
+};
+
+/**
+ * ImportFile
+ */
+export type ImportFile = {
+    /**
+     * Path
+     *
+     * Path inside the upload.
+     */
+    path: string;
+    /**
+     * Kind
+     *
+     * The format recognised from the file's content.
+     */
+    kind: string;
+    /**
+     * Role
+     *
+     * client, hdr, companion or middleware.
+     */
+    role: string;
+};
+
+/**
+ * ImportMapping
+ *
+ * What the files do not say, supplied by the user.
+ */
+export type ImportMapping = {
+    /**
+     * Name
+     *
+     * Name of the experiment to create (default: 'imported from <upload>').
+     */
+    name?: string | null;
+    /**
+     * Pattern
+     *
+     * A regular expression searched in each run's client file path (folders included); each named group is a parameter, e.g. 'w(?P<workers>\d+)/'.
+     */
+    pattern?: string | null;
+    /**
+     * Values
+     *
+     * Parameter values for every run (parameter name -> value).
+     */
+    values?: {
+        [key: string]: unknown;
+    };
+    /**
+     * Runs
+     *
+     * The edited table: per run (its client file path), parameter values that override the files, the pattern and `values`.
+     */
+    runs?: {
+        [key: string]: {
+            [key: string]: unknown;
+        };
+    };
+    /**
+     * Warmup S
+     *
+     * Seconds cut at the start of every run (s).
+     */
+    warmup_s?: number;
+    /**
+     * Cooldown S
+     *
+     * Seconds cut at the end of every run (s).
+     */
+    cooldown_s?: number;
+    /**
+     * Populated
+     *
+     * The servers held every key before the runs (then a miss is flagged).
+     */
+    populated?: boolean;
+};
+
+/**
+ * ImportOutcome
+ */
+export type ImportOutcome = {
+    /**
+     * Experiment Id
+     *
+     * The experiment created (None: nothing new).
+     */
+    experiment_id: number | null;
+    /**
+     * Stored Runs
+     *
+     * Runs stored.
+     */
+    stored_runs: number;
+    /**
+     * Skipped Runs
+     *
+     * Runs skipped: their client output was imported before.
+     */
+    skipped_runs: number;
+};
+
+/**
+ * ImportPreview
+ */
+export type ImportPreview = {
+    /**
+     * Id
+     *
+     * The staged upload.
+     */
+    id: string;
+    /**
+     * Source
+     *
+     * The upload's (or folder's) name.
+     */
+    source: string;
+    /**
+     * Expires At
+     *
+     * When the staged upload is removed unconfirmed.
+     */
+    expires_at: string;
+    /**
+     * Name
+     *
+     * Name of the experiment a confirmation creates.
+     */
+    name: string;
+    /**
+     * Runs
+     *
+     * number of runs: configurations x repetitions
+     */
+    runs: Array<ImportRun>;
+    /**
+     * Configurations
+     *
+     * number of grid points (factor level combinations)
+     */
+    configurations: Array<ImportConfiguration>;
+    /**
+     * Factors
+     *
+     * Parameters that vary between runs.
+     */
+    factors: {
+        [key: string]: Array<unknown>;
+    };
+    /**
+     * Fixed
+     *
+     * Parameters the same in every run.
+     */
+    fixed: {
+        [key: string]: unknown;
+    };
+    /**
+     * Run Time S
+     *
+     * The runs' common length (s).
+     */
+    run_time_s: number | null;
+    /**
+     * Warmup S
+     *
+     * seconds cut at the start of each run before measuring, s
+     */
+    warmup_s: number;
+    /**
+     * Cooldown S
+     *
+     * seconds cut at the end of each run, s
+     */
+    cooldown_s: number;
+    /**
+     * Unused
+     *
+     * Files not used, each with its reason.
+     */
+    unused: Array<ImportUnused>;
+    /**
+     * Problems
+     *
+     * What prevents confirming, each with its reason.
+     */
+    problems: Array<string>;
+    /**
+     * New Runs
+     *
+     * Runs a confirmation stores (not imported before).
+     */
+    new_runs: number;
+    /**
+     * Can Confirm
+     *
+     * No problem, and at least one new run.
+     */
+    can_confirm: boolean;
+};
+
+/**
+ * ImportRun
+ */
+export type ImportRun = {
+    /**
+     * Key
+     *
+     * The run's client output (path inside the upload).
+     */
+    key: string;
+    /**
+     * Tool
+     *
+     * memtier or memaslap.
+     */
+    tool: string;
+    /**
+     * Files
+     *
+     * The files this run is made from.
+     */
+    files: Array<ImportFile>;
+    /**
+     * Started At
+     *
+     * When its load started (from the files).
+     */
+    started_at: string;
+    /**
+     * Started From
+     *
+     * Where the start time was read.
+     */
+    started_from: string;
+    /**
+     * Start Unix
+     *
+     * The same start as seconds since the epoch (s).
+     */
+    start_unix: number;
+    /**
+     * Duration S
+     *
+     * Length of the run the tool reports (s).
+     */
+    duration_s: number;
+    /**
+     * Read
+     *
+     * Parameters read from the files.
+     */
+    read: {
+        [key: string]: unknown;
+    };
+    /**
+     * Supplied
+     *
+     * Parameters from the pattern, values, table.
+     */
+    supplied: {
+        [key: string]: unknown;
+    };
+    /**
+     * Parameters
+     *
+     * Every parameter of the run as stored.
+     */
+    parameters: {
+        [key: string]: unknown;
+    };
+    /**
+     * Defaulted
+     *
+     * Parameters neither read nor supplied: the schema's default is stored.
+     */
+    defaulted: Array<string>;
+    /**
+     * Configuration
+     *
+     * Its configuration's number (1-based).
+     */
+    configuration: number | null;
+    /**
+     * Repetition
+     *
+     * Its repetition within the configuration.
+     */
+    repetition: number | null;
+    /**
+     * Stable Window
+     *
+     * How the stable window is cut, or why it is not.
+     */
+    stable_window: string;
+    /**
+     * Already Imported
+     *
+     * The stored run made from the same client output (content hash), if any: this run is skipped.
+     */
+    already_imported: number | null;
+};
+
+/**
+ * ImportUnused
+ */
+export type ImportUnused = {
+    /**
+     * Path
+     *
+     * Path inside the upload.
+     */
+    path: string;
+    /**
+     * Reason
+     *
+     * Why it is not used.
+     */
+    reason: string;
+};
 
 /**
  * InstanceSeriesPublic
@@ -8711,6 +9075,36 @@ export type StableWindowPublic = {
 };
 
 /**
+ * StagedUpload
+ */
+export type StagedUpload = {
+    /**
+     * Id
+     *
+     * The staged upload, for preview and confirm.
+     */
+    id: string;
+    /**
+     * Source
+     *
+     * The upload's name.
+     */
+    source: string;
+    /**
+     * Files
+     *
+     * Files it unpacked to.
+     */
+    files: number;
+    /**
+     * Expires At
+     *
+     * When it is removed unconfirmed.
+     */
+    expires_at: string;
+};
+
+/**
  * StartResult
  */
 export type StartResult = {
@@ -11767,6 +12161,140 @@ export type GetApiV1RunsByRunIdFilesResponses = {
 };
 
 export type GetApiV1RunsByRunIdFilesResponse = GetApiV1RunsByRunIdFilesResponses[keyof GetApiV1RunsByRunIdFilesResponses];
+
+export type PostApiV1ImportsData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Filename
+         *
+         * the uploaded file's name
+         */
+        filename: string;
+    };
+    url: '/api/v1/imports';
+};
+
+export type PostApiV1ImportsErrors = {
+    /**
+     * Larger than IMPORT_MAX_ARCHIVE_BYTES
+     */
+    413: unknown;
+    /**
+     * Refused (archive bomb, `..` path, link, oversized file...)
+     */
+    422: unknown;
+};
+
+export type PostApiV1ImportsResponses = {
+    /**
+     * Successful Response
+     */
+    201: StagedUpload;
+};
+
+export type PostApiV1ImportsResponse = PostApiV1ImportsResponses[keyof PostApiV1ImportsResponses];
+
+export type PostApiV1ImportsByUploadPreviewData = {
+    body: ImportMapping;
+    path: {
+        /**
+         * Upload
+         *
+         * a staged upload
+         */
+        upload: string;
+    };
+    query?: never;
+    url: '/api/v1/imports/{upload}/preview';
+};
+
+export type PostApiV1ImportsByUploadPreviewErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1ImportsByUploadPreviewError = PostApiV1ImportsByUploadPreviewErrors[keyof PostApiV1ImportsByUploadPreviewErrors];
+
+export type PostApiV1ImportsByUploadPreviewResponses = {
+    /**
+     * Successful Response
+     */
+    200: ImportPreview;
+};
+
+export type PostApiV1ImportsByUploadPreviewResponse = PostApiV1ImportsByUploadPreviewResponses[keyof PostApiV1ImportsByUploadPreviewResponses];
+
+export type PostApiV1ImportsByUploadConfirmData = {
+    body: ImportMapping;
+    path: {
+        /**
+         * Upload
+         *
+         * a staged upload
+         */
+        upload: string;
+    };
+    query?: never;
+    url: '/api/v1/imports/{upload}/confirm';
+};
+
+export type PostApiV1ImportsByUploadConfirmErrors = {
+    /**
+     * The preview has problems; nothing was stored
+     */
+    409: unknown;
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type PostApiV1ImportsByUploadConfirmError = PostApiV1ImportsByUploadConfirmErrors[keyof PostApiV1ImportsByUploadConfirmErrors];
+
+export type PostApiV1ImportsByUploadConfirmResponses = {
+    /**
+     * Successful Response
+     */
+    201: ImportOutcome;
+};
+
+export type PostApiV1ImportsByUploadConfirmResponse = PostApiV1ImportsByUploadConfirmResponses[keyof PostApiV1ImportsByUploadConfirmResponses];
+
+export type DeleteApiV1ImportsByUploadData = {
+    body?: never;
+    path: {
+        /**
+         * Upload
+         *
+         * a staged upload
+         */
+        upload: string;
+    };
+    query?: never;
+    url: '/api/v1/imports/{upload}';
+};
+
+export type DeleteApiV1ImportsByUploadErrors = {
+    /**
+     * Validation Error
+     */
+    422: HttpValidationError;
+};
+
+export type DeleteApiV1ImportsByUploadError = DeleteApiV1ImportsByUploadErrors[keyof DeleteApiV1ImportsByUploadErrors];
+
+export type DeleteApiV1ImportsByUploadResponses = {
+    /**
+     * Successful Response
+     */
+    204: void;
+};
+
+export type DeleteApiV1ImportsByUploadResponse = DeleteApiV1ImportsByUploadResponses[keyof DeleteApiV1ImportsByUploadResponses];
 
 export type GetApiV1RunsByRunIdFilesIndexData = {
     body?: never;

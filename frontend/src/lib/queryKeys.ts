@@ -6,6 +6,7 @@ import type {
   DifferencesRequest,
   ExperimentCreate,
   HistogramMetric,
+  ImportMapping,
   MvaFigureRequest,
   NetworkModelRequest,
   RequestType,
@@ -213,5 +214,9 @@ export const queryKeys = {
   views: {
     all: () => ["views"] as const,
     list: () => ["views", "list"] as const,
+  },
+  imports: {
+    preview: (upload: string, mapping: ImportMapping) =>
+      ["imports", upload, "preview", mapping] as const,
   },
 } as const;

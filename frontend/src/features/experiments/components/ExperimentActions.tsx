@@ -24,7 +24,13 @@ export function ExperimentActions({ experiment }: ExperimentActionsProps) {
       <button
         type="button"
         className="primary"
-        disabled={active || start.isPending || experiment.status === "finished"}
+        disabled={
+          active ||
+          start.isPending ||
+          experiment.status === "finished" ||
+          experiment.kind === "imported"
+        }
+        title={experiment.kind === "imported" ? "Imported runs were made elsewhere" : undefined}
         onClick={() =>
           start.mutate(undefined, {
             onSuccess: (r) =>

@@ -59,6 +59,13 @@ export function ExperimentPage() {
         <ExperimentActions experiment={experiment} />
       </div>
       {experiment.description && <p className="hint">{experiment.description}</p>}
+      {experiment.provenance && (
+        <p className="hint" data-testid="provenance">
+          Imported from {String(experiment.provenance.source)} on{" "}
+          {new Date(String(experiment.provenance.imported_at)).toLocaleDateString()}: its runs were
+          made elsewhere, so it cannot be started here (Duplicate runs its design on a testbed).
+        </p>
+      )}
       <dl className="stats inline" data-testid="experiment-summary">
         <dt>Configurations</dt>
         <dd>{experiment.preview.configurations}</dd>

@@ -32,9 +32,14 @@ export function ExperimentsPage() {
     <section>
       <div className="page-header">
         <h1>Experiments</h1>
-        <Link className="button primary" to="/experiments/new">
-          New experiment
-        </Link>
+        <div className="actions">
+          <Link className="button" to="/experiments/import">
+            Import runs
+          </Link>
+          <Link className="button primary" to="/experiments/new">
+            New experiment
+          </Link>
+        </div>
       </div>
       <div className="toolbar">
         <input

@@ -34,7 +34,7 @@ export function ExperimentsTable({ experiments, templates }: ExperimentsTablePro
               <td>
                 <Link to={`/experiments/${e.id}`}>{e.name}</Link>
               </td>
-              <td>{title(e.template)}</td>
+              <td>{e.kind === "imported" ? "imported runs" : title(e.template)}</td>
               <td>
                 <StatusBadge status={e.status} />
               </td>

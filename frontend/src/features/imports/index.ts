@@ -1,0 +1,2 @@
+// The public entrance of the imports feature.
+export { ImportPage } from "./components/ImportPage";

@@ -1,0 +1,1 @@
+"""Importing earlier runs from tool outputs (docs/guide/import.md)."""
