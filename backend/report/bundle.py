@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from backend.analysis.errors import AnalysisError
 from backend.compare.service import compare_differences
 from backend.crud.compare import read_experiment_names
+from backend.domain.printing import needs_lualatex, refusal, unprintable
 from backend.figures.catalog import figures_in_order
 from backend.figures.compare_page import compare_figure
 from backend.figures.export import ExportedFigure, export_figure, render_figure, slug
@@ -100,6 +101,36 @@ def _every_item(exp: Experiment) -> ReportPlan:
     )
 
 
+class Unprintable(ValueError):
+    """A text the report prints has a character no font has; `field` is where it is
+    written: the experiment's name, or a field of the saved report."""
+
+    def __init__(self, field: tuple[str | int, ...], reason: str) -> None:
+        super().__init__(reason)
+        self.field = field
+        self.reason = reason
+
+
+def check_printable(exp: Experiment, plan: ReportPlan) -> None:
+    """Refuse, naming the field and the characters, a report whose texts cannot be printed
+    (an experiment named, or a report saved, before its characters were checked)."""
+    texts: list[tuple[tuple[str | int, ...], str]] = [
+        (("name",), exp.name),
+        (("hypothesis",), plan.hypothesis),
+        (("notes",), plan.notes),
+    ]
+    items = [i for _, section in plan.sections for i in section]
+    for n, item in enumerate(items):
+        texts += [
+            (("items", n, "caption"), item.caption or ""),
+            (("items", n, "explanation"), item.explanation),
+        ]
+    for where, text in texts:
+        chars = unprintable(text)
+        if chars:
+            raise Unprintable(where, refusal(chars))
+
+
 def _reason(err: Exception) -> str:
     if isinstance(err, RequestValidationError | ValidationError):
         return "; ".join(str(e.get("msg", "")) for e in err.errors())
@@ -113,6 +144,7 @@ def build_bundle(
 ) -> bytes:
     """The zip's bytes (figures rendered by the warm renderer, so a few seconds in all)."""
     plan = plan or default_plan(exp)
+    check_printable(exp, plan)
     info = ExperimentInfo.of(exp)
     files: dict[str, bytes] = {}
     left_out: list[str] = []
@@ -142,7 +174,12 @@ def build_bundle(
         )
     files["data/runs.csv"] = to_csv(runs_table(session, exp)).encode()
     # Dated the day of the export (UTC): the numbers are those of the data on that day.
-    files["main.tex"] = main_tex(plan.title, sections, datetime.now(UTC).date()).encode()
+    day = datetime.now(UTC).date()
+    main = main_tex(plan.title, sections, day)
+    tables = (c.decode() for p, c in files.items() if p.endswith(".tex"))
+    if needs_lualatex(main) or any(needs_lualatex(t) for t in tables):
+        main = main_tex(plan.title, sections, day, "lualatex")
+    files["main.tex"] = main.encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, content in files.items():

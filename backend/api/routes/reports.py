@@ -24,17 +24,16 @@ from backend.report.builder import (
     default_items,
     report_plan,
 )
-from backend.report.bundle import build_bundle
+from backend.report.bundle import Unprintable, build_bundle
 from backend.report.selection import checked_items
-from backend.schemas.problems import analysis_errors
+from backend.schemas.problems import analysis_errors, unprocessable
 from backend.schemas.report import ReportItem, ReportPublic, ReportUpdate
 
 router = APIRouter(prefix="/experiments", tags=["reports"])
 logger = logging.getLogger(__name__)
 
 TEX_FAILED = (
-    "The report did not compile with pdflatex (logged on the server); its sources are in "
-    "report/bundle.zip"
+    "The report did not compile (logged on the server); its sources are in report/bundle.zip"
 )
 
 
@@ -68,6 +67,8 @@ def _bundle(session: SessionDep, exp: Experiment, q: Selection, *, mine: bool) -
     try:
         with analysis_errors("query"):
             return build_bundle(session, exp, q, plan)
+    except Unprintable as err:  # the field to change: the experiment's, or the report's
+        raise unprocessable(err.field, err.reason) from err
     except RenderError as err:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err)) from err
 
@@ -131,7 +132,9 @@ def read_report_bundle(
 def read_report_pdf(
     session: SessionDep, experiment_id: int, q: Annotated[Selection, Query()]
 ) -> Response:
-    """The user's report compiled with pdflatex (503 with a clear message without one)."""
+    """The user's report compiled with pdflatex, or lualatex when its text goes beyond Latin
+    (503 with a clear message without the engine; 422 naming the field and the characters
+    when a text has one no font prints)."""
     exp = _load(session, experiment_id)
     try:
         pdf = compile_bundle(_bundle(session, exp, q, mine=True))
@@ -140,6 +143,9 @@ def read_report_pdf(
     except TexFailed as err:
         # Every text reaches main.tex through escape_latex, so this is a bug of ours: logged
         # with pdflatex's output, answered without it.
-        logger.error("report.pdflatex_failed", extra={"experiment_id": exp.id, "log": err.log})
+        logger.error(
+            "report.tex_failed",
+            extra={"experiment_id": exp.id, "engine": err.engine, "log": err.log},
+        )
         raise HTTPException(status.HTTP_500_INTERNAL_SERVER_ERROR, TEX_FAILED) from err
     return attachment(pdf, "application/pdf", exp.name, "report.pdf")
