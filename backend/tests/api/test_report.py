@@ -291,8 +291,8 @@ def test_report_with_emoji_cjk_and_control_characters_compiles(
         assert shown in text, (shown, text[:3000])
     assert "[U+" not in text, text[:3000]
     # An experiment named before names were checked: the PDF names the field to change.
-    named = create_random_experiment(client, name="Lasttest \x07 ü")
-    r = client.get(f"{API}/{named['id']}/report.pdf")
+    unnamed = create_random_experiment(client, name="Lasttest \x07 ü")
+    r = client.get(f"{API}/{unnamed['id']}/report.pdf")
     assert r.status_code == 422, r.text
     (item,) = r.json()["detail"]
     assert item["loc"] == ["body", "name"] and "U+0007" in item["msg"], item
