@@ -111,6 +111,8 @@ def unprintable(text: str) -> list[str]:
 
 def needs_lualatex(text: str) -> bool:
     """Whether `text` holds a character pdflatex cannot print."""
+    if text.isascii():  # most of a large report's tables: skip composing them
+        return False
     return any(c not in PDFLATEX_PRINTABLE and c not in LAYOUT for c in printed_form(text))
 
 
