@@ -111,3 +111,22 @@ def test_figure_parts_stay_apart_in_print(
         assert any(all(w.box.inside(p) for w in spelled) for p in layout.plots), (
             f"point label {label!r} runs out of the plot"
         )
+
+
+def test_the_report_prints_every_legend_entry_and_title_whole(
+    client: TestClient, exp: dict[str, Any], tmp_path: Path
+) -> None:
+    # The figures of issue 37 as report.pdf sets them (natural size, column width): what
+    # each figure drew level is in the compiled report, word for word.
+    names = ["breakdown", "resources", "half-normal"]
+    items = [{"kind": "figure", "name": n} for n in names]
+    assert client.put(f"{API}/{exp['id']}/report", json={"items": items}).status_code == 200
+    r = client.get(f"{API}/{exp['id']}/report.pdf")
+    assert r.status_code == 200, r.text[:2000]
+    (tmp_path / "report.pdf").write_bytes(r.content)
+    printed = {w.text for w in pdf_words(tmp_path / "report.pdf")}
+    for name in names:
+        layout = svg_layout(_file(client, exp["id"], name, "svg", "column"))
+        for text in layout.level_texts:
+            missing = [t for t in text.split() if t not in printed]
+            assert not missing, f"{name}: {text!r} is not printed whole ({missing})"
