@@ -28,6 +28,11 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 }
 install_missing "${PACKAGES[@]}"
+# LuaLaTeX builds its font names database on first use (about 20 s of the first CJK report);
+# build it now, as the user who runs the app (the cache is per user). Quick when up to date.
+if command -v luaotfload-tool >/dev/null 2>&1; then
+  luaotfload-tool --update >/dev/null 2>&1 || say "luaotfload-tool --update failed (LuaLaTeX builds its font cache on first use)"
+fi
 
 # The load generators' packages and install recipes come from their registry
 # (backend/domain/load_generators.py), read by the system python3 (python3-venv above brings it).
