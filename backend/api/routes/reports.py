@@ -142,7 +142,7 @@ def read_report_pdf(
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err)) from err
     except TexFailed as err:
         # Every text reaches main.tex through escape_latex, so this is a bug of ours: logged
-        # with pdflatex's output, answered without it.
+        # with the engine's output, answered without it.
         logger.error(
             "report.tex_failed",
             extra={"experiment_id": exp.id, "engine": err.engine, "log": err.log},
