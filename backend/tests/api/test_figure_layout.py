@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from backend.figures.catalog import FIGURES
 from backend.models import RequestType, Run, RunSeries, RunStatus
-from backend.tests.utils.layout import find_phrase, pdf_words, svg_layout
+from backend.tests.api.test_calculator_figures import BODY
+from backend.tests.utils.layout import SvgLayout, Word, find_phrase, pdf_words, svg_layout
 from backend.tests.utils.stored import RUN_TIME_S, stored_experiment
 
 API = "/api/v1/experiments"
@@ -90,7 +91,27 @@ def test_figure_parts_stay_apart_in_print(
     layout = svg_layout(_file(client, exp["id"], name, "svg", width))
     pdf = tmp_path / f"{name}.pdf"
     pdf.write_bytes(_file(client, exp["id"], name, "pdf", width))
-    words = pdf_words(pdf)
+    _assert_parts_apart(layout, pdf_words(pdf))
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+def test_mva_calculator_parts_stay_apart_in_print(
+    client: TestClient, width: str, tmp_path: Path
+) -> None:
+    # The one figure kind outside an experiment (the Models page's calculator).
+    def render(fmt: str) -> bytes:
+        r = client.post(
+            f"/api/v1/analysis/figures/mva-calculator.{fmt}", json=dict(BODY, width=width)
+        )
+        assert r.status_code == 200, r.text[:500]
+        content: bytes = r.content
+        return content
+
+    (tmp_path / "mva.pdf").write_bytes(render("pdf"))
+    _assert_parts_apart(svg_layout(render("svg")), pdf_words(tmp_path / "mva.pdf"))
+
+
+def _assert_parts_apart(layout: SvgLayout, words: list[Word]) -> None:
     assert layout.plots, "a figure has a plot area"
     if layout.legend is not None:
         assert layout.legend.inside(layout.page), (layout.legend, layout.page)
