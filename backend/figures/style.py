@@ -90,14 +90,20 @@ def default_height_in(style: FigureStyle, width_in: float) -> float:
     return min(max(width_in * style.height_ratio, style.min_height_in), style.max_height_in)
 
 
-# What a legend entry takes beside its text (Plotly: a 30 px symbol, gaps) and an upper bound
-# of a serif character's width in ems (Times averages under 0.5), so the estimate below never
-# falls short: a row too many only makes the plot taller.
+# What a legend entry takes beside its text (Plotly: a 30 px symbol, gaps) and a generous
+# serif character width in ems (Liberation Serif measured 0.39 in legend entries such as
+# "bytes/s net:client-1:eth0"), so the estimate below rarely falls short: a row too many only
+# makes the plot taller.
 _LEGEND_SYMBOL_PX = 40.0
-_EM_PER_CHAR = 0.55
+_EM_PER_CHAR = 0.45
 _LEGEND_ROW_EM = 1.5  # Plotly's row: 1.43 times the font size
 # The margins beside a legend placed over the plot's width (y axis labels and title, right edge).
 _LEGEND_SIDE_PX = 50.0
+
+
+# A legend of a hundred lines would make a figure taller than a page: beyond this it crowds
+# the plot (Plotly shrinks the plot first).
+MAX_LEGEND_IN = 5.0
 
 
 def legend_height_in(fig: go.Figure, style: FigureStyle, width_in: float) -> float:
@@ -127,7 +133,7 @@ def legend_height_in(fig: go.Figure, style: FigureStyle, width_in: float) -> flo
     widest = _LEGEND_SYMBOL_PX + _EM_PER_CHAR * font_px * max(len(e) for e in entries)
     columns = max(1, int((width_in * PX_PER_IN - _LEGEND_SIDE_PX) // widest))
     rows = -(-len(entries) // columns)
-    return rows * _LEGEND_ROW_EM * font_px / PX_PER_IN
+    return min(rows * _LEGEND_ROW_EM * font_px / PX_PER_IN, MAX_LEGEND_IN)
 
 
 def _px(pt: float) -> float:
