@@ -97,6 +97,7 @@ def _bench(exp: int) -> None:
         if bundle.status_code == 200:
             with zipfile.ZipFile(io.BytesIO(bundle.content)) as zf:
                 print(f"engine: {engine_of(zf.read('main.tex').decode())}")
+            _compile_alone(bundle.content)
         start = time.perf_counter()
         pdf = client.get(f"/api/v1/experiments/{exp}/report.pdf")
         pdf_s = time.perf_counter() - start
@@ -110,6 +111,29 @@ def _bench(exp: int) -> None:
             print(f"report.pdf: {pages[0] if pages else 'pages unknown'}")
     else:
         print(pdf.text[:2000])
+
+
+def _compile_alone(bundle: bytes) -> None:
+    """The same bundle compiled by each engine, TeX alone (a Latin one compiles with both:
+    the preamble switches on the engine)."""
+    from backend.report.builder import TexFailed, compile_bundle
+    from backend.report.latex import ENGINE_LINE
+
+    for engine in ("pdflatex", "lualatex"):
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(bundle)) as src, zipfile.ZipFile(out, "w") as dst:
+            for item in src.infolist():
+                data = src.read(item)
+                if item.filename == "main.tex":
+                    rest = data.decode().split("\n", 1)[1]
+                    data = f"{ENGINE_LINE}{engine}\n{rest}".encode()
+                dst.writestr(item, data)
+        start = time.perf_counter()
+        try:
+            compile_bundle(out.getvalue())
+            print(f"compile alone, {engine}: {time.perf_counter() - start:.1f} s")
+        except TexFailed:
+            print(f"compile alone, {engine}: fails (text beyond what it prints)")
 
 
 if __name__ == "__main__":
