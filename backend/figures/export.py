@@ -17,7 +17,13 @@ from backend.figures.catalog import figure_spec
 from backend.figures.params import FigureQuery
 from backend.figures.registry import caption_of
 from backend.figures.render import renderer
-from backend.figures.style import PX_PER_IN, STYLES, apply_style, default_height_in
+from backend.figures.style import (
+    PX_PER_IN,
+    STYLES,
+    apply_style,
+    default_height_in,
+    legend_height_in,
+)
 from backend.schemas.figure import FigureOutput
 
 FigureFormat = Literal["json", "pdf", "svg", "png"]
@@ -63,7 +69,12 @@ def render_figure(fig: go.Figure, fmt: FigureFormat, out: FigureOutput) -> Expor
         return ExportedFigure(fig.to_json().encode(), caption_of(fig))
     width = out.file_width_in()
     built = fig.layout.height  # a figure's own default height (parcoords: its key)
-    height = out.height or (built / PX_PER_IN if built else default_height_in(style, width))
+    # A default height leaves the plot its usual size beside a legend of many entries.
+    height = out.height or (
+        built / PX_PER_IN
+        if built
+        else default_height_in(style, width) + legend_height_in(fig, style, width)
+    )
     if fmt == "png":
         check_png_size(width, height, out.dpi)
     fig = apply_style(fig, style, width, height)

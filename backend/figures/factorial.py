@@ -167,15 +167,17 @@ def half_normal(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
         raise AnalysisError("factors", "the half-normal plot needs at least two effects")
     names = _names(data)
     x = list(lenth.half_normal_quantiles)
+    y = list(lenth.half_normal_abs_effects)
     top = max([*x, 0.0])
     fig = go.Figure(
         [
             go.Scatter(
                 x=x,
-                y=list(lenth.half_normal_abs_effects),
+                y=y,
                 text=[names.get(n, n) for n in lenth.half_normal_names],
                 mode="markers+text",
-                textposition="top left",
+                # Each label towards the middle, so none runs out of the plot's sides.
+                textposition=["top right" if q < top / 2 else "top left" for q in x],
                 name="|effect|",
                 hovertemplate="%{text}: |q| = %{y:.4~g}<extra></extra>",
             ),
@@ -198,9 +200,15 @@ def half_normal(data: s.FactorialPublic, q: FigureQuery) -> go.Figure:
                 line={"dash": "dash"},
             )
         )
+    # Room above the highest point for its label (Plotly's autorange leaves none for text).
+    drawn = [*y, lenth.pse * top, lenth.margin_of_error if data.replications == 1 else 0.0]
+    highest = max([*drawn, 0.0]) or 1.0
     fig.update_layout(
         xaxis={"title": {"text": "Half-normal quantile"}, "rangemode": "tozero"},
-        yaxis={"title": {"text": f"|Effect| of {_metric_title(data, q, title=False)}"}},
+        yaxis={
+            "title": {"text": f"|Effect| of {_metric_title(data, q, title=False)}"},
+            "range": [-0.05 * highest, 1.2 * highest],
+        },
     )
     return set_caption(
         fig,

@@ -90,6 +90,52 @@ def default_height_in(style: FigureStyle, width_in: float) -> float:
     return min(max(width_in * style.height_ratio, style.min_height_in), style.max_height_in)
 
 
+# What a legend entry takes beside its text (Plotly: a 30 px symbol, gaps) and a generous
+# serif character width in ems (Liberation Serif measured 0.39 in legend entries such as
+# "bytes/s net:client-1:eth0"), so the estimate below rarely falls short: a row too many only
+# makes the plot taller.
+_LEGEND_SYMBOL_PX = 40.0
+_EM_PER_CHAR = 0.45
+_LEGEND_ROW_EM = 1.5  # Plotly's row: 1.43 times the font size
+# The margins beside a legend placed over the plot's width (y axis labels and title, right edge).
+_LEGEND_SIDE_PX = 50.0
+
+
+# A legend of a hundred lines would make a figure taller than a page: beyond this it crowds
+# the plot (Plotly shrinks the plot first).
+MAX_LEGEND_IN = 5.0
+
+
+def legend_height_in(fig: go.Figure, style: FigureStyle, width_in: float) -> float:
+    """A generous estimate of the height of the figure's legend (horizontal, above the plot)
+    at `width_in`: Plotly sets the entries in columns as wide as the widest entry, as many as
+    fit across the plot.
+
+    Plotly gives the legend room by growing the top margin, but gives up (and draws it over
+    the plot) when the plot would be left too small; a column-wide figure of many lines (the
+    machines' CPU and network) was. A static figure is made taller by this much instead, so
+    its plot keeps the height of a figure without a legend."""
+    names = [
+        str(t.name)
+        for t in fig.data
+        if t.name and t.showlegend is not False and getattr(t, "visible", True) is not False
+    ]
+    titles = {
+        str(t.legendgrouptitle.text)
+        for t in fig.data
+        if getattr(t, "legendgrouptitle", None) and t.legendgrouptitle.text
+    }
+    shown = fig.layout.showlegend
+    if shown is False or (shown is None and len(names) < 2):
+        return 0.0
+    font_px = _px(style.font_pt - 0.5)
+    entries = [*titles, *names]
+    widest = _LEGEND_SYMBOL_PX + _EM_PER_CHAR * font_px * max(len(e) for e in entries)
+    columns = max(1, int((width_in * PX_PER_IN - _LEGEND_SIDE_PX) // widest))
+    rows = -(-len(entries) // columns)
+    return min(rows * _LEGEND_ROW_EM * font_px / PX_PER_IN, MAX_LEGEND_IN)
+
+
 def _px(pt: float) -> float:
     return round(pt * PX_PER_PT, 3)
 
@@ -181,10 +227,19 @@ def template(style: FigureStyle) -> go.layout.Template:
                 "bgcolor": "rgba(255,255,255,0)",
                 "itemwidth": 30,
                 "tracegroupgap": 0,
+                # Every entry, however many: a horizontal legend is otherwise cut at half the
+                # figure's height (the machines' network lines were left out).
+                "maxheight": 1.0,
             },
             # Axis automargin grows these for tick labels and titles; the bottom keeps a
             # little air under the x title.
             "margin": {"l": 4, "r": 6, "t": 4, "b": round(_px(style.font_pt) * 1.4), "pad": 0},
+            # Plotly gives up a margin push (and draws the legend over the plot, or cuts an
+            # axis title) when the plot would keep less than these; static figures are made
+            # taller for their legend (legend_height_in), and where a height is asked the plot
+            # shrinks rather than be covered.
+            "minreducedheight": 24,
+            "minreducedwidth": 24,
             "bargap": 0.25,
             "hoverlabel": {"font": {"family": style.font_family}},
         },

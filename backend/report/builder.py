@@ -11,21 +11,23 @@ from pathlib import Path
 
 from backend.models import Experiment, Report
 from backend.report.bundle import PlanItem, ReportPlan, default_plan
+from backend.report.latex import engine_of
 from backend.schemas.report import ReportItem
 
-PDFLATEX_TIMEOUT_S = 120
+TEX_TIMEOUT_S = 120
 
 
 class NoTexEngine(RuntimeError):
-    """pdflatex is not installed on the server."""
+    """The TeX engine the report needs (pdflatex or lualatex) is not installed."""
 
 
 class TexFailed(RuntimeError):
-    """pdflatex ran and failed; `log` is the end of its output (for the server log only: it
-    lists the server's paths)."""
+    """The TeX engine ran and failed; `log` is the end of its output (for the server log only:
+    it lists the server's paths)."""
 
-    def __init__(self, log: str) -> None:
-        super().__init__("pdflatex failed")
+    def __init__(self, engine: str, log: str) -> None:
+        super().__init__(f"{engine} failed")
+        self.engine = engine
         self.log = log
 
 
@@ -60,12 +62,15 @@ def report_plan(exp: Experiment, report: Report | None, before_runs: bool) -> Re
 
 
 def compile_bundle(bundle: bytes) -> bytes:
-    """main.pdf of a bundle, compiled by pdflatex in a scratch directory."""
-    engine = shutil.which("pdflatex")
+    """main.pdf of a bundle, compiled in a scratch directory by the engine its main.tex names
+    (pdflatex, or lualatex for text beyond Latin: backend.report.latex)."""
+    with zipfile.ZipFile(BytesIO(bundle)) as zf:
+        name = engine_of(zf.read("main.tex").decode())
+    engine = shutil.which(name)
     if engine is None:
         raise NoTexEngine(
-            "No TeX engine (pdflatex) is installed on the server; download the bundle "
-            "(report/bundle.zip) and compile main.tex with pdflatex"
+            f"No TeX engine ({name}) is installed on the server; download the bundle "
+            f"(report/bundle.zip) and compile main.tex with {name}"
         )
     with tempfile.TemporaryDirectory(prefix="mcscope-report-") as tmp:
         with zipfile.ZipFile(BytesIO(bundle)) as zf:
@@ -78,9 +83,9 @@ def compile_bundle(bundle: bytes) -> bytes:
             # character (an overfull line's "ä"): a strict decode was a 500.
             encoding="utf-8",
             errors="replace",
-            timeout=PDFLATEX_TIMEOUT_S,
+            timeout=TEX_TIMEOUT_S,
         )
         pdf = Path(tmp) / "main.pdf"
         if done.returncode != 0 or not pdf.is_file():
-            raise TexFailed(done.stdout[-4000:])
+            raise TexFailed(name, done.stdout[-4000:])
         return pdf.read_bytes()

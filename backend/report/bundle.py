@@ -21,6 +21,7 @@ from backend.analysis.errors import AnalysisError
 from backend.compare.service import compare_differences
 from backend.crud.compare import read_experiment_names
 from backend.domain.errors import DomainError, InvalidInput
+from backend.domain.printing import needs_lualatex, refusal, unprintable
 from backend.figures.catalog import figures_in_order
 from backend.figures.compare_page import compare_figure
 from backend.figures.export import ExportedFigure, export_figure, render_figure, slug
@@ -99,6 +100,27 @@ def _every_item(exp: Experiment) -> ReportPlan:
     )
 
 
+def check_printable(exp: Experiment, plan: ReportPlan) -> None:
+    """Refuse, naming the field and the characters, a report whose texts cannot be printed
+    (an experiment named, or a report saved, before its characters were checked)."""
+    texts: list[tuple[tuple[str | int, ...], str]] = [
+        (("name",), exp.name),
+        (("hypothesis",), plan.hypothesis),
+        (("notes",), plan.notes),
+    ]
+    items = [i for _, section in plan.sections for i in section]
+    for n, item in enumerate(items):
+        texts += [
+            (("items", n, "caption"), item.caption or ""),
+            (("items", n, "explanation"), item.explanation),
+        ]
+    for where, text in texts:
+        chars = unprintable(text)
+        if chars:
+            # The field to change: the experiment's name, or the saved report's.
+            raise InvalidInput.at(where, refusal(chars))
+
+
 def _reason(err: Exception) -> str:
     if isinstance(err, InvalidInput | ValidationError):
         return "; ".join(str(e.get("msg", "")) for e in err.errors())
@@ -112,6 +134,7 @@ def build_bundle(
 ) -> bytes:
     """The zip's bytes (figures rendered by the warm renderer, so a few seconds in all)."""
     plan = plan or default_plan(exp)
+    check_printable(exp, plan)
     info = ExperimentInfo.of(exp)
     files: dict[str, bytes] = {}
     left_out: list[str] = []
@@ -141,7 +164,12 @@ def build_bundle(
         )
     files["data/runs.csv"] = to_csv(runs_table(session, exp)).encode()
     # Dated the day of the export (UTC): the numbers are those of the data on that day.
-    files["main.tex"] = main_tex(plan.title, sections, datetime.now(UTC).date()).encode()
+    day = datetime.now(UTC).date()
+    main = main_tex(plan.title, sections, day)
+    tables = (c.decode() for p, c in files.items() if p.endswith(".tex"))
+    if needs_lualatex(main) or any(needs_lualatex(t) for t in tables):
+        main = main_tex(plan.title, sections, day, "lualatex")
+    files["main.tex"] = main.encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, content in files.items():

@@ -1,19 +1,48 @@
 """main.tex of a report bundle: a preamble of stock packages and \\input-ed parts.
 
-The document uses only packages of a minimal TeX installation (Debian texlive-latex-base,
--latex-recommended, -fonts-recommended) and Times text, the face the figures are set in.
+Latin text compiles with pdflatex and the packages of a minimal TeX installation (Debian
+texlive-latex-base, -latex-recommended, -fonts-recommended) in Times, the face the figures are
+set in. Text pdflatex cannot print (CJK, emoji, Greek: backend.domain.printing) makes the
+bundle a LuaLaTeX one: main.tex's first line names the engine (the magic comment TeX editors
+read, and compile_bundle too), and the same preamble then loads fontspec with the fallback
+fonts instead of the T1 encoding.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Literal
 
+from backend.domain.printing import FALLBACK_FONTS, MAIN_FONT
 from backend.tables.latex_text import escape_latex
 
-PREAMBLE = r"""\documentclass[10pt]{article}
+Engine = Literal["pdflatex", "lualatex"]
+ENGINE_LINE = "% !TEX program = "
+
+# Under LuaLaTeX, every character Termes lacks comes from the first fallback font that has it.
+_LUALATEX_FONTS = "\n".join(
+    [
+        r"\usepackage{fontspec}",
+        r'\directlua{luaotfload.add_fallback("mcscope", {'
+        + ", ".join(f'"{name}:mode=harf;"' for name in FALLBACK_FONTS)
+        + "})}",
+        rf"\setmainfont{{{MAIN_FONT}}}[RawFeature={{fallback=mcscope}}]",
+    ]
+)
+PREAMBLE = (
+    r"""\documentclass[10pt]{article}
+\usepackage{iftex}
+% Times: mathptmx for the mathematics (and, under pdflatex, the text), Termes for LuaLaTeX's.
+\ifluatex
+\usepackage{mathptmx}
+"""
+    + _LUALATEX_FONTS
+    + r"""
+\else
 \usepackage[T1]{fontenc}
 \usepackage{mathptmx}
+\fi
 \usepackage[margin=1in]{geometry}
 \usepackage{graphicx}
 \usepackage{booktabs}
@@ -22,6 +51,13 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 % its words instead of running into the margin (long words carry hyphens: escape_latex).
 \setlength{\emergencystretch}{3em}
 """
+)
+
+
+def engine_of(main: str) -> Engine:
+    """The engine main.tex's first line names (pdflatex when it names none)."""
+    first = main.split("\n", 1)[0]
+    return "lualatex" if first == ENGINE_LINE + "lualatex" else "pdflatex"
 
 
 @dataclass(frozen=True)
@@ -111,10 +147,11 @@ def long_date(day: date) -> str:
     return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
 
 
-def main_tex(title: str, sections: list[Section], day: date) -> str:
-    """The whole document: title and date (`day`, e.g. the export's), then each section's
-    items in order."""
+def main_tex(title: str, sections: list[Section], day: date, engine: Engine = "pdflatex") -> str:
+    """The whole document for `engine`: title and date (`day`, e.g. the export's), then each
+    section's items in order."""
     lines = [
+        ENGINE_LINE + engine,
         PREAMBLE,
         rf"\title{{{escape_latex(title)}}}",
         rf"\date{{{long_date(day)}}}",

@@ -1,21 +1,19 @@
 """The report of an experiment as the API reads and writes it."""
 
-import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-# Line breaks and tabs are layout; every other control character (a bell, a form feed pasted
-# from a terminal) has no glyph in any font, so report.pdf could only show a placeholder.
-_LAYOUT = frozenset("\n\r\t")
+from backend.domain.printing import refusal, unprintable
 
 
 def _printable(text: str) -> str:
-    controls = sorted({c for c in text if c not in _LAYOUT and unicodedata.category(c) == "Cc"})
-    if controls:
-        codes = " ".join(f"U+{ord(c):04X}" for c in controls[:4])
-        raise ValueError(f"must not contain control characters ({codes}): they cannot be printed")
+    """The text, if every character has a font in report.pdf (a control character pasted
+    from a terminal has none, nor has an emoji newer than the emoji font)."""
+    chars = unprintable(text)
+    if chars:
+        raise ValueError(refusal(chars))
     return text
 
 

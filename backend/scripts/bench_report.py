@@ -3,19 +3,22 @@
 Seeds a throw-away database (migrated with Alembic) with one experiment of
 settings.GRID_MAX_CONFIGURATIONS configurations (workers x clients per thread, client and
 middleware summaries and per-second series, as bench_compare seeds them), then asks the real
-app in-process for the report's bundle and its PDF, and prints the build times, the sizes and
-the PDF's pages. Never fails on timing.
+app in-process for the report's bundle and its PDF, and prints the engine, the build times, the
+sizes and the PDF's pages. Never fails on timing. A name beyond Latin (--name '最大のグリッド')
+makes the report a LuaLaTeX one (backend/domain/printing.py): run both to compare the engines.
 
-Run: make bench-report   (or: .venv/bin/python -m backend.scripts.bench_report)
+Run: make bench-report   (or: .venv/bin/python -m backend.scripts.bench_report [--name ...])
 """
 
 import argparse
+import io
 import os
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+import zipfile
 from pathlib import Path
 
 import psycopg
@@ -32,6 +35,9 @@ def main() -> None:
     )
     parser.add_argument("--repetitions", type=int, default=1)
     parser.add_argument("--seconds", type=int, default=30, help="per-second series length")
+    parser.add_argument(
+        "--name", default="largest grid", help="the experiment's name (CJK: LuaLaTeX)"
+    )
     args = parser.parse_args()
 
     db = f"mcscope_bench_report_{uuid.uuid4().hex[:8]}"
@@ -52,7 +58,7 @@ def main() -> None:
         with psycopg.connect(url) as conn:
             exp = _seed(
                 conn,
-                "largest grid",
+                args.name,
                 {"middlewares": 1},
                 1.0,
                 args.workers,
@@ -80,6 +86,7 @@ def _bench(exp: int) -> None:
 
     from backend.figures.render import renderer
     from backend.main import app
+    from backend.report.latex import engine_of
 
     with TestClient(app) as client:
         renderer.open()  # the warm renderer every request after the first uses
@@ -87,6 +94,10 @@ def _bench(exp: int) -> None:
         bundle = client.get(f"/api/v1/experiments/{exp}/report/bundle.zip")
         bundle_s = time.perf_counter() - start
         print(f"bundle.zip: HTTP {bundle.status_code}, {len(bundle.content):,} B, {bundle_s:.1f} s")
+        if bundle.status_code == 200:
+            with zipfile.ZipFile(io.BytesIO(bundle.content)) as zf:
+                print(f"engine: {engine_of(zf.read('main.tex').decode())}")
+            _compile_alone(bundle.content)
         start = time.perf_counter()
         pdf = client.get(f"/api/v1/experiments/{exp}/report.pdf")
         pdf_s = time.perf_counter() - start
@@ -100,6 +111,29 @@ def _bench(exp: int) -> None:
             print(f"report.pdf: {pages[0] if pages else 'pages unknown'}")
     else:
         print(pdf.text[:2000])
+
+
+def _compile_alone(bundle: bytes) -> None:
+    """The same bundle compiled by each engine, TeX alone (a Latin one compiles with both:
+    the preamble switches on the engine)."""
+    from backend.report.builder import TexFailed, compile_bundle
+    from backend.report.latex import ENGINE_LINE
+
+    for engine in ("pdflatex", "lualatex"):
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(bundle)) as src, zipfile.ZipFile(out, "w") as dst:
+            for item in src.infolist():
+                data = src.read(item)
+                if item.filename == "main.tex":
+                    rest = data.decode().split("\n", 1)[1]
+                    data = f"{ENGINE_LINE}{engine}\n{rest}".encode()
+                dst.writestr(item, data)
+        start = time.perf_counter()
+        try:
+            compile_bundle(out.getvalue())
+            print(f"compile alone, {engine}: {time.perf_counter() - start:.1f} s")
+        except TexFailed:
+            print(f"compile alone, {engine}: fails (text beyond what it prints)")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,11 @@ PACKAGES=(postgresql redis-server memcached openssh-server iproute2 iperf3
   cmake g++ make libboost-all-dev googletest libgtest-dev libgmock-dev clang libclang-rt-14-dev
   nutcracker chromium python3-venv docker-compose shellcheck
   fonts-liberation poppler-utils
-  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern)
+  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern
+  texlive-luatex fonts-noto-cjk fonts-symbola)
+# report.pdf: pdflatex for Latin text; LuaLaTeX with Noto CJK and Symbola (monochrome emoji)
+# as fallback fonts when a report's text holds CJK, emoji or other scripts
+# (backend/domain/printing.py). These three add about 80 MB to download, 130 MB installed.
 command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
 
 updated=0
@@ -24,6 +28,11 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 }
 install_missing "${PACKAGES[@]}"
+# LuaLaTeX builds its font names database on first use (about 20 s of the first CJK report);
+# build it now, as the user who runs the app (the cache is per user). Quick when up to date.
+if command -v luaotfload-tool >/dev/null 2>&1; then
+  luaotfload-tool --update >/dev/null 2>&1 || say "luaotfload-tool --update failed (LuaLaTeX builds its font cache on first use)"
+fi
 
 # The load generators' packages and install recipes come from their registry
 # (backend/domain/load_generators.py), read by the system python3 (python3-venv above brings it).

@@ -33,8 +33,7 @@ router = APIRouter(prefix="/experiments", tags=["reports"])
 logger = logging.getLogger(__name__)
 
 TEX_FAILED = (
-    "The report did not compile with pdflatex (logged on the server); its sources are in "
-    "report/bundle.zip"
+    "The report did not compile (logged on the server); its sources are in report/bundle.zip"
 )
 
 
@@ -131,7 +130,9 @@ def read_report_bundle(
 def read_report_pdf(
     session: SessionDep, experiment_id: int, q: Annotated[ResultsQuery, Query()]
 ) -> Response:
-    """The user's report compiled with pdflatex (503 with a clear message without one)."""
+    """The user's report compiled with pdflatex, or lualatex when its text goes beyond Latin
+    (503 with a clear message without the engine; 422 naming the field and the characters
+    when a text has one no font prints)."""
     exp = _load(session, experiment_id)
     try:
         pdf = compile_bundle(_bundle(session, exp, q, mine=True))
@@ -139,7 +140,10 @@ def read_report_pdf(
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(err)) from err
     except TexFailed as err:
         # Every text reaches main.tex through escape_latex, so this is a bug of ours: logged
-        # with pdflatex's output, answered without it.
-        logger.error("report.pdflatex_failed", extra={"experiment_id": exp.id, "log": err.log})
+        # with the engine's output, answered without it.
+        logger.error(
+            "report.tex_failed",
+            extra={"experiment_id": exp.id, "engine": err.engine, "log": err.log},
+        )
         raise HTTPException(status.HTTP_500_INTERNAL_SERVER_ERROR, TEX_FAILED) from err
     return attachment(pdf, "application/pdf", exp.name, "report.pdf")

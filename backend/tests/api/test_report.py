@@ -235,55 +235,83 @@ def test_report_item_selection_is_checked_against_its_query(client: TestClient) 
 def test_report_with_emoji_cjk_and_control_characters_compiles(
     client: TestClient, db: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Issue 30: pdflatex stopped at the first character no T1/TS1 font has, and the 500 it
-    # caused carried pdflatex's log. Real pdflatex here, no engine mocked.
-    exp = stored_experiment(client, db, name="Lasttest 实验\x07 ü")
+    # Issue 30: pdflatex stopped at the first character no T1/TS1 font has; issue 41/37: CJK
+    # and emoji then printed as "[U+...]" placeholders. Now they print (LuaLaTeX with fallback
+    # fonts), and a character no font has is refused naming its field. Real TeX, no engine
+    # mocked.
+    exp = stored_experiment(client, db, name="Lasttest 实验 ü")
     plan = {
         "hypothesis": "Durchsatz wächst — 仮説 🚀",
         "notes": "Notes: 中文 and 😀\r\nsecond line\n\nα β γ\tend {50%} $x_1$",
         "items": [
             {"kind": "figure", "name": "throughput", "caption": "Caption 图\n\n✓"},
-            {"kind": "table", "name": "summary", "explanation": "表 und ß"},
+            {"kind": "table", "name": "summary", "explanation": "表 und ß ❤\ufe0f"},
         ],
     }
     assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
-    # A control character no font has is refused where the user typed it, naming it.
+    # A character no font has (a control character, an emoji newer than the emoji font, an
+    # unassigned code point) is refused where the user typed it, naming it.
     bad_item = {"kind": "table", "name": "summary", "explanation": "表\x0c"}
-    refused: list[tuple[list[Any], dict[str, Any]]] = [
-        (["hypothesis"], {"hypothesis": "bell\x07"}),
-        (["items", 1, "explanation"], {"items": [{"kind": "figure", "name": "qq"}, bad_item]}),
+    refused: list[tuple[list[Any], dict[str, Any], str]] = [
+        (["hypothesis"], {"hypothesis": "bell\x07"}, "U+0007"),
+        (["notes"], {"notes": "smile \U0001f972"}, "'\U0001f972' (U+1F972)"),
+        (
+            ["items", 1, "explanation"],
+            {"items": [{"kind": "figure", "name": "qq"}, bad_item]},
+            "U+000C",
+        ),
+        (
+            ["items", 0, "caption"],
+            {"items": [{"kind": "figure", "name": "qq", "caption": "x \u0378"}]},
+            "U+0378",
+        ),
     ]
-    for field, body in refused:
+    for field, body, named in refused:
         r = client.put(f"{API}/{exp['id']}/report", json=body)
         assert r.status_code == 422, r.text
         (item,) = r.json()["detail"]
         assert item["loc"] == ["body", *field] and "cannot be printed" in item["msg"], item
-        assert "U+0007" in item["msg"] or "U+000C" in item["msg"], item
+        assert named in item["msg"], item
     pdf = client.get(f"{API}/{exp['id']}/report.pdf")
     assert pdf.status_code == 200, pdf.text[:2000]
     assert pdf.content[:5] == b"%PDF-"
-    (tmp_path / "r.pdf").write_bytes(pdf.content)
-    text = " ".join(
-        subprocess.run(
-            ["pdftotext", str(tmp_path / "r.pdf"), "-"], capture_output=True, text=True, check=True
-        ).stdout.split()
-    )
-    # What T1 has is printed; each run of what it lacks is a placeholder naming the characters.
+    bundle = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    main = zipfile.ZipFile(io.BytesIO(bundle.content)).read("main.tex").decode()
+    assert main.startswith("% !TEX program = lualatex\n"), main[:200]
+    text = _pdf_text(pdf.content, tmp_path)
+    # Every character prints as written (CJK, emoji, Greek, symbols); none as a placeholder.
     for shown in (
-        "Lasttest [U+5B9E U+9A8C U+0007] ü",
-        "Durchsatz wächst — [U+4EEE U+8AAC] [U+1F680]",
-        "Notes: [U+4E2D U+6587] and [U+1F600]",
-        "[U+03B1] [U+03B2] [U+03B3] end {50%} $x_1$",
-        "Caption [U+56FE] [U+2713]",
-        "[U+8868] und ß",
+        "Lasttest 实验 ü",
+        "Durchsatz wächst — 仮説 🚀",
+        "Notes: 中文 and 😀",
+        "α β γ end {50%} $x_1$",
+        "Caption 图 ✓",
+        "表 und ß ❤",
     ):
         assert shown in text, (shown, text[:3000])
-    # A failed compile is logged, and answered without pdflatex's log (server paths).
+    assert "[U+" not in text, text[:3000]
+    # An experiment named before names were checked: the PDF names the field to change.
+    unnamed = create_random_experiment(client, name="Lasttest \x07 ü")
+    r = client.get(f"{API}/{unnamed['id']}/report.pdf")
+    assert r.status_code == 422, r.text
+    (item,) = r.json()["detail"]
+    assert item["loc"] == ["body", "name"] and "U+0007" in item["msg"], item
+    # A failed compile is logged, and answered without the engine's log (server paths).
     failed = subprocess.CompletedProcess([], 1, stdout="! Emergency stop /usr/share/texlive")
     monkeypatch.setattr("backend.report.builder.subprocess.run", lambda *a, **k: failed)
     r = client.get(f"{API}/{exp['id']}/report.pdf")
     assert r.status_code == 500 and "/usr/share" not in r.text and "Emergency" not in r.text
     assert r.json()["detail"] == TEX_FAILED
+
+
+def test_latin_reports_stay_with_pdflatex(client: TestClient, db: Session) -> None:
+    # LuaLaTeX only where the text needs it: a Latin report keeps the faster pdflatex.
+    exp = stored_experiment(client, db, name="Lasttest Größe — 50% ± µs")
+    plan = {"hypothesis": "Durchsatz wächst", "items": [{"kind": "table", "name": "summary"}]}
+    assert client.put(f"{API}/{exp['id']}/report", json=plan).status_code == 200
+    bundle = client.get(f"{API}/{exp['id']}/report/bundle.zip")
+    main = zipfile.ZipFile(io.BytesIO(bundle.content)).read("main.tex").decode()
+    assert main.startswith("% !TEX program = pdflatex\n"), main[:200]
 
 
 def _pdf_text(pdf: bytes, tmp_path: Path) -> str:

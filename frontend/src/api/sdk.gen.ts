@@ -1480,7 +1480,9 @@ export class ReportsService {
     /**
      * Read Report Pdf
      *
-     * The user's report compiled with pdflatex (503 with a clear message without one).
+     * The user's report compiled with pdflatex, or lualatex when its text goes beyond Latin
+     * (503 with a clear message without the engine; 422 naming the field and the characters
+     * when a text has one no font prints).
      */
     public static readReportPdf<ThrowOnError extends boolean = false>(options: Options<GetApiV1ExperimentsByExperimentIdReportPdfData, ThrowOnError>) {
         return (options.client ?? client).get<GetApiV1ExperimentsByExperimentIdReportPdfResponses, GetApiV1ExperimentsByExperimentIdReportPdfErrors, ThrowOnError>({
