@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from azure.core.exceptions import AzureError, ResourceNotFoundError
-from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.azure import provisioning
@@ -35,13 +34,11 @@ from backend.core.config import settings
 from backend.core.db import SessionLocal
 from backend.core.processes import owner_dead
 from backend.core.queue import enqueue_azure_lab
+from backend.crud import azure_lab
 from backend.domain.azure_lab_states import TESTBED_EXPIRED
-from backend.models import AzureLab, AzureLabStatus, Experiment, Run, RunStatus
+from backend.models import AzureLab, RunStatus
 
 logger = logging.getLogger(__name__)
-
-_LIVE = (AzureLabStatus.QUEUED.value, AzureLabStatus.CREATING.value, AzureLabStatus.READY.value)
-_UNFINISHED = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 # Told of each run the janitor ended: (experiment id, run id, status, error); the worker passes
 # its live-event publisher (worker.live.publish.run_state), so open pages see the run end.
@@ -125,9 +122,7 @@ def sweep_expired(
 def orphaned_labs(session: Session) -> list[AzureLab]:
     """Labs left `creating` by a worker that died."""
     stale = datetime.now(UTC) - timedelta(seconds=STALE_AFTER_S)
-    rows = session.scalars(
-        select(AzureLab).where(AzureLab.status == AzureLabStatus.CREATING.value)
-    ).all()
+    rows = azure_lab.creating_labs(session=session)
     return [
         r for r in rows if owner_dead(r.worker) or r.heartbeat_at is None or r.heartbeat_at < stale
     ]
@@ -141,11 +136,6 @@ def recover_orphaned_labs(
     given_up: list[int] = []
     for lab in orphaned_labs(session):
         logger.warning("azure_lab.orphaned", extra={"lab_id": lab.id, "worker": lab.worker})
-        mine = (
-            (AzureLab.id == lab.id)
-            & (AzureLab.status == AzureLabStatus.CREATING.value)
-            & (AzureLab.attempt == lab.attempt)
-        )
         if lab.attempt >= MAX_ATTEMPTS:
             try:
                 delete_group(lab.resource_group)
@@ -158,18 +148,17 @@ def recover_orphaned_labs(
                 f"its worker died during {lab.attempt} attempts (last: {lab.worker}); "
                 f"resource group {lab.resource_group} was deleted"
             )
-            values = {"status": AzureLabStatus.FAILED.value, "error": error}
-            done = session.execute(update(AzureLab).where(mine).values(**values)).rowcount  # type: ignore[attr-defined]
+            done = azure_lab.fail_creation(
+                session=session, lab_id=lab.id, attempt=lab.attempt, error=error
+            )
             session.commit()
             if done:
                 given_up.append(lab.id)
             continue
         note = f"resuming: worker {lab.worker} died during attempt {lab.attempt}"
-        done = session.execute(
-            update(AzureLab)
-            .where(mine)
-            .values(status=AzureLabStatus.QUEUED.value, error=note, heartbeat_at=None)
-        ).rowcount  # type: ignore[attr-defined]
+        done = azure_lab.requeue_creation(
+            session=session, lab_id=lab.id, attempt=lab.attempt, note=note
+        )
         session.commit()
         if done:
             enqueue(lab.id)
@@ -183,16 +172,9 @@ def end_runs_of(
     """Fail the queued and running runs on the testbeds of these groups; their ids."""
     if not resource_groups:
         return []
-    testbeds = select(AzureLab.testbed_id).where(
-        AzureLab.resource_group.in_(resource_groups), AzureLab.testbed_id.is_not(None)
+    ended = azure_lab.fail_runs_on_groups(
+        session=session, resource_groups=resource_groups, reason=reason
     )
-    experiments = select(Experiment.id).where(Experiment.testbed_id.in_(testbeds))
-    ended = session.execute(
-        update(Run)
-        .where(Run.experiment_id.in_(experiments), Run.status.in_(_UNFINISHED))
-        .values(status=RunStatus.FAILED, error=reason, finished_at=func.now())
-        .returning(Run.id, Run.experiment_id)
-    ).all()
     session.commit()
     for run_id, experiment_id in ended:
         announce(experiment_id, run_id, RunStatus.FAILED.value, reason)
@@ -201,43 +183,14 @@ def end_runs_of(
     return sorted(r for r, _ in ended)
 
 
-def failed_groups(session: Session) -> set[str]:
-    """Groups of failed creations not yet recorded deleted, that no live lab uses."""
-    live = select(AzureLab.resource_group).where(
-        AzureLab.status.in_(_LIVE), AzureLab.deleted_at.is_(None)
-    )
-    return set(
-        session.scalars(
-            select(AzureLab.resource_group).where(
-                AzureLab.status == AzureLabStatus.FAILED.value,
-                AzureLab.deleted_at.is_(None),
-                AzureLab.resource_group.not_in(live),
-            )
-        )
-    )
-
-
 def idle_labs(session: Session, idle_s: float, now: datetime | None = None) -> list[AzureLab]:
     """Ready labs whose testbed has had no queued or running run, and no run end, for
     `idle_s` (counted from the lab's last change when it never ran one)."""
     cutoff = (now or datetime.now(UTC)) - timedelta(seconds=idle_s)
     out = []
-    for lab in session.scalars(
-        select(AzureLab).where(
-            AzureLab.status == AzureLabStatus.READY.value,
-            AzureLab.deleted_at.is_(None),
-            AzureLab.testbed_id.is_not(None),
-        )
-    ):
-        on_it = select(Run).join(Experiment).where(Experiment.testbed_id == lab.testbed_id)
-        busy = session.scalar(
-            select(func.count()).select_from(on_it.where(Run.status.in_(_UNFINISHED)).subquery())
-        )
-        last_end = session.scalar(
-            select(func.max(Run.finished_at))
-            .join(Experiment)
-            .where(Experiment.testbed_id == lab.testbed_id)
-        )
+    for lab in azure_lab.ready_labs(session=session):
+        assert lab.testbed_id is not None  # ready_labs returns labs with a testbed
+        busy, last_end = azure_lab.testbed_activity(session=session, testbed_id=lab.testbed_id)
         last = max(t for t in (lab.updated_at, last_end) if t is not None)
         if not busy and last < cutoff:
             out.append(lab)
@@ -247,16 +200,9 @@ def idle_labs(session: Session, idle_s: float, now: datetime | None = None) -> l
 def mark_stopped(session: Session, resource_group: str) -> bool:
     """An idle testbed the janitor deallocated shows as stopped (the page offers Start), and
     later passes leave it alone; only a lab still ready is changed."""
-    changed = session.execute(
-        update(AzureLab)
-        .where(
-            AzureLab.resource_group == resource_group,
-            AzureLab.status == AzureLabStatus.READY.value,
-        )
-        .values(status=AzureLabStatus.STOPPED.value)
-    )
+    changed = azure_lab.stop_ready_lab(session=session, resource_group=resource_group)
     session.commit()
-    return bool(changed.rowcount)  # type: ignore[attr-defined]
+    return changed
 
 
 def _idle(arm: Arm, sweep: Sweep) -> None:
@@ -294,7 +240,7 @@ def sweep_with(arm: Arm, *, announce: RunEnded) -> Sweep:
             sweep.runs_ended += end_runs_of(session, groups, TESTBED_EXPIRED, announce)
 
         sweep_expired(arm, before_delete=end_runs, sweep=sweep)
-        failed = failed_groups(session)
+        failed = azure_lab.failed_groups(session=session)
         leftovers = [g.name for g in mcscope_groups(arm) if g.name in failed]
     delete_groups(arm, leftovers, sweep)
     mark_deleted(sweep.deleted)

@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
 from pydantic import ValidationError
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -30,6 +29,7 @@ from backend.azure.resource_plan import Resource, expires_at
 from backend.azure.vcpu_quota import QuotaError
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
+from backend.crud.azure_lab import beat, claim_lab
 from backend.crud.network import request_measurement
 from backend.domain.vm_sizes import bandwidth
 from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
@@ -46,18 +46,9 @@ MAX_ATTEMPTS = 3
 
 
 def _claim(session: Session, lab_id: int, worker: str) -> bool:
-    claimed = session.execute(
-        update(AzureLab)
-        .where(AzureLab.id == lab_id, AzureLab.status == AzureLabStatus.QUEUED.value)
-        .values(
-            status=AzureLabStatus.CREATING.value,
-            worker=worker,
-            heartbeat_at=datetime.now(UTC),
-            attempt=AzureLab.attempt + 1,
-        )
-    ).rowcount  # type: ignore[attr-defined]
+    claimed = claim_lab(session=session, lab_id=lab_id, worker=worker)
     session.commit()
-    return bool(claimed)
+    return claimed
 
 
 @contextmanager
@@ -69,11 +60,7 @@ def _heartbeat(lab_id: int, worker: str) -> Iterator[None]:
         while not stop.wait(HEARTBEAT_EVERY_S):
             try:
                 with SessionLocal() as session:
-                    session.execute(
-                        update(AzureLab)
-                        .where(AzureLab.id == lab_id, AzureLab.worker == worker)
-                        .values(heartbeat_at=datetime.now(UTC))
-                    )
+                    beat(session=session, lab_id=lab_id, worker=worker)
                     session.commit()
             except Exception:  # the database is away: the next beat tries again
                 logger.exception("azure_lab.heartbeat_failed", extra={"lab_id": lab_id})

@@ -13,15 +13,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
-from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from backend.azure import provisioning
 from backend.azure.arm import Arm, arm_clients
 from backend.azure.resource_plan import TAG_TESTBED
 from backend.core.db import SessionLocal
-from backend.crud.azure_group import known_groups
-from backend.models import AzureLab
+from backend.crud.azure_group import known_groups, record_groups_deleted
 
 
 @dataclass(frozen=True)
@@ -70,13 +68,11 @@ def mark_deleted(resource_groups: list[str], at: datetime | None = None) -> int:
     if not resource_groups:
         return 0
     with SessionLocal() as session:
-        n = session.execute(
-            update(AzureLab)
-            .where(AzureLab.resource_group.in_(resource_groups), AzureLab.deleted_at.is_(None))
-            .values(deleted_at=at or datetime.now(UTC))
-        ).rowcount  # type: ignore[attr-defined]
+        n = record_groups_deleted(
+            session=session, resource_groups=resource_groups, at=at or datetime.now(UTC)
+        )
         session.commit()
-    return int(n)
+    return n
 
 
 def list_untracked(*, session: Session, arm: Arm) -> list[Group]:

@@ -21,7 +21,7 @@ from backend.azure import provisioning
 from backend.azure.arm import Arm
 from backend.azure.lab_spec import LabSpec
 from backend.core.config import settings
-from backend.models import AzureLab, AzureLabStatus, VmPrice
+from backend.models import AzureLab, AzureLabStatus, Testbed, VmPrice
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.tests.fake_arm import SUBSCRIPTION, TOKEN, FakeArm
 
@@ -33,6 +33,19 @@ NAME = "azact"
 @pytest.fixture()
 def lab_name() -> str:
     return NAME
+
+
+@pytest.fixture()
+def forget_labs(db: Session) -> Iterator[list[str]]:
+    """Names of labs the test makes: after it (passed or not), their rows and testbeds are
+    removed, so a later test may plan a lab of the same name (the plan refuses a testbed name
+    in use) whatever the order."""
+    names: list[str] = []
+    yield names
+    db.rollback()
+    db.execute(delete(AzureLab).where(AzureLab.name.in_(names)))
+    db.execute(delete(Testbed).where(Testbed.name.in_(names)))  # its hosts cascade
+    db.commit()
 
 
 def _env(fake: FakeArm) -> dict[str, str]:
@@ -185,6 +198,7 @@ def test_expiry_above_the_setting_names_the_field(
 
 
 def test_create_stop_start_delete_through_a_worker(
+    forget_labs: list[str],
     client: TestClient,
     arm: Arm,
     fake_arm: FakeArm,
@@ -192,6 +206,7 @@ def test_create_stop_start_delete_through_a_worker(
     worker: CeleryWorkerProcess,
 ) -> None:
     body = {**body, "jump_host": False}
+    forget_labs.append(NAME)
     r = client.post("/api/v1/azure-labs", json=body)
     assert r.status_code == 202, r.text
     lab = r.json()
@@ -225,7 +240,10 @@ def test_create_stop_start_delete_through_a_worker(
     assert (r.status_code, r.json()["detail"]) == (409, "cannot stop a lab that is deleted")
 
 
-def test_a_lab_the_janitor_deleted_cannot_be_stopped(client: TestClient, db: Session) -> None:
+def test_a_lab_the_janitor_deleted_cannot_be_stopped(
+    forget_labs: list[str], client: TestClient, db: Session
+) -> None:
+    forget_labs.append("gone")
     row = AzureLab(
         name="gone",
         spec={},
