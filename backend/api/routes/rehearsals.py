@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, status
-from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from backend.api.deps import SessionDep
@@ -21,7 +20,8 @@ from backend.core.queue import (
     check_broker,
     enqueue_rehearsal,
 )
-from backend.domain.rehearsal_states import DELETABLE, LIVE, RehearsalStatus
+from backend.crud import rehearsals as crud
+from backend.domain.rehearsal_states import RehearsalStatus
 from backend.models import Rehearsal
 from backend.rehearsal.capabilities import missing_capability
 from backend.rehearsal.topology import TopologyError, check_limit, rehearsal_hosts
@@ -43,18 +43,11 @@ _BROKER: dict[int | str, dict[str, Any]] = {
 
 
 def _live_hosts(session: Session) -> int:
-    rows = session.scalars(
-        select(Rehearsal.hosts).where(Rehearsal.status.in_([s.value for s in LIVE]))
-    ).all()
-    return sum(len(h) for h in rows)
+    return crud.live_host_count(session=session)
 
 
 def _name_free(session: Session, name: str) -> None:
-    live = session.scalar(
-        select(Rehearsal.id).where(
-            Rehearsal.name == name, Rehearsal.status.in_([s.value for s in LIVE])
-        )
-    )
+    live = crud.live_rehearsal_named(session=session, name=name)
     if live is not None:
         raise unprocessable(("name",), f"a rehearsal named {name!r} is being built", name)
 
@@ -107,7 +100,7 @@ def create_rehearsal(session: SessionDep, body: RehearsalCreate) -> RehearsalPub
 
 def _tag(session: Session) -> str:
     """Four hex digits no rehearsal of this database holds: part of every name it makes."""
-    used = set(session.scalars(select(Rehearsal.tag)))
+    used = crud.used_tags(session=session)
     while True:
         tag = secrets.token_hex(2)
         if tag not in used:
@@ -119,10 +112,7 @@ def read_rehearsals(
     session: SessionDep, page: Annotated[Page, Depends(paging())]
 ) -> RehearsalsPublic:
     """List rehearsals, newest first."""
-    rows = session.scalars(
-        select(Rehearsal).order_by(Rehearsal.id.desc()).offset(page.skip).limit(page.limit)
-    ).all()
-    count = session.scalar(select(func.count()).select_from(Rehearsal)) or 0
+    rows, count = crud.list_rehearsals(session=session, skip=page.skip, limit=page.limit)
     return RehearsalsPublic(data=[RehearsalPublic.model_validate(r) for r in rows], count=count)
 
 
@@ -163,21 +153,14 @@ def delete_rehearsal(
             status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}; nothing was queued"
         ) from exc
     before = row.status
-    moved = session.execute(
-        update(Rehearsal)
-        .where(
-            Rehearsal.id == row.id,
-            Rehearsal.status.in_([s.value for s in DELETABLE]),
-        )
-        .values(status=RehearsalStatus.DELETING.value, heartbeat_at=func.now())
-    ).rowcount  # type: ignore[attr-defined]
+    moved = crud.start_deleting(session=session, rehearsal_id=row.id)
     session.commit()
     if not moved:
         raise HTTPException(status.HTTP_409_CONFLICT, f"cannot delete a rehearsal that is {before}")
     try:
         enqueue_rehearsal(row.id, REHEARSAL_DELETE_TASK)
     except BrokerUnavailable as exc:
-        session.execute(update(Rehearsal).where(Rehearsal.id == row.id).values(status=before))
+        crud.set_rehearsal_status(session=session, rehearsal_id=row.id, status=before)
         session.commit()
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}") from exc
     session.refresh(row)

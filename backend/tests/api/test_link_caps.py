@@ -142,7 +142,7 @@ def test_hosts_take_a_cap_and_refuse_a_basis_alone(client: TestClient) -> None:
 
 
 def test_the_run_page_words_name_the_link() -> None:
-    from backend.figures.resources import RunResources, SourceLine, links_in_words
+    from backend.figures.monitoring import RunResources, SourceLine, links_in_words
 
     sent = [
         SourceLine("net:server:serveri", 0, [SERVER_TX_B] * 30),
