@@ -114,7 +114,7 @@ class Settings(BaseSettings):
     FETCH_MAX_MEMBERS: int = Field(default=10_000, ge=1)
     FETCH_MAX_UNPACKED_BYTES: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
 
-    # --- Importing earlier runs (worker/imports, docs/guide/import.md) ---
+    # --- Importing earlier runs (worker/imports, docs/user-guide/import.md) ---
     # Caps on one upload (archive or single file) and on what it unpacks to: the upload's
     # bytes, its member count, the bytes it unpacks to, any one file, and the unpacked size
     # per compressed byte of a zip member (an archive bomb is refused before it is written).

@@ -1,1 +1,1 @@
-"""Importing earlier runs from tool outputs (docs/guide/import.md)."""
+"""Importing earlier runs from tool outputs (docs/user-guide/import.md)."""

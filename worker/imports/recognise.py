@@ -7,7 +7,7 @@ Both are listed with their reason and never used.
 Why the recogniser lives in the worker package: it is the parsers' caller, as the run
 pipeline is; the backend's import contracts (pyproject.toml [tool.importlinter]) are about
 backend's own packages, and the worker imports the backend, never the other way round except
-at the edge, where the import routes call this package (docs/guide/import.md).
+at the edge, where the import routes call this package (docs/user-guide/import.md).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 confirm (stored in one transaction), discard.
 
 The work is the worker package's (worker/imports: the recogniser beside the parsers it
-calls, docs/guide/import.md says why); these routes stream the upload to disk and map its
+calls, docs/user-guide/import.md says why); these routes stream the upload to disk and map its
 errors to HTTP.
 """
 
