@@ -14,7 +14,12 @@ export function NetworkBoundHint({ experimentId }: NetworkBoundHintProps) {
   const testbedId = experiment?.testbed_id ?? null;
   return (
     <p className="hint" data-testid="network-bound-unavailable">
-      {testbedId === null ? (
+      {experiment?.kind === "imported" ? (
+        <>
+          No network bound: these runs were imported, and mcscope knows neither the machines they
+          ran on nor the bandwidth between them.
+        </>
+      ) : testbedId === null ? (
         <>
           No network bound: this experiment ran on the local testbed, whose roles talk over loopback
           on one machine (no bandwidth to measure).
