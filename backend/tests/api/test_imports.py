@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.models import Experiment, Run
 from backend.tests.utils.experiment import create_random_experiment
+from backend.tests.utils.views import every_view
 from worker.scripts.seed_fixture_runs import seed
 
 API = "/api/v1/imports"
@@ -111,6 +112,16 @@ def test_upload_preview_confirm_and_use_like_a_native_experiment(
     machines = client.get(f"/api/v1/experiments/{imported_id}/machines")
     assert machines.status_code == 200, machines.text
     assert {m["summary"] for m in machines.json()["data"]} == {"no machine monitoring stored"}
+    # Every analysis, figure and table answers it, or says why not (never a 5xx or a blank).
+    seen = every_view(client, imported_id)
+    assert seen["/api/v1/analysis/experiments/{experiment_id}/summary"] == "content"
+    # One factor: the factorial says a 2^k design needs 2..6 of them (a 4xx with its reason).
+    assert seen["/api/v1/analysis/experiments/{experiment_id}/factorial"] == "4xx"
+    assert seen["figures/throughput.json"] == "content"
+    assert seen["tables/summary.csv"] == "content"
+    # And the report: its PDF compiles with the provenance's experiment.
+    pdf = client.get(f"/api/v1/experiments/{imported_id}/report.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF"), pdf.text[:300]
 
     # A native experiment of the same design, seeded from the same output by the worker.
     native = create_random_experiment(

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from backend.main import app
 from backend.models import Host, HostRole, Run, RunStatus, Testbed, TestbedKind
 from backend.tests.utils.experiment import random_name
 from backend.tests.utils.stored import stored_experiment
+from backend.tests.utils.views import every_view, said_why
 
 API = "/api/v1"
 THREE = {"clients_per_thread": [1, 4], "workers": [8, 16], "value_size": [128, 1024]}
@@ -78,45 +78,6 @@ def _design(options: tuple[str, ...], db: Session) -> dict[str, Any]:
     return design
 
 
-def _routes() -> list[str]:
-    """Every GET analysis route of one experiment, from the OpenAPI document."""
-    paths = app.openapi()["paths"]
-    prefix = f"{API}/analysis/experiments/{{experiment_id}}/"
-    return sorted(p for p in paths if p.startswith(prefix) and "get" in paths[p])
-
-
-def _said_why(r: Any) -> bool:
-    """A 4xx names its reason: a text, or FastAPI's list of problems each with a message."""
-    detail = r.json().get("detail")
-    if isinstance(detail, str):
-        return len(detail.strip()) > 0
-    return isinstance(detail, list) and all(d.get("msg") for d in detail) and len(detail) > 0
-
-
-def _check(r: Any, what: str) -> str:
-    """'content' or '4xx', failing on a 5xx, a 4xx without its reason or an empty answer."""
-    assert r.status_code < 500, f"{what}: {r.status_code} {r.text[:300]}"
-    if r.status_code >= 400:
-        assert _said_why(r), f"{what}: {r.status_code} without a reason: {r.text[:300]}"
-        return "4xx"
-    if r.headers["content-type"].startswith("application/json"):
-        body = r.json()
-        assert body, f"{what}: an empty answer"
-        if isinstance(body, dict) and "data" in body and isinstance(body["data"], list):
-            if what.endswith(".json"):  # a figure: some trace draws something
-                drawn = [
-                    t
-                    for t in body["data"]
-                    if any(t.get(k) for k in ("x", "y", "values", "dimensions"))
-                ]
-                assert drawn, f"{what}: a figure with nothing drawn"
-            else:
-                assert body["data"], f"{what}: an empty view"
-    else:
-        assert len(r.content) > 0, f"{what}: an empty file"
-    return "content"
-
-
 @pytest.mark.parametrize("options", list(itertools.combinations(OPTIONS, 2)), ids="+".join)
 def test_every_pair_of_options_answers_every_view(
     client: TestClient, db: Session, options: tuple[str, ...]
@@ -125,7 +86,7 @@ def test_every_pair_of_options_answers_every_view(
     refused = client.post(f"{API}/experiments/preview", json={"name": random_name(), **design})
     if refused.status_code == 422:
         # The design page refuses the combination, saying why (never a 5xx, never silently).
-        assert _said_why(refused), refused.text
+        assert said_why(refused), refused.text
         return
     assert refused.status_code == 200, refused.text
     exp = stored_experiment(client, db, **design)
@@ -136,27 +97,7 @@ def test_every_pair_of_options_answers_every_view(
     )
     if "slo" not in options:  # a search adds its probes one at a time; a grid has them all
         assert succeeded, "a grid design stores results for every run"
-    configs = client.get(f"{API}/experiments/{exp['id']}/configurations").json()["data"]
-    first = configs[0] if configs else None
-    seen: dict[str, str] = {}
-    for path in _routes():
-        url = path.replace("{experiment_id}", str(exp["id"]))
-        params: dict[str, Any] = {}
-        if path.endswith("/relative-differences") and first:
-            factor = next(iter(first["values"]), "workers")
-            params = {"factor": factor, "base": first["values"].get(factor)}
-        if path.endswith("/histogram") and first:
-            params = {"configuration_id": first["id"]}
-        seen[path] = _check(client.get(url, params=params), path)
-    figures = client.get(f"{API}/experiments/{exp['id']}/figures").json()["data"]
-    tables = client.get(f"{API}/experiments/{exp['id']}/tables").json()["data"]
-    assert figures and tables
-    for fig in figures:
-        name = f"figures/{fig['name']}.json"
-        seen[name] = _check(client.get(f"{API}/experiments/{exp['id']}/{name}"), name)
-    for table in tables:
-        name = f"tables/{table['name']}.csv"
-        seen[name] = _check(client.get(f"{API}/experiments/{exp['id']}/{name}"), name)
+    seen = every_view(client, exp["id"])
     if succeeded:
         # Seeded results: the core views have content whatever the options.
         assert seen[f"{API}/analysis/experiments/{{experiment_id}}/summary"] == "content"
