@@ -32,6 +32,19 @@ const served: MachinesPublic = {
   ],
 };
 
+/** The table inside the providers the Results tab gives it (URL state, queries, selection). */
+function renderTable() {
+  render(
+    <NuqsTestingAdapter>
+      <QueryClientProvider client={new QueryClient()}>
+        <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
+          <MachinesTable />
+        </ResultsSelectionProvider>
+      </QueryClientProvider>
+    </NuqsTestingAdapter>,
+  );
+}
+
 describe("MachinesTable", () => {
   afterEach(() => {
     cleanup();
@@ -40,15 +53,7 @@ describe("MachinesTable", () => {
 
   it("shows the hosts' whole CPU beside mcscope's processes and names the saturation", async () => {
     vi.spyOn(ExperimentRunsService, "readMachines").mockResolvedValue({ data: served } as never);
-    render(
-      <NuqsTestingAdapter>
-        <QueryClientProvider client={new QueryClient()}>
-          <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
-            <MachinesTable />
-          </ResultsSelectionProvider>
-        </QueryClientProvider>
-      </NuqsTestingAdapter>,
-    );
+    renderTable();
     const table = await screen.findByTestId("machines-table");
     const row = table.querySelector("tbody tr");
     expect(row?.className).toBe("warning-row");
@@ -85,15 +90,7 @@ describe("MachinesTable", () => {
       ],
     };
     vi.spyOn(ExperimentRunsService, "readMachines").mockResolvedValue({ data: linked } as never);
-    render(
-      <NuqsTestingAdapter>
-        <QueryClientProvider client={new QueryClient()}>
-          <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
-            <MachinesTable />
-          </ResultsSelectionProvider>
-        </QueryClientProvider>
-      </NuqsTestingAdapter>,
-    );
+    renderTable();
     const cell = await screen.findByTestId("machines-links");
     expect(cell.textContent).toBe("server az1: 99 % of 101 Mbit/s");
   });
