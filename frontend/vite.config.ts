@@ -41,6 +41,9 @@ export default defineConfig({
   // (most of the suite's time). A .ts test that needs a DOM says `@vitest-environment jsdom`.
   test: {
     setupFiles: ["./src/test/setup.ts"],
+    // A deadline against a hang only: `make test` runs these at SCHED_IDLE beside the load tests,
+    // where a test waits for whatever CPU they leave (the default 5 s measures them, not it).
+    testTimeout: 30_000,
     projects: [
       {
         extends: true,

@@ -16,9 +16,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from azure.core.exceptions import AzureError, HttpResponseError, ResourceNotFoundError
-from azure.mgmt.compute import models as compute_models
-from azure.mgmt.network import models as network_models
-from azure.mgmt.resource.resources import models as resource_models
 
 from backend.azure.arm import Arm
 from backend.azure.cloud_init import new_host_key
@@ -71,6 +68,11 @@ def describe(exc: BaseException) -> str:
 
 
 def _create_one(arm: Arm, rg: str, res: Resource) -> None:
+    # Imported here, as the clients are (backend.azure.arm.connect says why).
+    from azure.mgmt.compute import models as compute_models
+    from azure.mgmt.network import models as network_models
+    from azure.mgmt.resource.resources import models as resource_models
+
     if res.kind is Kind.GROUP:
         arm.resource.resource_groups.create_or_update(rg, resource_models.ResourceGroup(res.body))
     elif res.kind is Kind.NSG:

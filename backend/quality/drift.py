@@ -8,7 +8,6 @@ change of at least min_shift of the median: significance alone flags tiny drifts
 """
 
 import numpy as np
-import ruptures as rpt
 from scipy import stats
 
 from backend.domain.quality import Flag, FlagCode
@@ -48,6 +47,10 @@ def step_flag(values: list[float], th: Thresholds) -> Flag | None:
     x = np.asarray(values, dtype=np.float64)
     if x.size < MIN_SECONDS or float(np.median(x)) <= 0:
         return None
+    # Imported here: ruptures (with the scipy.signal it loads) takes about 1.2 s of CPU to
+    # import, which every API start paid for a check only the worker runs after a run.
+    import ruptures as rpt
+
     algo = rpt.Dynp(model="l1", min_size=MIN_SEGMENT_S, jump=1).fit(x.reshape(-1, 1))
     at = int(algo.predict(n_bkps=1)[0])
     before, after = x[:at], x[at:]

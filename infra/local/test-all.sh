@@ -10,14 +10,16 @@
 # kernel gives it only CPU time that no normal-priority process wants, so the load lane still sees
 # a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
-# timed out. The frontend suite (a real browser against a real API, with its own timeouts) runs
-# last, alone: in the side lane instead of the load-free tests (tried 2026-11-28), two
-# worker-recovery tests of the load lane failed, so it stays out of the load tests' way.
+# timed out. The frontend's static half (biome, tsc, the Vitest unit tests, the build: CPU only,
+# no server) runs in the side lane too. Its end-to-end tests (a real browser against a real API,
+# with its own timeouts) run last, alone: in the side lane instead of the load-free tests (tried
+# 2026-11-28), two worker-recovery tests of the load lane failed, so they stay out of its way.
 #
 # The side lane's log is printed when the load lane is done; the summary gives each lane's wall
 # time and status, and the 15 slowest tests of every pytest run (their times are recorded by
 # backend/tests/utils/durations.py; test-python.sh checks the load-free tests' budget). One
 # random-order seed for the whole run, printed, so a failing order can be repeated.
+# MCSCOPE_KEEP_TEST_LOGS=1 keeps the lane logs and every test phase's times (durations/*.jsonl).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 START=$(date +%s)
@@ -35,6 +37,7 @@ side_lane() {
     local failed=0 start step
     start=$(date +%s)
     for step in "make --no-print-directory compose-check lint docs-build" \
+                "bash frontend/scripts/test.sh static" \
                 "bash middleware-cpp/scripts/test.sh" \
                 "bash infra/local/test-python.sh load-free"; do
         echo "== side lane: $step"
@@ -47,7 +50,7 @@ export logs
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
-echo "== side lane at SCHED_IDLE: lint, C++ suite, load-free Python tests (log: $logs/side.log)"
+echo "== side lane at SCHED_IDLE: lint, frontend static checks, C++ suite, load-free Python tests (log: $logs/side.log)"
 echo "== load lane: the middleware's release build, then the load tests one at a time"
 load_start=$(date +%s)
 load_status=0
@@ -62,20 +65,24 @@ cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
 echo
-echo "== frontend, alone"
+echo "== frontend end-to-end, alone"
 frontend_start=$(date +%s)
 frontend_status=0
-bash frontend/scripts/test.sh || frontend_status=1
+bash frontend/scripts/test.sh e2e || frontend_status=1
 frontend_wall=$(( $(date +%s) - frontend_start ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
-printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
-    "side (lint, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
-    "frontend (after both)" "$(word "$frontend_status")" "$frontend_wall"
+printf '   %-52s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
+    "side (lint, frontend static, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
+    "frontend e2e (after both)" "$(word "$frontend_status")" "$frontend_wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
-rm -rf "$logs"
+if [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]]; then
+  echo "== lane logs and test times kept in $logs"  # (durations/*.jsonl: every test phase)
+else
+  rm -rf "$logs"
+fi
 exit "$status"

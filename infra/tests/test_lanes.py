@@ -91,7 +91,8 @@ def test_a_failed_build_skips_only_its_own_flavour(tmp_path: Path) -> None:
 def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path) -> None:
     tree, calls = tmp_path / "tree", tmp_path / "calls.txt"
     _copy(tree, "infra/local/test-all.sh")
-    # The side lane's first step (lint) fails; the C++ suite and load-free tests still run.
+    # The side lane's first step (lint) fails; the frontend's static half, the C++ suite and the
+    # load-free tests still run, and the frontend's end-to-end half after both lanes.
     (tree / "Makefile").write_text("compose-check:\n\t@echo make >>$$CALLS\nlint:\n\t@false\n")
     _stub(tree / "middleware-cpp/scripts/test.sh", "cpp")
     _stub(tree / "middleware-cpp/scripts/build.sh", "build")
@@ -100,8 +101,16 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     _stub(tree / ".venv/bin/python", "durations")
     run = _run(tree, "infra/local/test-all.sh", calls)
     assert run.returncode == 1, run.stdout + run.stderr
-    ran = sorted(line.split()[0] for line in calls.read_text().splitlines())
-    assert ran == sorted(["make", "cpp", "build", "python", "python", "frontend", "durations"]), ran
+    lines = calls.read_text().splitlines()
+    ran = sorted(line.split()[0] for line in lines)
+    assert ran == sorted(
+        ["make", "cpp", "build", "python", "python", "frontend", "frontend", "durations"]
+    ), ran
+    assert [line for line in lines if line.startswith("frontend")] == [
+        "frontend static",
+        "frontend e2e",
+    ], lines
     summary = run.stdout[run.stdout.index("== make test: lanes") :]
-    assert "side (lint, C++, load-free Python)" in summary and "FAILED" in summary
+    assert "side (lint, frontend static, C++, load-free Python)" in summary
+    assert "FAILED" in summary
     assert "make test FAILED" in run.stdout

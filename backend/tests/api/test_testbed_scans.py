@@ -156,7 +156,7 @@ def test_many_silent_hosts_do_not_block_the_api(
     """The reviewer's stall, scaled down: registrations of hosts whose ports never answer
     return at once, /health answers while their reads are under way, and every read ends
     with the one message."""
-    env = {"MCSCOPE_SSH_KEY_DIR": str(key_dir), "MCSCOPE_SSH_KEYSCAN_TIMEOUT_S": "3"}
+    env = {"MCSCOPE_SSH_KEY_DIR": str(key_dir), "MCSCOPE_SSH_KEYSCAN_TIMEOUT_S": "1"}
     server = ApiServer(tmp_path, **env).start()
     try:
         with (
