@@ -15,7 +15,6 @@ import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 
 from azure.core.exceptions import AzureError
 from pydantic import ValidationError
@@ -24,15 +23,16 @@ from sqlalchemy.orm import Session
 
 from backend.azure import provisioning
 from backend.azure.arm import Arm, NoSubscription, arm_clients
-from backend.azure.lab_spec import LabSpec
+from backend.azure.lab_spec import LabSpec, Role
 from backend.azure.resource_plan import Resource, expires_at
 from backend.azure.vcpu_quota import QuotaError
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
 from backend.crud.azure_lab import beat, claim_lab
 from backend.crud.network import request_measurement
+from backend.crud.testbed import SuppliedHost, register_with_supplied_keys
 from backend.domain.vm_sizes import bandwidth
-from backend.models import AzureLab, AzureLabStatus, Host, HostRole, Testbed, TestbedKind
+from backend.models import AzureLab, AzureLabStatus, Testbed, TestbedKind
 
 logger = logging.getLogger(__name__)
 
@@ -82,36 +82,31 @@ def _fail(session: Session, row: AzureLab, error: str) -> None:
 
 
 def _register(session: Session, spec: LabSpec, lab: provisioning.Lab) -> Testbed:
-    pinned_at = datetime.now(UTC)
-    testbed = Testbed(
-        name=spec.name,
-        kind=TestbedKind.AZURE,
-        description=spec.description or f"Azure lab {lab.resource_group} in {lab.region}",
-    )
-    testbed.hosts = [
-        Host(
+    def built(h: provisioning.LabHost, role: Role) -> SuppliedHost:
+        # Azure caps a VM's egress by its size: the network bound reads it.
+        cap = bandwidth(h.size, "published")
+        return SuppliedHost(
             name=h.name,
-            role=HostRole(h.role.value),
+            role=role.value,
             address=h.private_ip,
             ssh_user=spec.admin_user,
-            ssh_port=22,
             key_path=spec.ssh_private_key_path,
             host_key=h.host_key,
-            host_key_source="supplied",
-            host_key_pinned_at=pinned_at,
             size=h.size,
             region=lab.region,
             zone=h.zone,
-            # Azure caps a VM's egress by its size: the network bound reads it.
-            link_cap_mbit_s=cap.value if (cap := bandwidth(h.size, "published")) else None,
+            link_cap_mbit_s=cap.value if cap else None,
             link_cap_basis="published" if cap else None,
         )
-        for h in lab.hosts
-        if h.role is not None  # the jump host is not an mcscope host
-    ]
-    session.add(testbed)
-    session.flush()
-    return testbed
+
+    return register_with_supplied_keys(
+        session=session,
+        name=spec.name,
+        kind=TestbedKind.AZURE,
+        description=spec.description or f"Azure lab {lab.resource_group} in {lab.region}",
+        # The jump host is not an mcscope host.
+        hosts=[built(h, h.role) for h in lab.hosts if h.role is not None],
+    )
 
 
 def create_lab(lab_id: int, arm_for: Callable[[], Arm] = arm_clients) -> None:

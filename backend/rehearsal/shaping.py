@@ -5,8 +5,7 @@ Why here (backend/rehearsal, beside the namespace hosts it shapes): a rehearsal 
 its hosts as product code, and the product (backend, worker) imports nothing from infra, the
 deployment folder; it is set-up of this machine (tc run as root on a device of a namespace
 this machine owns), not a tool a run drives over SSH (worker/drivers). The namespace hosts of
-the worker tests, the fake Azure's VMs and a rehearsal all call it (infra/local/shaping.py
-re-exports it for the tests and scripts written against that name).
+the worker tests, the fake Azure's VMs and a rehearsal all call it.
 
 A cap is on egress, as a cloud VM's is (DOMAIN.md section 9): a server's get replies leave on
 its own link, a client's sets on its own. Shape the host's end of its veth (or TUN) inside the

@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 from backend.domain.vm_sizes import Basis, bandwidth
-from infra.local.shaping import LinkCap, egress_cap_mbit_s
+from backend.rehearsal.shaping import LinkCap, egress_cap_mbit_s
 from worker.tests.drivers.netns import Bridge, NetnsHost
 
 FAKE_BASIS: Basis = "published"

@@ -20,11 +20,10 @@ from sqlalchemy.orm import Session
 from backend.core.db import SessionLocal
 from backend.core.processes import process_identity
 from backend.crud.network import request_measurement
+from backend.crud.testbed import SuppliedHost, register_with_supplied_keys
 from backend.domain.rehearsal_states import RehearsalStatus
 from backend.models import (
     Experiment,
-    Host,
-    HostRole,
     Rehearsal,
     Run,
     RunStatus,
@@ -58,32 +57,26 @@ def _claim(session: Session, rehearsal_id: int, worker: str) -> bool:
 
 
 def _register(session: Session, row: Rehearsal, network: str, built: list[BuiltHost]) -> Testbed:
-    pinned_at = datetime.now(UTC)
-    testbed = Testbed(
+    return register_with_supplied_keys(
+        session=session,
         name=row.name,
         kind=TestbedKind.REHEARSAL,
         description=f"Rehearsal of an Azure plan on this machine: namespace hosts on {network}",
+        hosts=[
+            SuppliedHost(
+                name=b.planned.name,
+                role=b.planned.role,
+                address=b.address,
+                ssh_user=b.ssh_user,
+                key_path=b.key_path,
+                host_key=b.host_key,
+                size=b.planned.size,
+                link_cap_mbit_s=b.planned.mbit_s,
+                link_cap_basis=b.planned.basis,
+            )
+            for b in built
+        ],
     )
-    testbed.hosts = [
-        Host(
-            name=b.planned.name,
-            role=HostRole(b.planned.role),
-            address=b.address,
-            ssh_user=b.ssh_user,
-            ssh_port=22,
-            key_path=b.key_path,
-            host_key=b.host_key,
-            host_key_source="supplied",
-            host_key_pinned_at=pinned_at,
-            size=b.planned.size,
-            link_cap_mbit_s=b.planned.mbit_s,
-            link_cap_basis=b.planned.basis,
-        )
-        for b in built
-    ]
-    session.add(testbed)
-    session.flush()
-    return testbed
 
 
 def _fail(session: Session, row: Rehearsal, error: str) -> None:

@@ -8,6 +8,8 @@ from fastapi import APIRouter, Depends, HTTPException, status
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from backend.api.broker import RESPONSES as BROKER_RESPONSES
+from backend.api.broker import nothing_queued_without_broker, require_broker, send_or_put_back
 from backend.api.deps import SessionDep
 from backend.api.paging import Page, paging
 from backend.azure.lab_spec import LabSpec
@@ -19,7 +21,6 @@ from backend.core.queue import (
     AZURE_START_LAB_TASK,
     AZURE_STOP_LAB_TASK,
     BrokerUnavailable,
-    check_broker,
     enqueue_azure_lab,
 )
 from backend.crud import azure_lab as crud_lab
@@ -131,17 +132,12 @@ def lab_spec(
     "",
     response_model=AzureLabPublic,
     status_code=status.HTTP_202_ACCEPTED,
-    responses={503: {"description": "The message broker (Redis) is not reachable"}},
+    responses=BROKER_RESPONSES,
 )
 def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPublic:
     """Queue the creation of an Azure lab; the worker registers it as a testbed when done."""
     spec, _ = checked_spec(session, body)
-    try:
-        check_broker()  # before anything is committed: no lab queued without a message
-    except BrokerUnavailable as exc:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot create: {exc}; nothing was queued"
-        ) from exc
+    require_broker("create")  # before anything is committed: no lab queued without a message
     lab = AzureLab(
         name=body.name,
         spec=spec.model_dump(mode="json"),
@@ -153,14 +149,13 @@ def create_azure_lab(session: SessionDep, body: AzureLabCreate) -> AzureLabPubli
     )
     session.add(lab)
     session.commit()
-    try:
-        enqueue_azure_lab(lab.id)
-    except BrokerUnavailable as exc:
+
+    def failed(exc: BrokerUnavailable) -> None:
         lab.status, lab.error = AzureLabStatus.FAILED.value, str(exc)
-        session.commit()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"{exc}; the lab was not created"
-        ) from exc
+
+    send_or_put_back(
+        session, "create", lambda: enqueue_azure_lab(lab.id), failed, "the lab was not created"
+    )
     return AzureLabPublic.model_validate(lab)
 
 
@@ -229,29 +224,25 @@ def _act(session: Session, lab: AzureLab, action: LabAction) -> AzureLabPublic:
     UPDATE, so two clicks queue one task), then send the task with the state it came from
     (where a failure puts it back)."""
     transition = LAB_TRANSITIONS[action]
-    try:
-        check_broker()
-    except BrokerUnavailable as exc:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}; nothing was queued"
-        ) from exc
     before = lab.status if lab.deleted_at is None else AzureLabStatus.DELETED.value
-    moved = crud_lab.move_lab(
-        session=session,
-        lab_id=lab.id,
-        before=before,
-        allowed=[s.value for s in transition.allowed],
-        to=transition.during.value,
-    )
+    with nothing_queued_without_broker(str(action), session):
+        moved = crud_lab.move_lab(
+            session=session,
+            lab_id=lab.id,
+            before=before,
+            allowed=[s.value for s in transition.allowed],
+            to=transition.during.value,
+        )
     session.commit()
     if not moved:
         raise HTTPException(status.HTTP_409_CONFLICT, f"cannot {action} a lab that is {before}")
-    try:
-        enqueue_azure_lab(lab.id, _TASKS[action], before=before)
-    except BrokerUnavailable as exc:
-        crud_lab.set_lab_status(session=session, lab_id=lab.id, status=before)
-        session.commit()
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot {action}: {exc}") from exc
+    send_or_put_back(
+        session,
+        str(action),
+        lambda: enqueue_azure_lab(lab.id, _TASKS[action], before=before),
+        lambda _: crud_lab.set_lab_status(session=session, lab_id=lab.id, status=before),
+        f"it stays {before}",
+    )
     session.refresh(lab)
     return AzureLabPublic.model_validate(lab)
 
@@ -278,7 +269,7 @@ def _load(session: Session, lab_id: int) -> AzureLab:
 _ACTION_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such lab"},
     409: {"description": "The lab is not in a state that allows it"},
-    503: {"description": "The message broker (Redis) is not reachable"},
+    **BROKER_RESPONSES,
 }
 
 

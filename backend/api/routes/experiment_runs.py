@@ -8,6 +8,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from zipstream import ZipStream
 
+from backend.api.broker import nothing_queued_without_broker
 from backend.api.deps import SessionDep
 from backend.api.paging import Page, paging
 from backend.api.routes.experiments import counted, design_problem, stored_search
@@ -18,7 +19,6 @@ from backend.api.window import (
 )
 from backend.core.queue import (
     BrokerUnavailable,
-    check_broker,
     enqueue_dispatch,
     enqueue_runs,
     enqueue_slo_step,
@@ -108,8 +108,8 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
         # A design stored before its rules (a warm-up longer than the run) measures nothing.
         raise HTTPException(status.HTTP_409_CONFLICT, f"{INVALID_DESIGN}: {problem}")
     _check_budget(session, exp)
-    try:
-        check_broker()  # before anything is committed: no run queued without a message
+    # The broker first: nothing is committed (no run queued) without a message.
+    with nothing_queued_without_broker("start", session):
         # Row lock: two concurrent starts (or a cancel) wait for each other.
         session.refresh(exp, with_for_update=True)
         if exp.slo_search is None:
@@ -118,11 +118,6 @@ def start_experiment(session: SessionDep, experiment_id: int) -> StartResult:
             run_ids = resume_runs(session=session, experiment_id=exp.id)
             untouched = 0
         released = release(session, stuck_runs(session, waiting_messages, experiment_id=exp.id))
-    except BrokerUnavailable as exc:
-        session.rollback()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot start: {exc}; nothing was queued"
-        ) from exc
     session.commit()
     queued = len(run_ids) + released
     try:

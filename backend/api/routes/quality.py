@@ -2,13 +2,13 @@
 
 from fastapi import APIRouter, HTTPException, status
 
+from backend.api.broker import nothing_queued_without_broker
 from backend.api.deps import SessionDep
 from backend.api.routes.experiment_runs import START_SENDS_INLINE
 from backend.api.window import WindowSelectionDep
 from backend.core.config import settings
 from backend.core.queue import (
     BrokerUnavailable,
-    check_broker,
     enqueue_dispatch,
     enqueue_runs,
     withdraw_runs,
@@ -76,15 +76,9 @@ def rerun_flagged(session: SessionDep, selection: WindowSelectionDep) -> RerunRe
     if elsewhere is not None:
         raise HTTPException(status.HTTP_409_CONFLICT, elsewhere)
     flagged = experiment_quality(session=session, selection=selection).flagged_run_ids()
-    try:
-        check_broker()
+    with nothing_queued_without_broker("re-run", session):
         session.refresh(experiment, with_for_update=True)  # as Start: one at a time
         run_ids = requeue_runs(session=session, experiment_id=experiment.id, run_ids=flagged)
-    except BrokerUnavailable as exc:
-        session.rollback()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot re-run: {exc}; nothing was queued"
-        ) from exc
     session.commit()
     try:
         send_unsent(

@@ -5,21 +5,18 @@ figure, no root, no veth, no tc) is a 422 saying why, before anything is queued.
 
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, status
 from sqlalchemy.orm import Session
 
+from backend.api.broker import RESPONSES as _BROKER
+from backend.api.broker import nothing_queued_without_broker, require_broker, send_or_put_back
 from backend.api.deps import SessionDep
 from backend.api.paging import Page, paging
 from backend.api.routes.azure_labs import checked_spec
 from backend.azure.resource_plan import planned_vms
-from backend.core.queue import (
-    REHEARSAL_DELETE_TASK,
-    BrokerUnavailable,
-    check_broker,
-    enqueue_rehearsal,
-)
+from backend.core.queue import REHEARSAL_DELETE_TASK, BrokerUnavailable, enqueue_rehearsal
 from backend.crud import rehearsals as crud
 from backend.domain.rehearsal_states import RehearsalStatus
 from backend.models import Rehearsal
@@ -37,9 +34,6 @@ router = APIRouter(prefix="/rehearsals", tags=["rehearsals"])
 
 NOT_FOUND = "rehearsal not found"
 CANNOT = "this machine cannot rehearse: {}"
-_BROKER: dict[int | str, dict[str, Any]] = {
-    503: {"description": "The message broker (Redis) is not reachable"}
-}
 
 
 def _live_hosts(session: Session) -> int:
@@ -71,12 +65,7 @@ def create_rehearsal(session: SessionDep, body: RehearsalCreate) -> RehearsalPub
     missing = missing_capability()
     if missing is not None:
         raise unprocessable((), CANNOT.format(missing))
-    try:
-        check_broker()  # before anything is committed: no rehearsal queued without a message
-    except BrokerUnavailable as exc:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot rehearse: {exc}; nothing was queued"
-        ) from exc
+    require_broker("rehearse")  # before anything is committed: none queued without a message
     row = Rehearsal(
         name=body.name,
         status=RehearsalStatus.QUEUED.value,
@@ -87,14 +76,13 @@ def create_rehearsal(session: SessionDep, body: RehearsalCreate) -> RehearsalPub
     )
     session.add(row)
     session.commit()
-    try:
-        enqueue_rehearsal(row.id)
-    except BrokerUnavailable as exc:
+
+    def failed(exc: BrokerUnavailable) -> None:
         row.status, row.error = RehearsalStatus.FAILED.value, str(exc)
-        session.commit()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"{exc}; nothing was built"
-        ) from exc
+
+    send_or_put_back(
+        session, "rehearse", lambda: enqueue_rehearsal(row.id), failed, "nothing was built"
+    )
     return RehearsalPublic.model_validate(row)
 
 
@@ -146,22 +134,18 @@ def delete_rehearsal(
         raise unprocessable(
             ("name",), f"type the rehearsal's name {row.name!r} to delete it", body.name
         )
-    try:
-        check_broker()
-    except BrokerUnavailable as exc:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}; nothing was queued"
-        ) from exc
     before = row.status
-    moved = crud.start_deleting(session=session, rehearsal_id=row.id)
+    with nothing_queued_without_broker("delete", session):
+        moved = crud.start_deleting(session=session, rehearsal_id=row.id)
     session.commit()
     if not moved:
         raise HTTPException(status.HTTP_409_CONFLICT, f"cannot delete a rehearsal that is {before}")
-    try:
-        enqueue_rehearsal(row.id, REHEARSAL_DELETE_TASK)
-    except BrokerUnavailable as exc:
-        crud.set_rehearsal_status(session=session, rehearsal_id=row.id, status=before)
-        session.commit()
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, f"cannot delete: {exc}") from exc
+    send_or_put_back(
+        session,
+        "delete",
+        lambda: enqueue_rehearsal(row.id, REHEARSAL_DELETE_TASK),
+        lambda _: crud.set_rehearsal_status(session=session, rehearsal_id=row.id, status=before),
+        f"it stays {before}",
+    )
     session.refresh(row)
     return RehearsalPublic.model_validate(row)

@@ -6,7 +6,7 @@ each namespace (and the test's own side) gets a TUN device, and a thread in the 
 reads every IP packet from them and writes it to the destination's device `delay_s` later. A
 packet from a host to another crosses the router once, so a round trip between two hosts is
 2 x delay_s plus the kernels' and the router's own time; the test's SSH to a host is delayed
-the same way. `caps` shapes each host's TUN device (infra/local/shaping.py): a cloud-shaped
+the same way. `caps` shapes each host's TUN device (backend/rehearsal/shaping.py): a cloud-shaped
 link behind the delay (the router is one Python thread: test_shaping.py checks a small cap).
 Hosts, sshd and teardown are those of netns.NetnsHost.
 """
@@ -25,7 +25,7 @@ import uuid
 from pathlib import Path
 
 from backend.core.config import settings
-from infra.local.shaping import LinkCap, shape_egress
+from backend.rehearsal.shaping import LinkCap, shape_egress
 from worker.tests.drivers.netns import NetnsHost, _sh
 
 SUBNET = "10.231.79"

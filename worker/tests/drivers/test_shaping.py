@@ -1,4 +1,4 @@
-"""Cloud-shaped namespace hosts (infra/local/shaping.py): iperf3 between two hosts shaped as
+"""Cloud-shaped namespace hosts (backend/rehearsal/shaping.py): iperf3 between two hosts shaped as
 the reports' Basic A1 (101 Mbit/s) and A2 (201 Mbit/s) measures each sender's cap within 5 %.
 Needs root, iproute2, tbf and iperf3 (infra/local/install-deps.sh installs it); elsewhere it
 fails saying why. All traffic stays between the namespaces the test creates."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.local.shaping import LinkCap, egress_cap_mbit_s, tbf_args
+from backend.rehearsal.shaping import LinkCap, egress_cap_mbit_s, tbf_args
 from worker.tests.drivers.delaynet import DelayedTestbed
 from worker.tests.drivers.netns import NetnsHost, NetnsTestbed, netns_supported
 

@@ -28,10 +28,10 @@ from backend.models import (
     Testbed,
     TestbedKind,
 )
+from backend.rehearsal.shaping import LinkCap
 from backend.results.links import link_uses
 from backend.results.machines import machines_public
 from backend.results.selection import ResultsSelection
-from infra.local.shaping import LinkCap
 from worker.runs.execute import MAX_ATTEMPTS
 from worker.tasks.runs import _execute_run
 from worker.tests.drivers.netns import NetnsTestbed

@@ -3,10 +3,9 @@
 // for the lab's name typed again).
 import { useEffect, useState } from "react";
 import type { AzureLabPublic } from "@/api";
-import { FieldError } from "@/components/common/FieldError";
+import { ConfirmByName } from "@/components/common/ConfirmByName";
 import { handleError } from "@/components/common/handleError";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { fieldErrors } from "@/lib/apiError";
 import { useAzureLabActionMutation, useDeleteAzureLabMutation } from "../hooks/useAzureLabs";
 import { BUSY, resourceStates } from "../utils/azureForm";
 import { ExpiryCountdown } from "./ExpiryCountdown";
@@ -22,14 +21,9 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
   const action = useAzureLabActionMutation(lab.id);
   const remove = useDeleteAzureLabMutation(lab.id);
   const [confirming, setConfirming] = useState(false);
-  const [typed, setTyped] = useState("");
   useEffect(() => {
     if (action.error) handleError(action.error);
   }, [action.error]);
-  const deleteError = fieldErrors(remove.error).name;
-  useEffect(() => {
-    if (remove.error && !deleteError) handleError(remove.error);
-  }, [remove.error, deleteError]);
   const states = resourceStates(lab);
   const created = states.filter((s) => s.state === "created").length;
   const showResources = lab.status === "queued" || lab.status === "creating" || lab.error;
@@ -90,36 +84,20 @@ export function AzureLabPanel({ lab }: AzureLabPanelProps) {
         </div>
       )}
       {confirming && lab.status !== "deleting" && !gone && (
-        <form
-          className="card inset"
-          onSubmit={(e) => {
-            e.preventDefault();
-            remove.mutate(typed, { onSuccess: () => setConfirming(false) });
-          }}
-        >
-          <label>
-            {lab.status === "failed" && lab.progress.length === 0
+        <ConfirmByName
+          name={lab.name}
+          consequence={
+            lab.status === "failed" && lab.progress.length === 0
               ? "Its creation made nothing on Azure: deleting removes this record only."
-              : `Deleting removes its resource group ${lab.resource_group} and every VM in it.`}{" "}
-            Type <code>{lab.name}</code> to confirm.
-            <input
-              name="confirm-name"
-              value={typed}
-              autoComplete="off"
-              onChange={(e) => setTyped(e.target.value)}
-              aria-invalid={Boolean(deleteError)}
-            />
-          </label>
-          <FieldError message={deleteError} testId={`error-delete-${lab.name}`} />
-          <div className="actions">
-            <button type="submit" className="danger" disabled={remove.isPending}>
-              Delete {lab.name}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+              : `Deleting removes its resource group ${lab.resource_group} and every VM in it.`
+          }
+          inputName="confirm-name"
+          errorTestId={`error-delete-${lab.name}`}
+          onConfirm={(typed, done) => remove.mutate(typed, { onSuccess: done })}
+          onCancel={() => setConfirming(false)}
+          pending={remove.isPending}
+          error={remove.error}
+        />
       )}
     </div>
   );

@@ -1,12 +1,10 @@
 // One rehearsal: its state, why a build failed, the expiry countdown, each host with the VM
 // size it stands for and its link's cap (and where that figure comes from), what is and is
 // not like the cloud (the API's words), and Delete (which asks for its name typed again).
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { RehearsalPublic } from "@/api";
-import { FieldError } from "@/components/common/FieldError";
-import { handleError } from "@/components/common/handleError";
+import { ConfirmByName } from "@/components/common/ConfirmByName";
 import { StatusBadge } from "@/components/common/StatusBadge";
-import { fieldErrors } from "@/lib/apiError";
 import { useDeleteRehearsalMutation } from "../hooks/useRehearsals";
 import { ExpiryCountdown } from "./ExpiryCountdown";
 
@@ -18,11 +16,6 @@ export interface RehearsalPanelProps {
 export function RehearsalPanel({ rehearsal: r }: RehearsalPanelProps) {
   const remove = useDeleteRehearsalMutation(r.id);
   const [confirming, setConfirming] = useState(false);
-  const [typed, setTyped] = useState("");
-  const deleteError = fieldErrors(remove.error).name;
-  useEffect(() => {
-    if (remove.error && !deleteError) handleError(remove.error);
-  }, [remove.error, deleteError]);
   const gone = r.status === "deleted";
   return (
     <div className="rehearsal" data-testid={`rehearsal-${r.name}`}>
@@ -96,35 +89,16 @@ export function RehearsalPanel({ rehearsal: r }: RehearsalPanelProps) {
         </div>
       )}
       {confirming && r.actions.includes("delete") && (
-        <form
-          className="card inset"
-          onSubmit={(e) => {
-            e.preventDefault();
-            remove.mutate(typed, { onSuccess: () => setConfirming(false) });
-          }}
-        >
-          <label>
-            Deleting ends its queued and running runs and removes its namespaces, links and
-            processes from this machine (its runs' results stay). Type <code>{r.name}</code> to
-            confirm.
-            <input
-              name="confirm-rehearsal-name"
-              value={typed}
-              autoComplete="off"
-              onChange={(e) => setTyped(e.target.value)}
-              aria-invalid={Boolean(deleteError)}
-            />
-          </label>
-          <FieldError message={deleteError} testId={`error-delete-rehearsal-${r.name}`} />
-          <div className="actions">
-            <button type="submit" className="danger" disabled={remove.isPending}>
-              Delete {r.name}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        <ConfirmByName
+          name={r.name}
+          consequence="Deleting ends its queued and running runs and removes its namespaces, links and processes from this machine (its runs' results stay)."
+          inputName="confirm-rehearsal-name"
+          errorTestId={`error-delete-rehearsal-${r.name}`}
+          onConfirm={(typed, done) => remove.mutate(typed, { onSuccess: done })}
+          onCancel={() => setConfirming(false)}
+          pending={remove.isPending}
+          error={remove.error}
+        />
       )}
     </div>
   );
