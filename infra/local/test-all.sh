@@ -12,10 +12,12 @@
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
 # timed out. The frontend's static half (biome, tsc, the Vitest unit tests, the build: CPU only,
 # no server) runs in the side lane too. Its end-to-end tests (a real browser against a real API,
-# with its own timeouts) run last, alone: in the side lane instead of the load-free tests (tried
-# 2026-11-28), two worker-recovery tests of the load lane failed, so they stay out of its way.
+# with its own timeouts) run in the load lane after the load tests, at normal priority, while the
+# side lane goes on at SCHED_IDLE: in the side lane during the load tests (tried 2026-11-28),
+# two worker-recovery tests of the load lane failed; after both lanes (until 2026-11-29), they
+# waited for the side lane, which the load lane no longer needs.
 #
-# The side lane's log is printed when the load lane is done; the summary gives each lane's wall
+# The side lane's log is printed when the load lane and the end-to-end tests are done; the summary gives each lane's wall
 # time and status, and the 15 slowest tests of every pytest run (their times are recorded by
 # backend/tests/utils/durations.py; test-python.sh checks the load-free tests' budget). One
 # random-order seed for the whole run, printed, so a failing order can be repeated.
@@ -51,12 +53,21 @@ setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
 echo "== side lane at SCHED_IDLE: lint, frontend static checks, C++ suite, load-free Python tests (log: $logs/side.log)"
-echo "== load lane: the middleware's release build, then the load tests one at a time"
+echo "== load lane: the middleware's release binary, the load tests one at a time, then the frontend's end-to-end tests"
 load_start=$(date +%s)
 load_status=0
-bash middleware-cpp/scripts/build.sh release && bash infra/local/test-python.sh load \
-    || load_status=1
+# Only the binary here: the C++ suite in the side lane builds the rest of the tree (its flock in
+# build.sh keeps the two builds of the tree apart).
+bash middleware-cpp/scripts/build.sh release --middleware-only \
+    && bash infra/local/test-python.sh load || load_status=1
 load_wall=$(( $(date +%s) - load_start ))
+
+echo
+echo "== frontend end-to-end (the side lane goes on beside it)"
+frontend_start=$(date +%s)
+frontend_status=0
+bash frontend/scripts/test.sh e2e || frontend_status=1
+frontend_wall=$(( $(date +%s) - frontend_start ))
 
 wait "$side_pid"
 echo
@@ -64,19 +75,13 @@ echo "================ side lane ================"
 cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
-echo
-echo "== frontend end-to-end, alone"
-frontend_start=$(date +%s)
-frontend_status=0
-bash frontend/scripts/test.sh e2e || frontend_status=1
-frontend_wall=$(( $(date +%s) - frontend_start ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
 printf '   %-52s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
     "side (lint, frontend static, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
-    "frontend e2e (after both)" "$(word "$frontend_status")" "$frontend_wall"
+    "frontend e2e (after the load tests)" "$(word "$frontend_status")" "$frontend_wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
