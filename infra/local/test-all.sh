@@ -6,7 +6,7 @@
 # "load" lane, in the foreground. They leave about half of the two cores idle (measured
 # 2026-11-28: 54 % idle over their 1,153 s, and under 10 % idle in 2 of 234 five-second samples).
 # Beside them, one lane at SCHED_IDLE (`chrt --idle`, inherited by every process it starts) runs
-# lint, the C++ suite (builds, sanitizer runs, fuzzing) and the load-free Python tests in turn: the
+# lint, the load-free Python tests and the C++ suite (builds, sanitizer runs, fuzzing) in turn: the
 # kernel gives it only CPU time that no normal-priority process wants, so the load lane still sees
 # a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
@@ -38,10 +38,15 @@ trap '[[ -n "$side_pid" ]] && kill -- "-$side_pid" 2>/dev/null; exit 130' INT TE
 side_lane() {
     local failed=0 start step
     start=$(date +%s)
+    # The load-free Python tests first: they work PostgreSQL, Redis and uvicorn, whose
+    # processes run at normal priority whatever the lane's class, so they slow whatever runs
+    # beside them; done early, they overlap the load tests (which wait on runs) and not the
+    # browser tests after them (513 s instead of 420 when they did, 2026-11-29). The CPU-only
+    # steps last: at SCHED_IDLE those truly yield.
     for step in "make --no-print-directory compose-check lint docs-build" \
+                "bash infra/local/test-python.sh load-free" \
                 "bash frontend/scripts/test.sh static" \
-                "bash middleware-cpp/scripts/test.sh" \
-                "bash infra/local/test-python.sh load-free"; do
+                "bash middleware-cpp/scripts/test.sh"; do
         echo "== side lane: $step"
         $step || { failed=1; echo "== side lane: FAILED: $step"; }
     done
@@ -52,7 +57,7 @@ export logs
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
-echo "== side lane at SCHED_IDLE: lint, frontend static checks, C++ suite, load-free Python tests (log: $logs/side.log)"
+echo "== side lane at SCHED_IDLE: lint, load-free Python tests, frontend static checks, C++ suite (log: $logs/side.log)"
 echo "== load lane: the middleware's release binary, the load tests one at a time, then the frontend's end-to-end tests"
 load_start=$(date +%s)
 load_status=0
@@ -80,7 +85,7 @@ word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
 printf '   %-52s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
-    "side (lint, frontend static, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
+    "side (lint, load-free Python, frontend static, C++)" "$(word "$side_status")" "$side_wall" \
     "frontend e2e (after the load tests)" "$(word "$frontend_status")" "$frontend_wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))

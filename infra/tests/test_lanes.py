@@ -114,6 +114,6 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     ], lines
     assert "build release --middleware-only" in lines, lines
     summary = run.stdout[run.stdout.index("== make test: lanes") :]
-    assert "side (lint, frontend static, C++, load-free Python)" in summary
+    assert "side (lint, load-free Python, frontend static, C++)" in summary
     assert "FAILED" in summary
     assert "make test FAILED" in run.stdout
