@@ -6,18 +6,19 @@
 # "load" lane, in the foreground. They leave about half of the two cores idle (measured
 # 2026-11-28: 54 % idle over their 1,153 s, and under 10 % idle in 2 of 234 five-second samples).
 # Beside them, one lane at SCHED_IDLE (`chrt --idle`, inherited by every process it starts) runs
-# lint, the load-free Python tests and the C++ suite (builds, sanitizer runs, fuzzing) in turn: the
+# lint, the C++ suite (builds, sanitizer runs, fuzzing) and the load-free Python tests in turn: the
 # kernel gives it only CPU time that no normal-priority process wants, so the load lane still sees
 # a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
-# timed out. The frontend's static half (biome, tsc, the Vitest unit tests, the build: CPU only,
-# no server) runs in the side lane too. Its end-to-end tests (a real browser against a real API,
-# with its own timeouts) run in the load lane after the load tests, at normal priority, while the
-# side lane goes on at SCHED_IDLE: in the side lane during the load tests (tried 2026-11-28),
-# two worker-recovery tests of the load lane failed; after both lanes (until 2026-11-29), they
-# waited for the side lane, which the load lane no longer needs.
+# timed out. The frontend suite (a real browser against a real API, with its own timeouts) runs
+# last, alone. Tried and dropped (measured on fresh clones): its end-to-end tests in the side lane
+# during the load tests made two worker-recovery tests of the load lane fail (2026-11-28); its
+# static half (Biome, tsc, Vitest, build) in the side lane made that lane longer than the load
+# lane (1,085 s against 1,047); its end-to-end tests in the load lane after the load tests, beside
+# the rest of the side lane, took 513-523 s instead of 420 s alone, whatever the side lane was
+# doing (PostgreSQL-heavy Python tests or CPU-only builds), 2026-11-29.
 #
-# The side lane's log is printed when the load lane and the end-to-end tests are done; the summary gives each lane's wall
+# The side lane's log is printed when the load lane is done; the summary gives each lane's wall
 # time and status, and the 15 slowest tests of every pytest run (their times are recorded by
 # backend/tests/utils/durations.py; test-python.sh checks the load-free tests' budget). One
 # random-order seed for the whole run, printed, so a failing order can be repeated.
@@ -38,15 +39,9 @@ trap '[[ -n "$side_pid" ]] && kill -- "-$side_pid" 2>/dev/null; exit 130' INT TE
 side_lane() {
     local failed=0 start step
     start=$(date +%s)
-    # The load-free Python tests first: they work PostgreSQL, Redis and uvicorn, whose
-    # processes run at normal priority whatever the lane's class, so they slow whatever runs
-    # beside them; done early, they overlap the load tests (which wait on runs) and not the
-    # browser tests after them (513 s instead of 420 when they did, 2026-11-29). The CPU-only
-    # steps last: at SCHED_IDLE those truly yield.
     for step in "make --no-print-directory compose-check lint docs-build" \
-                "bash infra/local/test-python.sh load-free" \
-                "bash frontend/scripts/test.sh static" \
-                "bash middleware-cpp/scripts/test.sh"; do
+                "bash middleware-cpp/scripts/test.sh" \
+                "bash infra/local/test-python.sh load-free"; do
         echo "== side lane: $step"
         $step || { failed=1; echo "== side lane: FAILED: $step"; }
     done
@@ -57,8 +52,8 @@ export logs
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
-echo "== side lane at SCHED_IDLE: lint, load-free Python tests, frontend static checks, C++ suite (log: $logs/side.log)"
-echo "== load lane: the middleware's release binary, the load tests one at a time, then the frontend's end-to-end tests"
+echo "== side lane at SCHED_IDLE: lint, C++ suite, load-free Python tests (log: $logs/side.log)"
+echo "== load lane: the middleware's release binary, then the load tests one at a time"
 load_start=$(date +%s)
 load_status=0
 # Only the binary here: the C++ suite in the side lane builds the rest of the tree (its flock in
@@ -67,26 +62,25 @@ bash middleware-cpp/scripts/build.sh release --middleware-only \
     && bash infra/local/test-python.sh load || load_status=1
 load_wall=$(( $(date +%s) - load_start ))
 
-echo
-echo "== frontend end-to-end (the side lane goes on beside it)"
-frontend_start=$(date +%s)
-frontend_status=0
-bash frontend/scripts/test.sh e2e || frontend_status=1
-frontend_wall=$(( $(date +%s) - frontend_start ))
-
 wait "$side_pid"
 echo
 echo "================ side lane ================"
 cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
+echo
+echo "== frontend, alone"
+frontend_start=$(date +%s)
+frontend_status=0
+bash frontend/scripts/test.sh || frontend_status=1
+frontend_wall=$(( $(date +%s) - frontend_start ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
-printf '   %-52s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
-    "side (lint, load-free Python, frontend static, C++)" "$(word "$side_status")" "$side_wall" \
-    "frontend e2e (after the load tests)" "$(word "$frontend_status")" "$frontend_wall"
+printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
+    "side (lint, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
+    "frontend (after both)" "$(word "$frontend_status")" "$frontend_wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"

@@ -91,8 +91,7 @@ def test_a_failed_build_skips_only_its_own_flavour(tmp_path: Path) -> None:
 def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path) -> None:
     tree, calls = tmp_path / "tree", tmp_path / "calls.txt"
     _copy(tree, "infra/local/test-all.sh")
-    # The side lane's first step (lint) fails; the frontend's static half, the C++ suite and the
-    # load-free tests still run.
+    # The side lane's first step (lint) fails; the C++ suite and load-free tests still run.
     (tree / "Makefile").write_text("compose-check:\n\t@echo make >>$$CALLS\nlint:\n\t@false\n")
     _stub(tree / "middleware-cpp/scripts/test.sh", "cpp")
     _stub(tree / "middleware-cpp/scripts/build.sh", "build")
@@ -103,17 +102,11 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     assert run.returncode == 1, run.stdout + run.stderr
     lines = calls.read_text().splitlines()
     ran = sorted(line.split()[0] for line in lines)
-    assert ran == sorted(
-        ["make", "cpp", "build", "python", "python", "frontend", "frontend", "durations"]
-    ), ran
-    # The static half in the side lane, the end-to-end half after the load tests (the two
-    # lanes run side by side, so in either order); the load lane builds only the binary.
-    assert sorted(line for line in lines if line.startswith("frontend")) == [
-        "frontend e2e",
-        "frontend static",
-    ], lines
+    assert ran == sorted(["make", "cpp", "build", "python", "python", "frontend", "durations"]), ran
+    # The whole frontend suite after both lanes; the load lane builds only the binary.
+    assert [line for line in lines if line.startswith("frontend")] == ["frontend "], lines
     assert "build release --middleware-only" in lines, lines
     summary = run.stdout[run.stdout.index("== make test: lanes") :]
-    assert "side (lint, load-free Python, frontend static, C++)" in summary
+    assert "side (lint, C++, load-free Python)" in summary
     assert "FAILED" in summary
     assert "make test FAILED" in run.stdout
