@@ -21,6 +21,7 @@ from backend.core import queue
 from backend.core.config import settings
 from backend.core.queue import BrokerUnavailable
 from backend.models import AzureLab, Rehearsal
+from backend.tests.utils.azure_plans import plan_request
 from backend.tests.utils.experiment import random_name
 
 LOST = "the message broker (redis://127.0.0.1:1/0) is not reachable: connection lost"
@@ -60,19 +61,6 @@ def key_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     monkeypatch.setattr(settings, "SSH_KEY_DIR", tmp_path)
     return tmp_path
-
-
-def _plan(name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": "lab_key",
-        "ssh_source_cidr": "203.0.113.0/24",
-        "jump_host": False,
-    }
 
 
 def _rehearsal(db: Session, status: str = "ready") -> Rehearsal:
@@ -142,7 +130,7 @@ def test_a_creation_with_the_broker_down_stores_nothing(
     verb: str,
 ) -> None:
     name = random_name("down").lower().replace("_", "-")
-    r = client.post(path, json=_plan(name))
+    r = client.post(path, json=plan_request(name, key_path="lab_key"))
     _assert_503(r, f"cannot {verb}: the message broker", "; nothing was queued")
     assert _named(db, model, name) == []
 
@@ -170,7 +158,7 @@ def test_a_creation_whose_message_is_lost_is_failed_with_the_reason(
 ) -> None:
     tried = _lose(monkeypatch, module, send)
     name = random_name("lost").lower().replace("_", "-")
-    r = client.post(path, json=_plan(name))
+    r = client.post(path, json=plan_request(name, key_path="lab_key"))
     _assert_503(r, f"cannot {verb}: {LOST}", f"; {outcome}")
     (row,) = _named(db, model, name)
     assert len(tried) == 1 and tried[0][0] == row.id

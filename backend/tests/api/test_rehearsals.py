@@ -21,23 +21,21 @@ from backend.core.queue import MAINTENANCE_QUEUE, REHEARSAL_BUILD_TASK, REHEARSA
 from backend.models import Rehearsal, Testbed, TestbedKind
 from backend.rehearsal import capabilities
 from backend.rehearsal.fidelity import LIKE_THE_CLOUD, UNLIKE_THE_CLOUD
+from backend.tests.utils.azure_plans import plan_request
 from backend.tests.utils.experiment import create_random_experiment, random_name
 
 API = "/api/v1/rehearsals"
 
 
 def _body(**over: Any) -> dict[str, Any]:
-    return {
-        "name": random_name("reh").lower().replace("_", "-"),
-        "region": "westeurope",
+    """A plan of eight hosts (three servers, a middleware, three clients, a jump host)."""
+    eight = {
         "servers": {"count": 3, "size": "Standard_A1_v2"},
         "middlewares": {"count": 1, "size": "Standard_A8_v2"},
         "clients": {"count": 3, "size": "Standard_A2_v2"},
-        "key_path": "mcscope_azure",
-        "ssh_source_cidr": "203.0.113.0/24",
         "jump_host": True,
-        **over,
     }
+    return plan_request(random_name("reh").lower().replace("_", "-"), **{**eight, **over})
 
 
 def _messages(task: str) -> list[int]:
