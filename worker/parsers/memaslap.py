@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from worker.parsers.errors import ParseError
+from worker.parsers.memaslap_clock import loop_stretch, on_real_clock
 from worker.parsers.model import ClientResult, ClientType, SecondSample, Summary, TypeResult
 from worker.parsers.progress import ProgressParser, ProgressTick
 
@@ -233,7 +234,8 @@ _MEMASLAP_TYPES: dict[ClientType, str] = {"all": "Total", "get": "Get", "set": "
 
 def _memaslap_sample(
     kind: ClientType, screen: dict[str, PeriodicBlock], keys_per_get: float
-) -> SecondSample | None:
+) -> tuple[SecondSample, int] | None:
+    """One report as memaslap counted it, with its interval's length in counted seconds."""
     block = screen.get(_MEMASLAP_TYPES[kind])
     if block is None:
         return None
@@ -246,7 +248,7 @@ def _memaslap_sample(
     )
     misses = None if kind == "set" else period.get_miss / freq
     hits = None if misses is None else max(keys - set_ops * (kind == "all") - misses, 0.0)
-    return SecondSample(
+    sample = SecondSample(
         second=block.global_.time_s - freq,
         ops_per_sec=float(period.tps),
         mean_latency_us=float(period.avg_us) if period.ops else None,
@@ -254,6 +256,7 @@ def _memaslap_sample(
         hits_per_sec=hits,
         misses_per_sec=misses,
     )
+    return sample, freq
 
 
 def _log2_contiguous(dist: tuple[tuple[float, int], ...]) -> tuple[tuple[float, int], ...]:
@@ -279,11 +282,12 @@ def _memaslap_run_time(out: MemaslapOutput) -> float:
 def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
     """ClientResult from parsed memaslap stdout.
 
-    Series come from the periodic Period rows (second = Global elapsed - period),
-    summaries from the final statistics over the run time (Ops / TPS, which is
-    more precise than the printed 1-decimal "Run time"). With -d,
-    keys per get is estimated as cmd_get / get events. memaslap prints no
-    percentiles, so ``percentiles`` is empty; histograms are its Log2 buckets.
+    Series come from the periodic Period rows (second = Global elapsed - period), placed on
+    the real clock when memaslap's counted seconds ran long (memaslap_clock); summaries from
+    the final statistics over the run time (Ops / TPS, which is more precise than the printed
+    1-decimal "Run time"). With -d, keys per get is estimated as cmd_get / get events.
+    memaslap prints no percentiles, so ``percentiles`` is empty; histograms are its Log2
+    buckets.
     """
     run = _memaslap_run_time(out)
     cmd_get = out.counters.get("cmd_get", 0)
@@ -293,6 +297,11 @@ def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
     keys_per_get = cmd_get / get_events if get_events else 1.0
     net_bytes = out.counters.get("written_bytes", 0) + out.counters.get("read_bytes", 0)
     kb_all = net_bytes / 1024 / run if net_bytes else out.net_rate_mb_per_sec * 1024
+    last_counted = max(
+        (block.global_.time_s for screen in out.screens for block in screen.values()),
+        default=None,
+    )
+    stretch = loop_stretch(out.header, last_counted, run)
     types: dict[ClientType, TypeResult] = {}
     for kind, name in _MEMASLAP_TYPES.items():
         final = out.finals.get(name)
@@ -313,7 +322,7 @@ def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
         samples = (_memaslap_sample(kind, screen, keys_per_get) for screen in out.screens)
         types[kind] = TypeResult(
             summary=summary,
-            series=tuple(s for s in samples if s is not None),
+            series=on_real_clock([s for s in samples if s is not None], stretch),
             histogram=_log2_contiguous(final.log2_dist) if final is not None else (),
         )
     return ClientResult(tool="memaslap", duration_s=run, types=types)

@@ -1,13 +1,16 @@
-"""Fixtures for the worker suites: this test session's own local-testbed sshd."""
+"""Fixtures for the worker suites: this test session's own local-testbed sshd, a memcached."""
 
 import os
 import shutil
+import socket
 import subprocess
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from backend.core.config import REPO_ROOT, settings
+from backend.tests.utils.server import free_port
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 
@@ -39,3 +42,24 @@ def local_sshd() -> Iterator[None]:
     finally:
         _sshd("stop")
         shutil.rmtree(settings.LOCAL_SSH_DIR, ignore_errors=True)
+
+
+@pytest.fixture()
+def memcached() -> Iterator[int]:
+    """A memcached of its own on 127.0.0.1 (one thread, 64 MB); its port."""
+    port = free_port()
+    as_root = ["-u", "root"] if os.getuid() == 0 else []
+    proc = subprocess.Popen(
+        ["memcached", "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "64", *as_root]
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()  # by its PID
+        proc.wait(timeout=10)

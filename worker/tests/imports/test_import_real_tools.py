@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +18,6 @@ from sqlalchemy.orm import Session
 from backend.models import Run
 from backend.schemas.imports import ImportMapping
 from backend.tests.utils.database import empty_tables
-from backend.tests.utils.server import free_port
 from worker.imports import store as import_store
 from worker.imports.staging import stage_folder
 from worker.parsers.memtier import HDR_SUFFIX
@@ -28,26 +25,6 @@ from worker.tests.imports.native import COOLDOWN, WARMUP, native_run, same, stor
 
 pytestmark = [pytest.mark.integration, pytest.mark.load]
 RUN_S = 4
-
-
-@pytest.fixture()
-def memcached() -> Iterator[int]:
-    port = free_port()
-    as_root = ["-u", "root"] if os.getuid() == 0 else []
-    proc = subprocess.Popen(
-        ["memcached", "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "64", *as_root]
-    )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield port
-    finally:
-        proc.terminate()  # by its PID
-        proc.wait(timeout=10)
 
 
 @pytest.fixture()
