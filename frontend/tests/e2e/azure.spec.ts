@@ -153,7 +153,9 @@ describe("an Azure testbed from the Testbeds page", () => {
       hasText: "(azure)",
     });
     await expect.poll(async () => card.count(), { timeout: 120_000, message: workerLog() }).toBe(1);
-    const hosts = await card.locator("tbody tr td:nth-child(2)").allTextContents();
+    // The hosts table only: the card also lists the network between roles once measured.
+    const hostsTable = card.locator('table[data-testid^="testbed-hosts-"]');
+    const hosts = await hostsTable.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(hosts.map((h) => h.split(" ")[0])).toEqual(["server", "middleware", "client"]);
     expect(await card.getByText(`${name}-server-1`).count()).toBe(1);
     const countdown = (await page.getByTestId(`expiry-${name}`).textContent()) ?? "";

@@ -125,7 +125,7 @@ export function TestbedsPage() {
           {tb.hosts.length === 0 ? (
             <p className="hint">No hosts registered.</p>
           ) : (
-            <table className="table compact">
+            <table className="table compact" data-testid={`testbed-hosts-${tb.id}`}>
               <thead>
                 <tr>
                   <th>host</th>
