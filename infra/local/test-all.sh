@@ -69,7 +69,9 @@ cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
 echo
-echo "== frontend, alone"
+echo "== frontend, alone (what else still uses the CPU: load average, busiest processes)"
+uptime
+ps -eo pid,pcpu,etimes,args --sort=-pcpu | head -6 | cut -c1-120
 frontend_start=$(date +%s)
 frontend_status=0
 bash frontend/scripts/test.sh || frontend_status=1
