@@ -22,6 +22,7 @@ from backend.azure.arm import Arm
 from backend.azure.lab_spec import LabSpec
 from backend.core.config import settings
 from backend.models import AzureLab, AzureLabStatus, Testbed, VmPrice
+from backend.tests.utils.azure_plans import plan_request
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.tests.fake_arm import SUBSCRIPTION, TOKEN, FakeArm
 
@@ -68,19 +69,14 @@ def body(small_lab: LabSpec, fake_arm: FakeArm, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(settings, "AZURE_CA_BUNDLE", fake_arm.cert)
     monkeypatch.setattr(settings, "AZURE_ACCESS_TOKEN", TOKEN)
     monkeypatch.setattr(settings, "AZURE_POLLING_INTERVAL_S", 0.05)
-    return {
-        "name": NAME,
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": key.name,
-        "ssh_source_cidr": "203.0.113.0/24",
-        "subnet_prefix": str(fake_arm.hosts.allowed),
-        "jump_host": True,
-        "expires_in_hours": 2,
-        "budget": 1.0,
-    }
+    return plan_request(
+        NAME,
+        key_path=key.name,
+        subnet_prefix=str(fake_arm.hosts.allowed),
+        jump_host=True,
+        expires_in_hours=2,
+        budget=1.0,
+    )
 
 
 @pytest.fixture()

@@ -19,6 +19,7 @@ from backend.azure.lab_creation import create_lab
 from backend.azure.lab_spec import LabSpec
 from backend.core.config import settings
 from backend.core.queue import AZURE_CREATE_LAB_TASK, AZURE_QUEUE
+from backend.tests.utils.azure_plans import plan_request
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 
@@ -32,18 +33,9 @@ def lab_name() -> str:
 def body(small_lab: LabSpec, fake_arm: FakeArm, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     key = Path(small_lab.ssh_private_key_path)
     monkeypatch.setattr(settings, "SSH_KEY_DIR", key.parent)
-    return {
-        "name": "azroute",
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": key.name,
-        "ssh_source_cidr": "203.0.113.0/24",
-        "subnet_prefix": str(fake_arm.hosts.allowed),
-        "jump_host": False,
-        "owner": "alice",
-    }
+    return plan_request(
+        "azroute", key_path=key.name, subnet_prefix=str(fake_arm.hosts.allowed), owner="alice"
+    )
 
 
 def _take_lab_messages() -> list[int]:

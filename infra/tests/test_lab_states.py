@@ -17,6 +17,7 @@ from backend.azure.lab_power import delete_lab, stop_lab
 from backend.core.config import settings
 from backend.domain.azure_lab_states import LAB_TRANSITIONS, AzureLabStatus, LabAction
 from backend.models import AzureLab, VmPrice
+from backend.tests.utils.azure_plans import plan_request
 
 
 def _lab(db: Session, name: str, status: AzureLabStatus, progress: list[str]) -> AzureLab:
@@ -129,17 +130,7 @@ def test_the_plan_shows_before_the_key_exists_and_flags_it(
     says the key is missing; create still refuses, naming key_path."""
     monkeypatch.setattr(settings, "SSH_KEY_DIR", tmp_path)
     monkeypatch.setattr(settings, "AZURE_SUBSCRIPTION_ID", None)
-    body = {
-        "name": "nokey",
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": "id_missing",
-        "ssh_source_cidr": "203.0.113.0/24",
-        "jump_host": False,
-        "expires_in_hours": 2,
-    }
+    body = plan_request("nokey", key_path="id_missing", expires_in_hours=2)
     r = client.post("/api/v1/azure-labs/plan", json=body)
     assert r.status_code == 200, r.text
     plan = r.json()

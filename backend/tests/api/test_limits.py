@@ -15,6 +15,7 @@ from backend.domain.memcached_sizing import (
     MIDDLEWARE_MAX_CONNECTIONS,
 )
 from backend.main import app
+from backend.tests.utils.azure_plans import plan_request
 from backend.tests.utils.experiment import create_random_experiment, experiment_payload
 from worker.tasks.runs import SOFT_TIME_LIMIT_S
 
@@ -226,17 +227,9 @@ def test_an_experiments_planned_time_is_bounded(client: TestClient) -> None:
 
 @pytest.mark.parametrize("hours", [1e-9, 0.5, MAX_EXPIRY_HOURS + 1])
 def test_azure_expiry_is_within_its_range(client: TestClient, hours: float) -> None:
-    body = {
-        "name": "expiry-range",
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 1, "size": "Standard_A2_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": "id_ed25519",
-        "ssh_source_cidr": "203.0.113.0/24",
-        "subnet_prefix": "10.0.0.0/24",
-        "expires_in_hours": hours,
-    }
+    body = plan_request(
+        "expiry-range", key_path="id_ed25519", subnet_prefix="10.0.0.0/24", expires_in_hours=hours
+    )
     for path in ("/azure-labs/plan", "/azure-labs"):
         r = client.post(f"{API}{path}", json=body)
         assert r.status_code == 422, r.text

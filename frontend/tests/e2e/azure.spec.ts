@@ -157,7 +157,7 @@ describe("an Azure testbed from the Testbeds page", () => {
     const hostsTable = card.locator('table[data-testid^="testbed-hosts-"]');
     const hosts = await hostsTable.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(hosts.map((h) => h.split(" ")[0])).toEqual(["server", "middleware", "client"]);
-    expect(await card.getByText(`${name}-server-1`).count()).toBe(1);
+    expect(await hostsTable.getByText(`${name}-server-1`).count()).toBe(1);
     const countdown = (await page.getByTestId(`expiry-${name}`).textContent()) ?? "";
     expect(countdown).toMatch(/^Expires in 3 h 5\d min \d\d s/);
     expect(await card.getByText(/^Cost so far:/).count()).toBe(1);

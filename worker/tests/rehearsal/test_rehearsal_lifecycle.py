@@ -25,6 +25,7 @@ from backend.rehearsal.build import still_there
 from backend.rehearsal.capabilities import missing_capability
 from backend.rehearsal.netns import links, namespaces, pids_in
 from backend.rehearsal.shaping import egress_cap_mbit_s
+from backend.tests.utils.azure_plans import plan_request
 from worker.rehearsal.janitor import sweep_once
 from worker.rehearsal.lifecycle import TESTBED_DELETED, build_rehearsal, delete_rehearsal
 from worker.runs.execute import MAX_ATTEMPTS
@@ -53,16 +54,8 @@ def _machine() -> tuple[set[str], set[str]]:
 
 
 def _request(client: TestClient, name: str, **roles: Any) -> dict[str, Any]:
-    body = {
-        "name": name,
-        "region": "westeurope",
-        "servers": {"count": 1, "size": "Standard_A1_v2"},
-        "middlewares": {"count": 0, "size": "Standard_A8_v2"},
-        "clients": {"count": 1, "size": "Standard_A2_v2"},
-        "key_path": "mcscope_azure",
-        "ssh_source_cidr": "203.0.113.0/24",
-        **roles,
-    }
+    # No middleware unless a test asks for one: a rehearsal of the fewest hosts.
+    body = plan_request(name, **{"middlewares": {"count": 0, "size": "Standard_A8_v2"}, **roles})
     r = client.post(API, json=body)
     assert r.status_code == 202, r.text
     made: dict[str, Any] = r.json()
