@@ -10,13 +10,14 @@
 # kernel gives it only CPU time that no normal-priority process wants, so the load lane still sees
 # a quiet machine. One lane, not one per suite: with four idle-class lanes beside the load tests
 # (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
-# timed out. The frontend suite (a real browser against a real API, with its own timeouts) runs
-# last, alone. Tried and dropped (measured on fresh clones): its end-to-end tests in the side lane
-# during the load tests made two worker-recovery tests of the load lane fail (2026-11-28); its
-# static half (Biome, tsc, Vitest, build) in the side lane made that lane longer than the load
-# lane (1,085 s against 1,047); its end-to-end tests in the load lane after the load tests, beside
-# the rest of the side lane, took 513-523 s instead of 420 s alone, whatever the side lane was
-# doing (PostgreSQL-heavy Python tests or CPU-only builds), 2026-11-29.
+# timed out. The frontend's static half (Biome, tsc, Vitest, build: no server, no browser) ends
+# the side lane: hidden while the side lane finishes first (569 s against the load lane's 822 s
+# on 2026-11-29), and when the side lane is the longer one it costs what it cost after both. Its
+# end-to-end tests (a real browser against a real API, with its own timeouts) run last, alone.
+# Tried and dropped (measured on fresh clones): the end-to-end tests in the side lane during the
+# load tests made two worker-recovery tests of the load lane fail (2026-11-28); in the load lane
+# after the load tests, beside the rest of the side lane, they took 513-523 s instead of 420 s
+# alone, whatever the side lane was doing (PostgreSQL-heavy Python tests or CPU-only builds).
 #
 # The side lane's log is printed when the load lane is done; the summary gives each lane's wall
 # time and status, and the 15 slowest tests of every pytest run (their times are recorded by
@@ -41,7 +42,8 @@ side_lane() {
     start=$(date +%s)
     for step in "make --no-print-directory compose-check lint docs-build" \
                 "bash middleware-cpp/scripts/test.sh" \
-                "bash infra/local/test-python.sh load-free"; do
+                "bash infra/local/test-python.sh load-free" \
+                "bash frontend/scripts/test.sh static"; do
         echo "== side lane: $step"
         $step || { failed=1; echo "== side lane: FAILED: $step"; }
     done
@@ -52,7 +54,7 @@ export logs
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
 
-echo "== side lane at SCHED_IDLE: lint, C++ suite, load-free Python tests (log: $logs/side.log)"
+echo "== side lane at SCHED_IDLE: lint, C++ suite, load-free Python tests, frontend static checks (log: $logs/side.log)"
 echo "== load lane: the middleware's release binary, then the load tests one at a time"
 load_start=$(date +%s)
 load_status=0
@@ -69,20 +71,20 @@ cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
 
 echo
-echo "== frontend, alone (what else still uses the CPU: load average, busiest processes)"
+echo "== frontend end-to-end tests, alone (what else still uses the CPU: load average, busiest processes)"
 uptime
 ps -eo pid,pcpu,etimes,args --sort=-pcpu | head -6 | cut -c1-120
 frontend_start=$(date +%s)
 frontend_status=0
-bash frontend/scripts/test.sh || frontend_status=1
+bash frontend/scripts/test.sh e2e || frontend_status=1
 frontend_wall=$(( $(date +%s) - frontend_start ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
 echo "== make test: lanes"
 printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
-    "side (lint, C++, load-free Python)" "$(word "$side_status")" "$side_wall" \
-    "frontend (after both)" "$(word "$frontend_status")" "$frontend_wall"
+    "side (lint, C++, Python, UI static)" "$(word "$side_status")" "$side_wall" \
+    "frontend end-to-end (after both)" "$(word "$frontend_status")" "$frontend_wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"

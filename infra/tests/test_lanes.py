@@ -102,11 +102,17 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     assert run.returncode == 1, run.stdout + run.stderr
     lines = calls.read_text().splitlines()
     ran = sorted(line.split()[0] for line in lines)
-    assert ran == sorted(["make", "cpp", "build", "python", "python", "frontend", "durations"]), ran
-    # The whole frontend suite after both lanes; the load lane builds only the binary.
-    assert [line for line in lines if line.startswith("frontend")] == ["frontend "], lines
+    assert ran == sorted(
+        ["make", "cpp", "build", "python", "python", "frontend", "frontend", "durations"]
+    ), ran
+    # The frontend's static half ends the side lane, its browser tests run after both lanes;
+    # the load lane builds only the binary.
+    assert [line for line in lines if line.startswith("frontend")] == [
+        "frontend static",
+        "frontend e2e",
+    ], lines
     assert "build release --middleware-only" in lines, lines
     summary = run.stdout[run.stdout.index("== make test: lanes") :]
-    assert "side (lint, C++, load-free Python)" in summary
+    assert "side (lint, C++, Python, UI static)" in summary
     assert "FAILED" in summary
     assert "make test FAILED" in run.stdout
