@@ -35,7 +35,12 @@ export function ReportView({ experimentId, name }: ReportViewProps) {
     () => reportChoices(figures?.data ?? [], tables?.data ?? []),
     [figures, tables],
   );
-  if (isLoading || !report) return <PendingBlock label="Loading report" rows={4} />;
+  // The items' titles come from the figure and table lists: without them a heading would show
+  // the item's key ("response-time") until they arrive.
+  const listsPending = (!figures && !figuresError) || (!tables && !tablesError);
+  if (isLoading || !report || listsPending) {
+    return <PendingBlock label="Loading report" rows={4} />;
+  }
   return (
     <ReportForm
       key={report.hypothesis_at ?? "none"}
