@@ -36,7 +36,7 @@ OTHER = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0
 def logins(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every SSH authentication the worker attempts (a spy on paramiko's real _auth)."""
     seen: list[str] = []
-    real = paramiko.SSHClient._auth
+    real = paramiko.SSHClient._auth  # type: ignore[attr-defined]  # private: not in the stubs
 
     def spy(self: paramiko.SSHClient, username: str, *args: Any, **kwargs: Any) -> None:
         seen.append(username)
