@@ -73,7 +73,7 @@ read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; s
 echo
 echo "== frontend end-to-end tests, alone (what else still uses the CPU: load average, busiest processes)"
 uptime
-ps -eo pid,pcpu,etimes,args --sort=-pcpu | head -6 | cut -c1-120
+top -b -n 2 -d 1 -o %CPU -w 120 | awk '/^top -/ { n++ } n == 2' | sed -n 7,12p  # the last second
 frontend_start=$(date +%s)
 frontend_status=0
 bash frontend/scripts/test.sh e2e || frontend_status=1
