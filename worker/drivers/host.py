@@ -72,6 +72,14 @@ class RemoteProcess:
         return f"{self.workdir}/{self.name}.{suffix}"
 
 
+def ended_unix(local_dir: Path, name: str) -> float | None:
+    """When a process `start` launched exited (its fetched `<name>.end`), None if unknown."""
+    try:
+        return float((local_dir / f"{name}.end").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
 def program_name(argv: list[str]) -> str:
     """The tool an argv runs, looking through a `stdbuf -oL` or `nice -n N` prefix."""
     rest = argv[2:] if argv[:2] == ["stdbuf", "-oL"] else argv
@@ -188,7 +196,7 @@ class Host:
         self.run(f"mkdir -p {shlex.quote(path)}")
 
     def start(self, argv: list[str], workdir: str, name: str) -> RemoteProcess:
-        """Start argv detached; the tool's PID, exit code and start time land in files."""
+        """Start argv detached; the tool's PID, exit code, start and end time land in files."""
         q = shlex.quote
         base = f"{workdir}/{name}"
         # `cmd &` then `$!` is the tool's own PID (a simple command execs in the child), so
@@ -199,7 +207,7 @@ class Host:
         script = (
             f"c0=$({waited}); date +%s.%N > {q(base + '.start')}; "
             f"{shlex.join(argv)} > {q(base + '.out')} 2> {q(base + '.err')} < /dev/null & "
-            f"echo $! > {q(base + '.pid')}; wait $!; rc=$?; "
+            f"echo $! > {q(base + '.pid')}; wait $!; rc=$?; date +%s.%N > {q(base + '.end')}; "
             f"echo $(($({waited}) - c0)) > {q(base + '.cpu')} 2>/dev/null; "
             f"echo $rc > {q(base + '.rc')}"
         )

@@ -70,6 +70,11 @@ class LoadGenerator(ToolDriver):
     def progress_parser(self) -> ProgressParser:
         raise NotImplementedError
 
+    def load_start_unix(self, local_dir: Path, name: str, launched_unix: float) -> float:
+        """Where the tool's per-second series begin (unix s), from its fetched files: its
+        launch unless the tool says better."""
+        return launched_unix
+
     def populate_argv(self, spec: LoadSpec) -> list[str]:
         """Tools whose registry entry says `populates`: write every key of the key space once."""
         raise NotImplementedError(f"{self.tool} cannot populate servers")

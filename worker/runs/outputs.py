@@ -56,21 +56,29 @@ def remove_workdirs(ctx: RunContext) -> None:
 
 
 def parse_outputs(
-    ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator], load_start: float
-) -> ResultRows:
-    """Result rows of every client and middleware from the archived files; a file that does
-    not parse fails the run naming it (its raw files stay in the archive)."""
+    ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]
+) -> tuple[ResultRows, StableWindow]:
+    """Result rows of every client and middleware from the archived files, and the stable
+    window they were cut with; a file that does not parse fails the run naming it (its raw
+    files stay in the archive)."""
     exp = ctx.experiment
-    window = StableWindow.after(load_start, window_of(exp))
     multiget = int(ctx.params["multiget_size"]) > 1
     starts: dict[str, float] = {}
-    for st in ctx.started:  # a source's first start, as before
+    for st in ctx.started:  # a source's first launch, as before
         starts.setdefault(st.source, st.proc.start_unix)
+    for c in plan.clients:  # where each client's series begin, as its tool tells
+        source = f"client:{c.index}"
+        local = ctx.archive / c.host.name
+        starts[source] = loadgen(ctx.host(c.host)).load_start_unix(local, c.name, starts[source])
+    # The run's second 0: the first load generator's load, not its launch.
+    window = StableWindow.after(
+        min(starts[f"client:{c.index}"] for c in plan.clients), window_of(exp)
+    )
     rows = rows_from_archive(
         ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts
     )
     rows.extend(monitor_rows(ctx.archive, ctx.started, window))
-    return rows
+    return rows, window
 
 
 def rows_from_archive(

@@ -8,7 +8,6 @@ is recorded on the run (Run.phase_timings). The steps live in their own modules:
 start, stop, outputs, attempts.
 """
 
-from backend.domain.window import window_of
 from worker.drivers.loadgen import LoadGenerator
 from worker.runs import attempts, kept, monitoring, outputs, start
 from worker.runs.context import RunContext
@@ -65,8 +64,8 @@ class RunExecution(RunContext):
         self.stop_all()
         outputs.remove_workdirs(self)
 
-    def parse(self, plan: RunPlan, loadgen: type[LoadGenerator], load_start: float) -> ResultRows:
-        return outputs.parse_outputs(self, plan, loadgen, load_start)
+    def parse(self, plan: RunPlan, loadgen: type[LoadGenerator]) -> tuple[ResultRows, StableWindow]:
+        return outputs.parse_outputs(self, plan, loadgen)
 
     def execute(self) -> bool:
         """Run the whole pipeline; True when the results were stored by this attempt."""
@@ -84,7 +83,7 @@ class RunExecution(RunContext):
                 with self.phase("start"):
                     self.start_middlewares(plan)
                     start.record_network(self, plan)
-                    load_start = self.start_clients(plan, loadgen)
+                    self.start_clients(plan, loadgen)
                 with self.phase("run"):
                     watch(self.started, self.experiment, self.run_id, loadgen, self.check)
                 attempts.check_undisturbed(self)  # the load is over: was the testbed its own?
@@ -101,8 +100,7 @@ class RunExecution(RunContext):
                 with self.phase("stop"):
                     self.cleanup()
             with self.phase("parse"):
-                rows = self.parse(plan, loadgen, load_start)
-                window = StableWindow.after(load_start, window_of(self.experiment))
+                rows, window = self.parse(plan, loadgen)
                 quality = ingest_quality(rows, window, self.params, populated=plan.populate)
             with self.phase("store"):
                 kept.save_kept(self)  # before the run is final (see worker.runs.kept)
