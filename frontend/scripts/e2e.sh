@@ -127,11 +127,9 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 
-# The live-progress spec publishes to Redis as the worker would; it is skipped without one.
-redis_url="${MCSCOPE_REDIS_URL:-redis://127.0.0.1:6379/0}"
-if "$py" -c "import redis,sys; redis.Redis.from_url(sys.argv[1], socket_timeout=1).ping()" "$redis_url" 2>/dev/null; then
-  export E2E_REDIS_URL="$redis_url"
-fi
+# The live-progress spec publishes to Redis as the worker would (a Redis that does not answer
+# fails it, as it fails the API's own live streams).
+export E2E_REDIS_URL="${MCSCOPE_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
 cd "$here"
 base="http://127.0.0.1:$port"
