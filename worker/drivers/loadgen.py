@@ -70,9 +70,11 @@ class LoadGenerator(ToolDriver):
     def progress_parser(self) -> ProgressParser:
         raise NotImplementedError
 
-    def load_start_unix(self, local_dir: Path, name: str, launched_unix: float) -> float:
-        """Where the tool's per-second series begin (unix s), from its fetched files: its
-        launch unless the tool says better."""
+    def load_start_unix(
+        self, local_dir: Path, name: str, result: ClientResult, launched_unix: float
+    ) -> float:
+        """Where the tool's per-second series begin (unix s), from its parsed output and
+        fetched files: its launch unless the tool says better."""
         return launched_unix
 
     def populate_argv(self, spec: LoadSpec) -> list[str]:

@@ -6,11 +6,10 @@ from pathlib import Path
 from backend.domain.load_generators import load_generator_spec
 from worker.drivers.host import ended_unix
 from worker.drivers.loadgen import LoadGenerator, LoadSpec
-from worker.parsers import ClientResult, ParseError
+from worker.parsers import ClientResult
 from worker.parsers.memaslap import (
     MemaslapProgressParser,
     client_result_from_memaslap,
-    measured_run_time,
     parse_memaslap,
 )
 
@@ -73,7 +72,9 @@ class MemaslapDriver(LoadGenerator):
     def progress_parser(self) -> MemaslapProgressParser:
         return MemaslapProgressParser()
 
-    def load_start_unix(self, local_dir: Path, name: str, launched_unix: float) -> float:
+    def load_start_unix(
+        self, local_dir: Path, name: str, result: ClientResult, launched_unix: float
+    ) -> float:
         """memaslap measures from after its set-up (threads, connections, key windows: 0.14 s
         after launch on a quiet machine, 0.44 s beside four busy processes) to the end of its
         run, then sleeps a second and exits (measured: its final report 1.002 s after the run,
@@ -81,9 +82,4 @@ class MemaslapDriver(LoadGenerator):
         ended = ended_unix(local_dir, name)
         if ended is None:
             return launched_unix
-        try:
-            text = (local_dir / f"{name}.out").read_text(errors="replace")
-            run_s = measured_run_time(parse_memaslap(text))
-        except (OSError, ParseError):
-            return launched_unix  # parse() names the problem
-        return min(max(ended - CLEAN_UP_SLEEP_S - run_s, launched_unix), ended)
+        return min(max(ended - CLEAN_UP_SLEEP_S - result.duration_s, launched_unix), ended)

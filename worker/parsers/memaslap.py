@@ -268,7 +268,7 @@ def _log2_contiguous(dist: tuple[tuple[float, int], ...]) -> tuple[tuple[float, 
     return (*((float(2**i), 0) for i in range(first)), *dist)
 
 
-def measured_run_time(out: MemaslapOutput) -> float:
+def _memaslap_run_time(out: MemaslapOutput) -> float:
     """Run time in s: Ops / TPS (5 digits) when it agrees with the printed 1-decimal time."""
     if out.run_time_s <= 0:
         raise ParseError("memaslap run time is 0 s")
@@ -289,7 +289,7 @@ def client_result_from_memaslap(out: MemaslapOutput) -> ClientResult:
     memaslap prints no percentiles, so ``percentiles`` is empty; histograms are its Log2
     buckets.
     """
-    run = measured_run_time(out)
+    run = _memaslap_run_time(out)
     cmd_get = out.counters.get("cmd_get", 0)
     cmd_set = out.counters.get("cmd_set", 0)
     misses = out.counters.get("get_misses", 0) / run

@@ -11,7 +11,7 @@ from worker.drivers.errors import ArchiveError, DriverError
 from worker.drivers.host import LOCAL_DISK_FULL, Host, HostSpec
 from worker.drivers.loadgen import LoadGenerator
 from worker.drivers.pool import on_each
-from worker.parsers import ParseError, parse_middleware_dir
+from worker.parsers import ClientResult, ParseError, parse_middleware_dir
 from worker.runs.context import RunContext
 from worker.runs.monitoring import monitor_rows
 from worker.runs.plan import ClientPlan, RunPlan
@@ -66,19 +66,32 @@ def parse_outputs(
     starts: dict[str, float] = {}
     for st in ctx.started:  # a source's first launch, as before
         starts.setdefault(st.source, st.proc.start_unix)
+    results: dict[str, ClientResult] = {}
     for c in plan.clients:  # where each client's series begin, as its tool tells
-        source = f"client:{c.index}"
-        local = ctx.archive / c.host.name
-        starts[source] = loadgen(ctx.host(c.host)).load_start_unix(local, c.name, starts[source])
+        source, client = f"client:{c.index}", loadgen(ctx.host(c.host))
+        results[source] = parse_client(ctx.archive, c, client)
+        starts[source] = client.load_start_unix(
+            ctx.archive / c.host.name, c.name, results[source], starts[source]
+        )
     # The run's second 0: the first load generator's load, not its launch.
-    window = StableWindow.after(
-        min(starts[f"client:{c.index}"] for c in plan.clients), window_of(exp)
-    )
+    window = StableWindow.after(min(starts[source] for source in results), window_of(exp))
     rows = rows_from_archive(
-        ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts
+        ctx.archive, plan, lambda c: loadgen(ctx.host(c.host)), window, multiget, starts, results
     )
     rows.extend(monitor_rows(ctx.archive, ctx.started, window))
     return rows, window
+
+
+def parse_client(archive: Path, c: ClientPlan, client: LoadGenerator) -> ClientResult:
+    """One client's fetched output; a ParseError names the client, its host and the files."""
+    local = archive / c.host.name
+    try:
+        return client.parse(local, c.name)
+    except (ParseError, OSError) as exc:
+        raise ParseError(
+            f"client:{c.index} ({client.tool_name} on {c.host.name}): cannot parse "
+            f"output: {exc}; raw files kept in {local}"
+        ) from exc
 
 
 def rows_from_archive(
@@ -88,21 +101,15 @@ def rows_from_archive(
     window: StableWindow,
     multiget: bool,
     starts: Mapping[str, float],
+    parsed: Mapping[str, ClientResult] | None = None,
 ) -> ResultRows:
     """Result rows from a run's archive (one directory per host, as fetch_all leaves it);
-    `starts`: each client source's own start (unix s). The seeder calls this too."""
+    `starts`: each client source's own start (unix s); `parsed`: client outputs already read
+    (parse_outputs reads them first to place the run's second 0). The seeder calls this too."""
     rows = ResultRows()
     for c in plan.clients:
-        local = archive / c.host.name
         source = f"client:{c.index}"
-        client = driver(c)
-        try:
-            result = client.parse(local, c.name)
-        except (ParseError, OSError) as exc:
-            raise ParseError(
-                f"{source} ({client.tool_name} on {c.host.name}): cannot parse "
-                f"output: {exc}; raw files kept in {local}"
-            ) from exc
+        result = parsed[source] if parsed else parse_client(archive, c, driver(c))
         rows.extend(client_rows(source, result, window, multiget, starts[source]))
     for m in plan.middlewares:
         local = archive / m.host.name / f"{m.name}.stats"

@@ -48,8 +48,8 @@ class RunExecution(RunContext):
     def start_middlewares(self, plan: RunPlan) -> None:
         start.start_middlewares(self, plan)
 
-    def start_clients(self, plan: RunPlan, loadgen: type[LoadGenerator]) -> float:
-        return start.start_clients(self, plan, loadgen)
+    def start_clients(self, plan: RunPlan, loadgen: type[LoadGenerator]) -> None:
+        start.start_clients(self, plan, loadgen)
 
     def stop_all(self) -> None:
         if self.hosts_retired():

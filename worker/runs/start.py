@@ -108,8 +108,8 @@ def start_middlewares(ctx: RunContext, plan: RunPlan) -> None:
     ctx.check()
 
 
-def start_clients(ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]) -> float:
-    """Launch every load generator; the Unix time the first one started."""
+def start_clients(ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]) -> None:
+    """Launch every load generator (the run's second 0 is placed after: outputs.parse_outputs)."""
 
     def launch(c: ClientPlan) -> Launch:
         def start(host: Host) -> RemoteProcess:
@@ -119,7 +119,6 @@ def start_clients(ctx: RunContext, plan: RunPlan, loadgen: type[LoadGenerator]) 
 
     _start(ctx, "client", [launch(c) for c in plan.clients])
     publish.run_state(ctx.experiment.id, ctx.run_id, "load_started")
-    return min(s.proc.start_unix for s in ctx.started if s.role == "client")
 
 
 def record_network(ctx: RunContext, plan: RunPlan) -> None:
