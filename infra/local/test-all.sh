@@ -27,6 +27,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 START=$(date +%s)
+# The whole machine's busy CPU seconds so far (every process, the database server's too), from
+# /proc/stat: what a phase cost the two cores, beside its wall time.
+busy_cpu_s() {
+    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
+cpu_start=$(busy_cpu_s)
 logs="$(mktemp -d -t mcscope-test.XXXXXX)"
 export MCSCOPE_TEST_DURATIONS_DIR="$logs/durations"
 mkdir -p "$MCSCOPE_TEST_DURATIONS_DIR"
@@ -65,6 +71,8 @@ bash middleware-cpp/scripts/build.sh release --middleware-only \
 load_wall=$(( $(date +%s) - load_start ))
 
 wait "$side_pid"
+lanes_cpu=$(( $(busy_cpu_s) - cpu_start ))
+lanes_wall=$(( $(date +%s) - load_start ))
 echo
 echo "================ side lane ================"
 cat "$logs/side.log"
@@ -78,6 +86,7 @@ frontend_start=$(date +%s)
 frontend_status=0
 bash frontend/scripts/test.sh e2e || frontend_status=1
 frontend_wall=$(( $(date +%s) - frontend_start ))
+frontend_cpu=$(( $(busy_cpu_s) - cpu_start - lanes_cpu ))
 
 word() { [[ "$1" -eq 0 ]] && echo ok || echo FAILED; }
 echo
@@ -85,6 +94,8 @@ echo "== make test: lanes"
 printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
     "side (lint, C++, Python, UI static)" "$(word "$side_status")" "$side_wall" \
     "frontend end-to-end (after both)" "$(word "$frontend_status")" "$frontend_wall"
+echo "== machine CPU busy (of $(nproc) cores): both lanes $lanes_cpu s in $lanes_wall s wall," \
+     "end-to-end $frontend_cpu s in $frontend_wall s wall"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
