@@ -72,7 +72,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     modules: dict[str, bool] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
-        loads = bool(_LOAD_FIXTURES & set(item.fixturenames))
+        # A module that only reaches the hosts (provisioning, SSH, host keys) says so with
+        # `pytestmark = pytest.mark.hosts_without_load`: nothing it does measures or is measured.
+        loads = bool(_LOAD_FIXTURES & set(item.fixturenames)) and (
+            item.get_closest_marker("hosts_without_load") is None
+        )
         modules[module] = modules.get(module, False) or loads
     for item in items:
         module = item.nodeid.split("::")[0]

@@ -9,6 +9,7 @@ db="mcscope_e2e_$$"
 uvicorn_pid=""
 preview_pid=""
 fake_arm_pid=""
+forkrun_pid=""
 sshd_env=()
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
 var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
@@ -21,6 +22,7 @@ stop_pid() {
 }
 
 cleanup() {
+  stop_pid "$forkrun_pid"
   stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
   if [[ ${#sshd_env[@]} -gt 0 ]]; then
     env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" stop >/dev/null 2>&1 || true
@@ -130,6 +132,19 @@ done
 # The live-progress spec publishes to Redis as the worker would (a Redis that does not answer
 # fails it, as it fails the API's own live streams).
 export E2E_REDIS_URL="${MCSCOPE_REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+# The specs' Python helpers (seeding scripts) run in children of one process that imported them
+# once (infra/local/forkrun.py): started last, so it sees every setting above.
+E2E_FORKRUN_SOCKET="$var_dir/forkrun.sock"
+export E2E_FORKRUN_SOCKET
+(cd "$root" && exec "$py" -m infra.local.forkrun serve "$E2E_FORKRUN_SOCKET") \
+  >"$var_dir/forkrun.log" 2>&1 &
+forkrun_pid=$!
+for _ in $(seq 1 150); do
+  [[ -S "$E2E_FORKRUN_SOCKET" ]] && break
+  kill -0 "$forkrun_pid" 2>/dev/null || { cat "$var_dir/forkrun.log"; exit 1; }
+  sleep 0.2
+done
 
 cd "$here"
 base="http://127.0.0.1:$port"

@@ -37,6 +37,12 @@ skipped() {
     TIMED_LINES+=("$line")
     TIMED_FAILED=1
 }
+# `timed_add LINE STATUS`: a step timed in a background job (its `timed` line and exit status)
+# joins the summary.
+timed_add() {
+    TIMED_LINES+=("$1")
+    [[ "$2" == 0 ]] || TIMED_FAILED=1
+}
 timed_summary() {
     local line
     for line in "${TIMED_LINES[@]}"; do

@@ -22,6 +22,9 @@ from worker.celery_app import app
 from worker.live.publish import run_state
 from worker.tasks.azure import sweep_expired_testbeds
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 NOW = datetime.now(UTC)
 
 

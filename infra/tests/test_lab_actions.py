@@ -26,7 +26,8 @@ from backend.tests.utils.azure_plans import plan_request
 from backend.tests.utils.processes import CeleryWorkerProcess
 from infra.tests.fake_arm import SUBSCRIPTION, TOKEN, FakeArm
 
-pytestmark = pytest.mark.integration
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = [pytest.mark.integration, pytest.mark.hosts_without_load]
 
 NAME = "azact"
 

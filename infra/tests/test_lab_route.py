@@ -23,6 +23,9 @@ from backend.tests.utils.azure_plans import plan_request
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 
 @pytest.fixture()
 def lab_name() -> str:

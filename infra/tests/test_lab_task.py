@@ -21,7 +21,8 @@ from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 from infra.tests.labs import queue_lab
 
-pytestmark = pytest.mark.integration
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = [pytest.mark.integration, pytest.mark.hosts_without_load]
 
 
 @pytest.fixture()

@@ -16,6 +16,9 @@ from backend.crud.prices import prices_for, set_price
 from backend.models import PriceSource
 from infra.tests.fake_arm import PRICES_PATH, FakeArm, parse_filter, retail_items
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 SIZES = ["Standard_A1_v2", "Standard_A2_v2", "Standard_B2s"]
 
 

@@ -19,7 +19,8 @@ from backend.azure.vcpu_quota import QuotaError
 from infra.tests.fake_arm import FakeArm, iter_namespaces
 from worker.drivers.host_keys import pin_host_keys
 
-pytestmark = pytest.mark.integration
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = [pytest.mark.integration, pytest.mark.hosts_without_load]
 
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 

@@ -28,6 +28,9 @@ from infra.azure.register import (
 from infra.tests.conftest import fake_options
 from infra.tests.fake_arm import SUBSCRIPTION, FakeArm, FakeCredential
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 
 @pytest.fixture(autouse=True)
 def key_folder(keys: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,9 @@ from backend.domain.azure_lab_rules import RETIRED_SIZES
 from backend.domain.vm_sizes import BASES, SIZES, bandwidth, vcpus
 from infra.tests.fake_arm import SKUS
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 
 @pytest.mark.parametrize(
     ("size", "cpus", "published", "measured"),

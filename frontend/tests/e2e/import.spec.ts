@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { runPythonModule } from "./seed";
 
 const ROOT = resolve(__dirname, "../../..");
 const FIXTURES = join(ROOT, "worker/tests/fixtures");
@@ -74,20 +75,14 @@ beforeAll(async () => {
       cooldown_s: 1,
     }),
   });
-  execFileSync(
-    resolve(ROOT, ".venv/bin/python"),
-    [
-      "-m",
-      "worker.scripts.seed_fixture_runs",
-      "--experiment",
-      String(native.id),
-      "--output",
-      join(FIXTURES, `${MEMTIER}.json`),
-      "--instances",
-      "1",
-    ],
-    { cwd: ROOT, encoding: "utf8" },
-  );
+  runPythonModule("worker.scripts.seed_fixture_runs", [
+    "--experiment",
+    String(native.id),
+    "--output",
+    join(FIXTURES, `${MEMTIER}.json`),
+    "--instances",
+    "1",
+  ]);
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
   page.setDefaultTimeout(WAIT_MS);

@@ -4,15 +4,12 @@
 // The run page's words equal the window means of the series API's instances[].metrics; the
 // Results tab's machines table equals GET /experiments/{id}/machines, cell by cell; and the
 // machines API's host CPU is the utilization law on the results API's throughput.
-import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MachinesPublic, ResultsPublic, RunSeriesPublic, RunsPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
-import { createSeeded, type SeededExperiment } from "./seed";
+import { createSeeded, runPythonModule, type SeededExperiment } from "./seed";
 
-const ROOT = resolve(__dirname, "../../..");
 // What worker/seeding/monitor.py seeds per request (its inputs, not its results).
 const D_HOST_S = 120e-6;
 const CORES = 2;
@@ -22,11 +19,10 @@ let page: Page;
 let exp: SeededExperiment;
 
 function seedMonitor(experimentId: number): { run_id: number; sources: string[] }[] {
-  const out = execFileSync(
-    resolve(ROOT, ".venv/bin/python"),
-    ["-m", "worker.scripts.seed_monitor_runs", "--experiment", String(experimentId)],
-    { cwd: ROOT, encoding: "utf8" },
-  );
+  const out = runPythonModule("worker.scripts.seed_monitor_runs", [
+    "--experiment",
+    String(experimentId),
+  ]);
   return JSON.parse(out);
 }
 

@@ -3,13 +3,13 @@
 // this test fails when the worker -> database -> API -> page path changes. The expected
 // figure is read straight from that file: the mean per-second count over the stable window,
 // two client instances summed.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExperimentPublic } from "@/api";
 import { api, BASE_URL, launch, screenshot } from "./browser";
+import { runPythonModule } from "./seed";
 
 const ROOT = resolve(__dirname, "../../..");
 const OUTPUT = resolve(ROOT, "worker/tests/fixtures/memtier_ratio1-1_c2_t1_d128_5s.json");
@@ -58,20 +58,14 @@ beforeAll(async () => {
       cooldown_s: COOLDOWN_S,
     }),
   });
-  const stored = execFileSync(
-    resolve(ROOT, ".venv/bin/python"),
-    [
-      "-m",
-      "worker.scripts.seed_fixture_runs",
-      "--experiment",
-      String(exp.id),
-      "--output",
-      OUTPUT,
-      "--instances",
-      String(INSTANCES),
-    ],
-    { cwd: ROOT, encoding: "utf8" },
-  );
+  const stored = runPythonModule("worker.scripts.seed_fixture_runs", [
+    "--experiment",
+    String(exp.id),
+    "--output",
+    OUTPUT,
+    "--instances",
+    String(INSTANCES),
+  ]);
   expect(Number(stored.trim())).toBe(4);
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();

@@ -10,6 +10,21 @@ import { api } from "./browser";
 
 const ROOT = resolve(__dirname, "../../..");
 
+/**
+ * Runs a Python module as `python -m MODULE ARGS` would and returns its standard output, in a
+ * child of the fork server scripts/e2e.sh started (infra/local/forkrun.py: the helpers'
+ * imports are paid once, not per call). Throws, with its standard error, when it fails.
+ */
+export function runPythonModule(module: string, args: string[]): string {
+  const socket = process.env.E2E_FORKRUN_SOCKET;
+  if (!socket) throw new Error("E2E_FORKRUN_SOCKET is not set: run through scripts/e2e.sh");
+  return execFileSync(
+    resolve(ROOT, ".venv/bin/python"),
+    ["-S", resolve(ROOT, "infra/local/forkrun.py"), "call", socket, module, ...args],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+}
+
 /** Runs a seed script against the e2e database with :exp set to the experiment id (and any
  * other psql variables given). For run states only: result rows come from seedRuns. */
 export function runSeedSql(
@@ -88,15 +103,11 @@ export function seedRuns(experimentId: number, options: SeedOptions = {}): SeedM
   if (!process.env.MCSCOPE_DATABASE_URL) {
     throw new Error("MCSCOPE_DATABASE_URL is not set: run through scripts/e2e.sh");
   }
-  const args = ["-m", "worker.scripts.seed_fixture_runs", "--experiment", String(experimentId)];
+  const args = ["--experiment", String(experimentId)];
   for (const [workers, factor] of Object.entries(options.scale ?? {}))
     args.push("--scale", `${workers}=${factor}`);
   if (options.real !== undefined) args.push("--real", String(options.real));
-  const out = execFileSync(resolve(ROOT, ".venv/bin/python"), args, {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const out = runPythonModule("worker.scripts.seed_fixture_runs", args);
   return JSON.parse(out) as SeedManifest;
 }
 

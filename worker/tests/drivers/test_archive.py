@@ -12,6 +12,9 @@ from worker.drivers.archive import ArchiveError, extract_outputs
 from worker.drivers.host import Host
 from worker.runs.testbed import local_host
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 CAPS = {"max_members": 50, "max_bytes": 10_000}
 
 

@@ -27,6 +27,9 @@ from worker.runs.testbed import load_testbed, local_host
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import LOCAL_FIXED, create_queued_experiment, runs_of
 
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = pytest.mark.hosts_without_load
+
 API = "/api/v1/testbeds"
 # A valid ed25519 key no host here has: the key a man in the middle (or a rebuilt host) offers.
 OTHER = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"

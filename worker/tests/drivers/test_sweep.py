@@ -15,7 +15,8 @@ from backend.tests.utils.processes import pid_alive
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.sweep import sweep
 
-pytestmark = pytest.mark.integration
+# Reaches the test hosts but runs no load on them: with the load-free tests (conftest.py).
+pytestmark = [pytest.mark.integration, pytest.mark.hosts_without_load]
 
 SLEEP = ["sleep", "600"]
 # Ignores SIGTERM (the disposition survives exec), as a hung tool might.
