@@ -54,11 +54,21 @@ class TestTime:
     cpu_seconds: float = 0.0
 
 
-def record_line(nodeid: str, when: str, seconds: float, load: bool, cpu: float = 0.0) -> str:
+def record_line(
+    nodeid: str,
+    when: str,
+    seconds: float,
+    load: bool,
+    cpu: float = 0.0,
+    module_teardown: bool = False,
+) -> str:
     """One phase of one test as the JSON line the hook appends: wall seconds, and the CPU
     seconds of the test's process and the child processes it waited for (what a shared machine
-    pays: wall time alone hides waiting and contention)."""
+    pays: wall time alone hides waiting and contention). `module_teardown`: the tear-down of
+    the last test of its module in this process, which also closes the module's fixtures."""
     rec = {"nodeid": nodeid, "when": when, "seconds": seconds, "cpu_seconds": cpu, "load": load}
+    if module_teardown:
+        rec["module_teardown"] = True
     return json.dumps(rec) + "\n"
 
 
@@ -87,11 +97,24 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     item.stash.setdefault(_CPU, {})["call"] = _cpu_now() - start
 
 
+_MODULE_TEARDOWN = pytest.StashKey[bool]()
+
+
+def _module(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
+
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, None, None]:
     start = _cpu_now()
     yield
     item.stash.setdefault(_CPU, {})["teardown"] = _cpu_now() - start
+    # The last test of its module here also closes the module's fixtures: a module's API app
+    # stops its figure renderer, whose browser's CPU over every test of the module is counted
+    # when it exits (measured: 6-10 CPU s landing on whichever test the random order put last).
+    item.stash[_MODULE_TEARDOWN] = nextitem is None or _module(nextitem) != _module(item)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -102,6 +125,8 @@ def pytest_runtest_makereport(
     report: pytest.TestReport = outcome.get_result()
     # user_properties travel with the report from a pytest-xdist worker to the controller.
     report.user_properties.append(("cpu_seconds", item.stash.get(_CPU, {}).get(call.when, 0.0)))
+    if call.when == "teardown" and item.stash.get(_MODULE_TEARDOWN, False):
+        report.user_properties.append(("module_teardown", True))
 
 
 # Only the process that reports appends, not each pytest-xdist worker: the controller receives
@@ -117,17 +142,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if _path is not None:
-        cpu = dict(report.user_properties).get("cpu_seconds", 0.0)
+        props = dict(report.user_properties)
+        cpu = props.get("cpu_seconds", 0.0)
         assert isinstance(cpu, float)
         load = "load" in report.keywords
-        line = record_line(report.nodeid, str(report.when), report.duration, load, cpu)
+        line = record_line(
+            report.nodeid,
+            str(report.when),
+            report.duration,
+            load,
+            cpu,
+            module_teardown=bool(props.get("module_teardown", False)),
+        )
         with open(_path, "a") as f:
             f.write(line)
 
 
 def read(paths: Iterable[Path]) -> list[TestTime]:
     """Each test's phases summed (set-up includes the module fixtures it was first to need);
-    a test run twice (in two files) counts as two."""
+    a test run twice (in two files) counts as two. The CPU of a module's closing tear-down is
+    the module's (its shared fixtures'), not its last test's: left out of the test's CPU."""
     times: list[TestTime] = []
     for path in paths:
         totals: dict[str, float] = {}
@@ -138,7 +172,8 @@ def read(paths: Iterable[Path]) -> list[TestTime]:
                 continue
             rec = json.loads(line)
             totals[rec["nodeid"]] = totals.get(rec["nodeid"], 0.0) + float(rec["seconds"])
-            cpus[rec["nodeid"]] = cpus.get(rec["nodeid"], 0.0) + float(rec.get("cpu_seconds", 0))
+            own_cpu = 0.0 if rec.get("module_teardown") else float(rec.get("cpu_seconds", 0))
+            cpus[rec["nodeid"]] = cpus.get(rec["nodeid"], 0.0) + own_cpu
             loads[rec["nodeid"]] = bool(rec["load"])
         times += [TestTime(n, s, loads[n], cpus[n]) for n, s in totals.items()]
     return times

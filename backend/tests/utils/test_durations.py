@@ -105,3 +105,48 @@ def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(
     named = [line for line in capsys.readouterr().out.splitlines() if "test_planted" in line]
     # The load test is exempt and waiting is not work: only the busy load-free one is named.
     assert len(named) == 1 and named[0].endswith("test_planted.py::test_planted_slow"), named
+
+
+def test_a_modules_closing_teardown_is_not_charged_to_its_last_test(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A module fixture whose tear-down works (as a module's API app closing its figure
+    # renderer does), and a test whose own fixture's tear-down works: only the latter is the
+    # test's, whichever test the order puts last.
+    (tmp_path / "test_shared.py").write_text(
+        "import time\n"
+        "import pytest\n\n"
+        "def busy(seconds):\n"
+        "    start = time.process_time()\n"
+        "    while time.process_time() - start < seconds:\n"
+        "        pass\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def shared():\n"
+        "    yield\n"
+        "    busy(0.6)\n\n"
+        "@pytest.fixture()\n"
+        "def own():\n"
+        "    yield\n"
+        "    busy(0.6)\n\n"
+        "def test_own_teardown(shared, own):\n"
+        "    pass\n\n"
+        "def test_last(shared):\n"
+        "    pass\n"
+    )
+    durations = tmp_path / "durations.jsonl"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.durations"]
+        + ["-p", "no:randomly", "-p", "no:cacheprovider", "test_shared.py"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_DURATIONS": str(durations)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    closing = [line for line in durations.read_text().splitlines() if "module_teardown" in line]
+    assert len(closing) == 1 and "test_last" in closing[0] and '"teardown"' in closing[0]
+    assert main(["budget", "--seconds", "0.5", str(durations)]) == 1
+    named = [line for line in capsys.readouterr().out.splitlines() if "test_shared" in line]
+    assert len(named) == 1 and named[0].endswith("test_shared.py::test_own_teardown"), named

@@ -77,5 +77,11 @@ def test_worker_killed_mid_experiment_completes_once(
     ).all()
     assert counts and all(n == 1 for *_, n in counts)
     per_run = {r.id: {(s, t) for rid, s, t, _ in counts if rid == r.id} for r in runs}
-    assert len({frozenset(v) for v in per_run.values()}) == 1
+    # On failure: what each run has that the other lacks, and each run's attempt and windows.
+    first_run, other_run = (per_run[r.id] for r in runs)
+    assert first_run == other_run, (
+        sorted(first_run - other_run),
+        sorted(other_run - first_run),
+        [(r.id, r.attempt, r.phase_timings) for r in runs],
+    )
     assert ("client:0", "all") in per_run[victim.id]
