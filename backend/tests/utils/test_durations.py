@@ -21,6 +21,31 @@ from backend.tests.utils.durations import (
     slowest,
 )
 
+# A busy loop for the planted suites: CPU seconds, a lower bound on their time.
+BUSY = (
+    "def busy(seconds):\n"
+    "    start = time.process_time()\n"
+    "    while time.process_time() - start < seconds:\n"
+    "        pass\n\n"
+)
+
+
+def _run_planted(tmp_path: Path, module: str) -> Path:
+    """Runs a planted suite file with the durations hooks as a plugin; its times' file."""
+    durations = tmp_path / "durations.jsonl"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.durations"]
+        + ["-p", "no:randomly", "-p", "no:cacheprovider", module],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_DURATIONS": str(durations)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return durations
+
 
 def _write(path: Path, records: list[tuple[str, str, float, bool]], wall: float = 3) -> Path:
     # The given seconds are CPU seconds; wall time `wall` times as long (a busy machine).
@@ -76,12 +101,7 @@ def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    load: puts load\n")
     (tmp_path / "test_planted.py").write_text(
         "import time\n"
-        "import pytest\n\n"
-        "def busy(seconds):\n"
-        "    start = time.process_time()\n"
-        "    while time.process_time() - start < seconds:\n"
-        "        pass\n\n"
-        "def test_planted_slow():\n"
+        "import pytest\n\n" + BUSY + "def test_planted_slow():\n"
         "    busy(0.6)\n\n"
         "@pytest.mark.load\n"
         "def test_planted_slow_load():\n"
@@ -89,18 +109,7 @@ def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(
         "def test_planted_waiting():\n"
         "    time.sleep(0.6)  # wall time without CPU: what a busy machine adds\n"
     )
-    durations = tmp_path / "durations.jsonl"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.durations"]
-        + ["-p", "no:randomly", "-p", "no:cacheprovider", "test_planted.py"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_DURATIONS": str(durations)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    durations = _run_planted(tmp_path, "test_planted.py")
     assert main(["budget", "--seconds", "0.5", str(durations)]) == 1
     named = [line for line in capsys.readouterr().out.splitlines() if "test_planted" in line]
     # The load test is exempt and waiting is not work: only the busy load-free one is named.
@@ -115,12 +124,7 @@ def test_a_modules_closing_teardown_is_not_charged_to_its_last_test(
     # test's, whichever test the order puts last.
     (tmp_path / "test_shared.py").write_text(
         "import time\n"
-        "import pytest\n\n"
-        "def busy(seconds):\n"
-        "    start = time.process_time()\n"
-        "    while time.process_time() - start < seconds:\n"
-        "        pass\n\n"
-        "@pytest.fixture(scope='module')\n"
+        "import pytest\n\n" + BUSY + "@pytest.fixture(scope='module')\n"
         "def shared():\n"
         "    yield\n"
         "    busy(0.6)\n\n"
@@ -133,18 +137,7 @@ def test_a_modules_closing_teardown_is_not_charged_to_its_last_test(
         "def test_last(shared):\n"
         "    pass\n"
     )
-    durations = tmp_path / "durations.jsonl"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.durations"]
-        + ["-p", "no:randomly", "-p", "no:cacheprovider", "test_shared.py"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_DURATIONS": str(durations)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+    durations = _run_planted(tmp_path, "test_shared.py")
     closing = [line for line in durations.read_text().splitlines() if "module_teardown" in line]
     assert len(closing) == 1 and "test_last" in closing[0] and '"teardown"' in closing[0]
     assert main(["budget", "--seconds", "0.5", str(durations)]) == 1
