@@ -37,11 +37,36 @@ skipped() {
     TIMED_LINES+=("$line")
     TIMED_FAILED=1
 }
-# `timed_add LINE STATUS`: a step timed in a background job (its `timed` line and exit status)
-# joins the summary.
-timed_add() {
-    TIMED_LINES+=("$1")
-    [[ "$2" == 0 ]] || TIMED_FAILED=1
+# `timed_background NAME cmd...`: `timed NAME cmd` in the background, its output kept apart;
+# `timed_wait` waits for every such job, then prints each job's output whole, in the order they
+# were started, and adds its line and status to the summary.
+TIMED_JOBS_DIR=""
+TIMED_JOBS=()
+timed_background() {
+    local name="$1" n
+    shift
+    [[ -n "$TIMED_JOBS_DIR" ]] || TIMED_JOBS_DIR="$(mktemp -d -t mcscope-timed-jobs.XXXXXX)"
+    n=${#TIMED_JOBS[@]}
+    TIMED_JOBS+=("$name")
+    (
+        TIMED_LINES=()
+        timed "$name" "$@"
+        echo $? >"$TIMED_JOBS_DIR/$n.rc"
+        printf '%s\n' "${TIMED_LINES[@]}" >"$TIMED_JOBS_DIR/$n.line"
+    ) >"$TIMED_JOBS_DIR/$n.log" 2>&1 &
+}
+timed_wait() {
+    local n
+    wait
+    for n in "${!TIMED_JOBS[@]}"; do
+        echo "== ${TIMED_JOBS[$n]}"
+        cat "$TIMED_JOBS_DIR/$n.log"
+        TIMED_LINES+=("$(cat "$TIMED_JOBS_DIR/$n.line" 2>/dev/null || echo "${TIMED_JOBS[$n]}: no result")")
+        [[ "$(cat "$TIMED_JOBS_DIR/$n.rc" 2>/dev/null)" == 0 ]] || TIMED_FAILED=1
+    done
+    TIMED_JOBS=()
+    [[ -z "$TIMED_JOBS_DIR" ]] || rm -rf "$TIMED_JOBS_DIR"
+    TIMED_JOBS_DIR=""
 }
 timed_summary() {
     local line

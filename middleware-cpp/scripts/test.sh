@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Full middleware test run (part of `make test`): release, ASan+UBSan and TSan builds, GoogleTest
 # (with the fuzz corpus replay), then at once the Python integration tests against each binary
-# and 30 s of fuzzing of each parser. Every step runs even when an earlier one failed (an ASan failure
-# must not hide what TSan and the fuzzers find); only a flavour whose build failed skips its
-# tests. The script fails at the end when any step failed (infra/local/timed.sh).
+# and 30 s of fuzzing of each parser. Every step runs even when an earlier one failed (an ASan
+# failure must not hide what TSan and the fuzzers find); only a flavour whose build failed
+# skips its tests. The script fails at the end when any step failed (infra/local/timed.sh).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -35,40 +35,18 @@ done
 # The three integration suites and the fuzzers at once: the suites mostly wait (53 s of wall
 # for 10-24 CPU s each, measured 2026-11-29), each middleware and memcached on its own free
 # ports; run one after another they held the lane for 160 s. Each job's log is printed whole
-# when all are done, in this order.
-jobs_dir="$(mktemp -d -t mcscope-cpp-jobs.XXXXXX)"
-job_names=()
-# `background NAME cmd...`: cmd under `timed` in the background; its log, timed line and
-# status go to files that `collect` reads.
-background() {
-    local name="$1"
-    shift
-    job_names+=("$name")
-    (
-        TIMED_LINES=()
-        timed "$name" "$@"
-        echo $? >"$jobs_dir/$name.rc"
-        printf '%s\n' "${TIMED_LINES[@]}" >"$jobs_dir/$name.line"
-    ) >"$jobs_dir/$name.log" 2>&1 &
-}
+# when all are done, in this order (timed_background, infra/local/timed.sh).
 for flavour in release asan tsan; do
     [[ " ${built[*]} " == *" $flavour "* ]] || continue
     # In file order (-p no:randomly): these are not yet checked under random orders. Their
     # times go where `make test` collects them (backend/tests/utils/durations.py).
     MCSCOPE_MIDDLEWARE_BIN="$HERE/build/$flavour/mcscope-middleware" \
     MCSCOPE_TEST_DURATIONS="${MCSCOPE_TEST_DURATIONS_DIR:+$MCSCOPE_TEST_DURATIONS_DIR/cpp-$flavour.jsonl}" \
-        background "integration $flavour" "$PYTEST" "$HERE/tests/integration" -q \
+        timed_background "integration $flavour" "$PYTEST" "$HERE/tests/integration" -q \
         -p no:cacheprovider -p no:randomly
 done
-background "fuzz (${FUZZ_SECONDS}s each)" "$HERE/scripts/fuzz.sh" "$FUZZ_SECONDS"
-wait
-for name in "${job_names[@]}"; do
-    echo "== $name"
-    cat "$jobs_dir/$name.log"
-    timed_add "$(cat "$jobs_dir/$name.line" 2>/dev/null || echo "$name: no result")" \
-        "$(cat "$jobs_dir/$name.rc" 2>/dev/null || echo 1)"
-done
-rm -rf "$jobs_dir"
+timed_background "fuzz (${FUZZ_SECONDS}s each)" "$HERE/scripts/fuzz.sh" "$FUZZ_SECONDS"
+timed_wait
 
 if timed_summary; then
     echo "middleware-cpp tests passed in $(( $(date +%s) - START ))s"
