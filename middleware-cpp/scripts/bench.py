@@ -36,8 +36,16 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "integration"))
+sys.path.insert(0, str(HERE.parents[1]))  # the repository: mw_procs imports backend.tests.utils
 
-from mw_procs import HOST, Proc, free_port, memcached, middleware_bin  # noqa: E402
+from mw_procs import (  # noqa: E402
+    HOST,
+    Proc,
+    free_port,
+    memcached,
+    middleware_bin,
+    start_on_free_port,
+)
 
 DEFAULT_CELLS = "128-1:0,128-0:1,128-1:1,4096-1:0,4096-0:1,4096-1:1,128-mget,128-mget-sharded"
 MGET_KEYS = 10  # keys per multi-get; mget cells send 1 set per 9 multi-gets
@@ -259,26 +267,29 @@ def populate(ports: list[int], cell: Cell) -> None:
 
 
 def twemproxy(server_ports: list[int], workdir: Path) -> Proc:
-    port = free_port()
-    conf = workdir / f"nutcracker-{port}.yml"
-    servers = "".join(f"   - {HOST}:{p}:1\n" for p in server_ports)
-    conf.write_text(
-        f"mcscope:\n  listen: {HOST}:{port}\n  hash: fnv1a_64\n  distribution: ketama\n"
-        f"  timeout: 2000\n  auto_eject_hosts: false\n  servers:\n{servers}"
-    )
-    argv = ["nutcracker", "-c", str(conf), "-s", str(free_port()), "-a", HOST]
-    argv += ["-o", str(workdir / f"nutcracker-{port}.log")]
-    return Proc(argv, port).start()
+    def argv(port: int) -> list[str]:
+        conf = workdir / f"nutcracker-{port}.yml"
+        servers = "".join(f"   - {HOST}:{p}:1\n" for p in server_ports)
+        conf.write_text(
+            f"mcscope:\n  listen: {HOST}:{port}\n  hash: fnv1a_64\n  distribution: ketama\n"
+            f"  timeout: 2000\n  auto_eject_hosts: false\n  servers:\n{servers}"
+        )
+        args = ["nutcracker", "-c", str(conf), "-s", str(free_port()), "-a", HOST]
+        return args + ["-o", str(workdir / f"nutcracker-{port}.log")]
+
+    return start_on_free_port(argv)
 
 
 def middleware_proc(binary: str, server_ports: list[int], workers: int, cell: Cell) -> Proc:
-    port = free_port()
-    argv = [binary, "-l", HOST, "-p", str(port), "-t", str(workers)]
-    argv += ["-s", "true" if cell.sharded else "false", "-m"]
-    argv += [f"{HOST}:{p}" for p in server_ports]
-    if cell.sharded:
-        argv += ["-r", "1"]  # keys live on one server each, like twemproxy's
-    return Proc(argv, port).start()
+    def argv(port: int) -> list[str]:
+        args = [binary, "-l", HOST, "-p", str(port), "-t", str(workers)]
+        args += ["-s", "true" if cell.sharded else "false", "-m"]
+        args += [f"{HOST}:{p}" for p in server_ports]
+        if cell.sharded:
+            args += ["-r", "1"]  # keys live on one server each, like twemproxy's
+        return args
+
+    return start_on_free_port(argv)
 
 
 @contextmanager

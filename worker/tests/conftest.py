@@ -2,7 +2,6 @@
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -10,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from backend.core.config import REPO_ROOT, settings
-from backend.tests.utils.server import free_port
+from backend.tests.utils.ports import Listener, free_port, listener
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 
@@ -53,12 +52,13 @@ def memcached() -> Iterator[int]:
         ["memcached", "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "64", *as_root]
     )
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        # Its own listener, not another xdist worker's memcached on the same port
+        # (backend/tests/utils/ports.py).
+        for _ in range(200):
+            if listener(proc.pid, port) is Listener.OURS or proc.poll() is not None:
                 break
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)
+        assert listener(proc.pid, port) is Listener.OURS, f"memcached did not listen on {port}"
         yield port
     finally:
         proc.terminate()  # by its PID

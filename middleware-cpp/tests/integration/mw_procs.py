@@ -5,15 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from backend.tests.utils.ports import HOST, Listener, free_port, listener
 
 MIDDLEWARE_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = MIDDLEWARE_ROOT / "build" / "release" / "mcscope-middleware"
-HOST = "127.0.0.1"
 
 
 def middleware_bin() -> Path:
@@ -21,24 +22,8 @@ def middleware_bin() -> Path:
     return Path(os.environ.get("MCSCOPE_MIDDLEWARE_BIN", str(DEFAULT_BIN)))
 
 
-def free_port() -> int:
-    """A currently free TCP port on 127.0.0.1 (the kernel picks it)."""
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    """Block until something accepts on port, or raise TimeoutError."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection((HOST, port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listening on {HOST}:{port}")
+class PortTaken(RuntimeError):
+    """The process exited without listening because another process holds its port."""
 
 
 class Proc:
@@ -52,14 +37,27 @@ class Proc:
         self.saved_output = ""  # the log's text once stop() has removed the file
 
     def start(self) -> Proc:
+        """Start and wait until this process itself listens on the port: the three suites run
+        side by side, and another suite's server may answer on a port ours failed to bind
+        (backend/tests/utils/ports.py)."""
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            wait_port(self.port)
-        except TimeoutError:
-            self.stop(signal.SIGKILL)  # never leave a half-started process behind
-            raise TimeoutError(f"{self.argv[0]} did not listen:\n{self.output()[-2000:]}") from None
-        return self
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            if listener(self.popen.pid, self.port) is Listener.OURS:
+                return self
+            if self.popen.poll() is not None:
+                taken = listener(self.popen.pid, self.port) is Listener.OTHER
+                self.stop()
+                error = PortTaken if taken else RuntimeError
+                why = "port taken by another process" if taken else "exited"
+                raise error(
+                    f"{self.argv[0]} {why} before listening on {self.port}:\n"
+                    f"{self.output()[-2000:]}"
+                )
+            time.sleep(0.02)
+        self.stop(signal.SIGKILL)  # never leave a half-started process behind
+        raise TimeoutError(f"{self.argv[0]} did not listen:\n{self.output()[-2000:]}")
 
     def alive(self) -> bool:
         return self.popen is not None and self.popen.poll() is None
@@ -92,17 +90,32 @@ class Proc:
         return self.saved_output
 
 
+def start_on_free_port(argv: Callable[[int], list[str]], attempts: int = 3) -> Proc:
+    """Start argv(port) on a free port, on another one if the port was taken meanwhile."""
+    for _ in range(attempts - 1):
+        try:
+            return Proc(argv(port := free_port()), port).start()
+        except PortTaken:
+            continue
+    return Proc(argv(port := free_port()), port).start()
+
+
 def memcached_available() -> bool:
     return shutil.which("memcached") is not None
 
 
 def memcached(port: int | None = None) -> Proc:
     """A memcached like the reports use: one thread, no UDP."""
-    port = port or free_port()
-    argv = ["memcached", "-l", HOST, "-p", str(port), "-U", "0", "-t", "1", "-m", "64"]
-    if os.geteuid() == 0:
-        argv += ["-u", "nobody"]  # memcached refuses to run as root without -u
-    return Proc(argv, port).start()
+
+    def argv(port: int) -> list[str]:
+        args = ["memcached", "-l", HOST, "-p", str(port), "-U", "0", "-t", "1", "-m", "64"]
+        if os.geteuid() == 0:
+            args += ["-u", "nobody"]  # memcached refuses to run as root without -u
+        return args
+
+    if port is not None:  # a restart on a known port: no other port will do
+        return Proc(argv(port), port).start()
+    return start_on_free_port(argv)
 
 
 def middleware(
@@ -115,13 +128,15 @@ def middleware(
     extra: list[str] | None = None,
 ) -> Proc:
     """The middleware under test in front of the given memcached ports."""
-    port = free_port()
-    argv = [str(middleware_bin()), "-l", HOST, "-p", str(port), "-t", str(workers)]
-    argv += ["-s", "true" if sharded else "false", "-m"]
-    argv += [f"{HOST}:{p}" for p in servers]
-    if replication is not None:
-        argv += ["-r", str(replication)]
-    if stats_dir is not None:
-        argv += ["--stats-dir", str(stats_dir)]
-    argv += extra or []
-    return Proc(argv, port).start()
+
+    def argv(port: int) -> list[str]:
+        args = [str(middleware_bin()), "-l", HOST, "-p", str(port), "-t", str(workers)]
+        args += ["-s", "true" if sharded else "false", "-m"]
+        args += [f"{HOST}:{p}" for p in servers]
+        if replication is not None:
+            args += ["-r", str(replication)]
+        if stats_dir is not None:
+            args += ["--stats-dir", str(stats_dir)]
+        return args + (extra or [])
+
+    return start_on_free_port(argv)

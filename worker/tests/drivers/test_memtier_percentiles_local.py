@@ -11,7 +11,7 @@ import pytest
 
 from backend.analysis.percentiles import make_histogram, percentiles_from_histogram
 from backend.domain.window import design_window
-from backend.tests.utils.server import free_port
+from backend.tests.utils.ports import free_port
 from worker.drivers.host import Host
 from worker.drivers.loadgen import LoadSpec
 from worker.drivers.memcached import MemcachedDriver

@@ -8,7 +8,7 @@ import tempfile
 import pytest
 
 from backend.domain.memcached_sizing import KEY_MAXIMUM_MAX, LONGEST_KEY_B, MAX_VALUE_B
-from backend.tests.utils.server import free_port
+from backend.tests.utils.ports import free_port
 from worker.drivers.host import Host, RemoteProcess
 from worker.drivers.loadgen import LoadSpec
 from worker.drivers.memaslap import KEY_SIZE_B as MEMASLAP_KEY_SIZE_B
