@@ -26,12 +26,8 @@
 # MCSCOPE_KEEP_TEST_LOGS=1 keeps the lane logs and every test phase's times (durations/*.jsonl).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
+source infra/local/timed.sh  # busy_cpu_s: what a phase cost the two cores, beside its wall time
 START=$(date +%s)
-# The whole machine's busy CPU seconds so far (every process, the database server's too), from
-# /proc/stat: what a phase cost the two cores, beside its wall time.
-busy_cpu_s() {
-    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
-}
 cpu_start=$(busy_cpu_s)
 logs="$(mktemp -d -t mcscope-test.XXXXXX)"
 export MCSCOPE_TEST_DURATIONS_DIR="$logs/durations"

@@ -68,6 +68,12 @@ timed_wait() {
     [[ -z "$TIMED_JOBS_DIR" ]] || rm -rf "$TIMED_JOBS_DIR"
     TIMED_JOBS_DIR=""
 }
+# `busy_cpu_s`: the CPU seconds this machine has been busy since boot, every process counted
+# (the database server and the children of other processes too, which a step's own CPU time
+# misses); the difference over a phase says how close to CPU-bound it ran.
+busy_cpu_s() {
+    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
 timed_summary() {
     local line
     for line in "${TIMED_LINES[@]}"; do
