@@ -90,7 +90,7 @@ def test_a_failed_build_skips_only_its_own_flavour(tmp_path: Path) -> None:
 
 def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path) -> None:
     tree, calls = tmp_path / "tree", tmp_path / "calls.txt"
-    _copy(tree, "infra/local/test-all.sh")
+    _copy(tree, "infra/local/test-all.sh", "infra/local/timed.sh")
     # The side lane's first step (lint) fails; the C++ suite and load-free tests still run.
     (tree / "Makefile").write_text("compose-check:\n\t@echo make >>$$CALLS\nlint:\n\t@false\n")
     _stub(tree / "middleware-cpp/scripts/test.sh", "cpp")
@@ -116,3 +116,25 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     assert "side (lint, C++, Python, UI static)" in summary
     assert "FAILED" in summary
     assert "make test FAILED" in run.stdout
+
+
+def test_make_check_runs_its_three_groups_whole_after_a_failure_and_fails(tmp_path: Path) -> None:
+    tree, calls = tmp_path / "tree", tmp_path / "calls.txt"
+    _copy(tree, "infra/local/check.sh", "infra/local/timed.sh")
+    for tool in ("ruff", "mkdocs", "pytest"):
+        _stub(tree / ".venv/bin" / tool, tool)
+    _stub(tree / ".venv/bin/mypy", "mypy", "exit 1")  # a type error
+    _stub(tree / "bin/npx", "npx")
+    (tree / "frontend").mkdir()
+    run = _run(tree, "infra/local/check.sh", calls)
+    assert run.returncode == 1, run.stdout + run.stderr
+    ran = [line.split()[:2] for line in calls.read_text().splitlines()]
+    # The rest of its group (the docs) and the other two groups still ran.
+    assert sorted(ran) == sorted(
+        [["ruff", "format"], ["ruff", "check"], ["mypy", "backend"], ["mkdocs", "build"]]
+        + [["pytest", "backend/tests"]]
+        + [["npx", "biome"], ["npx", "tsc"], ["npx", "vitest"]]
+    ), ran
+    summary = run.stdout[run.stdout.index("   lint, types, docs") :]
+    assert "FAILED" in summary.splitlines()[0] and "FAILED" not in summary.splitlines()[1]
+    assert "make check FAILED" in run.stdout
