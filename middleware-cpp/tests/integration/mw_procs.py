@@ -63,9 +63,12 @@ class Proc:
         return self.popen is not None and self.popen.poll() is None
 
     def send_signal(self, sig: int) -> None:
-        if self.alive():
-            assert self.popen is not None
-            os.kill(self.popen.pid, sig)
+        """Signal the running process; one that has exited is an error, not a no-op (a test
+        that stops a server which is gone would measure another one)."""
+        if not self.alive():
+            raise RuntimeError(f"{self.argv[0]} on port {self.port} is not running")
+        assert self.popen is not None
+        os.kill(self.popen.pid, sig)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int | None:
         """Signal the process and wait; SIGKILL if it does not exit in time. The log file is
