@@ -2,12 +2,14 @@
 migrated with Alembic; the API client; a real Celery worker process on a private queue."""
 
 import os
-import socket
 import tempfile
 import uuid
 from collections.abc import Generator, Iterator
 
 import pytest
+
+# Plain standard library: imports no settings.
+from backend.tests.utils.ports import free_port
 
 # Settings are read at import time, so point them at this process's own database and queue
 # before anything imports backend.core.config.
@@ -28,15 +30,9 @@ os.environ["MCSCOPE_ALLOWED_HOSTS"] = '["127.0.0.1", "localhost", "testserver"]'
 os.environ["MCSCOPE_FIGURE_WARM_START"] = "false"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 # The local testbed's sshd for this test session: its own port and keys, so tests neither
 # depend on nor collide with a `make up` sshd (or another checkout's) on the default port.
-os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
+os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(free_port())
 os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-sshd-")
 # Raw run files of this session's runs: run ids restart in every test database, and deleting a
 # test experiment removes var/runs/<run>, which must never be a dev instance's run.

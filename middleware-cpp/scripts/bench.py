@@ -41,11 +41,12 @@ sys.path.insert(0, str(HERE.parents[1]))  # the repository: mw_procs imports bac
 from mw_procs import (  # noqa: E402
     HOST,
     Proc,
-    free_port,
     memcached,
     middleware_bin,
     start_on_free_port,
 )
+
+from backend.tests.utils.ports import free_port  # noqa: E402
 
 DEFAULT_CELLS = "128-1:0,128-0:1,128-1:1,4096-1:0,4096-0:1,4096-1:1,128-mget,128-mget-sharded"
 MGET_KEYS = 10  # keys per multi-get; mget cells send 1 set per 9 multi-gets

@@ -4,7 +4,6 @@ database and sshd started for the benchmark and removed after it."""
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -12,15 +11,9 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from backend.tests.utils.ports import free_port  # plain standard library: reads no settings
+
 ADMIN_URL = os.environ.get("MCSCOPE_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-
-
-def _free_port() -> int:
-    # Not backend.tests.utils.server.free_port: importing it reads the settings, which this
-    # port must reach first.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def isolate(name: str) -> str:
@@ -31,7 +24,7 @@ def isolate(name: str) -> str:
         ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://") + f"/{db}"
     )
     os.environ["MCSCOPE_RUNS_QUEUE"] = f"bench-{db}"
-    os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(_free_port())
+    os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(free_port())
     os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-sshd-")
     os.environ["MCSCOPE_VAR_DIR"] = tempfile.mkdtemp(prefix="mcscope-bench-var-")
     return db

@@ -3,13 +3,12 @@
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 
 import pytest
 
 from backend.core.config import REPO_ROOT, settings
-from backend.tests.utils.ports import Listener, free_port, listener
+from backend.tests.utils.ports import start_on_free_port, wait_listening
 
 SSHD = REPO_ROOT / "infra" / "local" / "sshd.sh"
 
@@ -45,21 +44,25 @@ def local_sshd() -> Iterator[None]:
 
 @pytest.fixture()
 def memcached() -> Iterator[int]:
-    """A memcached of its own on 127.0.0.1 (one thread, 64 MB); its port."""
-    port = free_port()
+    """A memcached of its own on 127.0.0.1 (one thread, 64 MB); its port. Counted as started
+    only when it listens itself, not another xdist worker's memcached on the same port
+    (backend/tests/utils/ports.py)."""
     as_root = ["-u", "root"] if os.getuid() == 0 else []
-    proc = subprocess.Popen(
-        ["memcached", "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "64", *as_root]
-    )
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(port: int) -> int:
+        procs.append(
+            proc := subprocess.Popen(
+                ["memcached", "-l", "127.0.0.1", "-p", str(port), "-t", "1", "-m", "64", *as_root]
+            )
+        )
+        wait_listening(proc, port, timeout_s=10, poll_s=0.05)
+        return port
+
     try:
-        # Its own listener, not another xdist worker's memcached on the same port
-        # (backend/tests/utils/ports.py).
-        for _ in range(200):
-            if listener(proc.pid, port) is Listener.OURS or proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        assert listener(proc.pid, port) is Listener.OURS, f"memcached did not listen on {port}"
-        yield port
+        yield start_on_free_port(start)
     finally:
-        proc.terminate()  # by its PID
-        proc.wait(timeout=10)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()  # by its PID
+                proc.wait(timeout=10)

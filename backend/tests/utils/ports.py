@@ -3,16 +3,32 @@
 Tests start servers side by side (xdist workers, the C++ lane's three integration suites), and
 free_port() can hand two of them the same port before either binds it. A connection that
 succeeds then proves only that *someone* listens: the loser's server exits on EADDRINUSE while
-its test talks to the winner's. Starting code asks listener() whether the listener is its own
-process's instead.
+its test talks to the winner's. Starting code waits with wait_listening() until the listener
+is its own process's, and start_on_free_port() starts again on another port when it was not.
+
+Plain standard library on purpose: the root conftest and the benchmark scripts pick ports
+before the settings may be read.
 """
 
 import os
 import socket
+import subprocess
+import time
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
+from typing import TypeVar
 
 HOST = "127.0.0.1"
+T = TypeVar("T")
+
+
+class PortTaken(RuntimeError):
+    """The process exited without listening because another process holds its port."""
+
+
+class ExitedBeforeListening(RuntimeError):
+    """The process exited without listening, and nobody else holds its port."""
 
 
 class Listener(Enum):
@@ -61,3 +77,37 @@ def listener(pid: int, port: int) -> Listener:
     if not inodes:
         return Listener.NONE
     return Listener.OURS if _holds_any(pid, inodes) else Listener.OTHER
+
+
+def wait_listening(
+    proc: "subprocess.Popen[bytes]",
+    port: int,
+    timeout_s: float,
+    *,
+    ready: Callable[[], bool] = lambda: True,
+    poll_s: float = 0.02,
+) -> None:
+    """Return once proc itself listens on 127.0.0.1:port and ready() holds (a health check);
+    PortTaken if it exited because another process holds the port, ExitedBeforeListening if it
+    exited otherwise, TimeoutError if neither happened in time. The caller stops proc."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            if listener(proc.pid, port) is Listener.OTHER:
+                raise PortTaken(f"port {port} taken by another process")
+            raise ExitedBeforeListening(f"exited ({proc.returncode}) before listening on {port}")
+        if listener(proc.pid, port) is Listener.OURS and ready():
+            return
+        time.sleep(poll_s)
+    raise TimeoutError(f"did not listen on {port} within {timeout_s} s")
+
+
+def start_on_free_port(start: Callable[[int], T], attempts: int = 3) -> T:
+    """start(port) on a free port; on another one when start raises PortTaken (another
+    process bound the port between free_port() and the server's bind)."""
+    for _ in range(attempts - 1):
+        try:
+            return start(free_port())
+        except PortTaken:
+            continue
+    return start(free_port())

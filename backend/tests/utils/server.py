@@ -4,13 +4,18 @@ session's database."""
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from backend.core.config import REPO_ROOT
-from backend.tests.utils.ports import Listener, free_port, listener
+from backend.tests.utils.ports import (
+    ExitedBeforeListening,
+    PortTaken,
+    free_port,
+    start_on_free_port,
+    wait_listening,
+)
 
 
 class ApiServer:
@@ -19,14 +24,24 @@ class ApiServer:
         self.log_dir = log_dir
         self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
-        self._pick_port()
+        self._use_port(free_port())
 
-    def _pick_port(self) -> None:
-        self.port = free_port()
+    def _use_port(self, port: int) -> None:
+        self.port = port
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.log_dir / f"uvicorn-{self.port}.log"
 
-    def start(self, timeout_s: float = 60, port_attempts: int = 3) -> "ApiServer":
+    def start(self, timeout_s: float = 60) -> "ApiServer":
+        """Start on this server's port, or on another one if another process took it first
+        (backend/tests/utils/ports.py); return once it answers its health check."""
+        try:
+            self._start_on(self.port, timeout_s)
+        except PortTaken:
+            start_on_free_port(lambda port: self._start_on(port, timeout_s), attempts=2)
+        return self
+
+    def _start_on(self, port: int, timeout_s: float) -> None:
+        self._use_port(port)
         # The way `make up` and docker-compose start it (backend/serve.py).
         cmd = [sys.executable, "-m", "backend.serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--log-level", self.log_level]
@@ -34,28 +49,22 @@ class ApiServer:
             self.proc = subprocess.Popen(
                 cmd, cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + timeout_s
         # One client for every poll: httpx.get builds a new client (and TLS context) per call,
         # 22 ms of CPU per poll against 0.2 ms: a tenth of a core while the server starts.
         with httpx.Client(timeout=2) as http:
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    taken = listener(self.proc.pid, self.port) is Listener.OTHER
-                    if taken and port_attempts > 1:  # another server took it before ours bound
-                        self._pick_port()
-                        return self.start(timeout_s, port_attempts - 1)
-                    raise RuntimeError(f"uvicorn exited: {self.log()}")
-                # Answering is not enough: another worker's server may hold a port ours
-                # failed to bind (backend/tests/utils/ports.py).
-                if listener(self.proc.pid, self.port) is Listener.OURS:
-                    try:
-                        http.get(f"{self.url}/api/v1/health")
-                        return self
-                    except httpx.HTTPError:
-                        pass
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"uvicorn did not answer after {timeout_s} s: {self.log()}")
+
+            def answers() -> bool:
+                try:
+                    http.get(f"{self.url}/api/v1/health")
+                    return True
+                except httpx.HTTPError:
+                    return False
+
+            try:  # PortTaken goes up: the process is gone, start() picks another port
+                wait_listening(self.proc, self.port, timeout_s, ready=answers, poll_s=0.2)
+            except (ExitedBeforeListening, TimeoutError) as exc:
+                self.stop()
+                raise RuntimeError(f"uvicorn: {exc}: {self.log()}") from exc
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -7,11 +7,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from backend.tests.utils.ports import HOST, Listener, free_port, listener
+from backend.tests.utils import ports
+from backend.tests.utils.ports import HOST, ExitedBeforeListening, PortTaken, wait_listening
 
 MIDDLEWARE_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = MIDDLEWARE_ROOT / "build" / "release" / "mcscope-middleware"
@@ -20,10 +20,6 @@ DEFAULT_BIN = MIDDLEWARE_ROOT / "build" / "release" / "mcscope-middleware"
 def middleware_bin() -> Path:
     """The binary under test: MCSCOPE_MIDDLEWARE_BIN or the release build."""
     return Path(os.environ.get("MCSCOPE_MIDDLEWARE_BIN", str(DEFAULT_BIN)))
-
-
-class PortTaken(RuntimeError):
-    """The process exited without listening because another process holds its port."""
 
 
 class Proc:
@@ -39,25 +35,15 @@ class Proc:
     def start(self) -> Proc:
         """Start and wait until this process itself listens on the port: the three suites run
         side by side, and another suite's server may answer on a port ours failed to bind
-        (backend/tests/utils/ports.py)."""
+        (backend/tests/utils/ports.py). PortTaken (restart elsewhere) when that happened."""
         with self.log.open("ab") as out:
             self.popen = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 10.0
-        while time.monotonic() < deadline:
-            if listener(self.popen.pid, self.port) is Listener.OURS:
-                return self
-            if self.popen.poll() is not None:
-                taken = listener(self.popen.pid, self.port) is Listener.OTHER
-                self.stop()
-                error = PortTaken if taken else RuntimeError
-                why = "port taken by another process" if taken else "exited"
-                raise error(
-                    f"{self.argv[0]} {why} before listening on {self.port}:\n"
-                    f"{self.output()[-2000:]}"
-                )
-            time.sleep(0.02)
-        self.stop(signal.SIGKILL)  # never leave a half-started process behind
-        raise TimeoutError(f"{self.argv[0]} did not listen:\n{self.output()[-2000:]}")
+        try:
+            wait_listening(self.popen, self.port, timeout_s=10.0)
+        except (PortTaken, ExitedBeforeListening, TimeoutError) as exc:
+            self.stop(signal.SIGKILL)  # never leave a half-started process behind
+            raise type(exc)(f"{self.argv[0]}: {exc}:\n{self.output()[-2000:]}") from exc
+        return self
 
     def alive(self) -> bool:
         return self.popen is not None and self.popen.poll() is None
@@ -93,14 +79,9 @@ class Proc:
         return self.saved_output
 
 
-def start_on_free_port(argv: Callable[[int], list[str]], attempts: int = 3) -> Proc:
+def start_on_free_port(argv: Callable[[int], list[str]]) -> Proc:
     """Start argv(port) on a free port, on another one if the port was taken meanwhile."""
-    for _ in range(attempts - 1):
-        try:
-            return Proc(argv(port := free_port()), port).start()
-        except PortTaken:
-            continue
-    return Proc(argv(port := free_port()), port).start()
+    return ports.start_on_free_port(lambda port: Proc(argv(port), port).start())
 
 
 def memcached_available() -> bool:

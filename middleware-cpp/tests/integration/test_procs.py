@@ -5,9 +5,10 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 
-import mw_procs
 import pytest
 from mw_procs import HOST, PortTaken, Proc, memcached, memcached_available
+
+from backend.tests.utils import ports
 
 
 @pytest.fixture
@@ -23,16 +24,16 @@ pytestmark = pytest.mark.skipif(not memcached_available(), reason="memcached is 
 
 
 def test_a_server_that_cannot_bind_is_not_taken_for_the_one_that_answers(held_port: int) -> None:
-    with pytest.raises(PortTaken, match=f"port taken by another process.*{held_port}"):
+    with pytest.raises(PortTaken, match=f"port {held_port} taken by another process"):
         memcached(held_port)
 
 
 def test_a_taken_free_port_is_replaced_by_another(
     held_port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ports = iter([held_port])
-    real = mw_procs.free_port
-    monkeypatch.setattr(mw_procs, "free_port", lambda: next(ports, None) or real())
+    taken = iter([held_port])
+    real = ports.free_port
+    monkeypatch.setattr(ports, "free_port", lambda: next(taken, None) or real())
     proc: Proc = memcached()
     try:
         assert proc.port != held_port and proc.alive()
