@@ -12,10 +12,14 @@ from sqlalchemy.orm import Session
 from backend.core.config import settings
 from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
+from backend.domain.grid import effective_parameters
+from backend.domain.parameters import virtual_clients
 from backend.models import RunStatus, RunSummary
 from backend.results import analyses
 from backend.results.selection import ResultsSelection
 from worker.drivers.memtier import MemtierDriver
+from worker.parsers.memaslap import parse_memaslap
+from worker.parsers.middleware_dir import parse_middleware_dir
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
@@ -103,7 +107,26 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     }
     client, middleware = rows[("client:0", "all")], rows[("middleware:0", "all")]
     print(f"client {client.throughput:.0f} ops/s, middleware {middleware.throughput:.0f} ops/s")
-    assert abs(client.throughput - middleware.throughput) / client.throughput < 0.05
+    # Both sides count the same requests: over the whole run (no clock involved), the
+    # middleware completed every request memaslap counted but the last one in flight on each
+    # connection. The windowed means are not compared with a tolerance here: each places its
+    # series to the whole second (backend/results/aggregate.py, rule 1) and memaslap's seconds
+    # are its own loop's, so on a busy machine, where one second's rate differs from the next by
+    # up to 40 %, they moved 6.4 % apart once (CI, 2026-11-29) and 3.7 % under a side lane's
+    # load here. What the product owes then is to say so: a stored disagreement beyond its
+    # tolerance is flagged. (The windowed agreement on a whole experiment: test_acceptance.)
+    (files,) = Path(run.artifact_dir or "").glob("*/local")
+    counted = parse_memaslap((files / "client-0.out").read_text()).ops
+    stats = parse_middleware_dir(files / "middleware-0.stats")
+    completed = sum(t.completed for w in stats.windows for t in w.types.values())
+    print(f"whole run: memaslap counted {counted}, the middleware completed {completed}")
+    params = effective_parameters(run.configuration.values, exp.fixed)
+    assert 0 <= counted - completed <= virtual_clients(params)
+    flagged = {f["code"] for f in (run.quality or {}).get("flags", [])}
+    stored_off = abs(middleware.throughput - client.throughput) / client.throughput
+    assert (stored_off > settings.QUALITY_THROUGHPUT_TOLERANCE) == (
+        "throughput_disagreement" in flagged
+    ), (stored_off, flagged)
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
     # Before the load, the run measured its paths on the service ports: the client to the
     # middleware's port, the middleware to each memcached's.
