@@ -12,6 +12,7 @@ from pathlib import Path
 
 from backend.tests.utils import ports
 from backend.tests.utils.ports import HOST, ExitedBeforeListening, PortTaken, wait_listening
+from backend.tests.utils.stopping import stop_process
 
 MIDDLEWARE_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BIN = MIDDLEWARE_ROOT / "build" / "release" / "mcscope-middleware"
@@ -55,6 +56,16 @@ class Proc:
             raise RuntimeError(f"{self.argv[0]} on port {self.port} is not running")
         assert self.popen is not None
         os.kill(self.popen.pid, sig)
+
+    def pause(self) -> None:
+        """SIGSTOP, returning once every thread has stopped (a hung server, for sure)."""
+        if not self.alive():
+            raise RuntimeError(f"{self.argv[0]} on port {self.port} is not running")
+        assert self.popen is not None
+        stop_process(self.popen.pid)
+
+    def resume(self) -> None:
+        self.send_signal(signal.SIGCONT)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int | None:
         """Signal the process and wait; SIGKILL if it does not exit in time. The log file is

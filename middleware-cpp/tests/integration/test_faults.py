@@ -124,12 +124,12 @@ def test_requests_per_server_counts_in_the_window_the_request_completed(
         extra=["--window-ms", "200", "--sample-every", "1"],
     )
     with connect(mw.port) as s:
-        lone_server[0].send_signal(signal.SIGSTOP)  # the reply comes three windows later
+        lone_server[0].pause()  # the reply comes three windows later
         try:
             s.sendall(b"get pw\r\n")
             time.sleep(0.6)
         finally:
-            lone_server[0].send_signal(signal.SIGCONT)
+            lone_server[0].resume()
         assert read_exactly(s, 5) == b"END\r\n"
     assert mw.stop() == 0
     windows = [json.loads(line) for line in (tmp_path / "windows.jsonl").read_text().splitlines()]
@@ -150,10 +150,10 @@ def test_hung_server_times_out(
         server_ports=[lone_server[0].port], workers=2, extra=["--server-timeout-ms", "300"]
     )
     assert request(mw.port, set_cmd("hung", b"1"), 8) == b"STORED\r\n"
-    lone_server[0].send_signal(signal.SIGSTOP)
+    lone_server[0].pause()
     try:
         assert get_line(mw.port, "hung").startswith(b"SERVER_ERROR")
     finally:
-        lone_server[0].send_signal(signal.SIGCONT)
+        lone_server[0].resume()
     # Workers that saw the failure retry after their backoff (at most 1 s); then all succeed.
     assert wait_for(lambda: all_succeed(lambda: get_line(mw.port, "hung") == b"VALUE hung 0 1\r\n"))

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from backend.domain.load_generators import load_generator_spec
+from backend.tests.utils.stopping import stop_process
 from worker.parsers.memaslap import client_result_from_memaslap, parse_memaslap
 
 _ROW = (
@@ -90,7 +91,7 @@ def test_real_memaslap_stopped_mid_run_overstates_and_the_series_do_not(memcache
         text=True,
     )
     time.sleep(1.3)
-    proc.send_signal(signal.SIGSTOP)  # by its PID
+    stop_process(proc.pid)  # by its PID, every thread stopped before the 3 s count
     time.sleep(3)
     proc.send_signal(signal.SIGCONT)
     text, _ = proc.communicate(timeout=30)
