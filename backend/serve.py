@@ -7,7 +7,9 @@ through here, so these rules hold wherever it runs:
   reverse proxies in `settings.TRUSTED_PROXIES` (none by default; uvicorn's own default
   trusts 127.0.0.1, so any local process could claim any address);
 - the access log records paths without their query strings (a token or other secret put in a
-  URL must not land in the log).
+  URL must not land in the log);
+- an idle keep-alive connection stays open `settings.API_KEEP_ALIVE_S`, longer than clients
+  keep theirs, so the client is the one that closes it.
 """
 
 import argparse
@@ -59,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         log_config=log_config(),
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
+        timeout_keep_alive=settings.API_KEEP_ALIVE_S,
     )
 
 

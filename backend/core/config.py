@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     # The address uvicorn binds (infra/local/start.sh passes it as --host). Anything but a
     # loopback address requires authentication to be configured, or the API refuses to start.
     API_HOST: str = "127.0.0.1"
+    # Seconds an idle keep-alive connection stays open. Above the clients' own idle limits
+    # (Node's fetch 4 s, proxies' 60 s), so a client never sends on a connection the server has
+    # just closed: uvicorn's 5 s reset a browser test's request once (ECONNRESET, CI 2026-11-29).
+    API_KEEP_ALIVE_S: int = Field(default=75, ge=1)
     # Bearer token accepted besides the tokens of `python -m backend.cli token create`; meant for
     # the first start. At least 32 characters: it is compared by its SHA-256 digest.
     ADMIN_TOKEN: SecretStr | None = Field(default=None, min_length=32)
