@@ -1,7 +1,9 @@
 """Fixtures shared by every Python suite: a real PostgreSQL database per pytest process,
 migrated with Alembic; the API client; a real Celery worker process on a private queue."""
 
+import atexit
 import os
+import shutil
 import tempfile
 import uuid
 from collections.abc import Generator, Iterator
@@ -33,13 +35,25 @@ os.environ["MCSCOPE_FIGURE_WARM_START"] = "false"
 # The local testbed's sshd for this test session: its own port and keys, so tests neither
 # depend on nor collide with a `make up` sshd (or another checkout's) on the default port.
 os.environ["MCSCOPE_LOCAL_SSH_PORT"] = str(free_port())
-os.environ["MCSCOPE_LOCAL_SSH_DIR"] = tempfile.mkdtemp(prefix="mcscope-sshd-")
+
+
+def _session_dir(prefix: str) -> str:
+    """A directory of this pytest process, removed when it exits (every run of the suite left
+    three behind, with the runs' raw files, until /tmp held 64 of them); kept with
+    MCSCOPE_KEEP_TEST_LOGS=1 for a look at a failed run's files."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    if not os.environ.get("MCSCOPE_KEEP_TEST_LOGS"):
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+os.environ["MCSCOPE_LOCAL_SSH_DIR"] = _session_dir("mcscope-sshd-")
 # Raw run files of this session's runs: run ids restart in every test database, and deleting a
 # test experiment removes var/runs/<run>, which must never be a dev instance's run.
-os.environ["MCSCOPE_VAR_DIR"] = tempfile.mkdtemp(prefix="mcscope-var-")
+os.environ["MCSCOPE_VAR_DIR"] = _session_dir("mcscope-var-")
 # Host keys pinned by this session's workers (test sshds get fresh keys every session).
 os.environ["MCSCOPE_SSH_KNOWN_HOSTS"] = os.path.join(
-    tempfile.mkdtemp(prefix="mcscope-known-hosts-"), "known_hosts"
+    _session_dir("mcscope-known-hosts-"), "known_hosts"
 )
 
 from backend.tests.utils.broker import purge_queues, purge_session_keys  # noqa: E402
