@@ -85,7 +85,9 @@ describe("an Azure testbed from the Testbeds page", () => {
     // The reports' testbed: 20 resources, a size without a price makes the total unknown.
     let text = await showPlan();
     expect(text).toContain("(no zone: regional)");
-    expect(await page.getByTestId("azure-plan-resources").locator("tbody tr").count()).toBe(20);
+    await expect
+      .poll(() => page.getByTestId("azure-plan-resources").locator("tbody tr").count())
+      .toBe(20);
     expect(text).toContain(`virtual machine${name}-middleware-1`);
     const perHour = (await page.getByTestId("azure-plan-per-hour").textContent()) ?? "";
     expect(perHour).toContain("Per hour: unknown");
@@ -122,7 +124,9 @@ describe("an Azure testbed from the Testbeds page", () => {
     await page.locator('select[name="zone"]').selectOption("2");
     text = await showPlan();
     expect(text).toContain("availability zone 2");
-    expect(await page.getByTestId("azure-plan-resources").locator("tbody tr").count()).toBe(9);
+    await expect
+      .poll(() => page.getByTestId("azure-plan-resources").locator("tbody tr").count())
+      .toBe(9);
     expect(await page.getByTestId("azure-plan-per-hour").textContent()).toContain(
       "Per hour: 0.25 USD",
     );
@@ -157,10 +161,10 @@ describe("an Azure testbed from the Testbeds page", () => {
     const hostsTable = card.locator('table[data-testid^="testbed-hosts-"]');
     const hosts = await hostsTable.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(hosts.map((h) => h.split(" ")[0])).toEqual(["server", "middleware", "client"]);
-    expect(await hostsTable.getByText(`${name}-server-1`).count()).toBe(1);
+    await expect.poll(() => hostsTable.getByText(`${name}-server-1`).count()).toBe(1);
     const countdown = (await page.getByTestId(`expiry-${name}`).textContent()) ?? "";
     expect(countdown).toMatch(/^Expires in 3 h 5\d min \d\d s/);
-    expect(await card.getByText(/^Cost so far:/).count()).toBe(1);
+    await expect.poll(() => card.getByText(/^Cost so far:/).count()).toBe(1);
     await screenshot(page, "azure-ready");
 
     await card.getByRole("button", { name: "Stop (deallocate)" }).click();

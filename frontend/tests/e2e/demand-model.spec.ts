@@ -58,7 +58,7 @@ describe("model from measured demands", () => {
     expect(stations.some((s) => s.includes("memcached server:0") && s.includes("30"))).toBe(true);
     expect(await panel.getByTestId("demand-timers").textContent()).toContain("vs 50 CPU");
     expect(await panel.getByTestId("demand-delay").textContent()).toContain("∞400");
-    expect(await panel.getByTestId("demand-fit").locator("tbody tr").count()).toBe(3);
+    await expect.poll(() => panel.getByTestId("demand-fit").locator("tbody tr").count()).toBe(3);
     expect(await panel.getByTestId("demand-bottleneck").textContent()).toContain("CPU of local");
     // Every measured point above the model's bound is named by a warning.
     const rows = await panel.getByTestId("demand-fit").locator("tbody tr.warning").count();

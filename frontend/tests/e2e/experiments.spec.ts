@@ -60,7 +60,9 @@ describe("experiments", () => {
     await page.getByRole("button", { name: "Create experiment" }).click();
     await page.waitForURL(/\/experiments\/\d+$/);
     await page.getByTestId("configurations-table").waitFor();
-    expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
+    await expect
+      .poll(() => page.getByTestId("configurations-table").locator("tbody tr").count())
+      .toBe(18);
     await page.getByText("Not started").waitFor();
     // Nothing has run: the page opens on its grid; the runs are a tab away.
     expect(
@@ -102,7 +104,9 @@ describe("experiments", () => {
     await page.locator('input[name="name"]').fill(`${NAME}-copy`);
     await page.getByRole("button", { name: "Create experiment" }).click();
     await page.getByRole("heading", { name: `${NAME}-copy` }).waitFor();
-    expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(18);
+    await expect
+      .poll(() => page.getByTestId("configurations-table").locator("tbody tr").count())
+      .toBe(18);
     page.once("dialog", (d) => d.accept());
     await page.getByRole("button", { name: "Delete" }).click();
     await page.waitForURL(`${BASE_URL}/experiments`);

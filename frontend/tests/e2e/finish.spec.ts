@@ -61,7 +61,9 @@ describe("an experiment finishing under the user's eyes", () => {
     expect(await measuredRows()).toBe(1);
     await page.getByTestId("factorial-unavailable").waitFor();
     await page.getByTestId("figure-breakdown").locator(".js-plotly-plot").waitFor();
-    expect(await page.getByTestId("figure-breakdown").locator("g.xtick").count()).toBe(1);
+    await expect
+      .poll(() => page.getByTestId("figure-breakdown").locator("g.xtick").count())
+      .toBe(1);
     await expect
       .poll(() => page.getByTestId("interactive-law").locator("tbody tr").count())
       .toBe(1);

@@ -123,7 +123,7 @@ describe("import", () => {
       await expect.poll(() => configs.textContent(), POLL).toContain("#2: workers=16");
       expect(await configs.textContent()).toContain("#1: workers=8");
       const runs = page.getByTestId("import-run");
-      expect(await runs.count()).toBe(2);
+      await expect.poll(() => runs.count()).toBe(2);
       expect(await runs.first().textContent()).toContain("cut 1 s..4 s after the load started");
       await screenshot(page, "import-preview");
 

@@ -126,7 +126,7 @@ describe("models over measurements", () => {
   it("shows M/M/1 and M/M/m per configuration against the measured values", async () => {
     const table = page.getByTestId("queue-models-table");
     await table.waitFor();
-    expect(await table.locator("tbody tr").count()).toBe(5);
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(5);
     // Configurations in words from the served legends, never "name=value".
     expect(await table.locator("tbody tr td").first().textContent()).not.toMatch(/[=_]/);
     await page.getByTestId(`figure-models-${stamp}-queue-models-response_time_s`).waitFor();

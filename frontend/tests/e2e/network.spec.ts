@@ -100,7 +100,9 @@ describe("network between roles", () => {
     expect(bw).toContain("802 Mbit/s");
     expect(bw).toContain("101 Mbit/s");
     const card = page.getByTestId(`testbed-${testbedId}`);
-    expect(await card.getByRole("button", { name: "Measure bandwidth (iperf3)" }).count()).toBe(1);
+    await expect
+      .poll(() => card.getByRole("button", { name: "Measure bandwidth (iperf3)" }).count())
+      .toBe(1);
     await net.scrollIntoViewIfNeeded();
     await screenshot(page, "testbed-network");
   });
@@ -122,7 +124,7 @@ describe("network between roles", () => {
     const table = page.getByTestId("network-bound");
     await table.waitFor();
     const rows = table.locator("tbody tr");
-    expect(await rows.count()).toBe(2);
+    await expect.poll(() => rows.count()).toBe(2);
     // Sets at 201 Mbit/s, 4,131 B each: 6,082 ops/s (the 3 client machines share the testbed's
     // one client host).
     const first = await rows.first().textContent();

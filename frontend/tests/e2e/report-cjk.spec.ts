@@ -47,7 +47,7 @@ describe("report in Japanese", () => {
     await addItem("Summary");
     await addItem("Response time");
     const items = page.getByTestId("report-item");
-    expect(await items.count()).toBe(3);
+    await expect.poll(() => items.count()).toBe(3);
     for (const [i, caption] of CAPTIONS.entries()) {
       await items.nth(i).locator('input[name="caption"]').fill(caption);
     }

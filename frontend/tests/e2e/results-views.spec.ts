@@ -102,7 +102,7 @@ describe("percentiles, histogram and time series", () => {
   it("draws the histogram of a configuration with its percentiles marked and tabulated", async () => {
     const figure = page.getByTestId("figure-histogram");
     await figure.locator(".js-plotly-plot").waitFor();
-    expect(await figure.locator(".barlayer .trace").count()).toBe(1);
+    await expect.poll(() => figure.locator(".barlayer .trace").count()).toBe(1);
     const table = page.getByTestId("percentile-table");
     expect(await table.locator("tbody tr td:first-child").allTextContents()).toEqual([
       "p25",
@@ -120,7 +120,7 @@ describe("percentiles, histogram and time series", () => {
       CLIENT_BUCKET,
     );
     // One dashed line per percentile.
-    expect(await figure.locator(".shapelayer path").count()).toBe(5);
+    await expect.poll(() => figure.locator(".shapelayer path").count()).toBe(5);
     expect(await table.locator("thead").textContent()).toContain("response time (µs)");
     await figure.scrollIntoViewIfNeeded();
     await screenshot(page, "results-percentiles-histogram");

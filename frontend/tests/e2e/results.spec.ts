@@ -94,7 +94,7 @@ describe("results", () => {
     await screenshot(page, "experiment-results-tab");
     await page.getByRole("tab", { name: "Runs" }).click();
     await page.getByTestId("runs-table").waitFor();
-    expect(await page.getByTestId("runs-table").locator("tbody tr").count()).toBe(36);
+    await expect.poll(() => page.getByTestId("runs-table").locator("tbody tr").count()).toBe(36);
     expect(await page.getByTestId("results-view").count()).toBe(0);
     expect(page.url()).toContain("tab=runs");
     await screenshot(page, "experiment-runs-tab");
@@ -103,7 +103,9 @@ describe("results", () => {
     await page.getByTestId("runs-table").waitFor();
     await page.getByRole("tab", { name: "Configurations" }).click();
     await page.getByTestId("configurations-table").waitFor();
-    expect(await page.getByTestId("configurations-table").locator("tbody tr").count()).toBe(12);
+    await expect
+      .poll(() => page.getByTestId("configurations-table").locator("tbody tr").count())
+      .toBe(12);
     await page.goBack();
     await page.getByTestId("runs-table").waitFor();
     await page.goBack();
@@ -166,9 +168,11 @@ describe("results", () => {
   it("shows the response-time breakdown and the interactive law from the analysis API", async () => {
     await page.getByTestId("figure-breakdown").locator(".js-plotly-plot").waitFor();
     // queue, server, processing, network
-    expect(await page.getByTestId("figure-breakdown").locator(".barlayer .trace").count()).toBe(4);
+    await expect
+      .poll(() => page.getByTestId("figure-breakdown").locator(".barlayer .trace").count())
+      .toBe(4);
     const law = page.getByTestId("interactive-law");
-    expect(await law.locator("tbody tr").count()).toBe(12);
+    await expect.poll(() => law.locator("tbody tr").count()).toBe(12);
     // Times in µs, as in every figure.
     expect(await law.locator("thead").textContent()).toContain("R (µs)");
     // Each seeded run follows R = N / X; means over repetitions keep it within 0.1 %.
@@ -184,7 +188,7 @@ describe("results", () => {
     const card = page.getByTestId("factorial");
     await card.locator(".js-plotly-plot").first().waitFor();
     // The mean, two main effects and their interaction.
-    expect(await card.locator("tbody tr").count()).toBe(4);
+    await expect.poll(() => card.locator("tbody tr").count()).toBe(4);
     // Diagnostics: residuals, QQ, half-normal (3 effects), main effects, interactions.
     const diagnostics = page.getByTestId("factorial-diagnostics");
     await expect.poll(() => diagnostics.locator(".js-plotly-plot").count()).toBe(5);

@@ -71,7 +71,7 @@ describe("the latency-SLO search design mode", () => {
     expect(await page.getByTestId("preview-slo-bound").textContent()).toContain(
       "doubling from 100 up to 1600",
     );
-    expect(await page.getByRole("heading", { name: "Search preview" }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("heading", { name: "Search preview" }).count()).toBe(1);
     // An empty field shows the default the search will run with.
     expect(await page.locator('input[name="slo-confidence"]').getAttribute("placeholder")).toBe(
       "0.95",

@@ -70,8 +70,8 @@ describe("latency-SLO search page", () => {
     await panel.getByText("Latency-SLO search: p99 ≤ 1000 ms at 95 % confidence").waitFor();
     const rows = page.getByTestId("slo-probes").locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await page.locator('tr[data-verdict="meets"]').count()).toBe(1);
-    expect(await page.locator('tr[data-verdict="pending"]').count()).toBe(2);
+    await expect.poll(() => page.locator('tr[data-verdict="meets"]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-verdict="pending"]').count()).toBe(2);
     expect(await page.getByTestId("slo-state").innerText()).toContain("searching");
     await screenshot(page, "slo-search-probing");
 
@@ -83,8 +83,8 @@ describe("latency-SLO search page", () => {
       .poll(async () => JSON.stringify(await slo()), { timeout: 30_000 })
       .toContain('"state":"done"');
     await page.getByTestId("slo-answer").waitFor({ timeout: 30_000 });
-    expect(await page.locator('tr[data-verdict="meets"]').count()).toBe(2);
-    expect(await page.locator('tr[data-verdict="misses"]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-verdict="meets"]').count()).toBe(2);
+    await expect.poll(() => page.locator('tr[data-verdict="misses"]').count()).toBe(1);
     const served = await slo();
     expect(served.state).toBe("done");
     expect(served.answer_rate_per_connection).toBe(rates[1]);
