@@ -104,12 +104,16 @@ async function workersRange(): Promise<unknown> {
 async function verdicts(p: Page): Promise<Record<string, string>> {
   const rows = p.getByTestId("difference-row");
   await rows.first().waitFor();
-  const out: Record<string, string> = {};
-  for (const row of await rows.all()) {
-    const config = (await row.locator("td").nth(1).textContent()) ?? "";
-    out[config] = (await row.getAttribute("data-verdict")) ?? "";
-  }
-  return out;
+  // Every row in one read: reading row by row while the table re-rendered (a brush takes it
+  // from 8 rows to 4) left locators of rows that were gone, each waiting out Playwright's 30 s
+  // action timeout (the brushing test took 95 s instead of 5, twice in CI).
+  const pairs = await rows.evaluateAll((trs) =>
+    trs.map((tr): [string, string] => [
+      tr.children[1]?.textContent ?? "",
+      tr.getAttribute("data-verdict") ?? "",
+    ]),
+  );
+  return Object.fromEntries(pairs);
 }
 
 describe("compare", () => {
