@@ -14,7 +14,8 @@ import os
 import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import TypeVar
@@ -42,6 +43,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def listening_port() -> Iterator[int]:
+    """A loopback port this process listens on: what another suite's server looks like."""
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        s.listen()
+        yield s.getsockname()[1]
+
+
+def handing_out_first(port: int) -> Callable[[], int]:
+    """A stand-in for free_port() that hands out `port` first (as if it was taken meanwhile),
+    then free ones: patch it over `ports.free_port` to test the move to another port."""
+    real, handed = free_port, iter([port])
+    return lambda: next(handed, None) or real()
 
 
 def _listening_inodes(port: int) -> set[str]:

@@ -16,7 +16,9 @@ from backend.tests.utils.ports import (
     Listener,
     PortTaken,
     free_port,
+    handing_out_first,
     listener,
+    listening_port,
     start_on_free_port,
     wait_listening,
 )
@@ -32,11 +34,8 @@ def _server(port: int, code: str = SERVER) -> "subprocess.Popen[bytes]":
 
 @pytest.fixture
 def held_port() -> Iterator[int]:
-    """A port this test's own socket listens on, as another suite's server would."""
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        s.listen()
-        yield s.getsockname()[1]
+    with listening_port() as port:
+        yield port
 
 
 def test_a_listener_is_told_apart_from_another_process_and_from_none() -> None:
@@ -119,9 +118,7 @@ def test_a_process_that_never_listens_times_out() -> None:
 def test_start_on_free_port_moves_to_another_port_when_one_was_taken(
     held_port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    handed = iter([held_port])
-    real = ports.free_port
-    monkeypatch.setattr(ports, "free_port", lambda: next(handed, None) or real())
+    monkeypatch.setattr(ports, "free_port", handing_out_first(held_port))
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(port: int) -> int:

@@ -6,18 +6,16 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from mw_procs import HOST, PortTaken, Proc, memcached, memcached_available
+from mw_procs import Proc, memcached, memcached_available
 
 from backend.tests.utils import ports
+from backend.tests.utils.ports import HOST, PortTaken
 
 
 @pytest.fixture
 def held_port() -> Iterator[int]:
-    """A port another listener (this test's socket) holds, as another suite's server would."""
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        s.listen()
-        yield s.getsockname()[1]
+    with ports.listening_port() as port:
+        yield port
 
 
 pytestmark = pytest.mark.skipif(not memcached_available(), reason="memcached is not installed")
@@ -31,9 +29,7 @@ def test_a_server_that_cannot_bind_is_not_taken_for_the_one_that_answers(held_po
 def test_a_taken_free_port_is_replaced_by_another(
     held_port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    taken = iter([held_port])
-    real = ports.free_port
-    monkeypatch.setattr(ports, "free_port", lambda: next(taken, None) or real())
+    monkeypatch.setattr(ports, "free_port", ports.handing_out_first(held_port))
     proc: Proc = memcached()
     try:
         assert proc.port != held_port and proc.alive()
