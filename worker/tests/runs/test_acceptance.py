@@ -13,6 +13,8 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.domain.metrics import THROUGHPUT
+from backend.domain.quality import FlagCode
+from backend.domain.stored_quality import quality_of
 from backend.domain.window import design_window
 from backend.models import RequestType, Run, RunSeries, RunStatus
 from backend.tests.utils.experiment import create_random_experiment
@@ -94,8 +96,9 @@ def test_experiment_through_api_agrees_client_and_middleware(
         # sides must still agree on the same wall-clock seconds (worker/tests/utils/series.py:
         # the stored means place each series to the whole second).
         (run,) = [r for r in runs if r.configuration.index == index]
-        flagged = {f["code"] for f in (run.quality or {}).get("flags", [])}
-        assert "throughput_disagreement" in flagged, (flagged, _series_of(db, runs, row["values"]))
+        flagged = {f.code for f in quality_of(run.quality or {}).flags}
+        per_second = _series_of(db, runs, row["values"])
+        assert FlagCode.THROUGHPUT_DISAGREEMENT in flagged, (flagged, per_second)
         window = design_window(exp["run_time_s"], exp["warmup_s"], exp["cooldown_s"])
         xc, xm = on_client_seconds(db, run, window)
         print(f"  on the client's seconds: client {xc:.0f} ops/s, middleware {xm:.0f} ops/s")

@@ -14,6 +14,8 @@ from backend.core.host_keys import parse_public_key
 from backend.core.live import experiment_channel
 from backend.domain.grid import effective_parameters
 from backend.domain.parameters import virtual_clients
+from backend.domain.quality import FlagCode
+from backend.domain.stored_quality import quality_of
 from backend.models import RunStatus, RunSummary
 from backend.results import analyses
 from backend.results.selection import ResultsSelection
@@ -122,10 +124,10 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     print(f"whole run: memaslap counted {counted}, the middleware completed {completed}")
     params = effective_parameters(run.configuration.values, exp.fixed)
     assert 0 <= counted - completed <= virtual_clients(params)
-    flagged = {f["code"] for f in (run.quality or {}).get("flags", [])}
+    flagged = {f.code for f in quality_of(run.quality or {}).flags}
     stored_off = abs(middleware.throughput - client.throughput) / client.throughput
     assert (stored_off > settings.QUALITY_THROUGHPUT_TOLERANCE) == (
-        "throughput_disagreement" in flagged
+        FlagCode.THROUGHPUT_DISAGREEMENT in flagged
     ), (stored_off, flagged)
     assert middleware.queue_time_us is not None and middleware.server_time_us is not None
     # Before the load, the run measured its paths on the service ports: the client to the
