@@ -1,10 +1,16 @@
-// Vitest runs the Playwright end-to-end specs too (node environment). Two groups, one after
-// the other: first the specs that share no state, two files at a time (each seeds and reads
-// experiments of its own: names, ids and runs nobody else touches); then, one at a time, the
-// specs that share state through the whole API: the Testbeds page lists every testbed (and
-// costs.spec and azure.spec price the same VM sizes), and the Celery workers of azure.spec and
-// smoke-run.spec (the one real run) would carry out any message another spec's API calls left
-// on the run queues.
+// Vitest runs the Playwright end-to-end specs too (node environment), in three projects.
+// "isolated": specs that share no state, two files at a time (each seeds and reads
+// experiments of its own: names, ids and runs nobody else touches). "shared-state": one at a
+// time, the specs that share state through the whole API: the Testbeds page lists every
+// testbed (and costs.spec and azure.spec price the same VM sizes), and the Celery workers of
+// azure.spec and smoke-run.spec carry out any message left on the run queues and, as every
+// worker does when it starts (worker/tasks/recovery.py), re-queue runs left "running" without
+// a worker, re-send "queued" runs without a message and take a latency-SLO search's next step.
+// "run-state": the specs that leave runs "running" or "queued" for the UI to show, which such
+// a worker would take over; they run last, when no worker is left.
+// scripts/e2e.sh runs "isolated" and "shared-state" side by side (two Vitest processes: one
+// process's projects of one group must have the same worker count), then "run-state"; a run
+// of this config alone (spec files given to e2e.sh) takes the groups in turn.
 import { fileURLToPath, URL } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -17,6 +23,12 @@ const SHARED_STATE = [
   "tests/e2e/run-page.spec.ts",
   "tests/e2e/smoke-run.spec.ts",
   "tests/e2e/testbeds.spec.ts",
+];
+
+const RUN_STATE = [
+  "tests/e2e/finish.spec.ts",
+  "tests/e2e/live.spec.ts",
+  "tests/e2e/slo-search.spec.ts",
 ];
 
 const common = {
@@ -41,7 +53,7 @@ export default defineConfig({
           ...common,
           name: "isolated",
           include: ["tests/e2e/**/*.spec.ts"],
-          exclude: SHARED_STATE,
+          exclude: [...SHARED_STATE, ...RUN_STATE],
           fileParallelism: true,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -56,6 +68,17 @@ export default defineConfig({
           fileParallelism: false,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: "run-state",
+          include: RUN_STATE,
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

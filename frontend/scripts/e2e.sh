@@ -10,6 +10,7 @@ uvicorn_pid=""
 preview_pid=""
 fake_arm_pid=""
 forkrun_pid=""
+shared_pid=""
 sshd_env=()
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
 var_dir="$(mktemp -d -t mcscope-e2e-var.XXXXXX)"
@@ -22,6 +23,7 @@ stop_pid() {
 }
 
 cleanup() {
+  stop_pid "$shared_pid"
   stop_pid "$forkrun_pid"
   stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
   if [[ ${#sshd_env[@]} -gt 0 ]]; then
@@ -158,4 +160,24 @@ if [[ "$serve_ui" == preview ]]; then
     sleep 0.2
   done
 fi
-E2E_DATABASE="$db" E2E_BASE_URL="$base" npx vitest run --config vitest.e2e.config.ts "$@"
+export E2E_DATABASE="$db" E2E_BASE_URL="$base"
+vitest_run() { "$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts "$@"; }
+if [[ $# -gt 0 ]]; then
+  vitest_run "$@"  # the spec files given, their projects' groups in turn
+  exit
+fi
+# The whole suite: "shared-state" (one spec at a time, mostly waiting on its Celery worker, the
+# fake Azure's polls or a real run) beside "isolated" (two at a time), then "run-state" once
+# both have ended (vitest.e2e.config.ts says why). The shared-state log follows the isolated
+# one; the result cache is left to the isolated process (two writers of one file).
+shared_log="$var_dir/shared-state.log"
+(exec "$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts --project shared-state \
+  --no-cache) >"$shared_log" 2>&1 &
+shared_pid=$!
+status=0
+vitest_run --project isolated || status=1
+wait "$shared_pid" || status=1
+echo "== the shared-state specs, run beside the isolated ones:"
+cat "$shared_log"
+vitest_run --project run-state || status=1
+exit "$status"
