@@ -42,6 +42,7 @@ cleanup() {
   fi
   psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
   rm -rf "$var_dir"
+  [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]] || rm -f "${log:-}"
 }
 trap cleanup EXIT
 
@@ -119,8 +120,16 @@ env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" start >/dev/null \
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"
+# With MCSCOPE_KEEP_TEST_LOGS=1 (as make test keeps its lane logs) the API logs every request,
+# with its time, for a failing spec to be read against; otherwise warnings only, and the log
+# goes with the rest when the tests end.
+api_log_level=warning
+if [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]]; then
+  api_log_level=info
+  echo "e2e: the API's log: $log"
+fi
 (cd "$root" && exec "$py" -m backend.serve --host 127.0.0.1 --port "$port" \
-  --log-level warning) >"$log" 2>&1 &
+  --log-level "$api_log_level") >"$log" 2>&1 &
 uvicorn_pid=$!
 
 for _ in $(seq 1 100); do
