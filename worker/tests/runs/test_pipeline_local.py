@@ -20,14 +20,13 @@ from backend.models import RunStatus, RunSummary
 from backend.results import analyses
 from backend.results.selection import ResultsSelection
 from worker.drivers.memtier import MemtierDriver
-from worker.parsers.memaslap import parse_memaslap
-from worker.parsers.middleware_dir import parse_middleware_dir
 from worker.runs.pipeline import RunExecution
 from worker.runs.testbed import local_host
 from worker.tasks.runs import _execute_run
 from worker.tests.runs.monitoring_checks import check_monitor_rows
 from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 from worker.tests.utils.hardware import local_cpu_model
+from worker.tests.utils.whole_run import whole_run_counts
 
 pytestmark = pytest.mark.integration
 
@@ -117,10 +116,7 @@ def test_run_with_middleware_stores_both_sides(db: Session, local_sshd: None) ->
     # up to 40 %, they moved 6.4 % apart once (CI, 2026-11-29) and 3.7 % under a side lane's
     # load here. What the product owes then is to say so: a stored disagreement beyond its
     # tolerance is flagged. (The windowed agreement on a whole experiment: test_acceptance.)
-    (files,) = Path(run.artifact_dir or "").glob("*/local")
-    counted = parse_memaslap((files / "client-0.out").read_text()).ops
-    stats = parse_middleware_dir(files / "middleware-0.stats")
-    completed = sum(t.completed for w in stats.windows for t in w.types.values())
+    counted, completed = whole_run_counts(run)
     print(f"whole run: memaslap counted {counted}, the middleware completed {completed}")
     params = effective_parameters(run.configuration.values, exp.fixed)
     assert 0 <= counted - completed <= virtual_clients(params)

@@ -1,0 +1,25 @@
+"""What both sides of a run counted over the whole run, read from its archive with the
+product's parsers: memaslap's `Ops` and the middleware's completed requests.
+
+No clock is involved, so the two agree however the machine disturbed the run: the middleware
+completes every request memaslap counted but the last one in flight on each connection. The
+stored per-second means cannot promise that on a busy machine: each series is placed to the
+whole second (backend/results/aggregate.py, rule 1), and a stalled machine (CI, 2026-11-29:
+1,000 ops/s for five seconds, then 22,000) moves a mean that is half a second off by 40 %.
+"""
+
+from pathlib import Path
+
+from backend.models import Run
+from worker.parsers.memaslap import parse_memaslap
+from worker.parsers.middleware_dir import parse_middleware_dir
+
+
+def whole_run_counts(run: Run) -> tuple[int, int]:
+    """(requests memaslap counted on client-0, requests middleware-0 completed) of a run on
+    the local testbed."""
+    (files,) = Path(run.artifact_dir or "").glob("*/local")
+    counted = parse_memaslap((files / "client-0.out").read_text()).ops
+    stats = parse_middleware_dir(files / "middleware-0.stats")
+    completed = sum(t.completed for w in stats.windows for t in w.types.values())
+    return counted, completed
