@@ -120,8 +120,8 @@ env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" start >/dev/null \
 
 port="$(free_port)"
 log="$(mktemp -t mcscope-e2e-uvicorn.XXXXXX.log)"
-# With MCSCOPE_KEEP_TEST_LOGS=1 (as make test keeps its lane logs) the API logs every request,
-# with its time, for a failing spec to be read against; otherwise warnings only, and the log
+# With MCSCOPE_KEEP_TEST_LOGS=1 (as make test keeps its lane logs) the API logs every request
+# and its status, for a failing spec to be read against; otherwise warnings only, and the log
 # goes with the rest when the tests end.
 api_log_level=warning
 if [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]]; then
@@ -170,7 +170,8 @@ if [[ "$serve_ui" == preview ]]; then
   done
 fi
 export E2E_DATABASE="$db" E2E_BASE_URL="$base"
-vitest_run() { "$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts "$@"; }
+vitest=("$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts)
+vitest_run() { "${vitest[@]}" "$@"; }
 if [[ $# -gt 0 ]]; then
   vitest_run "$@"  # the spec files given, their projects' groups in turn
   exit
@@ -180,8 +181,7 @@ fi
 # both have ended (vitest.e2e.config.ts says why). The shared-state log follows the isolated
 # one; the result cache is left to the isolated process (two writers of one file).
 shared_log="$var_dir/shared-state.log"
-(exec "$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts --project shared-state \
-  --no-cache) >"$shared_log" 2>&1 &
+(exec "${vitest[@]}" --project shared-state --no-cache) >"$shared_log" 2>&1 &
 shared_pid=$!
 status=0
 vitest_run --project isolated || status=1
