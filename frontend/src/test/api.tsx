@@ -41,7 +41,10 @@ export function mockApi(handler: Handler): Call[] {
 export function createWrapper(client?: QueryClient) {
   const queryClient =
     client ??
-    new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+    new QueryClient({
+      // A hook's own retry rule still applies; its retries follow at once.
+      defaultOptions: { queries: { retry: false, retryDelay: 0 }, mutations: { retry: false } },
+    });
   return {
     queryClient,
     wrapper: ({ children }: { children: ReactNode }) => (

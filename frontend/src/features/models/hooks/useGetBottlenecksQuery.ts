@@ -1,6 +1,7 @@
 // One bottleneck statement per group of configurations, over every model that names one.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchBottlenecks(
@@ -31,7 +32,7 @@ export function useGetBottlenecksQuery(
     queryKey: queryKeys.experiments.bottlenecks(id, requestType, utilization, window),
     queryFn: () => fetchBottlenecks(id, requestType, utilization, window),
     placeholderData: keepPreviousData,
-    retry: false,
+    retry: retryUnlessAnswered,
   });
   return { bottlenecks: query.data, error: query.error } as const;
 }

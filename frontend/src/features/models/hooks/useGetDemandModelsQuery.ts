@@ -1,6 +1,7 @@
 // The models built from measured demands (utilization law per CPU) of a stored experiment.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys } from "@/lib/queryKeys";
 
 async function fetchDemandModels(id: number) {
@@ -15,7 +16,7 @@ export function useGetDemandModelsQuery(id: number) {
   const query = useQuery({
     queryKey: queryKeys.experiments.demandModels(id),
     queryFn: () => fetchDemandModels(id),
-    retry: false,
+    retry: retryUnlessAnswered,
   });
   return { demands: query.data, isLoading: query.isLoading, error: query.error } as const;
 }

@@ -1,6 +1,7 @@
 // The MVA network's inputs estimated from a stored experiment, with the measured X and R vs N.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchNetworkInputs(
@@ -31,7 +32,7 @@ export function useGetNetworkInputsQuery(
     queryKey: queryKeys.experiments.networkInputs(id, requestType, utilization, window),
     queryFn: () => fetchNetworkInputs(id, requestType, utilization, window),
     placeholderData: keepPreviousData,
-    retry: false,
+    retry: retryUnlessAnswered,
   });
   return { inputs: query.data, isLoading: query.isLoading, error: query.error } as const;
 }

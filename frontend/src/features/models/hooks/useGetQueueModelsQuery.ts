@@ -1,6 +1,7 @@
 // M/M/1 and M/M/m per configuration of a stored experiment, against its measurements.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 import type { ServiceRate } from "../urlState";
 
@@ -27,7 +28,7 @@ export function useGetQueueModelsQuery(
   const query = useQuery({
     queryKey: queryKeys.experiments.queueModels(id, requestType, rate, window),
     queryFn: () => fetchQueueModels(id, requestType, rate, window),
-    retry: false,
+    retry: retryUnlessAnswered,
   });
   return { queueModels: query.data, isLoading: query.isLoading, error: query.error } as const;
 }

@@ -4,11 +4,9 @@ import { slug } from "@/lib/download";
 import { windowQuery } from "@/lib/queryKeys";
 import { useResultsSelection } from "@/lib/urlState/resultsSelection";
 import { useGetInteractiveLawQuery } from "../hooks/useGetInteractiveLawQuery";
-import { useGetNetworkBoundQuery } from "../hooks/useGetNetworkBoundQuery";
 import { FactorialPanel } from "./FactorialPanel";
 import { InteractiveLawTable } from "./InteractiveLawTable";
-import { NetworkBoundHint } from "./NetworkBoundHint";
-import { NetworkBoundTable } from "./NetworkBoundTable";
+import { NetworkBoundPanel } from "./NetworkBoundPanel";
 
 /** Props of AnalysisPanel. */
 export interface AnalysisPanelProps {
@@ -19,7 +17,6 @@ export interface AnalysisPanelProps {
 export function AnalysisPanel({ twoLevel }: AnalysisPanelProps) {
   const { experimentId, name, requestType, cut } = useResultsSelection();
   const { law, error: lawError } = useGetInteractiveLawQuery(experimentId, requestType, cut, true);
-  const { bound } = useGetNetworkBoundQuery(experimentId, requestType, cut);
   // A 4xx here says why an analysis cannot be drawn (e.g. no middleware times): its reason is
   // shown in place rather than as an error toast.
   return (
@@ -40,11 +37,7 @@ export function AnalysisPanel({ twoLevel }: AnalysisPanelProps) {
         }
       />
       {twoLevel && <FactorialPanel />}
-      {bound ? (
-        <NetworkBoundTable bound={bound} />
-      ) : (
-        <NetworkBoundHint experimentId={experimentId} />
-      )}
+      <NetworkBoundPanel experimentId={experimentId} requestType={requestType} window={cut} />
       {law ? (
         <InteractiveLawTable law={law} />
       ) : (

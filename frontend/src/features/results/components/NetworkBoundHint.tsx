@@ -11,10 +11,12 @@ export interface NetworkBoundHintProps {
 
 export function NetworkBoundHint({ experimentId }: NetworkBoundHintProps) {
   const { experiment } = useGetExperimentQuery(experimentId);
-  const testbedId = experiment?.testbed_id ?? null;
+  // Until the experiment is read, which of the reasons holds is not known.
+  if (!experiment) return null;
+  const testbedId = experiment.testbed_id ?? null;
   return (
     <p className="hint" data-testid="network-bound-unavailable">
-      {experiment?.kind === "imported" ? (
+      {experiment.kind === "imported" ? (
         <>
           No network bound: these runs were imported, and mcscope knows neither the machines they
           ran on nor the bandwidth between them.

@@ -2,6 +2,7 @@
 // beside its measured throughput; a 422 means no bandwidth was measured on the testbed.
 import { useQuery } from "@tanstack/react-query";
 import { AnalysisService, type RequestType } from "@/api";
+import { retryUnlessAnswered } from "@/lib/apiError";
 import { queryKeys, type ResultWindow, windowQuery } from "@/lib/queryKeys";
 
 async function fetchNetworkBound(
@@ -25,7 +26,7 @@ export function useGetNetworkBoundQuery(
   const query = useQuery({
     queryKey: [...queryKeys.experiments.interactiveLaw(id, requestType, window), "network-bound"],
     queryFn: () => fetchNetworkBound(id, requestType, window),
-    retry: false,
+    retry: retryUnlessAnswered,
   });
   return { bound: query.data, error: query.error } as const;
 }
