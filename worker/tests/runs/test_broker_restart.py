@@ -19,7 +19,13 @@ from backend.core import queue
 from backend.models import RunStatus, RunSummary
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
-from worker.tests.utils.experiments import LOCAL_FIXED, all_final, runs_of, wait_for
+from worker.tests.utils.experiments import (
+    LOCAL_FIXED,
+    SHORTEST_RUN,
+    all_final,
+    runs_of,
+    wait_for,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -108,11 +114,9 @@ def test_redis_down_at_start_and_restarted_every_run_finishes_once(
         client,
         factors={"clients_per_thread": [1]},
         fixed=LOCAL_FIXED,
-        # Recovery of lost messages, not the load: two runs, the API's shortest.
+        # Recovery of lost messages, not the load: two runs, the shortest.
         repetitions=2,
-        run_time_s=5,
-        warmup_s=1,
-        cooldown_s=1,
+        **SHORTEST_RUN,
     )
     worker.start()
     beat.start()

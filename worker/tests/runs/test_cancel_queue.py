@@ -15,13 +15,12 @@ from backend.models import Run, RunStatus
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
 from worker.tasks.experiments import dispatch_experiment
-from worker.tests.utils.experiments import LOCAL_FIXED, all_final, wait_for
+from worker.tests.utils.experiments import LOCAL_FIXED, SHORTEST_RUN, all_final, wait_for
 
 pytestmark = pytest.mark.integration
 
 API = "/api/v1/experiments"
 CANCELLED_RUNS = 1_000  # 50 configurations x 20 repetitions: 5 of the background sender's batches
-SHORT = {"run_time_s": 5, "warmup_s": 1, "cooldown_s": 1}  # the shortest run the API accepts
 
 
 def _executes_logged(worker: CeleryWorkerProcess, settled: int) -> int:
@@ -44,7 +43,7 @@ def test_the_next_experiment_runs_first_after_a_cancel(
         factors={"clients_per_thread": list(range(1, 51))},
         fixed=LOCAL_FIXED,
         repetitions=20,
-        **SHORT,
+        **SHORTEST_RUN,
     )
     r = client.post(f"{API}/{big['id']}/start")
     assert r.status_code == 202 and r.json()["queued"] == CANCELLED_RUNS, r.text
@@ -57,7 +56,11 @@ def test_the_next_experiment_runs_first_after_a_cancel(
     assert not run_ids & {i for i, _ in queue.waiting_messages()}
 
     nxt = create_random_experiment(
-        client, factors={"clients_per_thread": [2]}, fixed=LOCAL_FIXED, repetitions=1, **SHORT
+        client,
+        factors={"clients_per_thread": [2]},
+        fixed=LOCAL_FIXED,
+        repetitions=1,
+        **SHORTEST_RUN,
     )
     assert client.post(f"{API}/{nxt['id']}/start").json()["queued"] == 1
     worker = CeleryWorkerProcess(log_dir=tmp_path)

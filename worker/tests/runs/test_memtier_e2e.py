@@ -16,7 +16,7 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
 from worker.drivers.memtier import EXPIRY_S, KEY_PREFIX
 from worker.parsers import client_result_from_memtier, parse_memtier_json
-from worker.tests.utils.experiments import all_final, wait_for
+from worker.tests.utils.experiments import SHORTEST_RUN, all_final, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -38,9 +38,7 @@ def test_memtier_experiment_through_api(
             "load_generator": "memtier",
         },
         repetitions=1,
-        run_time_s=5,  # the API's shortest run: the claim is memtier's outputs, not the load
-        warmup_s=1,
-        cooldown_s=1,
+        **SHORTEST_RUN,  # the claim is memtier's outputs, not the load
     )
     r = client.post(f"/api/v1/experiments/{exp['id']}/start")
     assert r.status_code == 202 and r.json()["queued"] == 4, r.text

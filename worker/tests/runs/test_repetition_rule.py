@@ -18,7 +18,13 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
 from backend.tests.utils.stored import stored_summary
 from worker.runs.repetitions import follow_rule
-from worker.tests.utils.experiments import LOCAL_FIXED, all_final, runs_of, wait_for
+from worker.tests.utils.experiments import (
+    LOCAL_FIXED,
+    SHORTEST_RUN,
+    all_final,
+    runs_of,
+    wait_for,
+)
 
 API = "/api/v1/experiments"
 MAX_N = 10
@@ -162,9 +168,7 @@ def test_real_worker_adds_repetitions_up_to_the_cap(
         fixed=LOCAL_FIXED,
         repetitions=2,
         repetition_rule=rule,
-        run_time_s=5,  # the API's shortest run: the claim is the rule's bookkeeping
-        warmup_s=1,
-        cooldown_s=1,
+        **SHORTEST_RUN,  # the claim is the rule's bookkeeping, not the load
     )
     r = client.post(f"{API}/{exp['id']}/start")
     assert r.status_code == 202 and r.json()["queued"] == 2, r.text

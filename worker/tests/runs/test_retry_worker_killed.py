@@ -16,7 +16,13 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
 from worker.runs import lock as testbed
 from worker.runs.testbed import local_testbed
-from worker.tests.utils.experiments import LOCAL_FIXED, all_final, runs_of, wait_for
+from worker.tests.utils.experiments import (
+    LOCAL_FIXED,
+    SHORTEST_RUN,
+    all_final,
+    runs_of,
+    wait_for,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +33,7 @@ ENV = {
     "MCSCOPE_RESEND_AFTER_S": "2",
     "MCSCOPE_LEASE_GRACE_S": "5",
 }
-# From the new worker's start to the run's success: start-up, recovery, the run (5 s of load).
+# From the new worker's start to the run's success: start-up, recovery, the run (2 s of load).
 BOUND_S = 60
 
 
@@ -46,9 +52,7 @@ def _kill_while_waiting_retry(client: TestClient, db: Session, log_dir: Path) ->
         factors={"clients_per_thread": [1]},
         fixed=LOCAL_FIXED,
         repetitions=1,
-        run_time_s=5,  # the API's shortest run: the claim is the recovery
-        warmup_s=1,
-        cooldown_s=1,
+        **SHORTEST_RUN,  # the claim is the recovery, not the load
     )
     with testbed.testbed_lock(local_testbed().lock_key) as lock:
         assert lock.acquired

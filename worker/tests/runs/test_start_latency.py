@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from backend.models import Run, RunStatus
 from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess
-from worker.tests.utils.experiments import LOCAL_FIXED, all_final, wait_for
+from worker.tests.utils.experiments import LOCAL_FIXED, SHORTEST_RUN, all_final, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -45,9 +45,7 @@ def _start_and_measure(client: TestClient, db: Session, worker: CeleryWorkerProc
         factors={"clients_per_thread": [2]},
         fixed=LOCAL_FIXED,
         repetitions=2,
-        run_time_s=5,  # the shortest run: the test is about the start, not the load
-        warmup_s=1,
-        cooldown_s=1,
+        **SHORTEST_RUN,  # the test is about the start, not the load
     )
     log_before = len(worker.log_path.read_bytes())
     pressed = datetime.now(UTC)

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from backend.core.config import settings
 from backend.crud.run import queue_runs
+from backend.domain.design_fields import RUN_TIME
 from backend.domain.grid import expand, normalize_factors, normalize_fixed
 from backend.domain.templates import Template
 from backend.models import Configuration, Experiment, Run, RunStatus
@@ -71,17 +72,17 @@ def create_queued_experiment(
     return exp, run_ids
 
 
-# The shortest run that still goes through every phase of a run (preflight, start, populate,
-# load, stop, fetch, parse, store): for tests whose claim is the lifecycle, recovery, dispatch
-# or bookkeeping, not the load. 2 s of load, all of it measured (no warm-up or cool-down cut);
-# below the API's 5 s minimum, so only for experiments made here, not through the API.
+# The shortest run the API takes, which still goes through every phase of a run (preflight,
+# start, populate, load, stop, fetch, parse, store): for tests whose claim is the lifecycle,
+# recovery, dispatch or bookkeeping, not the load. All of its load is measured (no warm-up or
+# cool-down cut).
 class RunTimes(TypedDict):
     run_time_s: int
     warmup_s: int
     cooldown_s: int
 
 
-SHORTEST_RUN: RunTimes = {"run_time_s": 2, "warmup_s": 0, "cooldown_s": 0}
+SHORTEST_RUN: RunTimes = {"run_time_s": RUN_TIME.minimum, "warmup_s": 0, "cooldown_s": 0}
 
 # A small local-testbed configuration: one server, clients straight to it, memaslap.
 LOCAL_FIXED: dict[str, Any] = {
