@@ -18,7 +18,10 @@ describe("RunSettings", () => {
     );
     const runTime = screen.getByLabelText("Run time (s)") as HTMLInputElement;
     expect(runTime.name).toBe("run_time_s");
-    expect(runTime.min).toBe("5");
+    // The bound the backend serves (backend/domain/design_fields.py), not one written here.
+    const served = SERVED_DESIGN_FIELDS.find((f) => f.name === "run_time_s");
+    expect(runTime.min).toBe(String(served?.minimum));
+    expect(runTime.max).toBe(String(served?.maximum));
     expect(screen.getByLabelText("Repetitions")).toBeTruthy();
     expect(screen.getByLabelText("Warm-up (s)")).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Cool-down (s)"), { target: { value: "20" } });
