@@ -17,6 +17,7 @@ from backend.api.errors import add_error_handlers, validation_error_content
 from backend.api.guards import BodyLimit, SameOriginWrites
 from backend.api.main import api_router
 from backend.api.openapi import install_described_openapi
+from backend.api.slow_requests import SlowRequests
 from backend.api.well_formed import WellFormedInput
 from backend.core.config import settings
 from backend.core.db import SessionLocal
@@ -77,6 +78,8 @@ app.add_middleware(
     uploads={f"{settings.API_V1_STR}/imports": settings.IMPORT_MAX_ARCHIVE_BYTES},
 )
 app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.ALLOWED_HOSTS)
+# Outermost: each request timed from its arrival, the other middlewares' work included.
+app.add_middleware(SlowRequests, after_s=settings.API_SLOW_REQUEST_S)
 
 
 add_error_handlers(app)

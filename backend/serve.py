@@ -43,6 +43,8 @@ def log_config() -> dict[str, Any]:
     config = copy.deepcopy(LOGGING_CONFIG)
     config["filters"] = {"drop_query_string": {"()": DropQueryString}}
     config["handlers"]["access"]["filters"] = ["drop_query_string"]
+    # The app's own warnings (slow requests: backend/api/slow_requests.py) beside uvicorn's.
+    config["loggers"]["mcscope"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     return config
 
 
