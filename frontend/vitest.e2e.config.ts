@@ -33,6 +33,8 @@ const RUN_STATE = [
 
 const common = {
   environment: "node" as const,
+  // A failed test's pages: URL, toasts and a screenshot (tests/e2e/on-failure.ts).
+  setupFiles: ["tests/e2e/on-failure.ts"],
   testTimeout: 60_000,
   // A deadline against a hang only: seeding a spec's experiments (beforeAll) took over 60 s at
   // load 15 on the shared 2-core machine (results.spec.ts, 2026-11-29), with two specs at once

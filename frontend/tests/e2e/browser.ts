@@ -13,6 +13,10 @@ const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS ?? "test-results/screenshots"
  * token in localStorage before the app's scripts run, as the login page would leave it.
  * `loggedIn: false` gives a browser that has to go through the login page.
  */
+/** Every browser this spec file launched and has not closed (tests/e2e/on-failure.ts shows
+ * their pages when a test fails). */
+export const launched = new Set<Browser>();
+
 export async function launch({ loggedIn = true } = {}): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -27,6 +31,8 @@ export async function launch({ loggedIn = true } = {}): Promise<Browser> {
       "--disable-sync",
     ],
   });
+  launched.add(browser);
+  browser.on("disconnected", () => launched.delete(browser));
   if (!loggedIn || !TOKEN) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
