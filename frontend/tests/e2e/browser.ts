@@ -8,15 +8,15 @@ export const TOKEN = process.env.E2E_TOKEN ?? "";
 const TOKEN_KEY = "mcscope.token"; // src/lib/auth.ts
 const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS ?? "test-results/screenshots";
 
+/** Every browser this spec file launched and has not closed (tests/e2e/on-failure.ts shows
+ * their pages when a test fails). */
+export const launched = new Set<Browser>();
+
 /**
  * Chromium, logged in once for every spec: each new context (and so each newPage) gets the
  * token in localStorage before the app's scripts run, as the login page would leave it.
  * `loggedIn: false` gives a browser that has to go through the login page.
  */
-/** Every browser this spec file launched and has not closed (tests/e2e/on-failure.ts shows
- * their pages when a test fails). */
-export const launched = new Set<Browser>();
-
 export async function launch({ loggedIn = true } = {}): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
