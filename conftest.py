@@ -65,8 +65,8 @@ from backend.tests.utils.database import (  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
 
 # Every test phase's wall time, appended to $MCSCOPE_TEST_DURATIONS when set (`make test`'s
-# budget and slowest tests).
-pytest_plugins = ("backend.tests.utils.durations",)
+# budget and slowest tests); each failed test, a line in $MCSCOPE_TEST_FAILURES (its summary).
+pytest_plugins = ("backend.tests.utils.durations", "backend.tests.utils.failures")
 
 # Fixtures of tests that put real load on this machine's cores: a run on the local testbed
 # (its sshd) or on Azure VMs that are namespace hosts of this machine.

@@ -189,4 +189,10 @@ wait "$shared_pid" || status=1
 echo "== the shared-state specs, run beside the isolated ones:"
 cat "$shared_log"
 vitest_run --project run-state || status=1
+# For make test's summary of what failed: the API's slow or unanswered requests and its errors
+# (backend/api/slow_requests.py), beside the failed tests' pages (tests/e2e/on-failure.ts).
+if [[ $status -ne 0 && -n "${MCSCOPE_TEST_FAILURES:-}" ]]; then
+  grep -a -E "slow request|ERROR" "$log" | head -n 20 | sed 's/^/  e2e API log: /' \
+    >>"$MCSCOPE_TEST_FAILURES" || true
+fi
 exit "$status"

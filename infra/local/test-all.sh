@@ -31,6 +31,11 @@ cpu_start=$(busy_cpu_s)
 logs="$(mktemp -d -t mcscope-test.XXXXXX)"
 export MCSCOPE_TEST_DURATIONS_DIR="$logs/durations"
 mkdir -p "$MCSCOPE_TEST_DURATIONS_DIR"
+# What failed, a line each, from every lane (pytest: backend/tests/utils/failures.py; browser
+# tests: frontend/tests/e2e/on-failure.ts; a failed step of a lane), printed last: the end of
+# a long CI log is often all that is read.
+export MCSCOPE_TEST_FAILURES="$logs/failures.txt"
+: >"$MCSCOPE_TEST_FAILURES"
 export MCSCOPE_TEST_SEED="${MCSCOPE_TEST_SEED:-$(( RANDOM * 32768 + RANDOM ))}"
 echo "== random test order seed $MCSCOPE_TEST_SEED (the same order again: MCSCOPE_TEST_SEED=$MCSCOPE_TEST_SEED make test)"
 side_pid=""
@@ -46,7 +51,7 @@ side_lane() {
                 "bash frontend/scripts/test.sh static" \
                 "bash infra/local/test-python.sh load-free"; do
         echo "== side lane: $step"
-        $step || { failed=1; echo "== side lane: FAILED: $step"; }
+        $step || { failed=1; echo "== side lane: FAILED: $step" | tee -a "$MCSCOPE_TEST_FAILURES"; }
         # npm ci and the build done: the end-to-end tests may start (they use both).
         [[ "$step" == *"frontend/scripts/test.sh"* ]] && touch "$logs/frontend-ready"
     done
@@ -65,6 +70,7 @@ load_status=0
 # build.sh keeps the two builds of the tree apart).
 bash middleware-cpp/scripts/build.sh release --middleware-only \
     && bash infra/local/test-python.sh load || load_status=1
+[[ $load_status -eq 0 ]] || echo "== load lane: FAILED" >>"$MCSCOPE_TEST_FAILURES"
 load_wall=$(( $(date +%s) - load_start ))
 
 # The end-to-end tests, at normal priority beside what is left of the side lane; not before its
@@ -78,6 +84,7 @@ top -b -n 2 -d 1 -o %CPU -w 120 | awk '/^top -/ { n++ } n == 2' | sed -n 7,12p  
 frontend_start=$(date +%s)
 frontend_status=0
 bash frontend/scripts/test.sh e2e || frontend_status=1
+[[ $frontend_status -eq 0 ]] || echo "== frontend end-to-end: FAILED" >>"$MCSCOPE_TEST_FAILURES"
 frontend_wall=$(( $(date +%s) - frontend_start ))
 
 wait "$side_pid"
@@ -97,6 +104,10 @@ printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load
 echo "== machine CPU busy (of $(nproc) cores): $all_cpu s in the $all_wall s since the lanes started"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))
+if [[ -s "$MCSCOPE_TEST_FAILURES" ]]; then
+  echo "== what failed (the lane logs above have the whole of each):"
+  cut -c1-600 "$MCSCOPE_TEST_FAILURES" | head -n 40
+fi
 echo "== make test $([[ $status -eq 0 ]] && echo passed || echo FAILED) in $(( $(date +%s) - START ))s"
 if [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]]; then
   echo "== lane logs and test times kept in $logs"  # (durations/*.jsonl: every test phase)

@@ -1,6 +1,6 @@
 // Launching Debian's chromium through playwright-core (no browser download), and screenshots.
 import { mkdirSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8000";
 // The API token scripts/e2e.sh configured (MCSCOPE_ADMIN_TOKEN of its uvicorn).
@@ -11,6 +11,37 @@ const SCREENSHOT_DIR = process.env.E2E_SCREENSHOTS ?? "test-results/screenshots"
 /** Every browser this spec file launched and has not closed (tests/e2e/on-failure.ts shows
  * their pages when a test fails). */
 export const launched = new Set<Browser>();
+
+/** What each page asked the network for and has no answer to yet (method, URL, when sent),
+ * and its requests that failed: when a test waits out its timeout, on-failure.ts prints them,
+ * which tells a request the page never sent from one sent and never answered. */
+export const requests = new WeakMap<
+  Page,
+  { pending: Map<object, { what: string; sent: number }>; failed: string[] }
+>();
+
+function watchRequests(context: BrowserContext): void {
+  const of = (page: Page | null) => {
+    if (page === null) return undefined;
+    let seen = requests.get(page);
+    if (!seen) {
+      seen = { pending: new Map(), failed: [] };
+      requests.set(page, seen);
+    }
+    return seen;
+  };
+  context.on("request", (r) => {
+    const path = r.url().replace(BASE_URL, "");
+    of(r.frame().page())?.pending.set(r, { what: `${r.method()} ${path}`, sent: Date.now() });
+  });
+  context.on("requestfinished", (r) => of(r.frame().page())?.pending.delete(r));
+  context.on("requestfailed", (r) => {
+    const seen = of(r.frame().page());
+    const what = seen?.pending.get(r)?.what ?? r.url();
+    seen?.pending.delete(r);
+    seen?.failed.push(`${what}: ${r.failure()?.errorText ?? "failed"}`);
+  });
+}
 
 /**
  * Chromium, logged in once for every spec: each new context (and so each newPage) gets the
@@ -33,14 +64,17 @@ export async function launch({ loggedIn = true } = {}): Promise<Browser> {
   });
   launched.add(browser);
   browser.on("disconnected", () => launched.delete(browser));
-  if (!loggedIn || !TOKEN) return browser;
+  // browser.newPage() goes through newContext() too.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
-    await context.addInitScript(([key, token]) => window.localStorage.setItem(key, token), [
-      TOKEN_KEY,
-      TOKEN,
-    ] as const);
+    watchRequests(context);
+    if (loggedIn && TOKEN) {
+      await context.addInitScript(([key, token]) => window.localStorage.setItem(key, token), [
+        TOKEN_KEY,
+        TOKEN,
+      ] as const);
+    }
     return context;
   };
   return browser;
