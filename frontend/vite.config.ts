@@ -44,6 +44,11 @@ export default defineConfig({
     // A deadline against a hang only: `make test` runs these at SCHED_IDLE beside the load tests,
     // where a test waits for whatever CPU they leave (the default 5 s measures them, not it).
     testTimeout: 30_000,
+    // One environment per worker, not per file: jsdom's start-up and the imports were most of the
+    // suite (78 CPU s against 13, 70 files, 2026-11-30). What a file leaves behind is released
+    // after each test (src/test/setup.ts: rendered trees, query clients; each file unstubs what
+    // it stubbed).
+    isolate: false,
     projects: [
       {
         extends: true,

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PricesService, type VmPricePublic } from "@/api";
+import { TestQueries } from "@/test/api";
 import { PricesPage } from "./PricesPage";
 
 const stored: VmPricePublic = {
@@ -15,9 +15,9 @@ const stored: VmPricePublic = {
 
 function show() {
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <TestQueries>
       <PricesPage />
-    </QueryClientProvider>,
+    </TestQueries>,
   );
 }
 

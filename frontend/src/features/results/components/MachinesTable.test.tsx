@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NuqsTestingAdapter } from "nuqs/adapters/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ExperimentRunsService, type MachinesPublic } from "@/api";
 import { ResultsSelectionProvider } from "@/lib/urlState/resultsSelection";
+import { TestQueries } from "@/test/api";
 import { MachinesTable } from "./MachinesTable";
 
 const served: MachinesPublic = {
@@ -36,11 +36,11 @@ const served: MachinesPublic = {
 function renderTable() {
   render(
     <NuqsTestingAdapter>
-      <QueryClientProvider client={new QueryClient()}>
+      <TestQueries>
         <ResultsSelectionProvider experimentId={1} name="e" poll={false}>
           <MachinesTable />
         </ResultsSelectionProvider>
-      </QueryClientProvider>
+      </TestQueries>
     </NuqsTestingAdapter>,
   );
 }

@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ExperimentsService } from "@/api";
+import { TestQueries } from "@/test/api";
 import { NetworkBoundHint } from "./NetworkBoundHint";
 
 function renderFor(experiment: Record<string, unknown>) {
@@ -11,9 +11,9 @@ function renderFor(experiment: Record<string, unknown>) {
   } as never);
   render(
     <MemoryRouter>
-      <QueryClientProvider client={new QueryClient()}>
+      <TestQueries>
         <NetworkBoundHint experimentId={1} />
-      </QueryClientProvider>
+      </TestQueries>
     </MemoryRouter>,
   );
 }

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AzureLabPublic } from "@/api";
+import { TestQueries } from "@/test/api";
 import { AzureLabPanel } from "./AzureLabPanel";
 
 function lab(over: Partial<AzureLabPublic>): AzureLabPublic {
@@ -25,9 +25,9 @@ function lab(over: Partial<AzureLabPublic>): AzureLabPublic {
 
 function show(l: AzureLabPublic) {
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <TestQueries>
       <AzureLabPanel lab={l} />
-    </QueryClientProvider>,
+    </TestQueries>,
   );
 }
 

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RehearsalPublic } from "@/api";
+import { TestQueries } from "@/test/api";
 import { RehearsalPanel } from "./RehearsalPanel";
 
 function rehearsal(over: Partial<RehearsalPublic>): RehearsalPublic {
@@ -43,9 +43,9 @@ function rehearsal(over: Partial<RehearsalPublic>): RehearsalPublic {
 
 function show(r: RehearsalPublic) {
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <TestQueries>
       <RehearsalPanel rehearsal={r} />
-    </QueryClientProvider>,
+    </TestQueries>,
   );
 }
 
