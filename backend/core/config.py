@@ -75,8 +75,8 @@ class Settings(BaseSettings):
     ALLOWED_HOSTS: list[str] = ["127.0.0.1", "localhost", "[::1]"]
     # Largest request body accepted (413 beyond it).
     MAX_BODY_BYTES: int = Field(default=1_048_576, ge=1_024)
-    # A request answered this many seconds or more after it arrived is logged with its time
-    # (backend/api/slow_requests.py).
+    # A request still unanswered this many seconds after it arrived is logged then, and again
+    # with its status and time when answered (backend/api/slow_requests.py).
     API_SLOW_REQUEST_S: float = Field(default=2.0, gt=0)
     # Live event streams: at most this many open per client address and in all, each closed
     # after STREAM_MAX_S seconds (the browser reconnects).
