@@ -55,8 +55,9 @@ fi
 
 psql -h 127.0.0.1 -U postgres -q -c "CREATE DATABASE $db" >/dev/null
 export MCSCOPE_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:5432/$db"
+# The tests' one rule for a free loopback port (backend/tests/utils/ports.py).
 free_port() {
-  "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  (cd "$root" && "$py" -c 'from backend.tests.utils.ports import free_port; print(free_port())')
 }
 # The app serves dist at "/" itself; if that fails to load, serve dist with vite preview instead.
 export MCSCOPE_UI_DIST="$here/dist"
