@@ -4,14 +4,10 @@ its time, so the check cannot pass by chance)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from backend.core.config import REPO_ROOT
 from backend.tests.utils.durations import (
     BUDGET_SECONDS,
     main,
@@ -20,6 +16,7 @@ from backend.tests.utils.durations import (
     record_line,
     slowest,
 )
+from backend.tests.utils.planted import run_planted
 
 # A busy loop for the planted suites: CPU seconds, a lower bound on their time.
 BUSY = (
@@ -33,16 +30,8 @@ BUSY = (
 def _run_planted(tmp_path: Path, module: str) -> Path:
     """Runs a planted suite file with the durations hooks as a plugin; its times' file."""
     durations = tmp_path / "durations.jsonl"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.durations"]
-        + ["-p", "no:randomly", "-p", "no:cacheprovider", module],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_DURATIONS": str(durations)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    env = {"MCSCOPE_TEST_DURATIONS": str(durations)}
+    run = run_planted(tmp_path, "backend.tests.utils.durations", env, module)
     assert run.returncode == 0, run.stdout + run.stderr
     return durations
 

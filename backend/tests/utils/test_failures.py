@@ -4,13 +4,11 @@ plugin appends one line per failure, naming the test, its phase and the reason."
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from backend.core.config import REPO_ROOT
 from backend.tests.utils.failures import failure_line
+from backend.tests.utils.planted import run_planted
 
 PLANTED = """
 import pytest
@@ -30,20 +28,16 @@ def test_set_up_fails(broken):
 """
 
 
+def _run(folder: Path, failures: Path, target: str) -> subprocess.CompletedProcess[str]:
+    env = {"MCSCOPE_TEST_FAILURES": str(failures)}
+    return run_planted(folder, "backend.tests.utils.failures", env, target)
+
+
 def test_each_failure_is_a_line_naming_test_phase_and_reason(tmp_path: Path) -> None:
     (tmp_path / "test_planted.py").write_text(PLANTED)
     (tmp_path / "test_unimportable.py").write_text("import no_such_module_here\n")
     failures = tmp_path / "failures.txt"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.failures"]
-        + ["-p", "no:randomly", "-p", "no:cacheprovider", "."],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_FAILURES": str(failures)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = _run(tmp_path, failures, ".")
     assert run.returncode == 2, run.stdout + run.stderr  # interrupted by the collection error
     (line,) = failures.read_text().splitlines()
     assert line.startswith("pytest test_unimportable.py (collection): ")
@@ -53,16 +47,7 @@ def test_each_failure_is_a_line_naming_test_phase_and_reason(tmp_path: Path) -> 
 def test_failed_tests_of_a_run_that_collects(tmp_path: Path) -> None:
     (tmp_path / "test_planted.py").write_text(PLANTED)
     failures = tmp_path / "failures.txt"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "backend.tests.utils.failures"]
-        + ["-p", "no:randomly", "-p", "no:cacheprovider", "test_planted.py"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "MCSCOPE_TEST_FAILURES": str(failures)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = _run(tmp_path, failures, "test_planted.py")
     assert run.returncode == 1, run.stdout + run.stderr
     fails, set_up = failures.read_text().splitlines()
     assert fails.startswith("pytest test_planted.py::test_fails (call): AssertionError: ")
