@@ -1,6 +1,12 @@
 // Launching Debian's chromium through playwright-core (no browser download), and screenshots.
 import { mkdirSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Request,
+} from "playwright-core";
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8000";
 // The API token scripts/e2e.sh configured (MCSCOPE_ADMIN_TOKEN of its uvicorn).
@@ -21,8 +27,13 @@ export const requests = new WeakMap<
 >();
 
 function watchRequests(context: BrowserContext): void {
-  const of = (page: Page | null) => {
-    if (page === null) return undefined;
+  const of = (request: Request) => {
+    let page: Page;
+    try {
+      page = request.frame().page();
+    } catch {
+      return undefined; // a service worker's request has no frame
+    }
     let seen = requests.get(page);
     if (!seen) {
       seen = { pending: new Map(), failed: [] };
@@ -32,11 +43,11 @@ function watchRequests(context: BrowserContext): void {
   };
   context.on("request", (r) => {
     const path = r.url().replace(BASE_URL, "");
-    of(r.frame().page())?.pending.set(r, { what: `${r.method()} ${path}`, sent: Date.now() });
+    of(r)?.pending.set(r, { what: `${r.method()} ${path}`, sent: Date.now() });
   });
-  context.on("requestfinished", (r) => of(r.frame().page())?.pending.delete(r));
+  context.on("requestfinished", (r) => of(r)?.pending.delete(r));
   context.on("requestfailed", (r) => {
-    const seen = of(r.frame().page());
+    const seen = of(r);
     const what = seen?.pending.get(r)?.what ?? r.url();
     seen?.pending.delete(r);
     seen?.failed.push(`${what}: ${r.failure()?.errorText ?? "failed"}`);
