@@ -29,21 +29,20 @@ afterEach(async (ctx) => {
         const pending = [...(seen?.pending.values() ?? [])].map(
           (r) => `${r.what} (${((now - r.sent) / 1000).toFixed(1)} s)`,
         );
+        // Known without asking the page, so kept when the page no longer answers.
+        const network =
+          `unanswered requests: ${JSON.stringify(pending)}; ` +
+          `failed requests: ${JSON.stringify(seen?.failed ?? [])}`;
         try {
           const toasts = (await page.locator(".toasts > *").allTextContents()).filter(Boolean);
           const disabled = await page.locator("button:disabled").allTextContents();
           await page.screenshot({ path, fullPage: true, timeout: 10_000 });
           lines.push(
             `  page ${n}: ${page.url()}; toasts: ${JSON.stringify(toasts)}; ` +
-              `disabled buttons: ${JSON.stringify(disabled)}; ` +
-              `unanswered requests: ${JSON.stringify(pending)}; ` +
-              `failed requests: ${JSON.stringify(seen?.failed ?? [])}; screenshot: ${path}`,
+              `disabled buttons: ${JSON.stringify(disabled)}; ${network}; screenshot: ${path}`,
           );
         } catch (err) {
-          lines.push(
-            `  page ${n}: ${page.url()} (not captured: ${err}); ` +
-              `unanswered requests: ${JSON.stringify(pending)}`,
-          );
+          lines.push(`  page ${n}: ${page.url()} (not captured: ${err}); ${network}`);
         }
       }
     }
