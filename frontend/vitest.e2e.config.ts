@@ -1,16 +1,19 @@
-// Vitest runs the Playwright end-to-end specs too (node environment), in three projects.
+// Vitest runs the Playwright end-to-end specs too (node environment), in four projects.
 // "isolated": specs that share no state, two files at a time (each seeds and reads
 // experiments of its own: names, ids and runs nobody else touches). "shared-state": one at a
 // time, the specs that share state through the whole API: the Testbeds page lists every
 // testbed (and costs.spec and azure.spec price the same VM sizes), and the Celery workers of
-// azure.spec and smoke-run.spec carry out any message left on the run queues and, as every
+// azure.spec and rehearsal.spec carry out any message left on the run queues and, as every
 // worker does when it starts (worker/tasks/recovery.py), re-queue runs left "running" without
 // a worker, re-send "queued" runs without a message and take a latency-SLO search's next step.
 // "run-state": the specs that leave runs "running" or "queued" for the UI to show, which such
-// a worker would take over; they run last, when no worker is left.
+// a worker would take over; they run when no worker is left. "real-load": the one spec that
+// puts real load on the machine (a run on the local testbed), last: it cancels what the
+// run-state specs left before its worker starts, and `make test` holds it until the load
+// tests are over (they measure the machine; the other specs may run beside them).
 // scripts/e2e.sh runs "isolated" and "shared-state" side by side (two Vitest processes: one
-// process's projects of one group must have the same worker count), then "run-state"; a run
-// of this config alone (spec files given to e2e.sh) takes the groups in turn.
+// process's projects of one group must have the same worker count), then "run-state", then
+// "real-load"; a run of this config alone (spec files given to e2e.sh) takes the groups in turn.
 import { fileURLToPath, URL } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -21,9 +24,10 @@ const SHARED_STATE = [
   "tests/e2e/network.spec.ts",
   "tests/e2e/rehearsal.spec.ts",
   "tests/e2e/run-page.spec.ts",
-  "tests/e2e/smoke-run.spec.ts",
   "tests/e2e/testbeds.spec.ts",
 ];
+
+const REAL_LOAD = ["tests/e2e/smoke-run.spec.ts"];
 
 const RUN_STATE = [
   "tests/e2e/finish.spec.ts",
@@ -55,7 +59,7 @@ export default defineConfig({
           ...common,
           name: "isolated",
           include: ["tests/e2e/**/*.spec.ts"],
-          exclude: [...SHARED_STATE, ...RUN_STATE],
+          exclude: [...SHARED_STATE, ...RUN_STATE, ...REAL_LOAD],
           fileParallelism: true,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -81,6 +85,17 @@ export default defineConfig({
           fileParallelism: true,
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...common,
+          name: "real-load",
+          include: REAL_LOAD,
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -11,14 +11,19 @@
 # it only CPU time that no normal-priority process wants, so the load lane still sees a quiet
 # machine. One lane, not one per suite: with four idle-class lanes beside the load tests (tried
 # 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
-# timed out. The frontend's end-to-end tests (a real browser against a real API, with its own
-# timeouts) start when the load lane ends, beside whatever of the side lane is left (on a slower
-# machine the side lane is the longer one: 1,113 s against 985 s on 2026-11-29), once the side
-# lane's frontend step has installed and built what they use. Tried and dropped (measured on
-# fresh clones): the end-to-end tests in the side lane during the load tests made two
-# worker-recovery tests of the load lane fail (2026-11-28).
+# timed out. The frontend's end-to-end tests (a real browser against a real API) are the third
+# lane: they start when the side lane ends or the load lane does, whichever is first (and not
+# before the side lane's frontend step has installed and built what they use). Started while
+# the load tests still run (a quick machine: the side lane ended at 498 s, the load lane at
+# 721 s, 2026-11-30), they take the side lane's place at SCHED_IDLE, one idle-class lane as
+# before, and their one spec that runs real load on the local testbed waits for the load lane's
+# end (frontend/scripts/e2e.sh); started after it (a slow machine, where the side lane is the
+# longer: 1,113 s against 985 s on 2026-11-29), they run at normal priority beside what is left
+# of the side lane. Tried and dropped (2026-11-28): the whole browser suite in the side lane
+# during the load tests, its real run included, made two worker-recovery tests of the load
+# lane fail.
 #
-# The side lane's log is printed when it and the end-to-end tests are done; the summary gives
+# The side and browser lanes' logs are printed when all three are done; the summary gives
 # each lane's wall time and status, and the 15 slowest tests of every pytest run (their times
 # are recorded by backend/tests/utils/durations.py; test-python.sh checks the load-free tests'
 # budget). One random-order seed for the whole run, printed, so a failing order can be repeated.
@@ -39,7 +44,13 @@ export MCSCOPE_TEST_FAILURES="$logs/failures.txt"
 export MCSCOPE_TEST_SEED="${MCSCOPE_TEST_SEED:-$(( RANDOM * 32768 + RANDOM ))}"
 echo "== random test order seed $MCSCOPE_TEST_SEED (the same order again: MCSCOPE_TEST_SEED=$MCSCOPE_TEST_SEED make test)"
 side_pid=""
-trap '[[ -n "$side_pid" ]] && kill -- "-$side_pid" 2>/dev/null; exit 130' INT TERM
+e2e_pid=""
+stop_lanes() {
+    local group
+    for group in $side_pid $e2e_pid; do kill -- "-$group" 2>/dev/null; done
+    exit 130
+}
+trap stop_lanes INT TERM
 
 # The side lane: its own process group (an interrupt stops all of it), at SCHED_IDLE; each step
 # runs even when an earlier one failed, and its status and wall time go to side.rc.
@@ -57,10 +68,38 @@ side_lane() {
     done
     echo "$failed $(( $(date +%s) - start ))" >"$logs/side.rc"
 }
-export -f side_lane
+# The browser lane: its own process group; waits for the built frontend, then for the side
+# lane's end or the load lane's (load.over), whichever comes first; at SCHED_IDLE while the load
+# tests run, and its real-load spec waits for load.over. Status, wall time and when it started
+# go to e2e.rc.
+e2e_lane() {
+    local start status=0 how prio
+    while [[ ! -f "$logs/frontend-ready" && ! -f "$logs/side.rc" ]]; do sleep 1; done
+    while [[ ! -f "$logs/side.rc" && ! -f "$logs/load.over" ]]; do sleep 1; done
+    start=$(date +%s)
+    if [[ -f "$logs/load.over" ]]; then
+        how="after the load lane"
+        prio=()
+    else
+        how="beside the load tests' end, at idle priority"
+        prio=(chrt --idle 0)
+    fi
+    echo "== frontend end-to-end tests, $how (what else uses the CPU: load average, busiest processes)"
+    uptime
+    top -b -n 2 -d 1 -o %CPU -w 120 | awk '/^top -/ { n++ } n == 2' | sed -n 7,12p  # the last second
+    MCSCOPE_E2E_LOAD_OVER="$logs/load.over" "${prio[@]}" bash frontend/scripts/test.sh e2e \
+        || status=1
+    [[ $status -eq 0 ]] || echo "== frontend end-to-end: FAILED" >>"$MCSCOPE_TEST_FAILURES"
+    echo "$status $(( $(date +%s) - start )) $(( start - LANES_START )) $how" >"$logs/e2e.rc"
+}
+export -f side_lane e2e_lane
 export logs
+LANES_START=$(date +%s)
+export LANES_START
 setsid chrt --idle 0 bash -c side_lane >"$logs/side.log" 2>&1 &
 side_pid=$!
+setsid bash -c e2e_lane >"$logs/e2e.log" 2>&1 &
+e2e_pid=$!
 
 echo "== side lane at SCHED_IDLE: lint, C++ suite, frontend static checks, load-free Python tests (log: $logs/side.log)"
 echo "== load lane: the middleware's release binary, then the load tests one at a time"
@@ -72,26 +111,20 @@ bash middleware-cpp/scripts/build.sh release --middleware-only \
     && bash infra/local/test-python.sh load || load_status=1
 [[ $load_status -eq 0 ]] || echo "== load lane: FAILED" >>"$MCSCOPE_TEST_FAILURES"
 load_wall=$(( $(date +%s) - load_start ))
-
-# The end-to-end tests, at normal priority beside what is left of the side lane; not before its
-# frontend step has run npm ci and the build (a second npm ci would pull node_modules from under
-# one of them).
-while [[ ! -f "$logs/frontend-ready" ]] && kill -0 "$side_pid" 2>/dev/null; do sleep 1; done
-echo
-echo "== frontend end-to-end tests (what else still uses the CPU: load average, busiest processes)"
-uptime
-top -b -n 2 -d 1 -o %CPU -w 120 | awk '/^top -/ { n++ } n == 2' | sed -n 7,12p  # the last second
-frontend_start=$(date +%s)
-frontend_status=0
-bash frontend/scripts/test.sh e2e || frontend_status=1
-[[ $frontend_status -eq 0 ]] || echo "== frontend end-to-end: FAILED" >>"$MCSCOPE_TEST_FAILURES"
-frontend_wall=$(( $(date +%s) - frontend_start ))
+touch "$logs/load.over"  # the browser lane may start, or its real-load spec if it is under way
+echo "== load lane done in $load_wall s; waiting for the side and browser lanes"
 
 wait "$side_pid"
+wait "$e2e_pid"
 echo
 echo "================ side lane ================"
 cat "$logs/side.log"
 read -r side_status side_wall <"$logs/side.rc" 2>/dev/null || { side_status=1; side_wall="?"; }
+echo
+echo "================ browser lane ================"
+cat "$logs/e2e.log"
+read -r frontend_status frontend_wall frontend_after frontend_how <"$logs/e2e.rc" 2>/dev/null \
+    || { frontend_status=1; frontend_wall="?"; frontend_after="?"; frontend_how="did not report"; }
 all_cpu=$(( $(busy_cpu_s) - cpu_start ))
 all_wall=$(( $(date +%s) - load_start ))
 
@@ -100,7 +133,8 @@ echo
 echo "== make test: lanes"
 printf '   %-36s %-6s %6s s\n' "load (release build, load tests)" "$(word "$load_status")" "$load_wall" \
     "side (lint, C++, Python, UI static)" "$(word "$side_status")" "$side_wall" \
-    "frontend end-to-end (after load)" "$(word "$frontend_status")" "$frontend_wall"
+    "frontend end-to-end" "$(word "$frontend_status")" "$frontend_wall"
+echo "== the browser lane started $frontend_after s after the lanes, $frontend_how"
 echo "== machine CPU busy (of $(nproc) cores): $all_cpu s in the $all_wall s since the lanes started"
 .venv/bin/python -m backend.tests.utils.durations slowest 15 "$MCSCOPE_TEST_DURATIONS_DIR"/*.jsonl
 status=$(( load_status || side_status || frontend_status ))

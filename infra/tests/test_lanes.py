@@ -105,8 +105,8 @@ def test_make_test_runs_every_lane_step_after_a_failure_and_fails(tmp_path: Path
     assert ran == sorted(
         ["make", "cpp", "build", "python", "python", "frontend", "frontend", "durations"]
     ), ran
-    # The frontend's static half ends the side lane, its browser tests run after both lanes;
-    # the load lane builds only the binary.
+    # The frontend's static half ends the side lane, its browser tests run after it (their own
+    # lane); the load lane builds only the binary.
     assert [line for line in lines if line.startswith("frontend")] == [
         "frontend static",
         "frontend e2e",
@@ -138,3 +138,64 @@ def test_make_check_runs_its_three_groups_whole_after_a_failure_and_fails(tmp_pa
     summary = run.stdout[run.stdout.index("   lint, types, docs") :]
     assert "FAILED" in summary.splitlines()[0] and "FAILED" not in summary.splitlines()[1]
     assert "make check FAILED" in run.stdout
+
+
+# Stubs of the three lanes' work that show when each ran and what it saw: the load tests wait
+# (a bounded while) for a sign of the other lane, the browser stub says its scheduling policy
+# and whether the load tests were over when it started, then waits for their end.
+WAIT_FOR = """for _ in $(seq 1 200); do [[ -e "{path}" ]] && break; sleep 0.1; done
+[[ -e "{path}" ]] || {{ echo "{what} never came" >>"$CALLS"; exit 1; }}"""
+E2E_STUB = """if [[ "$1" == e2e ]]; then
+  policy=$(chrt -p $$ | head -n 1 | awk '{{print $NF}}')
+  over=no; [[ -e "$MCSCOPE_E2E_LOAD_OVER" ]] && over=yes
+  echo "e2e started $policy load-over=$over" >>"$CALLS"
+  touch "$CALLS.e2e"
+  {wait_over}
+  echo "e2e saw the load lane end" >>"$CALLS"
+fi"""
+
+
+def _lanes_tree(tmp_path: Path, python_body: str) -> tuple[Path, Path]:
+    tree, calls = tmp_path / "tree", tmp_path / "calls.txt"
+    _copy(tree, "infra/local/test-all.sh", "infra/local/timed.sh")
+    (tree / "Makefile").write_text(
+        "compose-check:\n\t@true\nlint:\n\t@true\ndocs-build:\n\t@true\n"
+    )
+    _stub(tree / "middleware-cpp/scripts/test.sh", "cpp")
+    _stub(tree / "middleware-cpp/scripts/build.sh", "build")
+    _stub(tree / "infra/local/test-python.sh", "python", python_body)
+    wait_over = WAIT_FOR.format(path="$MCSCOPE_E2E_LOAD_OVER", what="load.over")
+    _stub(tree / "frontend/scripts/test.sh", "frontend", E2E_STUB.format(wait_over=wait_over))
+    _stub(tree / ".venv/bin/python", "durations")
+    return tree, calls
+
+
+def test_the_browser_lane_starts_at_idle_priority_when_the_side_lane_ends_before_the_load_tests(
+    tmp_path: Path,
+) -> None:
+    # The load tests outlast the side lane: they end only once the browser lane has started.
+    body = 'if [[ "$1" == load ]]; then\n{}\nfi'.format(
+        WAIT_FOR.format(path="$CALLS.e2e", what="the browser lane")
+    )
+    tree, calls = _lanes_tree(tmp_path, body)
+    run = _run(tree, "infra/local/test-all.sh", calls)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = [line for line in calls.read_text().splitlines() if line.startswith("e2e")]
+    # Beside the load tests at SCHED_IDLE, and told when they ended (its real-load spec waits).
+    assert lines == ["e2e started SCHED_IDLE load-over=no", "e2e saw the load lane end"], lines
+    assert "beside the load tests' end, at idle priority" in run.stdout
+
+
+def test_the_browser_lane_starts_at_normal_priority_when_the_load_tests_end_first(
+    tmp_path: Path,
+) -> None:
+    # The side lane's load-free tests outlast the load tests.
+    body = 'if [[ "$1" == load-free ]]; then\n{}\nfi'.format(
+        WAIT_FOR.format(path="$logs/load.over", what="the load lane's end")
+    )
+    tree, calls = _lanes_tree(tmp_path, body)
+    run = _run(tree, "infra/local/test-all.sh", calls)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = [line for line in calls.read_text().splitlines() if line.startswith("e2e")]
+    assert lines == ["e2e started SCHED_OTHER load-over=yes", "e2e saw the load lane end"], lines
+    assert "after the load lane" in run.stdout
