@@ -65,34 +65,13 @@ from backend.tests.utils.database import (  # noqa: E402
 from backend.tests.utils.processes import CeleryWorkerProcess  # noqa: E402
 
 # Every test phase's wall time, appended to $MCSCOPE_TEST_DURATIONS when set (`make test`'s
-# budget and slowest tests); each failed test, a line in $MCSCOPE_TEST_FAILURES (its summary).
-pytest_plugins = ("backend.tests.utils.durations", "backend.tests.utils.failures")
-
-# Fixtures of tests that put real load on this machine's cores: a run on the local testbed
-# (its sshd) or on Azure VMs that are namespace hosts of this machine.
-_LOAD_FIXTURES = frozenset({"local_sshd", "fake_arm"})
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Marks the modules that put load on the machine `load` (any of their tests uses a load
-    fixture): `make test` runs them one at a time after the others, `make check` leaves them out
-    (each would measure the other: throughput ratios, heartbeats and timeouts are what they
-    assert). Groups for pytest-xdist's `--dist loadgroup`: a module stays on one worker, so its
-    module fixtures (a Celery worker, a server) start once."""
-    modules: dict[str, bool] = {}
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        # A module that only reaches the hosts (provisioning, SSH, host keys) says so with
-        # `pytestmark = pytest.mark.hosts_without_load`: nothing it does measures or is measured.
-        loads = bool(_LOAD_FIXTURES & set(item.fixturenames)) and (
-            item.get_closest_marker("hosts_without_load") is None
-        )
-        modules[module] = modules.get(module, False) or loads
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group("load" if modules[module] else module))
-        if modules[module]:
-            item.add_marker(pytest.mark.load)  # `make check` leaves these out
+# budget and slowest tests); each failed test, a line in $MCSCOPE_TEST_FAILURES (its summary);
+# which modules put load on the machine (marked `load`), and the load lane's order.
+pytest_plugins = (
+    "backend.tests.utils.durations",
+    "backend.tests.utils.failures",
+    "backend.tests.utils.load_lane",
+)
 
 
 @pytest.fixture(scope="session")

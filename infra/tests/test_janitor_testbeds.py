@@ -37,7 +37,10 @@ from worker.live.publish import run_state
 from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import create_queued_experiment, in_load_phase, runs_of
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (an expired testbed's runs end failed, its
+# group goes): run last in the load lane, beside the browser tests
+# (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 FIXED = SMALL_EXPERIMENT
 LATER = (datetime.now(UTC) + timedelta(hours=1)).isoformat()

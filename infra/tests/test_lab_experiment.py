@@ -29,7 +29,10 @@ from worker.tasks.runs import _execute_run
 from worker.tests.utils.experiments import SHORTEST_RUN, create_queued_experiment, runs_of
 from worker.tests.utils.hardware import local_cpu_model
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a lab is created, run on and deleted against
+# the fake ARM): run last in the load lane, beside the browser tests
+# (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 FIXED = SMALL_EXPERIMENT
 

@@ -28,7 +28,9 @@ from infra.tests.fake_azure_app import CA_ENV, URL_ENV
 from infra.tests.labs import queue_lab
 from worker.live.publish import run_state
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a lab's creation outlives its worker): run
+# last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 
 @pytest.fixture()

@@ -27,7 +27,9 @@ from worker.tests.utils.experiments import (
     wait_for,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (every run finishes once across Redis
+# restarts): run last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 API = "/api/v1/experiments"
 

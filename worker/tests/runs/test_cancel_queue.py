@@ -17,7 +17,9 @@ from backend.tests.utils.processes import CeleryWorkerProcess
 from worker.tasks.experiments import dispatch_experiment
 from worker.tests.utils.experiments import LOCAL_FIXED, SHORTEST_RUN, all_final, wait_for
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a cancelled experiment's messages leave the
+# queue): run last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 API = "/api/v1/experiments"
 CANCELLED_RUNS = 1_000  # 50 configurations x 20 repetitions: 5 of the background sender's batches

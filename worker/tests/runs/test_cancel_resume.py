@@ -16,7 +16,9 @@ from worker.tests.utils.experiments import (
     wait_for,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (Cancel stops a run's processes, Start resumes
+# the rest): run last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 
 def test_cancel_stops_processes_and_start_resumes(

@@ -32,7 +32,9 @@ from worker.tests.utils.experiments import (
     wait_for,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (two attempts never share a testbed): run last
+# in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 FIXED = {
     "servers": 1,

@@ -16,7 +16,9 @@ from worker.tests.utils.experiments import (
     runs_of,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (re-running a flagged run adds one attempt):
+# run last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 API = "/api/v1"
 
 

@@ -24,7 +24,10 @@ from worker.tests.utils.experiments import (
     wait_for,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a retry lost with its worker is re-sent
+# (within a bound far above a run)): run last in the load lane, beside the browser tests
+# (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 API = "/api/v1/experiments"
 # Short periods, so that the bound below is a few of them (production: 20 s, 30 s, 30 s).

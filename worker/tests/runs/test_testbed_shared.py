@@ -32,7 +32,9 @@ from worker.tests.utils.experiments import (
     wait_for,
 )
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a testbed another attempt used is not
+# trusted): run last in the load lane, beside the browser tests (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 
 @pytest.mark.timeout(300)

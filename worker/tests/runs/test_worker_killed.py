@@ -14,7 +14,10 @@ from backend.tests.utils.experiment import create_random_experiment
 from backend.tests.utils.processes import CeleryWorkerProcess, pid_alive
 from worker.tests.utils.experiments import all_final, in_load_phase, wait_for
 
-pytestmark = pytest.mark.integration
+# What happens to runs, not what their load measures (a killed worker's runs are finished once, its
+# processes stopped): run last in the load lane, beside the browser tests
+# (backend/tests/utils/load_lane.py).
+pytestmark = [pytest.mark.integration, pytest.mark.load_not_measured]
 
 
 @pytest.mark.timeout(600)  # above its two waits, so a timeout reports the runs' states and logs
