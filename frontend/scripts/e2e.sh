@@ -10,6 +10,8 @@ uvicorn_pid=""
 preview_pid=""
 fake_arm_pid=""
 forkrun_pid=""
+forward_pid=""
+browser_ns=""
 shared_pid=""
 sshd_env=()
 # Raw run files of this database's runs (run ids restart at 1): never the dev instance's var/.
@@ -25,6 +27,8 @@ stop_pid() {
 cleanup() {
   stop_pid "$shared_pid"
   stop_pid "$forkrun_pid"
+  stop_pid "$forward_pid"
+  [[ -z "$browser_ns" ]] || ip netns del "$browser_ns" 2>/dev/null || true
   stop_pid "$fake_arm_pid"  # removes its VM hosts (namespaces, bridge) itself
   if [[ ${#sshd_env[@]} -gt 0 ]]; then
     env "${sshd_env[@]}" bash "$root/infra/local/sshd.sh" stop >/dev/null 2>&1 || true
@@ -171,6 +175,27 @@ if [[ "$serve_ui" == preview ]]; then
   done
 fi
 export E2E_DATABASE="$db" E2E_BASE_URL="$base"
+
+# Chromium in a network namespace of its own, with only its loopback, and the base URL's port
+# forwarded into it (infra/local/netns_forward.py): Chromium fails every request in flight
+# when an address changes in its namespace (ERR_NETWORK_CHANGED), and the fake Azure's subnets
+# (azure.spec here, the Azure tests of make test's load lane) add and remove addresses beside
+# the browser tests. The specs' own requests (Node.js) and the API stay in this namespace.
+browser_ns="mcscope-e2e-$$"
+ip netns add "$browser_ns"
+ip -n "$browser_ns" link set lo up
+(cd "$root" && exec "$py" -m infra.local.netns_forward "$browser_ns" "${base##*:}") \
+  >"$var_dir/forward.log" 2>&1 &
+forward_pid=$!
+for _ in $(seq 1 100); do
+  grep -q "^forwarding" "$var_dir/forward.log" && break
+  kill -0 "$forward_pid" 2>/dev/null || { cat "$var_dir/forward.log"; exit 1; }
+  sleep 0.1
+done
+printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$browser_ns" "${CHROMIUM:-/usr/bin/chromium}" \
+  >"$var_dir/chromium"
+chmod +x "$var_dir/chromium"
+export CHROMIUM="$var_dir/chromium"
 vitest=("$here/node_modules/.bin/vitest" run --config vitest.e2e.config.ts)
 vitest_run() { "${vitest[@]}" "$@"; }
 if [[ $# -gt 0 ]]; then

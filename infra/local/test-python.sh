@@ -5,9 +5,9 @@
 # beside them in its own process, in file order (schemathesis' cases do not spread over xdist
 # workers); then the budget: no load-free test (the fuzz aside) over the limit in
 # backend/tests/utils/durations.py. Then the tests that put load on the machine (local
-# testbed, namespace and fake-Azure VMs) run one at a time on a quiet machine, in file order:
-# each asserts throughput ratios, heartbeats and timeouts, which another run beside it would
-# disturb. `load-free` or `load` runs only that half (`make test` runs the two halves in lanes
+# testbed, namespace and fake-Azure VMs) run one at a time on a quiet machine, in file order
+# but those whose load is not measured last (backend/tests/utils/load_lane.py): each asserts
+# throughput ratios, heartbeats and timeouts, which another run beside it would disturb. `load-free` or `load` runs only that half (`make test` runs the two halves in lanes
 # side by side: infra/local/test-all.sh).
 #
 # MCSCOPE_TEST_SEED repeats an order; MCSCOPE_TEST_DURATIONS_DIR keeps each run's test times
@@ -50,7 +50,7 @@ if [[ "$MODE" != load ]]; then
   .venv/bin/python -m backend.tests.utils.durations budget "$DURATIONS/load-free.jsonl" || status=1
 fi
 if [[ "$MODE" != load-free ]]; then
-  echo "== tests that put load on the machine, one at a time, in file order"
+  echo "== tests that put load on the machine, one at a time, in file order, those whose load is not measured last"
   MCSCOPE_TEST_DURATIONS="$DURATIONS/load.jsonl" \
     "${PYTEST[@]}" -p no:randomly "${SUITES[@]}" -m load || status=1
 fi
