@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests on the real API: own PostgreSQL database, migrations, uvicorn serving
-# frontend/dist, Playwright (playwright-core) driving Debian's chromium. Cleans up after itself.
+# frontend/dist, Playwright (playwright-core) driving Debian's chromium in a network namespace of
+# its own (below). Cleans up after itself.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 root="$(cd "$here/.." && pwd)"
