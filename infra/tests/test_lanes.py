@@ -142,9 +142,10 @@ def test_make_check_runs_its_three_groups_whole_after_a_failure_and_fails(tmp_pa
 
 
 # Stubs of the three lanes' work that show when each ran and what it saw: the load tests wait
-# (a bounded while) for a sign of the other lane, the browser stub says its scheduling policy
-# and whether the load tests were over when it started, then waits for their end.
-WAIT_FOR = """for _ in $(seq 1 200); do [[ -e "{path}" ]] && break; sleep 0.1; done
+# (at most 60 s: a deadline against a hang, the side lane runs this at idle priority) for a
+# sign of the other lane, the browser stub says its scheduling policy and whether the load
+# tests were over when it started, then waits for their end.
+WAIT_FOR = """for _ in $(seq 1 600); do [[ -e "{path}" ]] && break; sleep 0.1; done
 [[ -e "{path}" ]] || {{ echo "{what} never came" >>"$CALLS"; exit 1; }}"""
 E2E_STUB = """if [[ "$1" == e2e ]]; then
   policy=$(chrt -p $$ | head -n 1 | awk '{{print $NF}}')
