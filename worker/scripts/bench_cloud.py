@@ -30,15 +30,15 @@ def main() -> None:
 
 def _bench(run_time_s: int) -> None:
     from backend.core.db import SessionLocal
-    from worker.tests.utils.cloud_shaped import outcomes, register, run_experiment, shaped_testbed
+    from worker.tests.utils.cloud_shaped import outcomes, register, run_experiments, shaped_testbed
 
     with tempfile.TemporaryDirectory(prefix="mcscope-bench-cloud-") as tmp:
         bed = shaped_testbed(Path(tmp))
         try:
             bed.up()
             with SessionLocal() as db:
-                exp = run_experiment(db, register(db, bed), run_time_s)
-                found = outcomes(db, exp)
+                exps = run_experiments(db, register(db, bed), run_time_s)
+                found = outcomes(db, exps)
         finally:
             bed.down()
     print(f"cloud-shaped testbed, {run_time_s} s runs, window 3..{run_time_s - 1} s")

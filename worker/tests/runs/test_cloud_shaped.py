@@ -22,7 +22,7 @@ from worker.tests.utils.cloud_shaped import (
     REPORTS_GETS_PER_S,
     outcomes,
     register,
-    run_experiment,
+    run_experiments,
     shaped_testbed,
 )
 
@@ -44,8 +44,8 @@ def bed(local_sshd: None, tmp_path: Path) -> Iterator[NetnsTestbed]:
 
 
 def test_the_links_bound_gets_and_sets_as_on_azure(db: Session, bed: NetnsTestbed) -> None:
-    exp = run_experiment(db, register(db, bed), RUN_TIME_S)
-    by_ratio = {o.ratio: o for o in outcomes(db, exp)}
+    exps = run_experiments(db, register(db, bed), RUN_TIME_S)
+    by_ratio = {o.ratio: o for o in outcomes(db, exps)}
     gets, sets = by_ratio["0:1"], by_ratio["1:0"]
     print(gets, sets, sep="\n")  # the figures, in -s runs and failure reports
 

@@ -39,11 +39,18 @@ from worker.tests.utils.experiments import create_queued_experiment, runs_of
 
 SERVER_SIZE, CLIENT_SIZE = "Standard_A1_v2", "Standard_A2_v2"
 BASIS: Basis = "measured"  # the reports' iperf (Basic A1/A2, these sizes' predecessors)
-# 1 instance x 2 threads x 64 clients: 128 requests in flight are ~40 ms of a 101 Mbit/s
-# link's replies, so its queue (not the clients) holds the backlog and it never idles while
-# the shared machine's CPU is busy (32 clients, ~10 ms of backlog, kept it 92 % busy on a
-# saturated machine); 128 x 4 KB fit in the shaper's queue (rate x 50 ms + burst).
-LOAD = {"instances_per_machine": 1, "threads_per_instance": 2, "clients_per_thread": 64}
+# The load of each ratio: 1 instance x 2 threads, enough clients that the capped link's queue
+# (not the clients) holds the backlog, so the link never idles while the shared machine's CPU
+# is busy. Gets, 64 clients a thread: 128 replies in flight are ~40 ms of the 101 Mbit/s
+# server link and fit in its shaper's queue (rate x 50 ms + burst; 32 clients, ~10 ms of
+# backlog, kept it 92 % busy on a saturated machine). Sets, 128 clients a thread: 256 values
+# in flight are ~40 ms of the 201 Mbit/s client link (1.06 of its 1.26 MB queue); with 128 in
+# flight, ~20 ms, the link was 91 % busy and sets reached 94.0 % of their bound once, on a
+# machine whose other lane kept its CPU busy (2026-11-30).
+LOADS: dict[str, dict[str, int]] = {
+    "0:1": {"instances_per_machine": 1, "threads_per_instance": 2, "clients_per_thread": 64},
+    "1:0": {"instances_per_machine": 1, "threads_per_instance": 2, "clients_per_thread": 128},
+}
 REPORTS_GETS_PER_S = 2_940.0  # DOMAIN.md section 3, one server VM, 4 KB values
 
 
@@ -85,33 +92,37 @@ def register(db: Session, bed: NetnsTestbed) -> Testbed:
     return testbed
 
 
-def run_experiment(db: Session, testbed: Testbed, run_time_s: int) -> Experiment:
-    """Read-only then write-only, 4 KB values, clients straight to the server; every run
-    executed here as the worker's task would (a transient SSH error retried)."""
-    exp, run_ids = create_queued_experiment(
-        db,
-        factors={"ratio": ["0:1", "1:0"]},
-        fixed={
-            "servers": 1,
-            "middlewares": 0,
-            "client_machines": 1,
-            "value_size": 4096,
-            "key_maximum": 10_000,
-            "load_generator": "memtier",
-            **LOAD,
-        },
-        run_time_s=run_time_s,
-        warmup_s=3,
-        cooldown_s=1,
-        testbed_id=testbed.id,
-    )
-    for run_id in run_ids:
-        for _ in range(MAX_ATTEMPTS):
-            if _execute_run(run_id) is None:
-                break
-    failed = [(r.id, r.error) for r in runs_of(db, exp.id) if r.status != RunStatus.SUCCEEDED]
-    assert not failed, failed
-    return exp
+def run_experiments(db: Session, testbed: Testbed, run_time_s: int) -> list[Experiment]:
+    """Read-only then write-only, 4 KB values, clients straight to the server, each ratio an
+    experiment with its own load (LOADS); every run executed here as the worker's task would
+    (a transient SSH error retried)."""
+    exps = []
+    for ratio, load in LOADS.items():
+        exp, run_ids = create_queued_experiment(
+            db,
+            factors={"ratio": [ratio]},
+            fixed={
+                "servers": 1,
+                "middlewares": 0,
+                "client_machines": 1,
+                "value_size": 4096,
+                "key_maximum": 10_000,
+                "load_generator": "memtier",
+                **load,
+            },
+            run_time_s=run_time_s,
+            warmup_s=3,
+            cooldown_s=1,
+            testbed_id=testbed.id,
+        )
+        for run_id in run_ids:
+            for _ in range(MAX_ATTEMPTS):
+                if _execute_run(run_id) is None:
+                    break
+        failed = [(r.id, r.error) for r in runs_of(db, exp.id) if r.status != RunStatus.SUCCEEDED]
+        assert not failed, failed
+        exps.append(exp)
+    return exps
 
 
 @dataclass(frozen=True)
@@ -128,10 +139,15 @@ class Outcome:
     summary: str  # the machines table's words
 
 
-def outcomes(db: Session, exp: Experiment) -> list[Outcome]:
-    """Per configuration: client throughput, the network bound from the stored caps, the
-    busiest link and the machines table's verdict, all read as the API serves them."""
+def outcomes(db: Session, exps: list[Experiment]) -> list[Outcome]:
+    """Per configuration of each experiment: client throughput, the network bound from the
+    stored caps, the busiest link and the machines table's verdict, all read as the API serves
+    them."""
     db.expire_all()
+    return [o for exp in exps for o in _outcomes(db, exp)]
+
+
+def _outcomes(db: Session, exp: Experiment) -> list[Outcome]:
     testbed = experiment_testbed(session=db, experiment=exp)
     known = testbed_bandwidths(testbed)
     hosts = {r.value: 1 for r in (HostRole.SERVER, HostRole.CLIENT)}

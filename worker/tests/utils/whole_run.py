@@ -1,5 +1,6 @@
-"""What both sides of a run counted over the whole run, read from its archive with the
-product's parsers: memaslap's `Ops` and the middleware's completed requests.
+"""What both sides of a run counted over the whole run, and when the middleware saw its load
+begin, read from its archive with the product's parsers: memaslap's `Ops` and the middleware's
+completed requests and sampled arrivals.
 
 No clock is involved, so the two agree however the machine disturbed the run: the middleware
 completes every request memaslap counted but the last one in flight on each connection. The
@@ -23,3 +24,13 @@ def whole_run_counts(run: Run) -> tuple[int, int]:
     stats = parse_middleware_dir(files / "middleware-0.stats")
     completed = sum(t.completed for w in stats.windows for t in w.types.values())
     return counted, completed
+
+
+def middleware_load_start_unix(run: Run) -> float:
+    """When middleware-0 saw the load begin: the arrival of its first sampled request (every
+    100th in parse order: within milliseconds of the first at these rates), on its own clock
+    (summary.json's start plus the sample's offset), this machine's clock on the local testbed."""
+    (files,) = Path(run.artifact_dir or "").glob("*/local")
+    stats = parse_middleware_dir(files / "middleware-0.stats")
+    assert stats.summary is not None and stats.requests, "no summary or no sampled request"
+    return stats.summary.started_unix + min(r.arrival_us for r in stats.requests) / 1e6
