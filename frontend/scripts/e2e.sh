@@ -50,6 +50,11 @@ cleanup() {
   [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]] || rm -f "${log:-}"
 }
 trap cleanup EXIT
+# A signal's default action ends bash without running its EXIT trap, which would leave the
+# database, sshd, fake Azure and the browser's namespace behind (make test interrupted: its
+# lanes' process groups get SIGTERM). Exit instead, so cleanup runs.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 # Build when dist is missing or older than any source, so the tests never drive a stale UI.
 stale="$(find "$here/src" "$here/index.html" "$here"/vite.config.* "$here/package.json" \
@@ -204,18 +209,23 @@ if [[ $# -gt 0 ]]; then
   exit
 fi
 # The whole suite: "shared-state" (one spec at a time, mostly waiting on its Celery worker or
-# the fake Azure's polls) beside "isolated" (two at a time), then "run-state" once both have
-# ended, then "real-load" (vitest.e2e.config.ts says why). The shared-state log follows the
-# isolated one; the result cache is left to the isolated process (two writers of one file).
+# the fake Azure's polls), then "run-state" once its workers are gone, beside "isolated" (two
+# at a time), then "real-load" (vitest.e2e.config.ts says why). The shared-state and run-state
+# log follows the isolated one; the result cache is left to the isolated process (two writers
+# of one file).
 shared_log="$var_dir/shared-state.log"
-(exec "${vitest[@]}" --project shared-state --no-cache) >"$shared_log" 2>&1 &
+(
+  status=0
+  "${vitest[@]}" --project shared-state --no-cache || status=1
+  "${vitest[@]}" --project run-state --no-cache || status=1
+  exit "$status"
+) >"$shared_log" 2>&1 &
 shared_pid=$!
 status=0
 vitest_run --project isolated || status=1
 wait "$shared_pid" || status=1
-echo "== the shared-state specs, run beside the isolated ones:"
+echo "== the shared-state and run-state specs, run beside the isolated ones:"
 cat "$shared_log"
-vitest_run --project run-state || status=1
 # The real run on the local testbed loads the machine: under `make test` it waits until the
 # load tests, which measure the machine, are over (infra/local/test-all.sh creates this file).
 if [[ -n "${MCSCOPE_E2E_LOAD_OVER:-}" && ! -f "$MCSCOPE_E2E_LOAD_OVER" ]]; then
