@@ -49,12 +49,7 @@ cleanup() {
   rm -rf "$var_dir"
   [[ -n "${MCSCOPE_KEEP_TEST_LOGS:-}" ]] || rm -f "${log:-}"
 }
-trap cleanup EXIT
-# A signal's default action ends bash without running its EXIT trap, which would leave the
-# database, sshd, fake Azure and the browser's namespace behind (make test interrupted: its
-# lanes' process groups get SIGTERM). Exit instead, so cleanup runs.
-trap 'exit 143' TERM
-trap 'exit 130' INT
+trap cleanup EXIT  # bash runs it on SIGTERM and SIGINT too (make test interrupted)
 
 # Build when dist is missing or older than any source, so the tests never drive a stale UI.
 stale="$(find "$here/src" "$here/index.html" "$here"/vite.config.* "$here/package.json" \
