@@ -52,7 +52,8 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     # Host key reads a stopped API left under way (backend/core/host_scans.py).
     scanner.resume()
     yield
-    scanner.close()  # the figure renderer's browser stays: it closes with the process
+    scanner.close()
+    renderer.close()
 
 
 app = FastAPI(

@@ -2,16 +2,13 @@
 
 Starting Chromium takes seconds, a render a fraction of one, so one browser is kept open
 for the life of the process on a private event loop thread and every request renders in
-it: opened by the first render (or the app's warm start), closed when the process exits,
-so apps that come and go in one process (each test module's) share it. Kaleido is handed the
-Debian chromium's path (settings.BROWSER_PATH) and MathJax is off, so it never downloads a
-browser or a script.
+it. Kaleido is handed the Debian chromium's path (settings.BROWSER_PATH) and MathJax is
+off, so it never downloads a browser or a script.
 """
 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import logging
 import threading
 from concurrent.futures import Future
@@ -153,6 +150,3 @@ class FigureRenderer:
 
 
 renderer = FigureRenderer(settings.BROWSER_PATH)
-# At exit, not at the app's shutdown: a second start of the browser cost 3-4 CPU s, paid by
-# every test module that rendered a figure when each module's app closed it (2026-11-30).
-atexit.register(renderer.close)

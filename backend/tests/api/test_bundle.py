@@ -7,6 +7,7 @@ import zipfile
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
@@ -19,6 +20,9 @@ from backend.tests.utils.stored import stored_experiment
 
 API = "/api/v1/experiments"
 REPORT_FIGURES = list(FIGURES)  # the default report: every figure
+
+
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 def test_read_bundle_compiles_with_pdflatex(

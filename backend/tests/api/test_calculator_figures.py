@@ -36,6 +36,9 @@ BODY: dict[str, Any] = {
 }
 
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
+
+
 def _post(client: TestClient, fmt: str, body: dict[str, Any]) -> Any:
     r = client.post(f"{URL}.{fmt}", json=body)
     assert r.status_code == 200, f"{fmt}: {r.text[:500]}"

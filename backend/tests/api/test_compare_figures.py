@@ -32,6 +32,9 @@ URL = "/api/v1/compare/figures"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
+
+
 @pytest.fixture(scope="module")
 def pair(client: TestClient, database: str) -> list[int]:
     """Two stored 2 x 2 experiments (clients per thread 1, 4 x workers 8, 16; 2 repetitions)."""

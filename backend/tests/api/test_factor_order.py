@@ -4,6 +4,7 @@ x of the results figures, the report and the tables (PostgreSQL sorts JSONB obje
 import importlib.util
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
@@ -13,6 +14,8 @@ from backend.tests.utils.stored import stored_experiment
 API = "/api/v1/experiments"
 # JSONB would serve these as workers, then clients_per_thread (shorter keys first).
 ORDER = ["clients_per_thread", "workers"]
+
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 
 def test_factor_order_survives_save_and_reload(client: TestClient) -> None:

@@ -19,6 +19,7 @@ from backend.tests.utils.stored import RUN_TIME_S, stored_experiment
 
 API = "/api/v1/experiments"
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
 
 # A testbed of several machines, as an Azure lab has: the resources figure then has a line per
 # host, process and interface (its legend covered the plot at column width, and pushed the

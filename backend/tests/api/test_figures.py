@@ -19,6 +19,9 @@ API = "/api/v1/experiments"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
+
+
 @pytest.fixture(scope="module")
 def exp(client: TestClient, database: str) -> dict[str, Any]:
     from backend.core.db import SessionLocal

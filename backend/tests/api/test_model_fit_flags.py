@@ -22,6 +22,8 @@ CLIENT_R_US = 68.4
 # Middleware times: response 50 us (no queueing), of which 30 us memcached, 10 us parsing.
 MW_R_US, SERVER_US, PROCESSING_US = 50.0, 30.0, 10.0
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
+
 
 def _one_n_experiment(client: TestClient, db: Session) -> dict[str, Any]:
     """Two groups (8 or 16 workers), each measured at N = 1 only, far faster than the model's

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -127,6 +128,7 @@ def test_results_say_why_each_configuration_has_its_n(client: TestClient, db: Se
     assert {r["repetitions_reason"] for r in rows} == {None}
 
 
+@pytest.mark.usefixtures("closes_renderer")
 def test_report_prints_the_rule_and_each_reason(
     client: TestClient, db: Session, tmp_path: Path
 ) -> None:

@@ -27,6 +27,9 @@ API = "/api/v1/experiments"
 REPORT_FIGURES = list(FIGURES)  # the default report: every figure
 
 
+pytestmark = pytest.mark.usefixtures("closes_renderer")
+
+
 def test_read_report_defaults_to_every_item(client: TestClient) -> None:
     exp = create_random_experiment(client)
     body = client.get(f"{API}/{exp['id']}/report").json()

@@ -153,6 +153,7 @@ def test_demand_models_have_the_round_trip_and_the_links(
             assert roles["server"]["bound_per_s"] == pytest.approx(101e6 / 8 / sent)
 
 
+@pytest.mark.usefixtures("closes_renderer")
 def test_compare_exports_carry_the_monitor_sides(client: TestClient, db: Session) -> None:
     """What the Compare page offers for hosts and processes exports as it shows: the grouped
     curves' figure and the differences table for the process side's CPU."""

@@ -111,10 +111,9 @@ def pytest_runtest_teardown(
     start = _cpu_now()
     yield
     item.stash.setdefault(_CPU, {})["teardown"] = _cpu_now() - start
-    # The last test of its module here also closes the module's fixtures (its API app, a
-    # Celery worker, a server), whose work is the module's, not that test's: it landed on
-    # whichever test the random order put last (6-10 CPU s when each module's app closed its
-    # figure renderer's browser, 2026-11-29).
+    # The last test of its module here also closes the module's fixtures: a module's API app
+    # stops its figure renderer, whose browser's CPU over every test of the module is counted
+    # when it exits (measured: 6-10 CPU s landing on whichever test the random order put last).
     item.stash[_MODULE_TEARDOWN] = nextitem is None or _module(nextitem) != _module(item)
 
 

@@ -102,24 +102,3 @@ class CeleryWorkerProcess:
 def pid_alive(pid: int) -> bool:
     """A process of this machine (the local testbed) still runs (a zombie does not)."""
     return pid_running(pid)
-
-
-def descendant_pids(root: int) -> list[int]:
-    """Every live process below `root` (children, theirs, ...), from /proc's parent links."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue  # gone since the listing
-        # The parent PID is the second field after the command, which is in parentheses.
-        children.setdefault(int(text.rpartition(")")[2].split()[1]), []).append(
-            int(stat.parent.name)
-        )
-    found: list[int] = []
-    todo = [root]
-    while todo:
-        for pid in children.get(todo.pop(), []):
-            found.append(pid)
-            todo.append(pid)
-    return found

@@ -108,8 +108,8 @@ def test_a_planted_slow_test_fails_the_budget_of_a_real_pytest_run(
 def test_a_modules_closing_teardown_is_not_charged_to_its_last_test(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A module fixture whose tear-down works (as a module's Celery worker stopping does), and
-    # a test whose own fixture's tear-down works: only the latter is the
+    # A module fixture whose tear-down works (as a module's API app closing its figure
+    # renderer does), and a test whose own fixture's tear-down works: only the latter is the
     # test's, whichever test the order puts last.
     (tmp_path / "test_shared.py").write_text(
         "import time\n"
