@@ -22,6 +22,7 @@ from typing import Any
 
 from worker.parsers._json import JsonDoc
 from worker.parsers.errors import ParseError
+from worker.parsers.hdr import decode_compressed_histogram
 
 US_PER_MS = 1000.0
 TYPE_KEYS = ("Sets", "Gets", "Waits", "Totals")
@@ -162,6 +163,10 @@ def _type_stats(doc: JsonDoc, obj: dict[str, Any], path: tuple[str, ...]) -> Mem
         hist_path = (*pct_path, "Histogram log format")
         hist_obj = doc.obj(pct_obj["Histogram log format"], hist_path)
         blob = doc.string(hist_obj, "Compressed Histogram", hist_path)
+        try:  # a blob that does not decode is named where it stands, with its line
+            decode_compressed_histogram(blob)
+        except ParseError as exc:
+            raise doc.error((*hist_path, "Compressed Histogram"), exc.message) from None
     accumulated = doc.nonneg(obj, "Accumulated Latency", path) * US_PER_MS
     mean = _mean_us(doc.nonneg(obj, "Average Latency", path), accumulated, count)
     empty = count == 0

@@ -187,6 +187,18 @@ def test_wrong_type_error_points_at_the_key_line() -> None:
     assert '"Count": "many"' in text.splitlines()[info.value.line - 1]  # type: ignore[operator]
 
 
+def test_a_histogram_blob_that_does_not_decode_points_at_its_line(fixtures_dir: Path) -> None:
+    # Found by test_fuzz.py's wrong-types property (2026-11-30): the blob was decoded only
+    # after parsing, so its error named no line.
+    doc = json.loads((fixtures_dir / "memtier_ratio1-3_mkg3_c2_t1_d128_5s.json").read_text())
+    hist = doc["ALL STATS"]["Sets"]["Percentile Latencies"]["Histogram log format"]
+    hist["Compressed Histogram"] = "x"
+    text = json.dumps(doc, indent=1)
+    with pytest.raises(ParseError, match="Compressed Histogram: histogram blob") as info:
+        parse_memtier_json(text)
+    assert '"Compressed Histogram": "x"' in text.splitlines()[info.value.line - 1]  # type: ignore[operator]
+
+
 @pytest.mark.parametrize("cut", [1, 100, 1000, -2])
 def test_truncated_fixture_raises_with_line(fixtures_dir: Path, cut: int) -> None:
     text = (fixtures_dir / "memtier_ratio1-1_c2_t1_d128_5s.json").read_text()
