@@ -16,10 +16,16 @@ from worker.parsers.memaslap import parse_memaslap
 from worker.parsers.middleware_dir import parse_middleware_dir
 
 
+def _local_files(run: Run) -> Path:
+    """The folder of the run's archive that holds the local testbed's files."""
+    (files,) = Path(run.artifact_dir or "").glob("*/local")
+    return files
+
+
 def whole_run_counts(run: Run) -> tuple[int, int]:
     """(requests memaslap counted on client-0, requests middleware-0 completed) of a run on
     the local testbed."""
-    (files,) = Path(run.artifact_dir or "").glob("*/local")
+    files = _local_files(run)
     counted = parse_memaslap((files / "client-0.out").read_text()).ops
     stats = parse_middleware_dir(files / "middleware-0.stats")
     completed = sum(t.completed for w in stats.windows for t in w.types.values())
@@ -30,7 +36,6 @@ def middleware_load_start_unix(run: Run) -> float:
     """When middleware-0 saw the load begin: the arrival of its first sampled request (every
     100th in parse order: within milliseconds of the first at these rates), on its own clock
     (summary.json's start plus the sample's offset), this machine's clock on the local testbed."""
-    (files,) = Path(run.artifact_dir or "").glob("*/local")
-    stats = parse_middleware_dir(files / "middleware-0.stats")
+    stats = parse_middleware_dir(_local_files(run) / "middleware-0.stats")
     assert stats.summary is not None and stats.requests, "no summary or no sampled request"
     return stats.summary.started_unix + min(r.arrival_us for r in stats.requests) / 1e6
