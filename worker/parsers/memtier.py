@@ -23,7 +23,6 @@ from worker.parsers.errors import ParseError
 from worker.parsers.hdr import (
     HdrHistogram,
     HdrPercentileTable,
-    decode_compressed_histogram,
     merge_histograms,
     parse_hdr_txt,
     parse_hgrm,
@@ -179,11 +178,7 @@ def client_result_from_memtier(
         raise ParseError(f"memtier result has no {name!r} section")
     sec = result.sections[name]
     k = result.multi_key_get
-    decoded = {
-        key: decode_compressed_histogram(t.compressed_histogram)
-        for key, t in sec.types.items()
-        if t.compressed_histogram is not None
-    }
+    decoded = {key: t.histogram for key, t in sec.types.items() if t.histogram is not None}
     if "Totals" not in decoded:
         merged = merge_histograms([decoded[key] for key in ("Sets", "Gets") if key in decoded])
         if merged is not None:

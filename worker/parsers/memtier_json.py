@@ -22,7 +22,7 @@ from typing import Any
 
 from worker.parsers._json import JsonDoc
 from worker.parsers.errors import ParseError
-from worker.parsers.hdr import decode_compressed_histogram
+from worker.parsers.hdr import HdrHistogram, decode_compressed_histogram
 
 US_PER_MS = 1000.0
 TYPE_KEYS = ("Sets", "Gets", "Waits", "Totals")
@@ -75,7 +75,8 @@ class MemtierTypeStats:
     connection_errors: int
     series: tuple[MemtierSecond, ...]
     percentiles_us: dict[float, float] | None
-    compressed_histogram: str | None
+    # memtier's compressed HDR blob, decoded where it is read so a bad one names its line.
+    histogram: HdrHistogram | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +159,13 @@ def _type_stats(doc: JsonDoc, obj: dict[str, Any], path: tuple[str, ...]) -> Mem
         raise doc.error((*path, "Time-Serie"), "seconds out of order")
     pct_path = (*path, "Percentile Latencies")
     pct_obj = doc.obj(doc.field(obj, "Percentile Latencies", path), pct_path)
-    blob: str | None = None
+    histogram: HdrHistogram | None = None
     if "Histogram log format" in pct_obj:
         hist_path = (*pct_path, "Histogram log format")
         hist_obj = doc.obj(pct_obj["Histogram log format"], hist_path)
         blob = doc.string(hist_obj, "Compressed Histogram", hist_path)
-        try:  # a blob that does not decode is named where it stands, with its line
-            decode_compressed_histogram(blob)
+        try:
+            histogram = decode_compressed_histogram(blob)
         except ParseError as exc:
             raise doc.error((*hist_path, "Compressed Histogram"), exc.message) from None
     accumulated = doc.nonneg(obj, "Accumulated Latency", path) * US_PER_MS
@@ -183,7 +184,7 @@ def _type_stats(doc: JsonDoc, obj: dict[str, Any], path: tuple[str, ...]) -> Mem
         connection_errors=doc.count(obj, "Connection Errors", path),
         series=series,
         percentiles_us=None if empty else _percentiles(doc, pct_obj, pct_path),
-        compressed_histogram=None if empty else blob,
+        histogram=None if empty else histogram,
     )
 
 
@@ -223,7 +224,7 @@ def _fix_aggregated_totals(types: dict[str, MemtierTypeStats]) -> None:
         connection_errors=totals.connection_errors,
         series=totals.series,
         percentiles_us=None,
-        compressed_histogram=None,
+        histogram=None,
     )
 
 

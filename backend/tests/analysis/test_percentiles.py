@@ -15,7 +15,7 @@ from backend.analysis.percentiles import (
     percentiles_from_samples,
     rebin,
 )
-from worker.parsers import decode_compressed_histogram, parse_memtier_json
+from worker.parsers import parse_memtier_json
 
 FIXTURES = Path(__file__).resolve().parents[3] / "worker" / "tests" / "fixtures"
 
@@ -126,11 +126,9 @@ def test_the_rule_gives_memtiers_own_json_percentiles(path: Path) -> None:
     checked = 0
     for section in result.sections.values():
         for stats in section.types.values():
-            if stats.compressed_histogram is None or not stats.percentiles_us:
+            if stats.histogram is None or not stats.percentiles_us:
                 continue
-            buckets = decode_compressed_histogram(stats.compressed_histogram).buckets(
-                contiguous=True
-            )
+            buckets = stats.histogram.buckets(contiguous=True)
             hist = make_histogram([b for b, _ in buckets], [c for _, c in buckets])
             qs = tuple(stats.percentiles_us)
             got = [p.value_us for p in percentiles_from_histogram(hist, qs)]
