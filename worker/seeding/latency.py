@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from backend.analysis.percentiles import percentile_rank
-from worker.parsers.hdr import decode_compressed_histogram
 from worker.parsers.memtier_json import parse_memtier_json
 from worker.seeding.shape import apportion
 
@@ -51,8 +50,8 @@ class LatencyShape:
 def real_shape(fixture: Path = FIXTURE) -> LatencyShape:
     """The fixture's SET latencies, grouped into log-spaced bins, relative to their mean."""
     sets = parse_memtier_json(fixture.read_text()).main.types["Sets"]
-    assert sets.compressed_histogram is not None
-    hist = decode_compressed_histogram(sets.compressed_histogram)
+    hist = sets.histogram
+    assert hist is not None
     bins: dict[int, tuple[float, int]] = {}
     for i, c in enumerate(hist.counts):
         if not c:
