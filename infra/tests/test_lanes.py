@@ -209,3 +209,47 @@ def test_the_browser_lane_starts_at_normal_priority_when_the_load_tests_end_firs
     policy = "SCHED_IDLE" if os.sched_getscheduler(0) == os.SCHED_IDLE else "SCHED_OTHER"
     assert lines == [f"e2e started {policy} load-over=yes", "e2e saw the load lane end"], lines
     assert "after the load lane" in run.stdout
+
+
+def test_the_frontends_static_half_runs_beside_the_cpp_suite_once_its_builds_are_done(
+    tmp_path: Path,
+) -> None:
+    # The C++ stub says when its builds are done, then ends only once the frontend's static
+    # half has started beside it; the load-free tests come after both.
+    tree, calls = _lanes_tree(tmp_path, "exit 0")
+    cpp = """echo "cpp builds" >>"$CALLS"
+touch "$MCSCOPE_CPP_BUILT"
+{}
+echo "cpp end" >>"$CALLS\"""".format(WAIT_FOR.format(path="$CALLS.static", what="the frontend"))
+    _stub(tree / "middleware-cpp/scripts/test.sh", "cpp", cpp)
+    static = """if [[ "$1" == static ]]; then
+  touch "$CALLS.static"; sleep 1; echo "static end" >>"$CALLS"
+fi
+""" + E2E_STUB.format(wait_over="")
+    _stub(tree / "frontend/scripts/test.sh", "frontend", static)
+    run = _run(tree, "infra/local/test-all.sh", calls)
+    assert run.returncode == 0, run.stdout + run.stderr
+    side = [
+        line
+        for line in calls.read_text().splitlines()
+        if line.split()[0] in {"cpp", "frontend", "static"} or line == "python load-free"
+    ]
+    assert side[:4] == ["cpp ", "cpp builds", "frontend static", "cpp end"], side
+    # Whichever of the two ends last, the load-free tests start after both.
+    assert side.index("python load-free") > max(side.index("static end"), side.index("cpp end"))
+    # The frontend's log is printed whole after the C++ suite's.
+    log = run.stdout[run.stdout.index("================ side lane") :]
+    assert log.index("side lane: bash middleware-cpp") < log.index("side lane: bash frontend")
+
+
+def test_the_frontends_static_half_runs_when_the_cpp_suite_ends_before_its_builds(
+    tmp_path: Path,
+) -> None:
+    # A C++ suite that stops early (no mark) does not hold the rest of the side lane.
+    tree, calls = _lanes_tree(tmp_path, "exit 0")
+    _stub(tree / "middleware-cpp/scripts/test.sh", "cpp", "exit 1")
+    run = _run(tree, "infra/local/test-all.sh", calls)
+    assert run.returncode == 1, run.stdout + run.stderr
+    lines = calls.read_text().splitlines()
+    assert "frontend static" in lines and "python load-free" in lines, lines
+    assert "side lane: FAILED: bash middleware-cpp/scripts/test.sh" in run.stdout
