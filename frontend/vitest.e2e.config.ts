@@ -9,14 +9,12 @@
 // "run-state": the specs that leave runs "running" or "queued" for the UI to show, which such
 // a worker would take over; they run when no worker is left, after the shared-state specs
 // (the isolated ones start none and read only their own experiments). "real-load": the one
-// spec that puts real load on the machine (a run on the local testbed), after the run-state
-// specs: it cancels what they left before its worker starts (the isolated ones leave no run
-// queued or running: a seeded run is stored in the transaction that makes it), and `make test`
-// holds it until the load tests are over (they measure the machine; the other specs may run
-// beside them). scripts/e2e.sh runs "isolated" beside "shared-state", "run-state" and
-// "real-load" in turn (two Vitest processes: one process's projects of one group must have the
-// same worker count); a run of this config alone (spec files given to e2e.sh) takes the groups
-// in turn.
+// spec that puts real load on the machine (a run on the local testbed), last: it cancels what the
+// run-state specs left before its worker starts, and `make test` holds it until the load
+// tests are over (they measure the machine; the other specs may run beside them).
+// scripts/e2e.sh runs "isolated" beside "shared-state" then "run-state" (two Vitest processes:
+// one process's projects of one group must have the same worker count), then "real-load"; a
+// run of this config alone (spec files given to e2e.sh) takes the groups in turn.
 import { fileURLToPath, URL } from "node:url";
 import { defineConfig } from "vitest/config";
 

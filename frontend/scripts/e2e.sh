@@ -204,30 +204,30 @@ if [[ $# -gt 0 ]]; then
   exit
 fi
 # The whole suite: "shared-state" (one spec at a time, mostly waiting on its Celery worker or
-# the fake Azure's polls), then "run-state" once its workers are gone, then "real-load", beside
-# "isolated" (two at a time; vitest.e2e.config.ts says why). The shared-state, run-state and
-# real-load log follows the isolated one; the result cache is left to the isolated process (two
-# writers of one file).
+# the fake Azure's polls), then "run-state" once its workers are gone, beside "isolated" (two
+# at a time), then "real-load" (vitest.e2e.config.ts says why). The shared-state and run-state
+# log follows the isolated one; the result cache is left to the isolated process (two writers
+# of one file).
 shared_log="$var_dir/shared-state.log"
 (
   status=0
   "${vitest[@]}" --project shared-state --no-cache || status=1
   "${vitest[@]}" --project run-state --no-cache || status=1
-  # The real run on the local testbed loads the machine: under `make test` it waits until the
-  # load tests, which measure the machine, are over (infra/local/test-all.sh creates this file).
-  if [[ -n "${MCSCOPE_E2E_LOAD_OVER:-}" && ! -f "$MCSCOPE_E2E_LOAD_OVER" ]]; then
-    echo "== the real-load spec waits for the load tests to end"
-    while [[ ! -f "$MCSCOPE_E2E_LOAD_OVER" ]]; do sleep 1; done
-  fi
-  "${vitest[@]}" --project real-load --no-cache || status=1
   exit "$status"
 ) >"$shared_log" 2>&1 &
 shared_pid=$!
 status=0
 vitest_run --project isolated || status=1
 wait "$shared_pid" || status=1
-echo "== the shared-state, run-state and real-load specs, run beside the isolated ones:"
+echo "== the shared-state and run-state specs, run beside the isolated ones:"
 cat "$shared_log"
+# The real run on the local testbed loads the machine: under `make test` it waits until the
+# load tests, which measure the machine, are over (infra/local/test-all.sh creates this file).
+if [[ -n "${MCSCOPE_E2E_LOAD_OVER:-}" && ! -f "$MCSCOPE_E2E_LOAD_OVER" ]]; then
+  echo "== the real-load spec waits for the load tests to end"
+  while [[ ! -f "$MCSCOPE_E2E_LOAD_OVER" ]]; do sleep 1; done
+fi
+vitest_run --project real-load || status=1
 # For make test's summary of what failed: the API's slow or unanswered requests and its errors
 # (backend/api/slow_requests.py), beside the failed tests' pages (tests/e2e/on-failure.ts).
 if [[ $status -ne 0 && -n "${MCSCOPE_TEST_FAILURES:-}" ]]; then

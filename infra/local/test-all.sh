@@ -6,16 +6,16 @@
 # "load" lane, in the foreground. They leave about half of the two cores idle (measured
 # 2026-11-28: 54 % idle over their 1,153 s, and under 10 % idle in 2 of 234 five-second samples).
 # Beside them, one lane at SCHED_IDLE (`chrt --idle`, inherited by every process it starts) runs
-# lint, the C++ suite (builds, sanitizer runs, fuzzing) with the frontend's static half beside
-# its runs (Biome, tsc, Vitest, build: no server, no browser), then the load-free Python tests:
-# the kernel gives it only CPU time that no normal-priority process wants, so the load lane
-# still sees a quiet machine. One lane, not one per suite: with four idle-class lanes beside the
-# load tests (tried 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and
-# a browser test timed out. The frontend's end-to-end tests (a real browser against a real API)
-# are the third lane. They start when the load lane ends, or earlier once both the side lane
-# has ended and the load lane has reached the modules whose load is not measured (lifecycle,
-# recovery, orchestration: run last, backend/tests/utils/load_lane.py), and not before the side
-# lane's frontend step has installed and built what they use. Beside the load tests they take the
+# lint, the C++ suite (builds, sanitizer runs, fuzzing), the frontend's static half (Biome, tsc,
+# Vitest, build: no server, no browser) and the load-free Python tests in turn: the kernel gives
+# it only CPU time that no normal-priority process wants, so the load lane still sees a quiet
+# machine. One lane, not one per suite: with four idle-class lanes beside the load tests (tried
+# 2026-11-28) each got so little CPU that uvicorn took over 60 s to start and a browser test
+# timed out. The frontend's end-to-end tests (a real browser against a real API) are the third
+# lane. They start when the load lane ends, or earlier once both the side lane has ended and
+# the load lane has reached the modules whose load is not measured (lifecycle, recovery,
+# orchestration: run last, backend/tests/utils/load_lane.py), and not before the side lane's
+# frontend step has installed and built what they use. Beside the load tests they take the
 # side lane's place at SCHED_IDLE, and their one spec that runs real load on the local testbed
 # waits for the load lane's end (frontend/scripts/e2e.sh); started after it (a slow machine,
 # where the side lane is the longer: 1,113 s against 985 s on 2026-11-29) they run at normal
@@ -53,32 +53,19 @@ stop_lanes() {
 trap stop_lanes INT TERM
 
 # The side lane: its own process group (an interrupt stops all of it), at SCHED_IDLE; each step
-# runs even when an earlier one failed, and its status and wall time go to side.rc. The
-# frontend's static half runs beside the C++ suite once its builds are done (cpp-built): the
-# integration suites then mostly wait and the fuzzers run for a fixed time, so what the
-# frontend's step uses is taken from the fuzzers' executions, not added to the lane (its log
-# follows the C++ one).
-side_step() {
-    echo "== side lane: $1"
-    $1 || { echo "== side lane: FAILED: $1" | tee -a "$MCSCOPE_TEST_FAILURES"; return 1; }
-}
+# runs even when an earlier one failed, and its status and wall time go to side.rc.
 side_lane() {
-    local failed=0 start frontend_pid frontend_log="$logs/frontend-static.log"
+    local failed=0 start step
     start=$(date +%s)
-    side_step "make --no-print-directory compose-check lint docs-build" || failed=1
-    (
-        while [[ ! -f "$logs/cpp-built" && ! -f "$logs/cpp-over" ]]; do sleep 1; done
-        side_step "bash frontend/scripts/test.sh static"
-        status=$?
-        touch "$logs/frontend-ready"  # npm ci and the build done: the browser tests use both
-        exit "$status"
-    ) >"$frontend_log" 2>&1 &
-    frontend_pid=$!
-    MCSCOPE_CPP_BUILT="$logs/cpp-built" side_step "bash middleware-cpp/scripts/test.sh" || failed=1
-    touch "$logs/cpp-over"  # a C++ suite that stopped before its mark holds nothing up
-    wait "$frontend_pid" || failed=1
-    cat "$frontend_log"
-    side_step "bash infra/local/test-python.sh load-free" || failed=1
+    for step in "make --no-print-directory compose-check lint docs-build" \
+                "bash middleware-cpp/scripts/test.sh" \
+                "bash frontend/scripts/test.sh static" \
+                "bash infra/local/test-python.sh load-free"; do
+        echo "== side lane: $step"
+        $step || { failed=1; echo "== side lane: FAILED: $step" | tee -a "$MCSCOPE_TEST_FAILURES"; }
+        # npm ci and the build done: the end-to-end tests may start (they use both).
+        [[ "$step" == *"frontend/scripts/test.sh"* ]] && touch "$logs/frontend-ready"
+    done
     echo "$failed $(( $(date +%s) - start ))" >"$logs/side.rc"
 }
 # The browser lane: its own process group; waits for the built frontend, then for the load
@@ -107,7 +94,7 @@ e2e_lane() {
     [[ $status -eq 0 ]] || echo "== frontend end-to-end: FAILED" >>"$MCSCOPE_TEST_FAILURES"
     echo "$status $(( $(date +%s) - start )) $(( start - LANES_START )) $how" >"$logs/e2e.rc"
 }
-export -f side_step side_lane e2e_lane
+export -f side_lane e2e_lane
 export logs MCSCOPE_MEASURED_LOAD_OVER="$logs/measured.over"
 LANES_START=$(date +%s)
 export LANES_START

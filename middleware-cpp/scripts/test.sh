@@ -32,9 +32,6 @@ for flavour in release asan tsan; do
     timed "ctest $flavour" ctest --test-dir "$HERE/build/$flavour" --output-on-failure -j 2
 done
 
-# Built and unit-tested: under `make test` the side lane's next step starts beside what follows
-# (infra/local/test-all.sh says why).
-[[ -z "${MCSCOPE_CPP_BUILT:-}" ]] || touch "$MCSCOPE_CPP_BUILT"
 # The three integration suites and the fuzzers at once: the suites mostly wait (53 s of wall
 # for 10-24 CPU s each, measured 2026-11-29), each middleware and memcached on its own free
 # ports; run one after another they held the lane for 160 s. Each job's log is printed whole
