@@ -11,6 +11,6 @@ afterEach(async () => {
   cleanup();
   const { releaseQueryClients } = await import("./api");
   await releaseQueryClients();
-  const { client } = await import("@/api/client.gen");
-  client.setConfig({ baseUrl: "" });
+  const { resetApiClient } = await import("@/lib/client");
+  resetApiClient();
 });
