@@ -41,6 +41,9 @@ class RepetitionRuleSpec(RequestModel):
     )
     max_repetitions: int = Field(
         default=10,
+        # The default is checked against min_repetitions too: a minimum above it was stored,
+        # and every read of the experiment then failed on its own rule.
+        validate_default=True,
         ge=2,
         le=MAX_RULE_REPETITIONS,
         description="the cap: no configuration gets more repetitions than this",

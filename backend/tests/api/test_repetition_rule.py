@@ -78,6 +78,14 @@ def test_bad_rules_are_422_naming_the_field(client: TestClient) -> None:
     )
     assert loc == ["body", "repetition_rule", "max_repetitions"]
     assert msg == "Value error, must be at least min_repetitions (3)"
+    # A minimum above the default cap (10), the cap not given: refused the same way, nothing
+    # stored (it was stored, and every read of it failed; found by the API fuzz).
+    before = client.get(API, params={"limit": 500}).json()
+    rule = {"min_repetitions": 12}
+    loc, msg = _loc(client.post(API, json=experiment_payload(repetition_rule=rule, repetitions=12)))
+    assert loc == ["body", "repetition_rule", "max_repetitions"]
+    assert msg == "Value error, must be at least min_repetitions (12)"
+    assert client.get(API, params={"limit": 500}).json() == before
     loc, msg = _loc(client.post(API, json=experiment_payload(repetition_rule=RULE, repetitions=3)))
     assert loc == ["body", "repetition_rule", "min_repetitions"]
     assert msg == "must equal repetitions (3): the runs Start queues first"
