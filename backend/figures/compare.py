@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 import plotly.graph_objects as go
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from backend.analysis.errors import AnalysisError
@@ -46,31 +47,36 @@ def load_groups(session: Session, experiment_id: int, q: FigureQuery) -> GroupsP
     if group_by is None:
         others = [f for f in factors if f != x]
         group_by = GROUP_BY_EXPERIMENT if q.compare or not others else (q.series or others[0])
-    body = GroupsRequest(
-        experiment_ids=[experiment_id, *q.compare],
-        source=q.source,
-        request_type=q.request_type,
-        window_start_s=q.window_start_s,
-        window_end_s=q.window_end_s,
-        x=x,
-        group_by=group_by,
-        metric=q.metric,  # the endpoint checks the side reports it
-        band=q.interval,
-        level=q.level,
-    )
     with as_query_error():
+        body = GroupsRequest(
+            experiment_ids=[experiment_id, *q.compare],
+            source=q.source,
+            request_type=q.request_type,
+            window_start_s=q.window_start_s,
+            window_end_s=q.window_end_s,
+            x=x,
+            group_by=group_by,
+            metric=q.metric,  # the endpoint checks the side reports it
+            band=q.interval,
+            level=q.level,
+        )
         return compare_groups(session=session, body=body)
 
 
 @contextmanager
 def as_query_error() -> Iterator[None]:
-    """The compare endpoints name body fields; in a GET figure they are query parameters."""
+    """The compare endpoints name body fields; in a GET figure they are query parameters. The
+    request body is built from the query inside this block too: a rule of the body that the
+    query cannot check (the URL's experiment given again in `compare`) is a 422, not a 500."""
     try:
         yield
-    except InvalidInput as err:
+    except (InvalidInput, ValidationError) as err:
         first = err.errors()[0]
         loc = [part for part in first["loc"] if part != "body"]
-        raise AnalysisError(str(loc[0]) if loc else "query", str(first["msg"])) from err
+        field = str(loc[0]) if loc else "query"
+        # The body's experiment ids are the URL's and the `compare` query parameter's.
+        field = "compare" if field == "experiment_ids" else field
+        raise AnalysisError(field, str(first["msg"])) from err
 
 
 class AxisOptions(Protocol):

@@ -13,7 +13,7 @@ from backend.domain.compare import BandKind
 from backend.domain.metrics import MetricName
 from backend.models import HistogramMetric, RequestType
 from backend.schemas.figure import FigureOutput
-from backend.schemas.limits import Confidence, Seconds, TCritical, Utilization
+from backend.schemas.limits import Confidence, DbId, Seconds, TCritical, Utilization
 from backend.schemas.window import RecutWindow
 
 SourceKind = Literal["client", "middleware"]
@@ -90,7 +90,7 @@ class FigureQuery(ResultsQuery, FigureOutput):
     service_rate: ServiceRate = Field(
         default="worker_time", description="queue-models: how the service rate is measured"
     )
-    compare: list[int] = Field(
+    compare: list[DbId] = Field(
         default_factory=list,
         max_length=49,
         description="compare-groups: further experiments compared with this one",

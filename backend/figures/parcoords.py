@@ -34,15 +34,15 @@ from backend.schemas.compare import ConfigurationsRequest
 def load_parcoords(session: Session, experiment_id: int, q: FigureQuery) -> ParcoordsData:
     """This experiment and the compared ones, every configuration (GET: no brush)."""
     ids = [experiment_id, *q.compare]
-    body = ConfigurationsRequest(
-        experiment_ids=ids,
-        source=q.source,
-        request_type=q.request_type,
-        window_start_s=q.window_start_s,
-        window_end_s=q.window_end_s,
-        metrics=parcoords_metrics(q.metric, q.source),
-    )
     with as_query_error():
+        body = ConfigurationsRequest(
+            experiment_ids=ids,
+            source=q.source,
+            request_type=q.request_type,
+            window_start_s=q.window_start_s,
+            window_end_s=q.window_end_s,
+            metrics=parcoords_metrics(q.metric, q.source),
+        )
         table = compare_configurations(session=session, body=body)
     return ParcoordsData(
         table, crud.read_experiment_names(session=session, ids=ids), ids, q.metric, {}
