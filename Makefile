@@ -7,7 +7,7 @@ LOCAL := infra/local
 
 .PHONY: help up down setup deps services build build-middleware build-ui sshd \
         check test test-cpp test-python test-frontend lint docs docs-build bench-db bench-compare bench-analysis bench-figures \
-        bench-middleware bench-report bench-runs bench-slo bench-monitor bench-cloud fuzz-middleware \
+        bench-middleware bench-report bench-runs bench-slo bench-monitor bench-cloud fuzz-middleware fuzz-api \
         compose-check
 
 # Python writes bytecode caches (gitignored) whatever the caller's environment says: without
@@ -116,6 +116,18 @@ bench-middleware: build-middleware  ## middleware vs direct vs twemproxy (BENCH_
 
 fuzz-middleware:  ## libFuzzer on the request and reply parsers (FUZZ_SECONDS, default 600)
 	@bash middleware-cpp/scripts/fuzz.sh $${FUZZ_SECONDS:-600}
+
+# make test's API fuzz draws the same examples every run (CI's verdict must not depend on the
+# draw); this one draws others, a seed given or a random one printed, so that a failure repeats.
+fuzz-api: setup  ## the API fuzz with another draw (FUZZ_SEED, printed; FUZZ_EXAMPLES per operation, default 25)
+	@seed="$${FUZZ_SEED:-$$(( RANDOM * 32768 + RANDOM ))}"; examples="$${FUZZ_EXAMPLES:-25}"; \
+	 [[ "$$seed" =~ ^[0-9]+$$ && "$$examples" =~ ^[1-9][0-9]*$$ ]] || { \
+	   echo "make fuzz-api: FUZZ_SEED must be a whole number and FUZZ_EXAMPLES one of at least 1" \
+	        "(got FUZZ_SEED=$$seed FUZZ_EXAMPLES=$$examples)" >&2; exit 2; }; \
+	 echo "== API fuzz, seed $$seed, $$examples examples per operation" \
+	      "(again: FUZZ_SEED=$$seed FUZZ_EXAMPLES=$$examples make fuzz-api)"; \
+	 MCSCOPE_FUZZ_SEED=$$seed MCSCOPE_FUZZ_EXAMPLES=$$examples .venv/bin/pytest -q -p no:cacheprovider \
+	   -p no:randomly backend/tests/api/test_fuzz.py
 
 compose-check:  ## validate docker-compose.yml (docker compose, or Debian's docker-compose)
 	@if docker compose version >/dev/null 2>&1; then docker compose config -q; \
