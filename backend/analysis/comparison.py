@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from backend.analysis.errors import AnalysisError, require, require_non_negative
@@ -24,7 +25,17 @@ def relative_differences(values: dict[str, float], base: str) -> list[RelativeRo
         raise AnalysisError("base", f"must be one of {sorted(values)}")
     x = values[base]
     require(x != 0, "base", "the base case value is zero: relative difference undefined")
-    return [RelativeRow(k, y, x, 100.0 * (y - x) / x) for k, y in values.items()]
+    rows = [RelativeRow(k, y, x, 100.0 * (y - x) / x) for k, y in values.items()]
+    # A base hundreds of orders of magnitude nearer zero than the others (or values near the
+    # double's limit, which the API's bounds refuse) give a difference no double holds.
+    beyond = [r.label for r in rows if not math.isfinite(r.difference_percent)]
+    if beyond:
+        raise AnalysisError(
+            "base",
+            f"the base case value {x!r} is too close to zero: the difference of {beyond[0]!r}"
+            " from it is beyond what a number holds",
+        )
+    return rows
 
 
 def keys_per_second(requests_per_s: float, keys_per_request: float) -> float:

@@ -49,7 +49,12 @@ class SaturationResult:
 def _validate(series: Series) -> None:
     require(len(series.loads) > 0, "series", f"series {series.label!r} is empty")
     require(len(series.loads) == len(series.throughputs), "series", "one throughput per load")
-    require(all(np.isfinite(series.throughputs)), "series", "throughputs must be finite")
+    # A negative maximum would leave no load at `fraction` of it.
+    require(
+        all(np.isfinite(series.throughputs)) and min(series.throughputs) >= 0,
+        "series",
+        "throughputs must be finite and not negative",
+    )
 
 
 def knee(series: Series, fraction: float = KNEE_FRACTION) -> Knee:

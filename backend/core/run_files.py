@@ -46,11 +46,16 @@ def run_file(run_id: int, relative: str) -> Path:
     absolute path, a symlink) or is not a regular file there."""
     root = run_archive_dir(run_id).resolve()
     candidate = root / relative
-    if Path(relative).is_absolute() or ".." in Path(relative).parts or candidate.is_symlink():
+    if Path(relative).is_absolute() or ".." in Path(relative).parts:
         raise RunFileError("not a file of this run")
-    resolved = candidate.resolve()
-    if not resolved.is_relative_to(root) or not resolved.is_file():
-        raise RunFileError("not a file of this run")
+    try:
+        if candidate.is_symlink():
+            raise RunFileError("not a file of this run")
+        resolved = candidate.resolve()
+        if not resolved.is_relative_to(root) or not resolved.is_file():
+            raise RunFileError("not a file of this run")
+    except OSError as err:  # a name the file system cannot hold (over 255 bytes): no such file
+        raise RunFileError("not a file of this run") from err
     return resolved
 
 

@@ -98,6 +98,8 @@ PositiveRatePerS = Annotated[float, Field(gt=0, le=MAX_RATE_PER_S, allow_inf_nan
 Jobs = Annotated[float, Field(ge=0, le=MAX_JOBS, allow_inf_nan=False)]
 Visits = Annotated[float, Field(ge=0, le=MAX_VISITS, allow_inf_nan=False)]
 Measured = Annotated[float, Field(ge=-MAX_MEASURED, le=MAX_MEASURED, allow_inf_nan=False)]
+# What a configuration costs, to order configurations by (workers, servers, a price): not negative.
+Resource = Annotated[float, Field(ge=0, le=MAX_MEASURED, allow_inf_nan=False)]
 Confidence = Annotated[float, Field(gt=0, le=MAX_CONFIDENCE, allow_inf_nan=False)]
 TCritical = Annotated[float, Field(gt=0, le=MAX_T_CRITICAL, allow_inf_nan=False)]
 Utilization = Annotated[float, Field(ge=MIN_UTILIZATION, le=1, allow_inf_nan=False)]

@@ -79,6 +79,13 @@ def test_saturation_rejects_empty_series() -> None:
         knee(Series("x", 1, (), ()))
 
 
+def test_saturation_rejects_negative_throughputs() -> None:
+    # 95 % of a negative maximum lies above it: no load reached it (an IndexError before).
+    with pytest.raises(AnalysisError) as err:
+        knee(Series("x", 1, (1, 2), (-1.5e16, -2e16)))
+    assert err.value.field == "series" and "not negative" in err.value.reason
+
+
 def test_breakdown_matches_domain_example() -> None:
     b = breakdown(
         client_response_us=7600, middleware_response_us=7000, queue_us=3500, server_us=3400
@@ -95,3 +102,7 @@ def test_relative_differences_and_keys() -> None:
     with pytest.raises(AnalysisError) as err:
         relative_differences({"a": 0.0, "b": 1.0}, base="a")
     assert err.value.field == "base"
+    # A base so near zero that a difference from it is no double: refused naming the base.
+    with pytest.raises(AnalysisError) as err:
+        relative_differences({"a": 1e-310, "b": 1e15}, base="a")
+    assert err.value.field == "base" and "too close to zero" in err.value.reason

@@ -186,6 +186,7 @@ _BREAKDOWN = {
     "queue_us": 3500,
     "server_us": 3400,
 }
+_SERIES = {"label": "8", "resource": 8, "loads": [1], "throughputs_per_s": [10]}
 # Visits so small that X = N / D overflows although each input lies within its bounds.
 _VANISHING = [{**_QUEUE, "service_time_s": 1e-9, "visits": 1e-310}]
 EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
@@ -245,6 +246,38 @@ EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
         ["body", "middleware_response_us"],
         "less than or equal",
     ),
+    # 95 % of a negative maximum throughput lies above it: no knee, a 500 (`make fuzz-api`).
+    (
+        "saturation",
+        {"series": [{**_SERIES, "throughputs_per_s": [-1.5e16]}]},
+        ["body", "series", 0, "throughputs_per_s", 0],
+        "greater than or equal",
+    ),
+    (
+        "saturation",
+        {"series": [{**_SERIES, "resource": -1}]},
+        ["body", "series", 0, "resource"],
+        "greater than or equal",
+    ),
+    (
+        "saturation",
+        {"series": [{**_SERIES, "loads": [1e308]}]},
+        ["body", "series", 0, "loads", 0],
+        "less than or equal",
+    ),
+    # 100 (y - x) / x overflowed to an infinite difference: a 500 (found by `make fuzz-api`).
+    (
+        "relative-differences",
+        {"values": {"a": 2, "b": -1.7976931348623157e308}},
+        ["body", "values", "b"],
+        "greater than or equal",
+    ),
+    (
+        "relative-differences",
+        {"values": {"a": 1e-310, "b": 1e15}},
+        ["body", "base"],
+        "too close to zero",
+    ),
     (
         "breakdown",
         {"client_response_us": 1e-320},
@@ -260,6 +293,8 @@ _BASE: dict[str, dict[str, Any]] = {
     "laws/interactive": _INTERACTIVE,
     "laws/little": _LITTLE,
     "breakdown": _BREAKDOWN,
+    "relative-differences": {"values": {"a": 2, "b": 3}, "base": "a"},
+    "saturation": {"series": [_SERIES]},
 }
 
 
