@@ -2,6 +2,7 @@
 the field), fixed once runs exist, copied by duplicate, and each configuration's reason."""
 
 import io
+import os
 import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -89,6 +90,46 @@ def test_bad_rules_are_422_naming_the_field(client: TestClient) -> None:
     loc, msg = _loc(client.post(API, json=experiment_payload(repetition_rule=RULE, repetitions=3)))
     assert loc == ["body", "repetition_rule", "min_repetitions"]
     assert msg == "must equal repetitions (3): the runs Start queues first"
+
+
+def test_migration_0032_gives_rules_stored_below_their_minimum_the_minimum_as_cap(
+    client: TestClient, db: Session
+) -> None:
+    # Such rules were stored before the default cap was checked (a minimum of 12, the cap 10
+    # written out or left out), and every read of their experiment failed.
+    from alembic import command
+    from alembic.config import Config
+
+    from backend.core.config import REPO_ROOT
+    from backend.models import Experiment
+
+    capped = create_random_experiment(client, repetition_rule=RULE)
+    stored = {**capped["repetition_rule"], "min_repetitions": 12, "max_repetitions": 10}
+    left_out = {k: v for k, v in stored.items() if k != "max_repetitions"}
+    broken = [capped["id"], create_random_experiment(client, repetition_rule=RULE)["id"]]
+    healthy = create_random_experiment(client, repetition_rule={**RULE, "max_repetitions": 5})
+    for experiment_id, rule in zip(broken, [stored, left_out], strict=True):
+        db.get_one(Experiment, experiment_id).repetition_rule = rule
+    db.commit()
+    with pytest.raises(ValueError, match="must be at least min_repetitions"):
+        client.get(f"{API}/{broken[0]}")
+
+    # No ini file: its logging set-up would replace this test process's handlers.
+    cfg = Config()
+    cfg.set_main_option("script_location", str(REPO_ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", os.environ["MCSCOPE_DATABASE_URL"])
+    command.downgrade(cfg, "0031")  # data only: 0032 is upgraded again below
+    command.upgrade(cfg, "0032")
+
+    for experiment_id in broken:
+        r = client.get(f"{API}/{experiment_id}")
+        assert r.status_code == 200, r.text
+        rule = r.json()["repetition_rule"]
+        assert (rule["min_repetitions"], rule["max_repetitions"]) == (12, 12)
+    assert client.get(f"{API}/{healthy['id']}").json()["repetition_rule"] == {
+        **healthy["repetition_rule"],
+        "max_repetitions": 5,
+    }
 
 
 def test_rule_cap_counts_against_the_run_limit(client: TestClient) -> None:
