@@ -4,7 +4,6 @@ from backend.domain.metrics import SourceKind
 from backend.schemas.analysis.common import (
     TIME_UNITS,
     Percentiles,
-    PositiveRate,
     Units,
 )
 from backend.schemas.analysis.experiments import (
@@ -164,7 +163,6 @@ __all__ = [
     "NetworkModelRequest",
     "PercentilePublic",
     "Percentiles",
-    "PositiveRate",
     "RelativeConfigRowPublic",
     "RelativePublic",
     "RelativeRequest",

@@ -2,7 +2,6 @@
 
 from pydantic import BaseModel, Field
 
-PositiveRate = Field(gt=0, allow_inf_nan=False)
 Percentiles = Field(default=(50.0, 90.0, 95.0, 99.0), min_length=1, max_length=20)
 
 TIME_UNITS = {"_s": "s", "_s2": "s^2", "_us": "us", "_per_s": "1/s", "_percent": "%"}

@@ -246,6 +246,10 @@ EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
         ["body", "middleware_response_us"],
         "less than or equal",
     ),
+    # A utilization no double holds (4.8e132 / 5e-324): a 500 (found by `make fuzz-api`).
+    ("mmm", {"service_rate_per_s": 4.79e132}, ["body", "service_rate_per_s"], "less than or equal"),
+    ("mmm", {"arrival_rate_per_s": 5e-324}, ["body", "arrival_rate_per_s"], "below what can be"),
+    ("mm1", {"arrival_rate_per_s": 1e10}, ["body", "arrival_rate_per_s"], "less than or equal"),
     # 95 % of a negative maximum throughput lies above it: no knee, a 500 (`make fuzz-api`).
     (
         "saturation",
@@ -295,6 +299,8 @@ _BASE: dict[str, dict[str, Any]] = {
     "breakdown": _BREAKDOWN,
     "relative-differences": {"values": {"a": 2, "b": 3}, "base": "a"},
     "saturation": {"series": [_SERIES]},
+    "mm1": {"arrival_rate_per_s": 18062, "service_rate_per_s": 20788},
+    "mmm": {"arrival_rate_per_s": 18062, "service_rate_per_s": 20788, "servers": 2},
 }
 
 
