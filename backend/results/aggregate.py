@@ -219,21 +219,21 @@ def combine_instance_means(
     std sqrt(sum (w_i s_i)^2), w_i = X_i / sum X.
     """
     n = len(throughput_means)
-    require(n > 0, "throughput_means", "no data")
+    require(n > 0, "throughput_means_per_s", "no data")
     require(
         len(throughput_stds) == len(response_means_us) == len(response_stds_us) == n,
-        "throughput_means",
+        "throughput_means_per_s",
         "lengths differ",
     )
     for field_name, xs in (
-        ("throughput_means", throughput_means),
-        ("throughput_stds", throughput_stds),
+        ("throughput_means_per_s", throughput_means),
+        ("throughput_stds_per_s", throughput_stds),
         ("response_means_us", response_means_us),
         ("response_stds_us", response_stds_us),
     ):
         require(all(math.isfinite(v) for v in xs), field_name, "contains NaN or infinite values")
     total = sum(throughput_means)
-    require(total > 0, "throughput_means", "total throughput is zero")
+    require(total > 0, "throughput_means_per_s", "total throughput is zero")
     windows = [
         SourceWindow(
             f"instance:{i}",

@@ -41,10 +41,12 @@ class RepetitionsPublic(BaseModel):
 
 
 class InstancesRequest(RequestModel):
-    throughput_means_per_s: list[float] = Field(min_length=1, max_length=1000)
-    throughput_stds_per_s: list[float] = Field(min_length=1, max_length=1000)
-    response_means_us: list[float] = Field(min_length=1, max_length=1000)
-    response_stds_us: list[float] = Field(min_length=1, max_length=1000)
+    # Measurable bounds, as every model input: means near 1e308 summed to an infinite
+    # throughput, a 500 (found probing what `make fuzz-api` found elsewhere).
+    throughput_means_per_s: list[RatePerS] = Field(min_length=1, max_length=1000)
+    throughput_stds_per_s: list[RatePerS] = Field(min_length=1, max_length=1000)
+    response_means_us: list[Microseconds] = Field(min_length=1, max_length=1000)
+    response_stds_us: list[Microseconds] = Field(min_length=1, max_length=1000)
 
 
 class InstancesPublic(Units):

@@ -246,6 +246,32 @@ EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
         ["body", "middleware_response_us"],
         "less than or equal",
     ),
+    # Means near 1e308 summed to an infinite throughput: a 500.
+    (
+        "statistics/instances",
+        {"throughput_means_per_s": [1.7e308, 1]},
+        ["body", "throughput_means_per_s", 0],
+        "less than or equal",
+    ),
+    (
+        "statistics/instances",
+        {"response_stds_us": [-1, 1]},
+        ["body", "response_stds_us", 0],
+        "greater than or equal",
+    ),
+    # Named as the request names it (the model said "throughput_means").
+    (
+        "statistics/instances",
+        {"throughput_means_per_s": [0, 0]},
+        ["body", "throughput_means_per_s"],
+        "total throughput is zero",
+    ),
+    (
+        "statistics/instances",
+        {"response_means_us": [1]},
+        ["body", "throughput_means_per_s"],
+        "lengths differ",
+    ),
     # A utilization no double holds (4.8e132 / 5e-324): a 500 (found by `make fuzz-api`).
     ("mmm", {"service_rate_per_s": 4.79e132}, ["body", "service_rate_per_s"], "less than or equal"),
     ("mmm", {"arrival_rate_per_s": 5e-324}, ["body", "arrival_rate_per_s"], "below what can be"),
@@ -299,6 +325,12 @@ _BASE: dict[str, dict[str, Any]] = {
     "breakdown": _BREAKDOWN,
     "relative-differences": {"values": {"a": 2, "b": 3}, "base": "a"},
     "saturation": {"series": [_SERIES]},
+    "statistics/instances": {
+        "throughput_means_per_s": [5000, 5400],
+        "throughput_stds_per_s": [30, 40],
+        "response_means_us": [6000, 6400],
+        "response_stds_us": [100, 120],
+    },
     "mm1": {"arrival_rate_per_s": 18062, "service_rate_per_s": 20788},
     "mmm": {"arrival_rate_per_s": 18062, "service_rate_per_s": 20788, "servers": 2},
 }
