@@ -186,6 +186,7 @@ _BREAKDOWN = {
     "queue_us": 3500,
     "server_us": 3400,
 }
+_CLASS = {"name": "a", "population": 3, "demands_s": [1e-3]}
 _SERIES = {"label": "8", "resource": 8, "loads": [1], "throughputs_per_s": [10]}
 # Visits so small that X = N / D overflows although each input lies within its bounds.
 _VANISHING = [{**_QUEUE, "service_time_s": 1e-9, "visits": 1e-310}]
@@ -245,6 +246,19 @@ EXTREMES: list[tuple[str, dict[str, Any], list[str | int], str]] = [
         {"middleware_response_us": 1e308},
         ["body", "middleware_response_us"],
         "less than or equal",
+    ),
+    # Demands outside double range once the model ran: a 500.
+    (
+        "mva/multiclass",
+        {"classes": [{**_CLASS, "demands_s": [1.7e308]}]},
+        ["body", "classes", 0, "demands_s", 0],
+        "less than or equal",
+    ),
+    (
+        "mva/multiclass",
+        {"classes": [{**_CLASS, "demands_s": [5e-324]}]},
+        ["body", "classes", 0, "demands_s", 0],
+        "below what can be measured",
     ),
     # Means near 1e308 summed to an infinite throughput: a 500.
     (
@@ -325,6 +339,7 @@ _BASE: dict[str, dict[str, Any]] = {
     "breakdown": _BREAKDOWN,
     "relative-differences": {"values": {"a": 2, "b": 3}, "base": "a"},
     "saturation": {"series": [_SERIES]},
+    "mva/multiclass": {"stations": [_QUEUE], "classes": [_CLASS]},
     "statistics/instances": {
         "throughput_means_per_s": [5000, 5400],
         "throughput_stds_per_s": [30, 40],
